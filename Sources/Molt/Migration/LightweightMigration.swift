@@ -1,0 +1,174 @@
+import GRDB
+
+/// A run of consecutive inferred steps, composed into one set of SQL changes.
+///
+/// Each step is folded into a per-table state that records, for every column of the newest version, the SQL
+/// expression that computes it from the columns the table had when the run started. When the run is applied,
+/// each table either receives cheap `ALTER TABLE` statements (adding and renaming a column only change the
+/// schema text) or is rebuilt once with a single `INSERT … SELECT`, however many steps touched it.
+struct LightweightMigration {
+    /// Where a column's values come from, in terms of the table as it was when the run started.
+    enum ColumnSource: Equatable {
+        /// An existing column, unchanged.
+        case column(String)
+        /// A constant, for a column added during the run.
+        case literal(Value)
+        /// A computed expression: a conversion, a `COALESCE` with a default…
+        case expression(String)
+
+        var sql: String {
+            switch self {
+            case .column(let name): return SchemaSQL.quote(name)
+            case .literal(let value): return SchemaSQL.literal(value)
+            case .expression(let sql): return sql
+            }
+        }
+    }
+
+    struct TableState {
+        /// The entity as it was when the run started, or nil when the run creates it.
+        var origin: Entity?
+        /// The entity in the newest version folded so far.
+        var entity: Entity
+        /// For every attribute and to-one relationship of `entity`: where its values come from.
+        var columns: [String: ColumnSource]
+        /// Set when a change cannot be done with `ALTER TABLE` (a constraint changed).
+        var needsRebuild = false
+    }
+
+    struct JoinState {
+        /// The table's name when the run started, or nil when the run creates it.
+        var originTable: String?
+        var originOrdered: Bool
+        var owner: String
+        var relationship: Relationship
+        /// For a to-one relationship that became to-many: the origin table's name and the to-one column's source.
+        var seed: (table: String, source: ColumnSource)?
+    }
+
+    private(set) var start: Schema
+    private(set) var current: Schema
+    var tables: [String: TableState] = [:]
+    var joins: [String: JoinState] = [:]
+    var droppedTables: [String] = []
+    var droppedJoinTables: [String] = []
+
+    init(start: Schema) {
+        self.start = start
+        self.current = start
+        for entity in start.entities {
+            var columns: [String: ColumnSource] = [:]
+            for attribute in entity.attributes { columns[attribute.name] = .column(attribute.name) }
+            for relationship in entity.relationships where relationship.kind == .toOne {
+                columns[relationship.name] = .column(relationship.name)
+            }
+            tables[entity.name] = TableState(origin: entity, entity: entity, columns: columns)
+            for relationship in entity.relationships where relationship.kind == .toMany {
+                joins[Self.key(entity.name, relationship.name)] = JoinState(
+                    originTable: SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name),
+                    originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+            }
+        }
+    }
+
+    private static func key(_ entity: String, _ relationship: String) -> String { entity + "." + relationship }
+
+    /// Whether folding the steps so far changes anything in the store's tables.
+    var isEmpty: Bool { SchemaDiff(from: start, to: current).isEmpty && start.entities.map(\.name) == current.entities.map(\.name) }
+
+    /// Folds one more inferred step into the run.
+    ///
+    /// - Throws: ``MoltError/Code/migrationNotInferable`` listing every change that needs a custom stage.
+    mutating func fold(to destination: Schema) throws {
+        let diff = SchemaDiff(from: current, to: destination)
+        let refused = diff.refusedChanges
+        guard refused.isEmpty else {
+            let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
+            throw MoltError(
+                .migrationNotInferable,
+                "Molt cannot infer the migration from version \(current.version) to \(destination.version):\n\(lines)",
+                entity: refused.first?.entity, property: refused.first?.property)
+        }
+        var newTables: [String: TableState] = [:]
+        var newJoins: [String: JoinState] = [:]
+        for entity in destination.entities {
+            guard let oldName = diff.originalName(ofEntity: entity.name), var state = tables[oldName] else {
+                newTables[entity.name] = TableState(origin: nil, entity: entity, columns: [:])
+                for relationship in entity.relationships where relationship.kind == .toMany {
+                    newJoins[Self.key(entity.name, relationship.name)] = JoinState(
+                        originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                }
+                continue
+            }
+            let old = state.entity
+            var columns: [String: ColumnSource] = [:]
+            for attribute in entity.attributes {
+                guard let oldName = diff.originalName(ofProperty: attribute.name, inEntity: entity.name),
+                    let oldAttribute = old.attribute(named: oldName), let source = state.columns[oldName]
+                else {
+                    columns[attribute.name] = .literal(attribute.defaultValue ?? .null)
+                    continue
+                }
+                var result = Self.convert(source, from: oldAttribute.type, to: attribute.type)
+                if oldAttribute.isOptional != attribute.isOptional {
+                    state.needsRebuild = true
+                    if !attribute.isOptional, let fallback = attribute.defaultValue {
+                        result = .expression("COALESCE(\(result.sql), \(SchemaSQL.literal(fallback)))")
+                    }
+                }
+                columns[attribute.name] = result
+            }
+            for relationship in entity.relationships {
+                let oldName = diff.originalName(ofProperty: relationship.name, inEntity: entity.name)
+                let oldRelationship = oldName.flatMap { old.relationship(named: $0) }
+                switch (relationship.kind, oldRelationship?.kind) {
+                case (.toOne, .toOne?):
+                    columns[relationship.name] = state.columns[oldName!] ?? .literal(.null)
+                case (.toOne, _):
+                    columns[relationship.name] = .literal(.null)
+                case (.toMany, .toMany?):
+                    var join = joins[Self.key(old.name, oldName!)]!
+                    join.owner = entity.name
+                    join.relationship = relationship
+                    newJoins[Self.key(entity.name, relationship.name)] = join
+                case (.toMany, .toOne?):
+                    var join = JoinState(originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                    if let table = state.origin?.name, let source = state.columns[oldName!] { join.seed = (table, source) }
+                    newJoins[Self.key(entity.name, relationship.name)] = join
+                case (.toMany, nil):
+                    newJoins[Self.key(entity.name, relationship.name)] = JoinState(
+                        originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                }
+            }
+            state.entity = entity
+            state.columns = columns
+            newTables[entity.name] = state
+        }
+        let carriedEntities = Set(newTables.values.compactMap { $0.origin?.name })
+        for state in tables.values where state.origin != nil && !carriedEntities.contains(state.origin!.name) {
+            droppedTables.append(state.origin!.name)
+        }
+        let carriedJoins = Set(newJoins.values.compactMap(\.originTable))
+        for join in joins.values {
+            if let table = join.originTable, !carriedJoins.contains(table) { droppedJoinTables.append(table) }
+        }
+        tables = newTables
+        joins = newJoins
+        current = destination
+    }
+
+    /// The conversion of a column from one attribute type to a wider one.
+    static func convert(_ source: ColumnSource, from: AttributeType, to: AttributeType) -> ColumnSource {
+        if from == to { return source }
+        if case .literal(.null) = source { return source }
+        let e = source.sql
+        switch (from, to) {
+        case (.bool, .int), (.uuid, .string): return source
+        case (.int, .double): return .expression("CAST(\(e) AS REAL)")
+        case (.int, .string), (.double, .string): return .expression("CAST(\(e) AS TEXT)")
+        case (.bool, .string): return .expression("(CASE WHEN \(e) IS NULL THEN NULL WHEN \(e) = 0 THEN 'false' ELSE 'true' END)")
+        case (.date, .string): return .expression("strftime('%Y-%m-%dT%H:%M:%fZ', \(e), 'unixepoch')")
+        default: return .expression(e)
+        }
+    }
+}

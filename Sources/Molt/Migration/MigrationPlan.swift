@@ -1,0 +1,135 @@
+/// Every schema version an app has shipped, in order, and the stages that lead from each to the next.
+///
+/// Every store walks through each intermediate version in order. Between two consecutive versions with no
+/// declared stage, Molt infers a lightweight stage. A declared stage that jumps several versions (a shortcut,
+/// `v1 → v4`) is taken when it starts at the store's version; the longest jump wins, as in Room.
+///
+/// ```swift
+/// let plan = try MigrationPlan(
+///     schemas: [v1, v2, v3, v4],
+///     stages: [
+///         .custom(from: 2, to: 3) { migration in
+///             try migration.enumerateObjects(ofType: "Person") { old, new in
+///                 new["fullName"] = .string("\(old["firstName"].string ?? "") \(old["lastName"].string ?? "")")
+///             }
+///         }
+///     ])
+/// let store = try Store.open(at: url, schema: v4, options: .init().migrating(with: plan))
+/// ```
+///
+/// The plan is checked when it is built: versions must grow, stages must name listed versions and go forward,
+/// and every listed version must reach the newest one, inferring what no stage covers.
+public struct MigrationPlan: Sendable {
+    /// The schemas, oldest first.
+    public let schemas: [Schema]
+    /// The declared stages.
+    public let stages: [MigrationStage]
+
+    /// The newest version: the one every store is brought to.
+    public var newestVersion: Int { schemas.last!.version }
+
+    /// Creates and checks a plan.
+    ///
+    /// - Parameters:
+    ///   - schemas: Every version shipped, oldest first. Keep them all: a store of any of them can be opened.
+    ///   - stages: Custom stages, and lightweight shortcuts. Consecutive versions without a stage are inferred.
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidPlan`` naming the duplicate, unknown or
+    ///   backward version, or the version that cannot reach the newest.
+    public init(schemas: [Schema], stages: [MigrationStage] = []) throws {
+        func fail(_ message: String) -> MoltError { MoltError(.invalidPlan, "Invalid migration plan: \(message)") }
+        guard !schemas.isEmpty else { throw fail("it lists no schema; list every version the app has shipped.") }
+        for schema in schemas { try schema.validate() }
+        for (previous, next) in zip(schemas, schemas.dropFirst()) {
+            if next.version == previous.version { throw fail("version \(next.version) is listed twice.") }
+            if next.version < previous.version {
+                throw fail("version \(next.version) is listed after version \(previous.version); list the schemas oldest first.")
+            }
+        }
+        let versions = Set(schemas.map(\.version))
+        var pairs: Set<[Int]> = []
+        for stage in stages {
+            for version in [stage.fromVersion, stage.toVersion] where !versions.contains(version) {
+                throw fail("the stage \(stage.fromVersion) → \(stage.toVersion) names version \(version), which is not among the plan's schemas (\(schemas.map { String($0.version) }.joined(separator: ", "))); add its schema.")
+            }
+            if stage.toVersion <= stage.fromVersion {
+                throw fail("the stage \(stage.fromVersion) → \(stage.toVersion) goes backwards (a cycle); stages only lead to newer versions.")
+            }
+            guard pairs.insert([stage.fromVersion, stage.toVersion]).inserted else {
+                throw fail("the stage \(stage.fromVersion) → \(stage.toVersion) is declared twice.")
+            }
+        }
+        self.schemas = schemas
+        self.stages = stages
+        for schema in schemas.dropLast() {
+            do {
+                _ = try path(from: schema)
+            } catch let error as MoltError where error.code == .migrationNotInferable {
+                throw MoltError(
+                    .invalidPlan,
+                    "Invalid migration plan: a store at version \(schema.version) cannot reach version \(newestVersion). \(error.message)",
+                    entity: error.entity, property: error.property)
+            }
+        }
+    }
+
+    /// A plan of one inferred step, for opening a store without a plan.
+    static func inferred(from stored: Schema, to target: Schema) -> MigrationPlan {
+        MigrationPlan(unchecked: [stored, target])
+    }
+
+    private init(unchecked schemas: [Schema]) {
+        self.schemas = schemas
+        self.stages = []
+    }
+
+    func schema(version: Int) -> Schema? { schemas.first { $0.version == version } }
+
+    /// The steps from a store's schema to the newest version.
+    ///
+    /// - Throws: ``MoltError`` when the store's version is not in the plan, when the plan's schema for it
+    ///   differs from the store's (a shipped version was edited), or when a step cannot be inferred.
+    func path(from stored: Schema) throws -> [MigrationStep] {
+        guard let listed = schema(version: stored.version) else {
+            throw MoltError(
+                .invalidPlan,
+                "The store is at version \(stored.version), which the migration plan does not list (it lists \(schemas.map { String($0.version) }.joined(separator: ", "))). Add the schema of version \(stored.version) to the plan; never remove a shipped version.")
+        }
+        if listed.contentHash != stored.contentHash {
+            let changes = SchemaDiff(from: stored, to: listed).changes.map { "- \($0)" }.joined(separator: "\n")
+            throw MoltError(
+                .schemaChangedWithoutVersionBump,
+                "The plan's schema for version \(stored.version) differs from the one recorded in the store:\n\(changes)\nA shipped version must not change: restore version \(stored.version) as it shipped, and put the change in a new version.")
+        }
+        var steps: [MigrationStep] = []
+        var current = stored
+        while current.version < newestVersion {
+            let declared = stages.filter { $0.fromVersion == current.version && $0.toVersion <= newestVersion }
+            if let stage = declared.max(by: { $0.toVersion < $1.toVersion }) {
+                let next = schema(version: stage.toVersion)!
+                steps.append(MigrationStep(from: current, to: next, stage: stage))
+                current = next
+            } else {
+                let next = schemas.first { $0.version > current.version }!
+                let diff = SchemaDiff(from: current, to: next)
+                if !diff.isInferable {
+                    let lines = diff.refusedChanges.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
+                    throw MoltError(
+                        .migrationNotInferable,
+                        "Molt cannot infer the migration from version \(current.version) to \(next.version):\n\(lines)",
+                        entity: diff.refusedChanges.first?.entity, property: diff.refusedChanges.first?.property)
+                }
+                steps.append(MigrationStep(from: current, to: next, stage: nil))
+                current = next
+            }
+        }
+        return steps
+    }
+}
+
+/// One step of a migration run: from one schema to the next, inferred or through a declared stage.
+struct MigrationStep: Sendable {
+    let from: Schema
+    let to: Schema
+    /// The declared stage, or nil for an inferred one.
+    let stage: MigrationStage?
+}

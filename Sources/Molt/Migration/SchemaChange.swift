@@ -1,0 +1,71 @@
+/// One difference between two schema versions, as ``SchemaDiff`` finds it.
+///
+/// Its ``description`` reads like Realm's and Room's messages: "Attribute 'UserMemo.count' has been added."
+public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
+    /// What changed.
+    public enum Kind: Hashable, Sendable {
+        case entityAdded, entityRemoved, entityRenamed(from: String)
+        case attributeAdded, attributeRemoved, attributeRenamed(from: String)
+        case attributeTypeChanged(from: AttributeType, to: AttributeType)
+        case attributeMadeOptional, attributeMadeRequired
+        case attributeDefaultChanged(from: Value?, to: Value?)
+        case relationshipAdded, relationshipRemoved, relationshipRenamed(from: String)
+        case relationshipToOneBecameToMany, relationshipToManyBecameToOne
+        case relationshipOrderingChanged(ordered: Bool)
+        case relationshipDestinationChanged(from: String, to: String)
+        case relationshipInverseChanged, relationshipDeleteRuleChanged
+        case indexAdded([String], unique: Bool), indexRemoved([String], unique: Bool)
+    }
+
+    /// What changed.
+    public var kind: Kind
+    /// The entity, by its name in the newer version (the older one for removals).
+    public var entity: String
+    /// The attribute or relationship, by its name in the newer version (the older one for removals), if any.
+    public var property: String?
+    /// Why Molt will not infer this change, with what a custom stage must do; nil when it can be inferred.
+    public var refusal: String?
+
+    /// Whether Molt can apply the change without code.
+    public var isInferable: Bool { refusal == nil }
+
+    /// Whether applying the change deletes stored data.
+    public var isDestructive: Bool {
+        switch kind {
+        case .entityRemoved, .attributeRemoved, .relationshipRemoved: return true
+        default: return false
+        }
+    }
+
+    /// A one-line description.
+    public var description: String {
+        let attribute = "Attribute '\(entity).\(property ?? "")'"
+        let relationship = "Relationship '\(entity).\(property ?? "")'"
+        switch kind {
+        case .entityAdded: return "Entity '\(entity)' has been added."
+        case .entityRemoved: return "Entity '\(entity)' has been removed."
+        case .entityRenamed(let old): return "Entity '\(old)' has been renamed to '\(entity)'."
+        case .attributeAdded: return "\(attribute) has been added."
+        case .attributeRemoved: return "\(attribute) has been removed."
+        case .attributeRenamed(let old): return "Attribute '\(entity).\(old)' has been renamed to '\(property ?? "")'."
+        case .attributeTypeChanged(let a, let b): return "\(attribute) has changed type from '\(a.rawValue)' to '\(b.rawValue)'."
+        case .attributeMadeOptional: return "\(attribute) has been made optional."
+        case .attributeMadeRequired: return "\(attribute) has been made required."
+        case .attributeDefaultChanged(let a, let b):
+            return "\(attribute) has changed its default from \(a?.description ?? "none") to \(b?.description ?? "none")."
+        case .relationshipAdded: return "\(relationship) has been added."
+        case .relationshipRemoved: return "\(relationship) has been removed."
+        case .relationshipRenamed(let old): return "Relationship '\(entity).\(old)' has been renamed to '\(property ?? "")'."
+        case .relationshipToOneBecameToMany: return "\(relationship) has changed from to-one to to-many."
+        case .relationshipToManyBecameToOne: return "\(relationship) has changed from to-many to to-one."
+        case .relationshipOrderingChanged(let ordered): return "\(relationship) has been made \(ordered ? "ordered" : "unordered")."
+        case .relationshipDestinationChanged(let a, let b): return "\(relationship) now points to '\(b)' instead of '\(a)'."
+        case .relationshipInverseChanged: return "\(relationship) has changed its inverse."
+        case .relationshipDeleteRuleChanged: return "\(relationship) has changed its delete rule."
+        case .indexAdded(let columns, let unique):
+            return "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been added."
+        case .indexRemoved(let columns, let unique):
+            return "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been removed."
+        }
+    }
+}

@@ -1,0 +1,233 @@
+/// The differences between two schema versions, and how each new entity and property maps to the old ones.
+///
+/// Entities and properties match by name first, then by `originalName`. A diff is what Molt uses to infer a
+/// lightweight migration, what it prints when a model changed without a version bump, and what `molt diff`
+/// shows.
+///
+/// ```swift
+/// let diff = SchemaDiff(from: v5, to: v6)
+/// for change in diff.changes { print(change) }   // Attribute 'UserMemo.count' has changed type…
+/// if !diff.isInferable { print(diff.refusals) }
+/// ```
+public struct SchemaDiff: Sendable {
+    /// The older schema.
+    public let source: Schema
+    /// The newer schema.
+    public let destination: Schema
+    /// Every change, entities first, in the newer schema's declaration order.
+    public private(set) var changes: [SchemaChange] = []
+    /// For each entity of the newer schema that existed before: its name in the older schema.
+    private(set) var entityOrigins: [String: String] = [:]
+    /// For each entity of the newer schema that existed before: new property name → old property name.
+    private(set) var propertyOrigins: [String: [String: String]] = [:]
+
+    /// Computes the differences between two schemas.
+    public init(from source: Schema, to destination: Schema) {
+        self.source = source
+        self.destination = destination
+        matchEntities()
+        for entity in destination.entities {
+            guard let oldName = entityOrigins[entity.name], let old = source.entity(named: oldName) else { continue }
+            compare(old, entity)
+        }
+    }
+
+    /// Whether every change can be applied without code.
+    public var isInferable: Bool { changes.allSatisfy(\.isInferable) }
+
+    /// The changes Molt will not infer.
+    public var refusedChanges: [SchemaChange] { changes.filter { !$0.isInferable } }
+
+    /// Whether the schemas describe the same structure.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    private var versions: String { "between versions \(source.version) and \(destination.version)" }
+    private var customStageHint: String { "a custom stage from version \(source.version) to \(destination.version)" }
+
+    // MARK: - Matching
+
+    private mutating func matchEntities() {
+        var claimed: [String: String] = [:]  // old name -> new name
+        for entity in destination.entities where source.entity(named: entity.name) != nil {
+            entityOrigins[entity.name] = entity.name
+            claimed[entity.name] = entity.name
+        }
+        for entity in destination.entities where entityOrigins[entity.name] == nil {
+            guard let original = entity.originalName, source.entity(named: original) != nil else {
+                changes.append(SchemaChange(kind: .entityAdded, entity: entity.name))
+                continue
+            }
+            if let other = claimed[original] {
+                changes.append(SchemaChange(
+                    kind: .entityRenamed(from: original), entity: entity.name,
+                    refusal: "Entity '\(entity.name)' says it was renamed from '\(original)', but '\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Keep one `originalName: \"\(original)\"`, or split the entity in \(customStageHint)."))
+                continue
+            }
+            claimed[original] = entity.name
+            entityOrigins[entity.name] = original
+            changes.append(SchemaChange(kind: .entityRenamed(from: original), entity: entity.name))
+        }
+        for entity in source.entities where claimed[entity.name] == nil {
+            changes.append(SchemaChange(kind: .entityRemoved, entity: entity.name))
+        }
+    }
+
+    private mutating func compare(_ old: Entity, _ new: Entity) {
+        var origins: [String: String] = [:]
+        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name))
+        var claimed: [String: String] = [:]
+        let newProperties: [(name: String, originalName: String?)] =
+            new.attributes.map { ($0.name, $0.originalName) } + new.relationships.map { ($0.name, $0.originalName) }
+        for property in newProperties where oldNames.contains(property.name) {
+            origins[property.name] = property.name
+            claimed[property.name] = property.name
+        }
+        var ambiguous: Set<String> = []
+        for property in newProperties where origins[property.name] == nil {
+            guard let original = property.originalName, oldNames.contains(original) else { continue }
+            if let other = claimed[original] {
+                ambiguous.insert(property.name)
+                let isAttribute = new.attribute(named: property.name) != nil
+                changes.append(SchemaChange(
+                    kind: isAttribute ? .attributeRenamed(from: original) : .relationshipRenamed(from: original),
+                    entity: new.name, property: property.name,
+                    refusal: "'\(new.name).\(property.name)' says it was renamed from '\(original)', but '\(new.name).\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Remove one of the `originalName` hints, or copy the values in \(customStageHint)."))
+                continue
+            }
+            claimed[original] = property.name
+            origins[property.name] = original
+        }
+        propertyOrigins[new.name] = origins
+
+        for attribute in new.attributes where !ambiguous.contains(attribute.name) {
+            guard let oldName = origins[attribute.name] else {
+                addedAttribute(attribute, in: new)
+                continue
+            }
+            guard let oldAttribute = old.attribute(named: oldName) else {
+                changes.append(SchemaChange(
+                    kind: .attributeAdded, entity: new.name, property: attribute.name,
+                    refusal: "Attribute '\(new.name).\(attribute.name)' was the relationship '\(old.name).\(oldName)' \(versions); Molt cannot turn a relationship into an attribute by itself. Fill the attribute in \(customStageHint)."))
+                continue
+            }
+            compareAttribute(oldAttribute, attribute, in: new)
+        }
+        for relationship in new.relationships where !ambiguous.contains(relationship.name) {
+            guard let oldName = origins[relationship.name] else {
+                changes.append(SchemaChange(kind: .relationshipAdded, entity: new.name, property: relationship.name))
+                continue
+            }
+            guard let oldRelationship = old.relationship(named: oldName) else {
+                changes.append(SchemaChange(
+                    kind: .relationshipAdded, entity: new.name, property: relationship.name,
+                    refusal: "Relationship '\(new.name).\(relationship.name)' was the attribute '\(old.name).\(oldName)' \(versions); Molt cannot turn an attribute into a relationship by itself. Link the objects in \(customStageHint)."))
+                continue
+            }
+            compareRelationship(oldRelationship, relationship, in: new)
+        }
+        let used = Set(origins.values)
+        for attribute in old.attributes where !used.contains(attribute.name) {
+            changes.append(SchemaChange(kind: .attributeRemoved, entity: new.name, property: attribute.name))
+        }
+        for relationship in old.relationships where !used.contains(relationship.name) {
+            changes.append(SchemaChange(kind: .relationshipRemoved, entity: new.name, property: relationship.name))
+        }
+        compareIndexes(old, new, origins: origins)
+    }
+
+    // MARK: - Attributes
+
+    private mutating func addedAttribute(_ attribute: Attribute, in entity: Entity) {
+        var refusal: String?
+        if !attribute.isOptional && attribute.defaultValue == nil {
+            refusal = "Attribute '\(entity.name).\(attribute.name)' has been added as required with no default value \(versions), so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in \(customStageHint)."
+        }
+        changes.append(SchemaChange(kind: .attributeAdded, entity: entity.name, property: attribute.name, refusal: refusal))
+    }
+
+    private mutating func compareAttribute(_ old: Attribute, _ new: Attribute, in entity: Entity) {
+        let label = "'\(entity.name).\(new.name)'"
+        if old.name != new.name {
+            changes.append(SchemaChange(kind: .attributeRenamed(from: old.name), entity: entity.name, property: new.name))
+        }
+        if old.type != new.type {
+            var refusal: String?
+            if !old.type.widens(to: new.type) {
+                refusal = "Attribute \(label) has changed type from '\(old.type.rawValue)' to '\(new.type.rawValue)' \(versions); this conversion may lose data, so Molt will not infer it. Convert each value in \(customStageHint) (for example with `enumerateObjects(ofType: \"\(entity.name)\")`, or a mapping expression)."
+            }
+            changes.append(SchemaChange(
+                kind: .attributeTypeChanged(from: old.type, to: new.type), entity: entity.name, property: new.name,
+                refusal: refusal))
+        }
+        if old.isOptional && !new.isOptional {
+            var refusal: String?
+            if new.defaultValue == nil {
+                refusal = "Attribute \(label) has been made required \(versions), but it has no default value for the objects where it is null. Give it a default (`default: …`), or fill the null values in \(customStageHint)."
+            }
+            changes.append(SchemaChange(kind: .attributeMadeRequired, entity: entity.name, property: new.name, refusal: refusal))
+        } else if !old.isOptional && new.isOptional {
+            changes.append(SchemaChange(kind: .attributeMadeOptional, entity: entity.name, property: new.name))
+        }
+        if old.defaultValue != new.defaultValue, old.type == new.type {
+            changes.append(SchemaChange(
+                kind: .attributeDefaultChanged(from: old.defaultValue, to: new.defaultValue), entity: entity.name,
+                property: new.name))
+        }
+    }
+
+    // MARK: - Relationships
+
+    private mutating func compareRelationship(_ old: Relationship, _ new: Relationship, in entity: Entity) {
+        let label = "'\(entity.name).\(new.name)'"
+        if old.name != new.name {
+            changes.append(SchemaChange(kind: .relationshipRenamed(from: old.name), entity: entity.name, property: new.name))
+        }
+        if entityOrigins[new.destination] != old.destination {
+            changes.append(SchemaChange(
+                kind: .relationshipDestinationChanged(from: old.destination, to: new.destination), entity: entity.name,
+                property: new.name,
+                refusal: "Relationship \(label) now points to '\(new.destination)' instead of '\(old.destination)' \(versions); Molt cannot know which new objects to link. Link them in \(customStageHint)."))
+        }
+        switch (old.kind, new.kind) {
+        case (.toOne, .toMany):
+            changes.append(SchemaChange(kind: .relationshipToOneBecameToMany, entity: entity.name, property: new.name))
+        case (.toMany, .toOne):
+            changes.append(SchemaChange(
+                kind: .relationshipToManyBecameToOne, entity: entity.name, property: new.name,
+                refusal: "Relationship \(label) has changed from to-many to to-one \(versions); objects linked to several others would lose links. Choose the one to keep in \(customStageHint)."))
+        default:
+            if old.kind == .toMany && old.isOrdered != new.isOrdered {
+                changes.append(SchemaChange(kind: .relationshipOrderingChanged(ordered: new.isOrdered), entity: entity.name, property: new.name))
+            }
+        }
+        if old.inverse != new.inverse {
+            changes.append(SchemaChange(kind: .relationshipInverseChanged, entity: entity.name, property: new.name))
+        }
+        if old.deleteRule != new.deleteRule {
+            changes.append(SchemaChange(kind: .relationshipDeleteRuleChanged, entity: entity.name, property: new.name))
+        }
+    }
+
+    // MARK: - Indexes
+
+    private mutating func compareIndexes(_ old: Entity, _ new: Entity, origins: [String: String]) {
+        let renamed = Dictionary(origins.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let oldIndexes = SchemaSQL.indexes(of: old).compactMap { index -> Index? in
+            let columns = index.attributes.compactMap { renamed[$0] }
+            return columns.count == index.attributes.count ? Index(columns, unique: index.isUnique) : nil
+        }
+        let newIndexes = SchemaSQL.indexes(of: new)
+        for index in newIndexes where !oldIndexes.contains(index) {
+            changes.append(SchemaChange(kind: .indexAdded(index.attributes, unique: index.isUnique), entity: new.name))
+        }
+        for index in oldIndexes where !newIndexes.contains(index) {
+            changes.append(SchemaChange(kind: .indexRemoved(index.attributes, unique: index.isUnique), entity: new.name))
+        }
+    }
+
+    /// The old name of an entity of the newer schema, or nil when it is new.
+    func originalName(ofEntity name: String) -> String? { entityOrigins[name] }
+
+    /// The old name of a property of an entity of the newer schema, or nil when it is new.
+    func originalName(ofProperty name: String, inEntity entity: String) -> String? { propertyOrigins[entity]?[name] }
+}

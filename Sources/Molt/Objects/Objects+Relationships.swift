@@ -1,0 +1,180 @@
+import GRDB
+
+extension Objects {
+    /// The relationship of an object's entity with this name.
+    func relationship(_ name: String, of entity: Entity) throws -> Relationship {
+        guard let relationship = entity.relationship(named: name) else {
+            throw MoltError(
+                .invalidValue, "Entity '\(entity.name)' has no relationship '\(name)'; it has \(entity.relationships.map(\.name).joined(separator: ", ")).",
+                entity: entity.name, property: name)
+        }
+        return relationship
+    }
+
+    func requireID(_ object: DynamicObject) throws -> Int64 {
+        guard let id = object.id else {
+            throw MoltError(.objectNotFound, "This '\(object.entity)' object was never inserted; insert it before linking it.", entity: object.entity)
+        }
+        return id
+    }
+
+    /// The identifiers an object points to through a relationship, in order for an ordered one.
+    func destinationIDs(entity: Entity, relationship: Relationship, of id: Int64) throws -> [Int64] {
+        let q = SchemaSQL.quote
+        switch relationship.kind {
+        case .toOne:
+            let target = try Int64.fetchOne(
+                db, sql: "SELECT \(q(relationship.name)) FROM \(q(entity.name)) WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [id])
+            return target.map { [$0] } ?? []
+        case .toMany:
+            let table = SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name)
+            let order = relationship.isOrdered ? "\(q(SchemaSQL.positionColumn)), rowid" : "rowid"
+            return try Int64.fetchAll(
+                db, sql: "SELECT \(q(SchemaSQL.targetColumn)) FROM \(q(table)) WHERE \(q(SchemaSQL.ownerColumn)) = ? ORDER BY \(order)",
+                arguments: [id])
+        }
+    }
+
+    /// The object a to-one relationship points to, or nil.
+    ///
+    /// ```swift
+    /// let folder = try objects.destination("folder", of: note)
+    /// ```
+    public func destination(_ relationshipName: String, of object: DynamicObject) throws -> DynamicObject? {
+        try destinations(relationshipName, of: object).first
+    }
+
+    /// The objects a relationship points to, in order for an ordered to-many relationship.
+    public func destinations(_ relationshipName: String, of object: DynamicObject) throws -> [DynamicObject] {
+        let entity = try entity(object.entity)
+        let relationship = try relationship(relationshipName, of: entity)
+        let ids = try destinationIDs(entity: entity, relationship: relationship, of: try requireID(object))
+        return try ids.compactMap { try self.object(relationship.destination, id: $0) }
+    }
+
+    /// Points a to-one relationship at an object (or at nothing), keeping its inverse in step.
+    public func set(_ relationshipName: String, of object: DynamicObject, to destination: DynamicObject?) throws {
+        try requireWritable()
+        let entity = try entity(object.entity)
+        let relationship = try relationship(relationshipName, of: entity)
+        let id = try requireID(object)
+        guard relationship.kind == .toOne else {
+            try set(relationshipName, of: object, to: destination.map { [$0] } ?? [])
+            return
+        }
+        for old in try destinationIDs(entity: entity, relationship: relationship, of: id) {
+            try disconnect(entity: entity, relationship: relationship, id, old)
+        }
+        if let destination {
+            try connect(entity: entity, relationship: relationship, id, try checkedID(destination, for: relationship))
+        }
+    }
+
+    /// Replaces the objects of a to-many relationship (in this order for an ordered one), keeping inverses in
+    /// step.
+    public func set(_ relationshipName: String, of object: DynamicObject, to destinations: [DynamicObject]) throws {
+        try requireWritable()
+        let entity = try entity(object.entity)
+        let relationship = try relationship(relationshipName, of: entity)
+        let id = try requireID(object)
+        if relationship.kind == .toOne {
+            guard destinations.count <= 1 else {
+                throw MoltError(.invalidValue, "Relationship '\(entity.name).\(relationship.name)' is to-one; give it one object at most.", entity: entity.name, property: relationship.name)
+            }
+            try set(relationshipName, of: object, to: destinations.first)
+            return
+        }
+        for old in try destinationIDs(entity: entity, relationship: relationship, of: id) {
+            try disconnect(entity: entity, relationship: relationship, id, old)
+        }
+        for destination in destinations {
+            try connect(entity: entity, relationship: relationship, id, try checkedID(destination, for: relationship))
+        }
+    }
+
+    /// Adds an object to a to-many relationship (at the end of an ordered one), keeping its inverse in step.
+    public func add(_ destination: DynamicObject, to relationshipName: String, of object: DynamicObject) throws {
+        try requireWritable()
+        let entity = try entity(object.entity)
+        let relationship = try relationship(relationshipName, of: entity)
+        try connect(entity: entity, relationship: relationship, try requireID(object), try checkedID(destination, for: relationship))
+    }
+
+    /// Removes an object from a relationship, keeping its inverse in step.
+    public func remove(_ destination: DynamicObject, from relationshipName: String, of object: DynamicObject) throws {
+        try requireWritable()
+        let entity = try entity(object.entity)
+        let relationship = try relationship(relationshipName, of: entity)
+        try disconnect(entity: entity, relationship: relationship, try requireID(object), try checkedID(destination, for: relationship))
+    }
+
+    private func checkedID(_ destination: DynamicObject, for relationship: Relationship) throws -> Int64 {
+        guard destination.entity == relationship.destination else {
+            throw MoltError(
+                .invalidValue, "Relationship '\(relationship.name)' points to '\(relationship.destination)' objects, not '\(destination.entity)'.",
+                property: relationship.name)
+        }
+        return try requireID(destination)
+    }
+
+    /// Links `source → target`, and `target → source` through the inverse; a to-one side first lets go of what
+    /// it pointed to.
+    private func connect(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
+        if relationship.kind == .toOne {
+            for old in try destinationIDs(entity: entity, relationship: relationship, of: source) where old != target {
+                try disconnect(entity: entity, relationship: relationship, source, old)
+            }
+        }
+        try rawLink(entity: entity, relationship: relationship, source, target)
+        guard let inverseName = relationship.inverse else { return }
+        let destination = try self.entity(relationship.destination)
+        let inverse = try self.relationship(inverseName, of: destination)
+        if inverse.kind == .toOne {
+            for old in try destinationIDs(entity: destination, relationship: inverse, of: target) where old != source {
+                try disconnect(entity: destination, relationship: inverse, target, old)
+            }
+        }
+        try rawLink(entity: destination, relationship: inverse, target, source)
+    }
+
+    private func disconnect(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
+        try rawUnlink(entity: entity, relationship: relationship, source, target)
+        guard let inverseName = relationship.inverse else { return }
+        let destination = try self.entity(relationship.destination)
+        try rawUnlink(entity: destination, relationship: try self.relationship(inverseName, of: destination), target, source)
+    }
+
+    private func rawLink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
+        let q = SchemaSQL.quote
+        switch relationship.kind {
+        case .toOne:
+            try db.execute(
+                sql: "UPDATE \(q(entity.name)) SET \(q(relationship.name)) = ? WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [target, source])
+        case .toMany:
+            let table = q(SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name))
+            let (owner, targetColumn) = (q(SchemaSQL.ownerColumn), q(SchemaSQL.targetColumn))
+            if relationship.isOrdered {
+                let position = q(SchemaSQL.positionColumn)
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO \(table) (\(owner), \(targetColumn), \(position)) SELECT ?, ?, COALESCE(MAX(\(position)), 0) + 1 FROM \(table) WHERE \(owner) = ?",
+                    arguments: [source, target, source])
+            } else {
+                try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(owner), \(targetColumn)) VALUES (?, ?)", arguments: [source, target])
+            }
+        }
+    }
+
+    private func rawUnlink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
+        let q = SchemaSQL.quote
+        switch relationship.kind {
+        case .toOne:
+            try db.execute(
+                sql: "UPDATE \(q(entity.name)) SET \(q(relationship.name)) = NULL WHERE \(q(SchemaSQL.idColumn)) = ? AND \(q(relationship.name)) = ?",
+                arguments: [source, target])
+        case .toMany:
+            let table = q(SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name))
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE \(q(SchemaSQL.ownerColumn)) = ? AND \(q(SchemaSQL.targetColumn)) = ?", arguments: [source, target])
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// A condition on an entity's attributes, for fetching, counting and deleting objects.
+///
+/// ```swift
+/// try objects.fetch("UserMemo", where: .equal("favorite", true) && .contains("title", "milk"))
+/// ```
+public indirect enum Predicate: Sendable, Hashable {
+    case equal(String, Value)
+    case notEqual(String, Value)
+    case less(String, Value)
+    case lessOrEqual(String, Value)
+    case greater(String, Value)
+    case greaterOrEqual(String, Value)
+    case isNull(String)
+    case isNotNull(String)
+    /// The string attribute contains the text (case-sensitive).
+    case contains(String, String)
+    /// The string attribute starts with the text (case-sensitive).
+    case hasPrefix(String, String)
+    /// The attribute equals one of the values.
+    case `in`(String, [Value])
+    case and([Predicate])
+    case or([Predicate])
+    case not(Predicate)
+
+    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate { .and([lhs, rhs]) }
+    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate { .or([lhs, rhs]) }
+    public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
+
+    /// The SQL condition and its arguments, checking attribute names against the entity.
+    func sql(for entity: Entity) throws -> (String, [Value]) {
+        func column(_ name: String) throws -> String {
+            guard entity.attribute(named: name) != nil || name == SchemaSQL.idColumn
+                || entity.relationship(named: name)?.kind == .toOne
+            else {
+                throw MoltError(
+                    .invalidValue, "Entity '\(entity.name)' has no attribute '\(name)' to filter on; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
+                    entity: entity.name, property: name)
+            }
+            return SchemaSQL.quote(name)
+        }
+        func compare(_ name: String, _ op: String, _ value: Value) throws -> (String, [Value]) {
+            if value.isNull { return ("\(try column(name)) \(op == "=" ? "IS" : "IS NOT") NULL", []) }
+            return ("\(try column(name)) \(op) ?", [value])
+        }
+        switch self {
+        case .equal(let n, let v): return try compare(n, "=", v)
+        case .notEqual(let n, let v): return try compare(n, "<>", v)
+        case .less(let n, let v): return ("\(try column(n)) < ?", [v])
+        case .lessOrEqual(let n, let v): return ("\(try column(n)) <= ?", [v])
+        case .greater(let n, let v): return ("\(try column(n)) > ?", [v])
+        case .greaterOrEqual(let n, let v): return ("\(try column(n)) >= ?", [v])
+        case .isNull(let n): return ("\(try column(n)) IS NULL", [])
+        case .isNotNull(let n): return ("\(try column(n)) IS NOT NULL", [])
+        case .contains(let n, let text): return ("instr(\(try column(n)), ?) > 0", [.string(text)])
+        case .hasPrefix(let n, let text): return ("substr(\(try column(n)), 1, length(?)) = ?", [.string(text), .string(text)])
+        case .in(let n, let values):
+            if values.isEmpty { return ("0", []) }
+            return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
+        case .and(let ps), .or(let ps):
+            if ps.isEmpty { if case .and = self { return ("1", []) } else { return ("0", []) } }
+            let parts = try ps.map { try $0.sql(for: entity) }
+            let joiner: String = { if case .and = self { return " AND " } else { return " OR " } }()
+            return ("(" + parts.map(\.0).joined(separator: joiner) + ")", parts.flatMap(\.1))
+        case .not(let p):
+            let (sql, args) = try p.sql(for: entity)
+            return ("NOT (\(sql))", args)
+        }
+    }
+}
+
+/// An order for fetched objects.
+public struct SortDescriptor: Sendable, Hashable {
+    /// The attribute to sort by.
+    public var attribute: String
+    /// Whether smaller values come first.
+    public var ascending: Bool
+
+    /// Sorts by `attribute`, smaller values first unless `ascending` is false.
+    public init(_ attribute: String, ascending: Bool = true) {
+        self.attribute = attribute
+        self.ascending = ascending
+    }
+
+    /// Sorts by `attribute`, smaller values first.
+    public static func ascending(_ attribute: String) -> SortDescriptor { SortDescriptor(attribute) }
+    /// Sorts by `attribute`, larger values first.
+    public static func descending(_ attribute: String) -> SortDescriptor { SortDescriptor(attribute, ascending: false) }
+}

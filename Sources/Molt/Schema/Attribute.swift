@@ -1,0 +1,59 @@
+/// A stored property of an entity: a name, a type, optionality and an optional default.
+///
+/// ```swift
+/// Attribute("title", .string)                              // required
+/// Attribute("subtitle", .string, isOptional: true)         // optional
+/// Attribute("count", .int, default: 100)                   // required, existing objects get 100
+/// Attribute("title", .string, originalName: "memoTitle")   // renamed: data kept
+/// ```
+public struct Attribute: Hashable, Sendable {
+    /// The attribute's name, also its column name.
+    public var name: String
+    /// The type of its values.
+    public var type: AttributeType
+    /// Whether the attribute may hold `null`.
+    public var isOptional: Bool
+    /// The value given to new objects that set none, and to existing objects when the attribute is added or made
+    /// required by a migration.
+    public var defaultValue: Value?
+    /// The attribute's name in the previous schema version, when it was renamed.
+    public var originalName: String?
+
+    /// Creates an attribute.
+    ///
+    /// - Parameters:
+    ///   - name: The attribute's name.
+    ///   - type: The type of its values.
+    ///   - isOptional: Whether it may hold `null`. Defaults to `false`.
+    ///   - defaultValue: The value for objects that set none. Defaults to none.
+    ///   - originalName: Its name in the previous schema version, when it was renamed.
+    public init(
+        _ name: String, _ type: AttributeType, isOptional: Bool = false, default defaultValue: Value? = nil,
+        originalName: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue.flatMap { $0.isNull ? nil : $0 }
+        self.originalName = originalName
+    }
+}
+
+extension Attribute {
+    /// `value` converted to this attribute's type where the conversion is lossless (an integer literal for a
+    /// double attribute), or nil when it does not fit.
+    func coerce(_ value: Value) -> Value? {
+        switch (value, type) {
+        case (.null, _): return isOptional ? .null : nil
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date),
+            (.data, .data), (.uuid, .uuid):
+            return value
+        case (.int(let v), .double): return .double(Double(v))
+        case (.int(let v), .bool) where v == 0 || v == 1: return .bool(v == 1)
+        case (.string(let s), .uuid): return UUID(uuidString: s).map(Value.uuid)
+        default: return nil
+        }
+    }
+}
+
+import Foundation

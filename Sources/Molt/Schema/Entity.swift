@@ -1,0 +1,102 @@
+/// A kind of object: its attributes, relationships, primary key and indexes.
+///
+/// Every object also has an integer identifier that Molt assigns and keeps across migrations; a
+/// ``primaryKey`` attribute is an additional unique, required key of the application's own.
+///
+/// ```swift
+/// Entity("UserMemo", primaryKey: "objectID") {
+///     Attribute("objectID", .uuid)
+///     Attribute("title", .string)
+///     Attribute("favorite", .bool, default: false)
+///     Relationship("folder", to: "Folder")
+///     Index(["title"])
+/// }
+/// ```
+public struct Entity: Hashable, Sendable {
+    /// The entity's name, also its table name.
+    public var name: String
+    /// Its stored attributes.
+    public var attributes: [Attribute]
+    /// Its relationships.
+    public var relationships: [Relationship]
+    /// The attribute that identifies objects for the application, if any: unique and required.
+    public var primaryKey: String?
+    /// Its indexes, unique or not.
+    public var indexes: [Index]
+    /// The entity's name in the previous schema version, when it was renamed.
+    public var originalName: String?
+
+    /// Creates an entity from lists of members.
+    public init(
+        _ name: String, primaryKey: String? = nil, originalName: String? = nil, attributes: [Attribute],
+        relationships: [Relationship] = [], indexes: [Index] = []
+    ) {
+        self.name = name
+        self.attributes = attributes
+        self.relationships = relationships
+        self.primaryKey = primaryKey
+        self.indexes = indexes
+        self.originalName = originalName
+    }
+
+    /// Creates an entity whose members are listed in a builder block.
+    public init(
+        _ name: String, primaryKey: String? = nil, originalName: String? = nil,
+        @EntityBuilder members: () -> [EntityMember]
+    ) {
+        var attributes: [Attribute] = []
+        var relationships: [Relationship] = []
+        var indexes: [Index] = []
+        for member in members() {
+            switch member {
+            case .attribute(let a): attributes.append(a)
+            case .relationship(let r): relationships.append(r)
+            case .index(let i): indexes.append(i)
+            }
+        }
+        self.init(
+            name, primaryKey: primaryKey, originalName: originalName, attributes: attributes,
+            relationships: relationships, indexes: indexes)
+    }
+
+    /// The attribute with this name.
+    public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
+    /// The relationship with this name.
+    public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+}
+
+/// An index on one or more attributes of an entity; a unique index is a uniqueness constraint.
+public struct Index: Hashable, Sendable, Codable {
+    /// The indexed attributes, in order.
+    public var attributes: [String]
+    /// Whether the combination of values must be unique.
+    public var isUnique: Bool
+
+    /// Creates an index on `attributes`.
+    public init(_ attributes: [String], unique: Bool = false) {
+        self.attributes = attributes
+        self.isUnique = unique
+    }
+
+    enum CodingKeys: String, CodingKey { case attributes, isUnique = "unique" }
+}
+
+/// A member listed in an ``Entity`` builder block.
+public enum EntityMember: Sendable {
+    case attribute(Attribute)
+    case relationship(Relationship)
+    case index(Index)
+}
+
+/// Collects the attributes, relationships and indexes of an ``Entity``.
+@resultBuilder
+public enum EntityBuilder {
+    public static func buildExpression(_ a: Attribute) -> [EntityMember] { [.attribute(a)] }
+    public static func buildExpression(_ r: Relationship) -> [EntityMember] { [.relationship(r)] }
+    public static func buildExpression(_ i: Index) -> [EntityMember] { [.index(i)] }
+    public static func buildBlock(_ parts: [EntityMember]...) -> [EntityMember] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [EntityMember]?) -> [EntityMember] { part ?? [] }
+    public static func buildEither(first: [EntityMember]) -> [EntityMember] { first }
+    public static func buildEither(second: [EntityMember]) -> [EntityMember] { second }
+    public static func buildArray(_ parts: [[EntityMember]]) -> [EntityMember] { parts.flatMap { $0 } }
+}

@@ -1,0 +1,60 @@
+/// A version of an application's data model: its version number and its entities.
+///
+/// Keep every version you ship: a store written by any of them can then be brought to the newest.
+///
+/// ```swift
+/// let v1 = Schema(version: 1) {
+///     Entity("UserMemo") {
+///         Attribute("memoTitle", .string)
+///         Attribute("favorite", .bool, default: false)
+///     }
+/// }
+/// ```
+///
+/// ## Topics
+/// ### Describing
+/// - ``Entity``
+/// - ``Attribute``
+/// - ``Relationship``
+/// ### Checking and comparing
+/// - ``validate()``
+/// - ``contentHash``
+/// - ``snapshotJSON()``
+public struct Schema: Hashable, Sendable {
+    /// The version number; it must grow with every change of the model.
+    public var version: Int
+    /// The entities, in declaration order.
+    public var entities: [Entity]
+
+    /// Creates a schema from a list of entities.
+    public init(version: Int, entities: [Entity]) {
+        self.version = version
+        self.entities = entities
+    }
+
+    /// Creates a schema whose entities are listed in a builder block.
+    public init(version: Int, @SchemaBuilder entities: () -> [Entity]) {
+        self.init(version: version, entities: entities())
+    }
+
+    /// The entity with this name.
+    public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
+    /// A copy of this schema with another version number.
+    public func withVersion(_ version: Int) -> Schema {
+        var copy = self
+        copy.version = version
+        return copy
+    }
+}
+
+/// Collects the entities of a ``Schema``.
+@resultBuilder
+public enum SchemaBuilder {
+    public static func buildExpression(_ e: Entity) -> [Entity] { [e] }
+    public static func buildBlock(_ parts: [Entity]...) -> [Entity] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Entity]?) -> [Entity] { part ?? [] }
+    public static func buildEither(first: [Entity]) -> [Entity] { first }
+    public static func buildEither(second: [Entity]) -> [Entity] { second }
+    public static func buildArray(_ parts: [[Entity]]) -> [Entity] { parts.flatMap { $0 } }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A value stored in an attribute of a Molt object.
+///
+/// `Value` is what the dynamic API reads and writes. Literals convert to it directly:
+///
+/// ```swift
+/// memo["title"] = "Groceries"     // .string
+/// memo["count"] = 3               // .int
+/// memo["memoDate"] = .date(Date())
+/// let title = memo["title"].string // String?
+/// ```
+public enum Value: Hashable, Sendable {
+    case null
+    case string(String)
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+
+    /// Whether this is `.null`.
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    /// The string, if this is a `.string`.
+    public var string: String? { if case .string(let v) = self { return v } else { return nil } }
+    /// The integer, if this is an `.int` (or a `.bool`, as 0 or 1).
+    public var int: Int? {
+        switch self {
+        case .int(let v): return Int(v)
+        case .bool(let v): return v ? 1 : 0
+        default: return nil
+        }
+    }
+    /// The double, if this is a `.double` or an `.int`.
+    public var double: Double? {
+        switch self {
+        case .double(let v): return v
+        case .int(let v): return Double(v)
+        default: return nil
+        }
+    }
+    /// The boolean, if this is a `.bool`.
+    public var bool: Bool? { if case .bool(let v) = self { return v } else { return nil } }
+    /// The date, if this is a `.date`.
+    public var date: Date? { if case .date(let v) = self { return v } else { return nil } }
+    /// The bytes, if this is a `.data`.
+    public var data: Data? { if case .data(let v) = self { return v } else { return nil } }
+    /// The UUID, if this is a `.uuid`.
+    public var uuid: UUID? { if case .uuid(let v) = self { return v } else { return nil } }
+
+    /// The attribute type this value belongs to, or nil for `.null`.
+    public var type: AttributeType? {
+        switch self {
+        case .null: return nil
+        case .string: return .string
+        case .int: return .int
+        case .double: return .double
+        case .bool: return .bool
+        case .date: return .date
+        case .data: return .data
+        case .uuid: return .uuid
+        }
+    }
+}
+
+extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension Value: CustomStringConvertible {
+    /// A short, human-readable rendering (`"text"`, `42`, `2024-01-01T00:00:00Z`, `null`).
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .string(let v): return "\"\(v)\""
+        case .int(let v): return String(v)
+        case .double(let v): return String(v)
+        case .bool(let v): return String(v)
+        case .date(let v): return Value.iso8601(v)
+        case .data(let v): return "<\(v.count) bytes>"
+        case .uuid(let v): return v.uuidString
+        }
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func parseISO8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+
+/// A Swift type that converts to and from a ``Value``, for typed subscripts.
+///
+/// ```swift
+/// let title: String? = memo["title", as: String.self]
+/// ```
+public protocol ValueConvertible {
+    /// The value stored for this Swift value.
+    var moltValue: Value { get }
+    /// The Swift value for a stored value, or nil when the value has another type.
+    init?(moltValue: Value)
+}
+
+extension String: ValueConvertible {
+    public var moltValue: Value { .string(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.string else { return nil }; self = v }
+}
+extension Int: ValueConvertible {
+    public var moltValue: Value { .int(Int64(self)) }
+    public init?(moltValue: Value) { guard let v = moltValue.int else { return nil }; self = v }
+}
+extension Int64: ValueConvertible {
+    public var moltValue: Value { .int(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.int else { return nil }; self = Int64(v) }
+}
+extension Double: ValueConvertible {
+    public var moltValue: Value { .double(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.double else { return nil }; self = v }
+}
+extension Bool: ValueConvertible {
+    public var moltValue: Value { .bool(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.bool else { return nil }; self = v }
+}
+extension Date: ValueConvertible {
+    public var moltValue: Value { .date(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.date else { return nil }; self = v }
+}
+extension Data: ValueConvertible {
+    public var moltValue: Value { .data(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.data else { return nil }; self = v }
+}
+extension UUID: ValueConvertible {
+    public var moltValue: Value { .uuid(self) }
+    public init?(moltValue: Value) { guard let v = moltValue.uuid else { return nil }; self = v }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Opens the store at `url` at `schema`'s version: creates it, opens it, or migrates it first.
+    ///
+    /// - A missing or empty file is created at `schema`'s version.
+    /// - A store at the same version and the same schema is opened.
+    /// - A store at the same version with another schema is refused with every difference listed: the model
+    ///   changed without a version bump.
+    /// - An older store is migrated along `options.plan`, or by inference without a plan, in one transaction,
+    ///   validated against `schema` before it commits. Other threads and processes opening the same file wait.
+    /// - A store newer than `schema` is refused; nothing is written.
+    ///
+    /// ```swift
+    /// let store = try Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - schema: The newest schema the app knows.
+    ///   - options: Journal mode, development reset, plan, progress.
+    /// - Throws: ``MoltError``: ``MoltError/Code/storeIsNewer``, ``MoltError/Code/schemaChangedWithoutVersionBump``,
+    ///   ``MoltError/Code/migrationNotInferable``, ``MoltError/Code/validationFailed``,
+    ///   ``MoltError/Code/notAMoltStore``, ``MoltError/Code/corruptStore``…; the store is left as it was.
+    public static func open(at url: URL, schema: Schema, options: Options = Options()) throws -> Store {
+        try schema.validate()
+        if let plan = options.plan, plan.newestVersion != schema.version {
+            throw MoltError(
+                .invalidPlan,
+                "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan.")
+        }
+        // Look before touching: a foreign or damaged file is reported without writing a byte to it.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 {
+            let existing = try withReadOnlyConnection(at: url) { db -> StoreMetadata? in
+                guard let metadata = try StoreMetadata.read(db) else {
+                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                    if tables > 0 { throw notAMoltStore(url) }
+                    return nil
+                }
+                return metadata
+            }
+            if let existing { _ = try decision(for: existing, schema: schema, options: options) }
+        }
+
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(options.migrationWaitTimeout)
+        configuration.journalMode = options.journalMode == .wal ? .wal : .default
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw mapOpeningError(error, url: url)
+        }
+        do {
+            let current = try queue.read { db in try StoreMetadata.read(db) }
+            if let current, case .open = try decision(for: current, schema: schema, options: options) {
+                return Store(schema: schema, url: url, queue: queue)
+            }
+            try prepare(queue, url: url, schema: schema, options: options)
+            return Store(schema: schema, url: url, queue: queue)
+        } catch let error as DatabaseError {
+            try? queue.close()
+            throw mapOpeningError(error, url: url)
+        } catch {
+            try? queue.close()
+            throw error
+        }
+    }
+
+    enum OpeningDecision {
+        case create, open, reset, migrate(from: Schema)
+    }
+
+    static func decision(for metadata: StoreMetadata?, schema: Schema, options: Options) throws -> OpeningDecision {
+        guard let metadata else { return .create }
+        let stored = metadata.schema
+        if stored.version > schema.version {
+            throw MoltError(
+                .storeIsNewer,
+                "The store is at schema version \(stored.version), newer than this app's version \(schema.version): a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version \(stored.version) or later.")
+        }
+        if stored.version == schema.version {
+            if metadata.schemaHash == schema.contentHash { return .open }
+            if options.resetsStoreIfMigrationNeeded { return .reset }
+            let changes = SchemaDiff(from: stored, to: schema).changes.map { "- \($0)" }
+            let list = changes.isEmpty ? "- (the recorded hash differs from the schema's)" : changes.joined(separator: "\n")
+            throw MoltError(
+                .schemaChangedWithoutVersionBump,
+                "The schema of version \(schema.version) differs from the one this store was created with:\n\(list)\nA shipped version must not change: restore version \(schema.version) as it was and declare the change as version \(schema.version + 1). During development, open with `options.resettingStoreIfMigrationNeeded()` to start over.")
+        }
+        return options.resetsStoreIfMigrationNeeded ? .reset : .migrate(from: stored)
+    }
+
+    /// Creates, resets or migrates the store, in one immediate transaction that other openers wait for.
+    private static func prepare(_ queue: DatabaseQueue, url: URL, schema: Schema, options: Options) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+            if options.secureDelete == .fast { try db.execute(sql: "PRAGMA secure_delete = FAST") }
+            try db.inTransaction(.immediate) {
+                // Another thread or process may have done the work while this one waited for the lock.
+                let metadata = try StoreMetadata.read(db)
+                switch try decision(for: metadata, schema: schema, options: options) {
+                case .open:
+                    return .commit
+                case .create:
+                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+                    if tables > 0 { throw notAMoltStore(url) }
+                    try create(schema, in: db)
+                case .reset:
+                    try dropEverything(in: db)
+                    try create(schema, in: db)
+                case .migrate(let stored):
+                    let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
+                    let record = try Migrator(path: path, progress: options.progress).run(in: db, from: stored)
+                    try StoreMetadata.write(schema, in: db)
+                    try StoreMetadata.append(record, in: db)
+                }
+                return .commit
+            }
+        }
+    }
+
+    static func create(_ schema: Schema, in db: Database) throws {
+        try StoreMetadata.create(db)
+        for statement in SchemaSQL.createStatements(schema) { try db.execute(sql: statement) }
+        try StoreMetadata.write(schema, in: db)
+    }
+
+    static func dropEverything(in db: Database) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for table in tables { try db.execute(sql: "DROP TABLE \(SchemaSQL.quote(table))") }
+    }
+}

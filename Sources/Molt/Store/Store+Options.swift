@@ -1,0 +1,93 @@
+import Foundation
+
+extension Store {
+    /// How a store is opened: journal mode, what to do when a migration is needed, how long to wait for
+    /// another opener's migration, and how to report progress.
+    ///
+    /// ```swift
+    /// var options = Store.Options()
+    /// options.progress = { print("\($0.fractionCompleted * 100)%") }
+    /// let store = try Store.open(at: url, schema: v6, options: options)
+    /// ```
+    public struct Options: Sendable {
+        /// How SQLite journals writes.
+        public enum JournalMode: Sendable {
+            /// Write-ahead logging: readers never wait for writers. The default.
+            case wal
+            /// A rollback journal, deleted after each transaction: one file, nothing beside it when closed.
+            case rollback
+        }
+
+        /// How thoroughly SQLite overwrites deleted content during a migration.
+        public enum SecureDelete: Sendable {
+            /// Keep the SQLite build's setting (on, in Debian's and Apple's builds): deleted content is zeroed,
+            /// which costs a table rebuild up to about twice the writes.
+            case systemDefault
+            /// Zero deleted content only where it costs no extra I/O: faster rebuilds, but old values may
+            /// linger in free pages until the next `VACUUM` (``Store/compact()``).
+            case fast
+        }
+
+        /// How SQLite journals writes. Defaults to ``JournalMode-swift.enum/wal``.
+        public var journalMode: JournalMode = .wal
+        /// Delete the store's data and recreate it at the schema's version instead of migrating or reporting a
+        /// changed schema, as Realm's `deleteRealmIfMigrationNeeded` does.
+        ///
+        /// - Warning: For development only: it throws away the user's data. Never ship it enabled.
+        public var resetsStoreIfMigrationNeeded = false
+        /// How long an opener waits for another thread or process that is migrating the same file, in
+        /// seconds. Defaults to ten minutes.
+        public var migrationWaitTimeout: TimeInterval = 600
+        /// How thoroughly a migration overwrites deleted content. Defaults to ``SecureDelete-swift.enum/systemDefault``.
+        public var secureDelete: SecureDelete = .systemDefault
+        /// Called during a migration with its progress, on the opening thread.
+        public var progress: (@Sendable (MigrationProgress) -> Void)?
+        /// The migration plan: every schema version shipped and the stages between them. Without a plan, Molt
+        /// infers the migration from the stored schema straight to the target.
+        public var plan: MigrationPlan?
+
+        /// Default options: WAL, migrate when needed, wait up to ten minutes for another opener.
+        public init() {}
+
+        /// A copy that deletes and recreates the store instead of migrating it.
+        ///
+        /// - Warning: For development only: it throws away the user's data.
+        public func resettingStoreIfMigrationNeeded() -> Options {
+            var copy = self
+            copy.resetsStoreIfMigrationNeeded = true
+            return copy
+        }
+
+        /// A copy that migrates along `plan`.
+        public func migrating(with plan: MigrationPlan) -> Options {
+            var copy = self
+            copy.plan = plan
+            return copy
+        }
+    }
+}
+
+/// Where a migration run stands.
+public struct MigrationProgress: Sendable, Hashable {
+    /// The version the current step starts from.
+    public var fromVersion: Int
+    /// The version the current step leads to.
+    public var toVersion: Int
+    /// The entity being processed, if any.
+    public var entity: String?
+    /// Objects or tables done in the current step.
+    public var completed: Int
+    /// Objects or tables to do in the current step.
+    public var total: Int
+    /// Steps done before the current one.
+    public var stepsCompleted: Int
+    /// Steps in the whole run.
+    public var stepCount: Int
+
+    /// The fraction of the whole run done, from 0 to 1.
+    public var fractionCompleted: Double {
+        guard stepCount > 0 else { return 1 }
+        let within = total > 0 ? Double(completed) / Double(total) : 0
+        return min(1, (Double(stepsCompleted) + within) / Double(stepCount))
+    }
+}
