@@ -1,22 +1,42 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
     name: "Molt",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        // The core: runtime schemas, stores, inferred and custom migrations. Never builds swift-syntax.
         .library(name: "Molt", targets: ["Molt"]),
+        // Typed models: @Model and friends, VersionedSchema. Builds swift-syntax.
+        .library(name: "MoltMacros", targets: ["MoltMacros"]),
+        // Test support: schema snapshots, fixtures, migrate-from-every-version checks.
+        .library(name: "MoltTesting", targets: ["MoltTesting"]),
         .executable(name: "molt", targets: ["molt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
             name: "Molt",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
+        .macro(
+            name: "MoltMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "MoltMacros", dependencies: ["Molt", "MoltMacrosPlugin"]),
+        .target(name: "MoltTesting", dependencies: ["Molt"]),
         .target(
             name: "MoltCLI",
             dependencies: [
@@ -25,7 +45,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "molt", dependencies: ["MoltCLI"]),
-        .testTarget(name: "MoltTests", dependencies: ["Molt", "MoltCLI"]),
+        // A child process for crash and concurrency tests: migrates a store, or is killed while it does.
+        .executableTarget(name: "molt-test-worker", dependencies: ["Molt"], path: "Tests/Worker"),
+        .testTarget(name: "MoltTests", dependencies: ["Molt", "molt-test-worker"]),
+        .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting"]),
+        .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI"]),
+        .testTarget(
+            name: "MoltMacrosTests",
+            dependencies: [
+                "Molt", "MoltMacros", "MoltMacrosPlugin",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,7 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct MoltMacrosPlugin: CompilerPlugin {
+    let providingMacros: [Macro.Type] = []
+}
