@@ -24,13 +24,13 @@ extension Objects {
         switch relationship.kind {
         case .toOne:
             let target = try Int64.fetchOne(
-                db, sql: "SELECT \(q(relationship.name)) FROM \(q(entity.name)) WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [id])
+                db, sql: "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [id])
             return target.map { [$0] } ?? []
         case .toMany:
-            let table = SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name)
+            let table = layout.joinTable(entity.name, relationship.name)
             let order = relationship.isOrdered ? "\(q(SchemaSQL.positionColumn)), rowid" : "rowid"
             return try Int64.fetchAll(
-                db, sql: "SELECT \(q(SchemaSQL.targetColumn)) FROM \(q(table)) WHERE \(q(SchemaSQL.ownerColumn)) = ? ORDER BY \(order)",
+                db, sql: "SELECT \(q(SchemaSQL.targetColumn)) FROM \(table) WHERE \(q(SchemaSQL.ownerColumn)) = ? ORDER BY \(order)",
                 arguments: [id])
         }
     }
@@ -149,9 +149,9 @@ extension Objects {
         switch relationship.kind {
         case .toOne:
             try db.execute(
-                sql: "UPDATE \(q(entity.name)) SET \(q(relationship.name)) = ? WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [target, source])
+                sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [target, source])
         case .toMany:
-            let table = q(SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name))
+            let table = layout.joinTable(entity.name, relationship.name)
             let (owner, targetColumn) = (q(SchemaSQL.ownerColumn), q(SchemaSQL.targetColumn))
             if relationship.isOrdered {
                 let position = q(SchemaSQL.positionColumn)
@@ -169,10 +169,10 @@ extension Objects {
         switch relationship.kind {
         case .toOne:
             try db.execute(
-                sql: "UPDATE \(q(entity.name)) SET \(q(relationship.name)) = NULL WHERE \(q(SchemaSQL.idColumn)) = ? AND \(q(relationship.name)) = ?",
+                sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = NULL WHERE \(q(SchemaSQL.idColumn)) = ? AND \(layout.column(entity.name, relationship.name)) = ?",
                 arguments: [source, target])
         case .toMany:
-            let table = q(SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name))
+            let table = layout.joinTable(entity.name, relationship.name)
             try db.execute(
                 sql: "DELETE FROM \(table) WHERE \(q(SchemaSQL.ownerColumn)) = ? AND \(q(SchemaSQL.targetColumn)) = ?", arguments: [source, target])
         }

@@ -30,10 +30,12 @@ public struct Objects {
     /// The schema the objects follow.
     public let schema: Schema
     let isWritable: Bool
+    let layout: StoreLayout
 
-    init(db: Database, schema: Schema, isWritable: Bool) {
+    init(db: Database, schema: Schema, layout: StoreLayout? = nil, isWritable: Bool) {
         self.db = db
         self.schema = schema
+        self.layout = layout ?? .standard(schema)
         self.isWritable = isWritable
     }
 
@@ -90,11 +92,13 @@ public struct Objects {
         try requireWritable()
         let entity = try entity(entityName)
         let checked = try checkedValues(values, for: entity, applyingDefaults: true)
-        let columns = checked.map { SchemaSQL.quote($0.0.name) }.joined(separator: ", ")
-        let marks = checked.map { _ in "?" }.joined(separator: ", ")
-        let sql = checked.isEmpty
-            ? "INSERT INTO \(SchemaSQL.quote(entity.name)) DEFAULT VALUES"
-            : "INSERT INTO \(SchemaSQL.quote(entity.name)) (\(columns)) VALUES (\(marks))"
+        let fillers = layout.fillers(entity.name)
+        let columns = (checked.map { layout.column(entity.name, $0.0.name) } + fillers.map { SchemaSQL.quote($0.column) })
+            .joined(separator: ", ")
+        let marks = (checked.map { _ in "?" } + fillers.map(\.literal)).joined(separator: ", ")
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(layout.table(entity.name)) DEFAULT VALUES"
+            : "INSERT INTO \(layout.table(entity.name)) (\(columns)) VALUES (\(marks))"
         try Store.mappingErrors {
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(checked.map(\.1.databaseValue)))
         }
@@ -114,10 +118,10 @@ public struct Objects {
         }
         let checked = try checkedValues(object.values, for: entity, applyingDefaults: false)
         guard !checked.isEmpty else { return }
-        let assignments = checked.map { "\(SchemaSQL.quote($0.0.name)) = ?" }.joined(separator: ", ")
+        let assignments = checked.map { "\(layout.column(entity.name, $0.0.name)) = ?" }.joined(separator: ", ")
         try Store.mappingErrors {
             try db.execute(
-                sql: "UPDATE \(SchemaSQL.quote(entity.name)) SET \(assignments) WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?",
+                sql: "UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?",
                 arguments: StatementArguments(checked.map(\.1.databaseValue) + [id.databaseValue]))
         }
         guard db.changesCount == 1 else {
@@ -154,7 +158,7 @@ public struct Objects {
             }
         }
         try db.execute(
-            sql: "DELETE FROM \(SchemaSQL.quote(entity.name)) WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?", arguments: [id])
+            sql: "DELETE FROM \(layout.table(entity.name)) WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?", arguments: [id])
     }
 
     /// Deletes every object of an entity that matches a predicate (all of them without one), applying delete
@@ -165,9 +169,9 @@ public struct Objects {
     public func deleteAll(_ entityName: String, where predicate: Predicate? = nil) throws -> Int {
         try requireWritable()
         let entity = try entity(entityName)
-        let (condition, arguments) = try predicate?.sql(for: entity) ?? ("1", [])
+        let (condition, arguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1", [])
         let ids = try Int64.fetchAll(
-            db, sql: "SELECT \(SchemaSQL.quote(SchemaSQL.idColumn)) FROM \(SchemaSQL.quote(entity.name)) WHERE \(condition)",
+            db, sql: "SELECT \(SchemaSQL.quote(SchemaSQL.idColumn)) FROM \(layout.table(entity.name)) WHERE \(condition)",
             arguments: StatementArguments(arguments.map(\.databaseValue)))
         var visited: Set<String> = []
         for id in ids { try delete(entity: entity, id: id, visited: &visited) }
@@ -177,11 +181,12 @@ public struct Objects {
     // MARK: - Reading
 
     func selectSQL(_ entity: Entity, where predicate: Predicate?, orderBy: [SortDescriptor], limit: Int?, offset: Int?) throws -> (String, StatementArguments) {
-        let columns = ([SchemaSQL.idColumn] + entity.attributes.map(\.name)).map(SchemaSQL.quote).joined(separator: ", ")
-        var sql = "SELECT \(columns) FROM \(SchemaSQL.quote(entity.name))"
+        let columns = ([SchemaSQL.quote(SchemaSQL.idColumn)] + entity.attributes.map { layout.column(entity.name, $0.name) })
+            .joined(separator: ", ")
+        var sql = "SELECT \(columns) FROM \(layout.table(entity.name))"
         var arguments: [Value] = []
         if let predicate {
-            let (condition, values) = try predicate.sql(for: entity)
+            let (condition, values) = try predicate.sql(for: entity, layout: layout)
             sql += " WHERE \(condition)"
             arguments = values
         }
@@ -189,7 +194,7 @@ public struct Objects {
             for sort in orderBy where entity.attribute(named: sort.attribute) == nil && sort.attribute != SchemaSQL.idColumn {
                 throw MoltError(.invalidValue, "Entity '\(entity.name)' has no attribute '\(sort.attribute)' to sort by.", entity: entity.name, property: sort.attribute)
             }
-            sql += " ORDER BY " + orderBy.map { "\(SchemaSQL.quote($0.attribute)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+            sql += " ORDER BY " + orderBy.map { "\(layout.column(entity.name, $0.attribute)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         } else {
             sql += " ORDER BY \(SchemaSQL.quote(SchemaSQL.idColumn))"
         }
@@ -249,10 +254,10 @@ public struct Objects {
     /// The number of objects of an entity that match a predicate (all of them without one).
     public func count(_ entityName: String, where predicate: Predicate? = nil) throws -> Int {
         let entity = try entity(entityName)
-        var sql = "SELECT COUNT(*) FROM \(SchemaSQL.quote(entity.name))"
+        var sql = "SELECT COUNT(*) FROM \(layout.table(entity.name))"
         var arguments: [Value] = []
         if let predicate {
-            let (condition, values) = try predicate.sql(for: entity)
+            let (condition, values) = try predicate.sql(for: entity, layout: layout)
             sql += " WHERE \(condition)"
             arguments = values
         }

@@ -27,7 +27,7 @@ public indirect enum Predicate: Sendable, Hashable {
     public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
 
     /// The SQL condition and its arguments, checking attribute names against the entity.
-    func sql(for entity: Entity) throws -> (String, [Value]) {
+    func sql(for entity: Entity, layout: StoreLayout) throws -> (String, [Value]) {
         func column(_ name: String) throws -> String {
             guard entity.attribute(named: name) != nil || name == SchemaSQL.idColumn
                 || entity.relationship(named: name)?.kind == .toOne
@@ -36,7 +36,7 @@ public indirect enum Predicate: Sendable, Hashable {
                     .invalidValue, "Entity '\(entity.name)' has no attribute '\(name)' to filter on; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
                     entity: entity.name, property: name)
             }
-            return SchemaSQL.quote(name)
+            return layout.column(entity.name, name)
         }
         func compare(_ name: String, _ op: String, _ value: Value) throws -> (String, [Value]) {
             if value.isNull { return ("\(try column(name)) \(op == "=" ? "IS" : "IS NOT") NULL", []) }
@@ -58,11 +58,11 @@ public indirect enum Predicate: Sendable, Hashable {
             return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
         case .and(let ps), .or(let ps):
             if ps.isEmpty { if case .and = self { return ("1", []) } else { return ("0", []) } }
-            let parts = try ps.map { try $0.sql(for: entity) }
+            let parts = try ps.map { try $0.sql(for: entity, layout: layout) }
             let joiner: String = { if case .and = self { return " AND " } else { return " OR " } }()
             return ("(" + parts.map(\.0).joined(separator: joiner) + ")", parts.flatMap(\.1))
         case .not(let p):
-            let (sql, args) = try p.sql(for: entity)
+            let (sql, args) = try p.sql(for: entity, layout: layout)
             return ("NOT (\(sql))", args)
         }
     }

@@ -35,11 +35,13 @@ public final class Store: Sendable {
     /// The store's file, or nil for an in-memory store.
     public let url: URL?
     let queue: DatabaseQueue
+    let layout: StoreLayout
 
     init(schema: Schema, url: URL?, queue: DatabaseQueue) {
         self.schema = schema
         self.url = url
         self.queue = queue
+        self.layout = .standard(schema)
     }
 
     /// Creates an empty store in memory, for tests and previews.
@@ -63,7 +65,7 @@ public final class Store: Sendable {
     /// - Parameter body: Reads through ``Objects``; what it returns is returned.
     /// - Throws: What `body` throws, or a ``MoltError``.
     public func read<T>(_ body: (Objects) throws -> T) throws -> T {
-        try Store.mappingErrors { try queue.read { db in try body(Objects(db: db, schema: schema, isWritable: false)) } }
+        try Store.mappingErrors { try queue.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) } }
     }
 
     /// Writes objects in one transaction: everything `body` does is committed together, or not at all when it
@@ -72,7 +74,7 @@ public final class Store: Sendable {
     /// - Parameter body: Writes through ``Objects``; what it returns is returned.
     /// - Throws: What `body` throws, or a ``MoltError``.
     public func write<T>(_ body: (Objects) throws -> T) throws -> T {
-        try Store.mappingErrors { try queue.write { db in try body(Objects(db: db, schema: schema, isWritable: true)) } }
+        try Store.mappingErrors { try queue.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) } }
     }
 
     /// The migration runs recorded in the store, oldest first.
