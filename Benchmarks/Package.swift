@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+// Benchmarks live in their own package so that the root package never depends on benchmark tooling.
+// Run: swift run -c release --package-path Benchmarks molt-benchmarks [--json] [scenario…]
+import PackageDescription
+
+let package = Package(
+    name: "MoltBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Molt", path: "../"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "molt-benchmarks",
+            dependencies: [
+                .product(name: "Molt", package: "Molt"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/MoltBenchmarks"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Molt
+
+/// The memo store every scenario starts from: 100 folders and N items of about 80 bytes each (two strings,
+/// an integer, a double, a date, an optional string and a link to a folder), made with Molt at version 1.
+enum Fixture {
+    /// The schema the templates are created at.
+    static let v1 = Schema(version: 1) {
+        Entity("Folder") {
+            Attribute("name", .string)
+        }
+        Entity("Item") {
+            Attribute("title", .string)
+            Attribute("body", .string)
+            Attribute("count", .int)
+            Attribute("score", .double)
+            Attribute("created", .date)
+            Attribute("legacy", .string, isOptional: true)
+            Relationship("folder", to: "Folder")
+        }
+    }
+
+    /// `v1` with Item's attributes replaced by `edit`, at version 2.
+    static func v2(_ edit: (inout [Attribute]) -> Void) -> Schema {
+        var entities = v1.entities
+        let index = entities.firstIndex { $0.name == "Item" }!
+        edit(&entities[index].attributes)
+        return Schema(version: 2, entities: entities)
+    }
+
+    /// The GRDB configuration Molt opens stores with (WAL, which GRDB pairs with `synchronous = NORMAL`, and
+    /// foreign keys on), so that baselines run under the same settings.
+    static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.journalMode = .wal
+        return configuration
+    }
+
+    /// Creates a store of `rows` items at `url`: Molt creates the file, then one raw SQL transaction fills it.
+    static func create(rows: Int, at url: URL) throws {
+        try Store.open(at: url, schema: v1).close()
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        try queue.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
+                INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n
+                """)
+            try db.execute(sql: """
+                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                INSERT INTO Item (_id, title, body, count, score, created, legacy, folder)
+                SELECT x, printf('Memo number %08d', x), printf('Body of memo %08d, some words', x),
+                       x % 1000, x * 0.5, 1700000000.0 + x, printf('L%06d', x % 1000000), x % 100 + 1
+                FROM n
+                """, arguments: [rows])
+        }
+        try queue.close()
+    }
+
+    /// Copies a closed store file (no WAL beside it) and flushes the copy, so that background write-back of
+    /// the copy does not run during the measurement.
+    static func copy(_ source: URL, to destination: URL) throws {
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.copyItem(at: source, to: destination)
+        let handle = try FileHandle(forUpdating: destination)
+        try handle.synchronize()
+        try handle.close()
+    }
+
+    /// Deletes a store and the files SQLite keeps beside it.
+    static func remove(_ url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+
+    /// The columns (name and declared type, in order) and row count of a table, to check that Molt and the
+    /// baseline produced the same thing.
+    static func shape(of table: String, at url: URL) throws -> String {
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let columns = try db.columns(in: table).map { "\($0.name) \($0.type)\($0.isNotNull ? " NOT NULL" : "")" }
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+            let sample = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE _id = 7")?.description ?? "-"
+            return "\(columns.joined(separator: ", ")) | \(count) rows | \(sample)"
+        }
+    }
+}

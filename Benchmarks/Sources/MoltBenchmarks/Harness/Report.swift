@@ -1,0 +1,36 @@
+import Foundation
+
+/// Prints the comparisons as a table for people or as JSON for machines.
+enum Report {
+    static func table(_ comparisons: [Comparison]) -> String {
+        let header = ["scenario", "compared", "Molt", "baseline", "baseline is", "ratio", "target", "result", "peak MiB (Molt/base)"]
+        var rows = [header]
+        for c in comparisons {
+            let peaks = [c.molt.peakMemoryMiB, c.baseline.peakMemoryMiB].map { $0.map { String(format: "%.0f", $0) } ?? "-" }
+            rows.append([
+                c.scenario, c.label, format(seconds: c.molt.median), format(seconds: c.baseline.median), c.baselineDescription,
+                String(format: "%.2fx", c.ratio), c.target?.description ?? "info",
+                c.passed.map { $0 ? "PASS" : "FAIL" } ?? "-", peaks.joined(separator: " / "),
+            ])
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines = rows.map { row in
+            row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }
+        lines.insert(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "), at: 1)
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ comparisons: [Comparison], environment: [String: String]) throws -> String {
+        struct Document: Encodable {
+            var environment: [String: String]
+            var comparisons: [Comparison]
+            var passed: Bool
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let passed = comparisons.allSatisfy { $0.passed ?? true }
+        let data = try encoder.encode(Document(environment: environment, comparisons: comparisons, passed: passed))
+        return String(decoding: data, as: UTF8.self)
+    }
+}

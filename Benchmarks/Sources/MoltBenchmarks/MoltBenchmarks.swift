@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+
+/// `molt-benchmarks [--json] [--small N] [--large N] [--repetitions N] [--in-process] [scenario…]`
+///
+/// Runs each scenario in a child process of its own (so that peak memory figures do not mix), then prints
+/// one table (or `--json`) of Molt against baselines measured in the same run. Exits 1 when a target is missed.
+@main
+struct MoltBenchmarks {
+    struct Arguments {
+        var json = false
+        var inProcess = false
+        var worker: String?
+        var small = 1_000
+        var large = 1_000_000
+        var repetitions = 3
+        var names: [String] = []
+
+        init(_ arguments: [String]) throws {
+            var iterator = arguments.makeIterator()
+            func number(_ option: String) throws -> Int {
+                guard let text = iterator.next(), let value = Int(text), value > 0 else {
+                    throw BenchmarkError(description: "\(option) needs a positive number")
+                }
+                return value
+            }
+            while let argument = iterator.next() {
+                switch argument {
+                case "--json": json = true
+                case "--in-process": inProcess = true
+                case "--worker": worker = iterator.next()
+                case "--small": small = try number(argument)
+                case "--large": large = try number(argument)
+                case "--repetitions": repetitions = try number(argument)
+                case "--help", "-h":
+                    throw BenchmarkError(description: MoltBenchmarks.usage)
+                default:
+                    if argument.hasPrefix("-") { throw BenchmarkError(description: "unknown option \(argument)\n\(MoltBenchmarks.usage)") }
+                    names.append(argument)
+                }
+            }
+        }
+
+        /// The options a child process needs to run one scenario like its parent would.
+        var childArguments: [String] {
+            ["--small", "\(small)", "--large", "\(large)", "--repetitions", "\(repetitions)"]
+        }
+    }
+
+    static var usage: String {
+        """
+        usage: molt-benchmarks [--json] [--small N] [--large N] [--repetitions N] [--in-process] [scenario…]
+        scenarios:
+        \(Scenarios.all.map { "  \($0.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+        """
+    }
+
+    static func main() {
+        do {
+            let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
+            if let worker = arguments.worker {
+                try runWorker(worker, arguments)
+                return
+            }
+            let unknown = arguments.names.filter { name in !Scenarios.all.contains { $0.name == name } }
+            guard unknown.isEmpty else { throw BenchmarkError(description: "unknown scenario \(unknown.joined(separator: ", "))\n\(usage)") }
+            let selected = arguments.names.isEmpty ? Scenarios.all : Scenarios.all.filter { arguments.names.contains($0.name) }
+            let clock = ContinuousClock()
+            let start = clock.now
+            var comparisons: [Comparison] = []
+            for scenario in selected {
+                log("\(scenario.name): \(scenario.summary)")
+                comparisons += arguments.inProcess
+                    ? try scenario.run(Runner(smallCount: arguments.small, largeCount: arguments.large, repetitions: arguments.repetitions))
+                    : try runChild(scenario.name, arguments)
+            }
+            log("total \(format(seconds: (clock.now - start).seconds))")
+            if arguments.json {
+                print(try Report.json(comparisons, environment: environment(arguments)))
+            } else {
+                print(Report.table(comparisons))
+                print(environment(arguments).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))
+            }
+            exit(comparisons.allSatisfy { $0.passed ?? true } ? 0 : 1)
+        } catch {
+            log("molt-benchmarks: \(error)")
+            exit(2)
+        }
+    }
+
+    /// In a child: runs one scenario and writes its comparisons as JSON on standard output.
+    static func runWorker(_ name: String, _ arguments: Arguments) throws {
+        guard let scenario = Scenarios.all.first(where: { $0.name == name }) else {
+            throw BenchmarkError(description: "unknown scenario \(name)")
+        }
+        let runner = try Runner(smallCount: arguments.small, largeCount: arguments.large, repetitions: arguments.repetitions)
+        let comparisons = try scenario.run(runner)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(comparisons))
+    }
+
+    /// Runs one scenario in a child process of this executable and reads its comparisons back.
+    static func runChild(_ name: String, _ arguments: Arguments) throws -> [Comparison] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if !FileManager.default.fileExists(atPath: process.executableURL!.path) {
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        }
+        process.arguments = ["--worker", name] + arguments.childArguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError(description: "scenario \(name) failed (exit \(process.terminationStatus))")
+        }
+        return try JSONDecoder().decode([Comparison].self, from: data)
+    }
+
+    static func environment(_ arguments: Arguments) -> [String: String] {
+        var result = [
+            "small": "\(arguments.small)", "large": "\(arguments.large)", "repetitions": "\(arguments.repetitions)",
+            "journal": "WAL, synchronous=NORMAL (Molt and baselines)",
+        ]
+        if let queue = try? DatabaseQueue(),
+           let version = try? queue.read({ try String.fetchOne($0, sql: "SELECT sqlite_version()") }),
+           let secure = try? queue.read({ try Int.fetchOne($0, sql: "PRAGMA secure_delete") }) {
+            result["sqlite"] = version
+            result["secure_delete default"] = secure == 1 ? "on" : "\(secure)"
+        }
+        result["cpus"] = "\(ProcessInfo.processInfo.activeProcessorCount)"
+        return result
+    }
+}

@@ -1,0 +1,20 @@
+import Molt
+
+/// Removing an attribute: SQLite's `DROP COLUMN` rewrites every row, so Molt is held to SQLite's own cost.
+struct RemoveAttribute: Scenario {
+    let name = "remove-attribute"
+    let summary = "Remove an attribute: Molt vs SQLite's ALTER TABLE DROP COLUMN on an identical copy"
+
+    func run(_ runner: Runner) throws -> [Comparison] {
+        let v2 = Fixture.v2 { $0.removeAll { $0.name == "legacy" } }
+        let same = SameResult()
+        let count = runner.largeCount
+        let molt = try runner.measureMolt(count: count, to: v2, check: same.check)
+        let raw = try runner.measureBaseline(
+            count: count, statements: [#"ALTER TABLE Item DROP COLUMN "legacy""#], check: same.check)
+        return [
+            Comparison(scenario: name, label: "\(Runner.label(count)) objects", baselineDescription: "ALTER TABLE DROP COLUMN",
+                       molt: molt, baseline: raw, target: .atMost(1.2)),
+        ]
+    }
+}

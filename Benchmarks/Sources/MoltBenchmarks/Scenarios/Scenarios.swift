@@ -1,0 +1,9 @@
+/// Every scenario, in the order they run.
+enum Scenarios {
+    static let all: [any Scenario] = [
+        AddAttribute(),
+        RenameAttribute(),
+        RemoveAttribute(),
+        RebuildTable(),
+    ]
+}
