@@ -1,0 +1,168 @@
+import Foundation
+
+/// A store created at a given schema version and filled with fixtures: the starting point of a migration
+/// test (Room's `MigrationTestHelper.createDatabase`).
+///
+/// ```swift
+/// let v1 = try snapshots.schema(version: 1)
+/// let start = try FixtureStore.create(at: url, schema: v1, fixtures: [
+///     Fixture("UserMemo", "groceries", ["objectID": .uuid(UUID()), "memoTitle": "Milk", "memoDate": .date(.now)]),
+/// ])
+/// print(start.object("groceries")!.id)
+/// try start.close()
+/// let migrated = try Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
+/// ```
+///
+/// ## Topics
+/// ### Creating
+/// - ``create(at:schema:fixtures:options:)``
+/// ### Reading
+/// - ``objects``
+/// - ``object(_:)``
+public struct FixtureStore: Sendable {
+    /// The open store.
+    public let store: Store
+    /// Its file.
+    public let url: URL
+    /// The schema it was created at.
+    public let schema: Schema
+    /// The fixtures as stored, in the order they were given.
+    public let objects: [FixtureObject]
+
+    /// The stored fixture with this key.
+    public func object(_ key: String) -> FixtureObject? { objects.first { $0.key == key } }
+
+    /// Closes the store, so that it can be opened again with a newer schema.
+    ///
+    /// - Throws: ``Molt/MoltError`` when SQLite cannot close it.
+    public func close() throws { try store.close() }
+
+    /// Creates a store at `schema`'s version and inserts the fixtures, then links them, in one transaction.
+    ///
+    /// ```swift
+    /// let start = try FixtureStore.create(at: url, schema: v0, fixtures: [
+    ///     Fixture("Folder", "home", ["name": "Home"]),
+    ///     Fixture("Note", "milk", ["text": "Milk"], links: ["folder": "home"]),
+    /// ])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The store's file; a new one is created.
+    ///   - schema: The version to create, usually a recorded snapshot (``SchemaSnapshots/schema(version:)``).
+    ///   - fixtures: The objects to insert.
+    ///   - options: How to open the store. Defaults to a rollback journal: one file, easy to copy.
+    /// - Returns: The open store and the fixtures as stored.
+    /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidFixture`` naming the version,
+    ///   the fixture, the entity and the attribute when a fixture does not fit the schema; or
+    ///   ``MigrationTestError/Code/migrationFailed`` when the store cannot be created.
+    public static func create(
+        at url: URL, schema: Schema, fixtures: [Fixture], options: Store.Options = FixtureStore.defaultOptions
+    ) throws -> FixtureStore {
+        let store: Store
+        do {
+            store = try Store.open(at: url, schema: schema, options: options)
+        } catch let error as MoltError {
+            throw MigrationTestError(
+                .migrationFailed, "Cannot create a store at version \(schema.version): \(error.message)",
+                version: schema.version, entity: error.entity, attribute: error.property, underlying: error)
+        }
+        do {
+            let objects = try store.write { objects in try insert(fixtures, into: objects, schema: schema) }
+            return FixtureStore(store: store, url: url, schema: schema, objects: objects)
+        } catch {
+            try? store.close()
+            throw error
+        }
+    }
+
+    /// The default options of test stores: a rollback journal, so a store is one file.
+    public static var defaultOptions: Store.Options {
+        var options = Store.Options()
+        options.journalMode = .rollback
+        return options
+    }
+
+    private static func insert(_ fixtures: [Fixture], into objects: Objects, schema: Schema) throws -> [FixtureObject] {
+        let version = schema.version
+        func invalid(_ fixture: Fixture, _ reason: String, attribute: String? = nil, underlying: MoltError? = nil) -> MigrationTestError {
+            MigrationTestError(
+                .invalidFixture,
+                "Fixture \"\(fixture.key)\" does not fit schema version \(version): \(reason) Fix the fixtures of version \(version).",
+                version: version, entity: fixture.entity, attribute: attribute, object: fixture.key, underlying: underlying)
+        }
+        var inserted: [String: DynamicObject] = [:]
+        var order: [String] = []
+        for fixture in fixtures {
+            guard schema.entity(named: fixture.entity) != nil else {
+                throw invalid(fixture, "version \(version) has no entity '\(fixture.entity)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).")
+            }
+            guard inserted[fixture.key] == nil else {
+                throw invalid(fixture, "another fixture already has the key \"\(fixture.key)\"; give each fixture its own key.")
+            }
+            do {
+                inserted[fixture.key] = try objects.insert(fixture.entity, fixture.values)
+                order.append(fixture.key)
+            } catch let error as MoltError {
+                throw invalid(fixture, error.message, attribute: error.property, underlying: error)
+            }
+        }
+        for fixture in fixtures {
+            let entity = schema.entity(named: fixture.entity)!
+            for name in fixture.links.keys.sorted() {
+                guard let relationship = entity.relationship(named: name) else {
+                    throw invalid(
+                        fixture, "entity '\(entity.name)' has no relationship '\(name)'; it has \(entity.relationships.map(\.name).joined(separator: ", ")).",
+                        attribute: name)
+                }
+                var destinations: [DynamicObject] = []
+                for key in fixture.links[name]!.keys {
+                    guard let destination = inserted[key] else {
+                        throw invalid(fixture, "its link '\(name)' names the fixture \"\(key)\", which is not among the fixtures.", attribute: name)
+                    }
+                    guard destination.entity == relationship.destination else {
+                        throw invalid(
+                            fixture, "its link '\(name)' names \"\(key)\", a '\(destination.entity)', but '\(entity.name).\(name)' points to '\(relationship.destination)' objects.",
+                            attribute: name)
+                    }
+                    destinations.append(destination)
+                }
+                do {
+                    try objects.set(name, of: inserted[fixture.key]!, to: destinations)
+                } catch let error as MoltError {
+                    throw invalid(fixture, error.message, attribute: name, underlying: error)
+                }
+            }
+        }
+        let keys = Dictionary(
+            inserted.map { (ObjectRef(entity: $0.value.entity, id: $0.value.id!), $0.key) }, uniquingKeysWith: { first, _ in first })
+        return try order.map { key in
+            let object = inserted[key]!
+            let stored = try objects.object(object.entity, id: object.id!)!
+            let links = try StoreReading.links(of: stored, in: objects, schema: schema, keys: keys)
+            return FixtureObject(
+                key: key, entity: object.entity, version: version, id: object.id!, values: stored.attributeValues, links: links)
+        }
+    }
+}
+
+/// An object's place in a store: its entity and identifier.
+struct ObjectRef: Hashable {
+    var entity: String
+    var id: Int64
+}
+
+enum StoreReading {
+    /// Relationship name → keys of the fixtures an object points to; an object that is no fixture is named
+    /// `_id N`.
+    static func links(of object: DynamicObject, in objects: Objects, schema: Schema, keys: [ObjectRef: String]) throws -> [String: [String]] {
+        guard let entity = schema.entity(named: object.entity) else { return [:] }
+        var result: [String: [String]] = [:]
+        for relationship in entity.relationships {
+            let destinations = try objects.destinations(relationship.name, of: object)
+            result[relationship.name] = destinations.map { destination in
+                keys[ObjectRef(entity: destination.entity, id: destination.id!)] ?? "_id \(destination.id!)"
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,119 @@
+/// What an object stored at an old version should become at the newest one if the plan only carries data
+/// over: its entity and attribute names followed through every version in turn (by name, then by
+/// `originalName`, as ``Molt/SchemaDiff`` matches them), its values converted as Molt widens types, and added
+/// attributes given their defaults.
+///
+/// It walks every consecutive pair of the code's versions, whatever stages or shortcuts the plan takes: it is
+/// what the schemas say should happen, against which what the plan did is checked.
+struct Carried {
+    /// The entity's name at the newest version, or nil when a version removed it.
+    var entity: String?
+    /// Attribute values it should hold, by their newest names.
+    var values: [String: Value] = [:]
+    /// Attributes whose value cannot be predicted (a conversion that needs a stage, a required attribute added
+    /// without a default): checked only when the expectation gives them.
+    var unpredictable: Set<String> = []
+    /// Relationship name → fixture keys it should point to.
+    var links: [String: [String]] = [:]
+    /// Relationships whose links cannot be predicted (added, or to-many made to-one).
+    var unpredictableLinks: Set<String> = []
+
+    /// Follows `object` from its version through `schemas` (consecutive code versions, the first being the
+    /// object's own).
+    init(_ object: FixtureObject, through schemas: [Schema]) {
+        guard let first = schemas.first, var entity = first.entity(named: object.entity) else {
+            entity = nil
+            return
+        }
+        var values = object.values
+        var unpredictable: Set<String> = []
+        var links = object.links
+        var unpredictableLinks: Set<String> = []
+        for next in schemas.dropFirst() {
+            let previous = entity
+            guard let following = Self.match(previous.name, in: next.entities, oldNames: [], named: \.name, original: \.originalName)
+            else {
+                self.entity = nil
+                return
+            }
+            let oldProperties = Set(previous.attributes.map(\.name) + previous.relationships.map(\.name))
+            var newValues: [String: Value] = [:]
+            var newUnpredictable: Set<String> = []
+            for attribute in following.attributes {
+                let origin = Self.origin(of: attribute.name, original: attribute.originalName, in: oldProperties)
+                guard let origin, let old = previous.attribute(named: origin) else {
+                    if let fallback = attribute.defaultValue {
+                        newValues[attribute.name] = fallback
+                    } else if attribute.isOptional {
+                        newValues[attribute.name] = .null
+                    } else {
+                        newUnpredictable.insert(attribute.name)
+                    }
+                    continue
+                }
+                guard !unpredictable.contains(origin), let value = Self.convert(values[origin] ?? .null, from: old.type, to: attribute.type)
+                else {
+                    newUnpredictable.insert(attribute.name)
+                    continue
+                }
+                if value.isNull && !attribute.isOptional {
+                    if let fallback = attribute.defaultValue { newValues[attribute.name] = fallback } else { newUnpredictable.insert(attribute.name) }
+                } else {
+                    newValues[attribute.name] = value
+                }
+            }
+            var newLinks: [String: [String]] = [:]
+            var newUnpredictableLinks: Set<String> = []
+            for relationship in following.relationships {
+                let origin = Self.origin(of: relationship.name, original: relationship.originalName, in: oldProperties)
+                guard let origin, let old = previous.relationship(named: origin), !unpredictableLinks.contains(origin),
+                    !(old.kind == .toMany && relationship.kind == .toOne)
+                else {
+                    newUnpredictableLinks.insert(relationship.name)
+                    continue
+                }
+                newLinks[relationship.name] = links[origin] ?? []
+            }
+            values = newValues
+            unpredictable = newUnpredictable
+            links = newLinks
+            unpredictableLinks = newUnpredictableLinks
+            entity = following
+        }
+        self.entity = entity.name
+        self.values = values
+        self.unpredictable = unpredictable
+        self.links = links
+        self.unpredictableLinks = unpredictableLinks
+    }
+
+    /// The old name a new property comes from: its own name when the old entity had it, else its
+    /// `originalName` when the old entity had that.
+    private static func origin(of name: String, original: String?, in oldNames: Set<String>) -> String? {
+        if oldNames.contains(name) { return name }
+        if let original, oldNames.contains(original) { return original }
+        return nil
+    }
+
+    /// The entity of `entities` that an entity named `name` becomes: the one of the same name, else the one
+    /// whose `originalName` is `name`.
+    private static func match<T>(
+        _ name: String, in candidates: [T], oldNames: Set<String>, named: KeyPath<T, String>, original: KeyPath<T, String?>
+    ) -> T? {
+        candidates.first { $0[keyPath: named] == name } ?? candidates.first { $0[keyPath: original] == name }
+    }
+
+    /// `value` as Molt's lightweight migration converts it from one type to another, or nil when the
+    /// conversion needs a stage and its result cannot be predicted.
+    static func convert(_ value: Value, from: AttributeType, to: AttributeType) -> Value? {
+        if from == to || value.isNull { return value }
+        switch (value, to) {
+        case (.int(let v), .double): return .double(Double(v))
+        case (.int(let v), .string): return .string(String(v))
+        case (.bool(let v), .int): return .int(v ? 1 : 0)
+        case (.bool(let v), .string): return .string(v ? "true" : "false")
+        case (.uuid(let v), .string): return .string(v.uuidString)
+        default: return nil
+        }
+    }
+}

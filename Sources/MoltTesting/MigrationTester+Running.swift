@@ -1,0 +1,228 @@
+import Foundation
+
+/// The result of one successful run: where it started, the way it went, and what the store holds after.
+///
+/// ```swift
+/// let runs = try tester.migrateFromEveryVersion(fixtures: fixtures)
+/// for run in runs { print(run) }   // from version 0 via 0 → 2 → 3: 5 fixtures checked; UserMemo: 5
+/// ```
+public struct MigrationRun: Sendable, Hashable, CustomStringConvertible {
+    /// The starting version.
+    public let fromVersion: Int
+    /// The versions the store went through, the starting one first.
+    public let path: [Int]
+    /// The fixtures as stored at the starting version.
+    public let fixtures: [FixtureObject]
+    /// The number of objects of each entity after the migration.
+    public let objectCounts: [String: Int]
+
+    /// Creates a run's result.
+    public init(fromVersion: Int, path: [Int], fixtures: [FixtureObject], objectCounts: [String: Int]) {
+        self.fromVersion = fromVersion
+        self.path = path
+        self.fixtures = fixtures
+        self.objectCounts = objectCounts
+    }
+
+    /// `from version 0 via 0 → 2 → 3: 5 fixtures checked; UserMemo: 5`.
+    public var description: String {
+        let counts = objectCounts.keys.sorted().map { "\($0): \(objectCounts[$0]!)" }.joined(separator: ", ")
+        return "from version \(fromVersion) via \(path.map(String.init).joined(separator: " → ")): \(fixtures.count) fixtures checked; \(counts)"
+    }
+}
+
+/// The migrated store, as a ``MigrationTester`` check closure sees it: its objects, and the fixtures by key.
+///
+/// ```swift
+/// try tester.migrateFromEveryVersion(fixtures: fixtures) { _ in .survives() } check: { migrated in
+///     let memo = try migrated.object("groceries")
+///     #expect(memo?["memoDescription"] == "Milk memo")
+///     #expect(try migrated.objects.count("Folder") == 1)
+/// }
+/// ```
+public struct MigratedStore {
+    /// The starting version of this run.
+    public let fromVersion: Int
+    /// The store's objects, read-only, at the newest version.
+    public let objects: Objects
+    /// The fixtures as stored at the starting version.
+    public let fixtures: [FixtureObject]
+    let schemas: [Schema]
+
+    /// The migrated form of the fixture with this key: the object of its entity at the newest version with its
+    /// identifier, or nil when it is gone (or unknown).
+    ///
+    /// - Throws: ``Molt/MoltError`` when the store cannot be read.
+    public func object(_ key: String) throws -> DynamicObject? {
+        guard let fixture = fixtures.first(where: { $0.key == key }) else { return nil }
+        let carried = Carried(fixture, through: schemas.filter { $0.version >= fixture.version })
+        guard let entity = carried.entity else { return nil }
+        return try objects.object(entity, id: fixture.id)
+    }
+}
+
+extension MigrationTester {
+    /// Migrates a store of every recorded version to the newest and checks each, reporting every starting
+    /// version that fails and why.
+    ///
+    /// ```swift
+    /// try tester.migrateFromEveryVersion { version in
+    ///     fixtures(at: version)
+    /// } expect: { old in
+    ///     old.version < 5 ? .survives(["count": 100.0]) : .survives()
+    /// }
+    /// // The migration plan fails from 1 of 3 starting versions (passed: 1, 2):
+    /// // From version 0 (path 0 → 2 → 3): 1 of 2 fixture objects differ after the migration to version 3:
+    /// // 'UserMemo' object "groceries" (_id 1, stored at version 0):
+    /// //   title: expected "Milk", found null
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fixtures: The fixtures of each starting version, in that version's schema.
+    ///   - expectedCounts: The number of objects each entity should hold after a run from a version; entities
+    ///     not listed are not counted. Defaults to no count check.
+    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:)``.
+    ///   - check: More checks on each migrated store; what it throws fails that run.
+    /// - Returns: The runs, oldest starting version first.
+    /// - Throws: ``MigrationTestError``: the failure of the one version that failed, or
+    ///   ``MigrationTestError/Code/severalFailures`` with each; every message starts with the starting version.
+    @discardableResult
+    public func migrateFromEveryVersion(
+        fixtures: (Int) throws -> [Fixture],
+        expectedCounts: ((Int) -> [String: Int])? = nil,
+        expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() },
+        check: ((MigratedStore) throws -> Void)? = nil
+    ) throws -> [MigrationRun] {
+        let versions = try startingVersions()
+        var runs: [MigrationRun] = []
+        var failures: [MigrationTestError] = []
+        var passed: [Int] = []
+        for version in versions {
+            do {
+                let run = try migrate(
+                    from: version, fixtures: try fixtures(version), expectedCounts: expectedCounts?(version), expect: expect,
+                    check: check)
+                runs.append(run)
+                passed.append(version)
+            } catch let error as MigrationTestError {
+                failures.append(error)
+            }
+        }
+        guard !failures.isEmpty else { return runs }
+        let heading = "The migration plan fails from \(failures.count) of \(versions.count) starting versions (passed: \(passed.isEmpty ? "none" : passed.map(String.init).joined(separator: ", "))):"
+        if failures.count == 1 {
+            var error = failures[0]
+            error.message = heading + "\n" + error.message
+            error.failures = failures
+            throw error
+        }
+        throw MigrationTestError.combining(failures, heading: heading)!
+    }
+
+    /// Migrates a store of one version, filled with fixtures, to the newest, and checks it.
+    ///
+    /// ```swift
+    /// let run = try tester.migrate(from: 1, fixtures: [Fixture("Note", "milk", ["text": "Milk"])]) { _ in
+    ///     .survives(["pinned": false])
+    /// }
+    /// #expect(run.path == [1, 2, 3])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - version: The starting version; its snapshot (or the code's schema) creates the store.
+    ///   - fixtures: Objects of that version's schema.
+    ///   - expectedCounts: The number of objects each listed entity should hold afterwards.
+    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:)``.
+    ///   - check: More checks on the migrated store.
+    /// - Returns: The run.
+    /// - Throws: ``MigrationTestError`` whose message starts with "From version N": ``MigrationTestError/Code/missingStage``,
+    ///   ``MigrationTestError/Code/frozenVersionEdited``, ``MigrationTestError/Code/migrationFailed``,
+    ///   ``MigrationTestError/Code/objectsLost``, ``MigrationTestError/Code/valueMismatch``,
+    ///   ``MigrationTestError/Code/countMismatch``, ``MigrationTestError/Code/checkFailed``,
+    ///   ``MigrationTestError/Code/invalidFixture``.
+    @discardableResult
+    public func migrate(
+        from version: Int, fixtures: [Fixture], expectedCounts: [String: Int]? = nil,
+        expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() },
+        check: ((MigratedStore) throws -> Void)? = nil
+    ) throws -> MigrationRun {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("molt-testing-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("from-\(version).sqlite")
+
+        let start = try makeStore(version: version, fixtures: fixtures, at: url)
+        try? start.close()
+        let path = try self.path(from: version)
+        let plan = try self.plan(from: version, path: path)
+        let route = path.map(String.init).joined(separator: " → ")
+        let prefix = "From version \(version) (path \(route))"
+
+        let store: Store
+        do {
+            store = try Store.open(at: url, schema: newest, options: FixtureStore.defaultOptions.migrating(with: plan))
+        } catch let error as MoltError {
+            let code: MigrationTestError.Code = error.code == .schemaChangedWithoutVersionBump ? .frozenVersionEdited : .migrationFailed
+            throw MigrationTestError(
+                code, "\(prefix): the migration to version \(newest.version) failed: \(error.message)",
+                version: version, entity: error.entity, attribute: error.property, underlying: error)
+        }
+        defer { try? store.close() }
+
+        let chain = schemas.filter { $0.version >= version }
+        var problems: [MigrationTestError] = []
+        let (diffs, counts) = try readingStore(store, prefix: prefix, version: version) { objects in
+            let diffs = try compare(start.objects, in: objects, through: chain, expect: expect)
+            var counts: [String: Int] = [:]
+            for entity in newest.entities { counts[entity.name] = try objects.count(entity.name) }
+            return (diffs, counts)
+        }
+        if !diffs.isEmpty {
+            let lost = diffs.filter { $0.kind == .missing }
+            let first = diffs[0]
+            problems.append(MigrationTestError(
+                lost.isEmpty ? .valueMismatch : .objectsLost,
+                "\(prefix): \(diffs.count) of \(start.objects.count) fixture objects differ after the migration to version \(newest.version):\n"
+                    + diffs.map(\.description).joined(separator: "\n"),
+                version: version, entity: first.entity, attribute: first.differences.first?.property, object: first.object.key))
+        }
+        if let expectedCounts {
+            let wrong = expectedCounts.keys.sorted().filter { counts[$0] != expectedCounts[$0] }
+            if !wrong.isEmpty {
+                let lines = wrong.map { entity in
+                    counts[entity] == nil
+                        ? "- '\(entity)': expected \(expectedCounts[entity]!) objects, but version \(newest.version) has no such entity"
+                        : "- '\(entity)': expected \(expectedCounts[entity]!) objects, found \(counts[entity]!)"
+                }
+                problems.append(MigrationTestError(
+                    .countMismatch,
+                    "\(prefix): the object counts after the migration to version \(newest.version) differ:\n" + lines.joined(separator: "\n"),
+                    version: version, entity: wrong.first))
+            }
+        }
+        if let check {
+            do {
+                try store.read { objects in
+                    try check(MigratedStore(fromVersion: version, objects: objects, fixtures: start.objects, schemas: chain))
+                }
+            } catch {
+                let detail = (error as? MigrationTestError)?.message ?? (error as? MoltError)?.message ?? "\(error)"
+                problems.append(MigrationTestError(
+                    .checkFailed, "\(prefix): the check of the migrated store threw: \(detail)", version: version,
+                    underlying: error as? MoltError))
+            }
+        }
+        if let error = MigrationTestError.combining(problems, heading: "\(prefix): several checks failed:") { throw error }
+        return MigrationRun(fromVersion: version, path: path, fixtures: start.objects, objectCounts: counts)
+    }
+
+    private func readingStore<T>(_ store: Store, prefix: String, version: Int, _ body: (Objects) throws -> T) throws -> T {
+        do {
+            return try store.read(body)
+        } catch let error as MoltError {
+            throw MigrationTestError(
+                .migrationFailed, "\(prefix): the migrated store cannot be read: \(error.message)", version: version,
+                entity: error.entity, attribute: error.property, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// How one fixture object differs, after a migration, from what was expected: missing, still present, or
+/// with some attribute values or links changed.
+///
+/// Its ``description`` is the readable report:
+///
+/// ```
+/// 'UserMemo' object "groceries" (_id 1, stored at version 0):
+///   title: expected "Milk", found null
+///   count: expected 100.0, found 0.0
+/// ```
+public struct ObjectDiff: Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the object.
+    public enum Kind: Sendable, Hashable {
+        /// It should have survived, but no object of its entity has its identifier (or primary key).
+        case missing
+        /// It should have been deleted, but it is still there.
+        case notDeleted
+        /// It survived, but some values or links differ; see ``ObjectDiff/differences``.
+        case changed
+    }
+
+    /// The fixture as stored at its starting version.
+    public let object: FixtureObject
+    /// The entity's name at the newest version.
+    public let entity: String
+    /// What is wrong.
+    public let kind: Kind
+    /// For ``Kind/changed``: each attribute or relationship that differs.
+    public let differences: [PropertyDifference]
+
+    /// Creates a diff.
+    public init(object: FixtureObject, entity: String, kind: Kind, differences: [PropertyDifference] = []) {
+        self.object = object
+        self.entity = entity
+        self.kind = kind
+        self.differences = differences
+    }
+
+    /// The report, one line per difference under a line naming the object.
+    public var description: String {
+        let name = "'\(entity)' object \"\(object.key)\" (_id \(object.id), stored at version \(object.version)"
+            + (entity == object.entity ? ")" : " as '\(object.entity)')")
+        switch kind {
+        case .missing: return "\(name) is missing."
+        case .notDeleted: return "\(name) should have been deleted, but is still there."
+        case .changed: return "\(name):\n" + differences.map { "  \($0)" }.joined(separator: "\n")
+        }
+    }
+}
+
+/// One attribute or relationship whose content differs from the expectation.
+///
+/// ```swift
+/// for difference in diff.differences { print(difference) }   // title: expected "Milk", found null
+/// ```
+public struct PropertyDifference: Sendable, Hashable, CustomStringConvertible {
+    /// What an attribute or a relationship holds.
+    public enum Content: Sendable, Hashable, CustomStringConvertible {
+        /// An attribute's value.
+        case value(Value)
+        /// A relationship's destinations, by fixture key (`_id N` for an object that is no fixture).
+        case links([String])
+
+        /// `"Milk"`, `null`, `["home"]`.
+        public var description: String {
+            switch self {
+            case .value(let value): return value.description
+            case .links(let keys): return "[" + keys.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+            }
+        }
+    }
+
+    /// The attribute's or relationship's name at the newest version.
+    public let property: String
+    /// What it should hold.
+    public let expected: Content
+    /// What it holds.
+    public let found: Content
+
+    /// Creates a difference.
+    public init(property: String, expected: Content, found: Content) {
+        self.property = property
+        self.expected = expected
+        self.found = found
+    }
+
+    /// `title: expected "Milk", found null`.
+    public var description: String { "\(property): expected \(expected), found \(found)" }
+
+    /// The differences between expected values and an object's values, attribute by attribute, in the
+    /// order of `order` (then by name).
+    ///
+    /// ```swift
+    /// let after = try objects.object("UserMemo", id: before.id!)!
+    /// let diffs = PropertyDifference.compare(expected: ["title": "Milk"], with: after)
+    /// #expect(diffs.isEmpty, "\(diffs)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - expected: The values the object should hold; attributes not listed are not compared.
+    ///   - object: The object as fetched.
+    ///   - order: The attribute names in the order to report them; defaults to alphabetical.
+    public static func compare(expected: [String: Value], with object: DynamicObject, order: [String] = []) -> [PropertyDifference] {
+        let names = order.filter { expected[$0] != nil } + expected.keys.filter { !order.contains($0) }.sorted()
+        return names.compactMap { name in
+            let want = expected[name]!
+            let have = object[name]
+            return want == have ? nil : PropertyDifference(property: name, expected: .value(want), found: .value(have))
+        }
+    }
+}
