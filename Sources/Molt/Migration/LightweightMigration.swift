@@ -71,7 +71,21 @@ struct LightweightMigration {
         }
     }
 
-    private static func key(_ entity: String, _ relationship: String) -> String { entity + "." + relationship }
+    /// A run that starts from tables laid out otherwise than `current` says: the state a custom stage leaves,
+    /// where the new version's data sits in the old version's tables beside the old data.
+    init(
+        start: Schema, current: Schema, tables: [String: TableState], joins: [String: JoinState],
+        droppedTables: [String], droppedJoinTables: [String]
+    ) {
+        self.start = start
+        self.current = current
+        self.tables = tables
+        self.joins = joins
+        self.droppedTables = droppedTables
+        self.droppedJoinTables = droppedJoinTables
+    }
+
+    static func key(_ entity: String, _ relationship: String) -> String { entity + "." + relationship }
 
     /// Whether folding the steps so far changes anything in the store's tables.
     var isEmpty: Bool { SchemaDiff(from: start, to: current).isEmpty && start.entities.map(\.name) == current.entities.map(\.name) }

@@ -24,6 +24,8 @@ public struct MigrationPlan: Sendable {
     public let schemas: [Schema]
     /// The declared stages.
     public let stages: [MigrationStage]
+    /// Realm's form: one block from whatever version the store is at (its schema read from the store).
+    let realmBlock: (@Sendable (Migration, Int) throws -> Void)?
 
     /// The newest version: the one every store is brought to.
     public var newestVersion: Int { schemas.last!.version }
@@ -60,6 +62,7 @@ public struct MigrationPlan: Sendable {
         }
         self.schemas = schemas
         self.stages = stages
+        self.realmBlock = nil
         for schema in schemas.dropLast() {
             do {
                 _ = try path(from: schema)
@@ -77,9 +80,37 @@ public struct MigrationPlan: Sendable {
         MigrationPlan(unchecked: [stored, target])
     }
 
-    private init(unchecked schemas: [Schema]) {
+    private init(unchecked schemas: [Schema], realmBlock: (@Sendable (Migration, Int) throws -> Void)? = nil) {
         self.schemas = schemas
         self.stages = []
+        self.realmBlock = realmBlock
+    }
+
+    /// Realm's form, so that a Realm migration block ports line by line: the app declares only its current
+    /// schema and version, and one block receives every older store, with the store's own recorded schema as
+    /// the old side and `schema` as the new side.
+    ///
+    /// ```swift
+    /// let plan = MigrationPlan.realm(schema: v6) { migration, oldSchemaVersion in
+    ///     if oldSchemaVersion < 3 {
+    ///         try migration.renameProperty(onType: "UserMemo", from: "memoTitle", to: "title")
+    ///     }
+    ///     if oldSchemaVersion < 4 {
+    ///         try migration.enumerateObjects(ofType: "UserMemo") { old, new in
+    ///             new["memoDescription"] = .string("\(old["memoTitle"].string ?? "")")
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// As in Realm, the block sees only the oldest and the newest schema, never the versions between. When
+    /// the chain of `if oldSchemaVersion < N` grows, move to ``init(schemas:stages:)``: list every shipped
+    /// schema and turn each `if` block into a `.custom(from: N - 1, to: N)` stage, which then sees exactly the
+    /// two versions it connects.
+    public static func realm(
+        schema: Schema, migrationBlock: @escaping @Sendable (_ migration: Migration, _ oldSchemaVersion: Int) throws -> Void
+    ) -> MigrationPlan {
+        MigrationPlan(unchecked: [schema], realmBlock: migrationBlock)
     }
 
     func schema(version: Int) -> Schema? { schemas.first { $0.version == version } }
@@ -89,6 +120,10 @@ public struct MigrationPlan: Sendable {
     /// - Throws: ``MoltError`` when the store's version is not in the plan, when the plan's schema for it
     ///   differs from the store's (a shipped version was edited), or when a step cannot be inferred.
     func path(from stored: Schema) throws -> [MigrationStep] {
+        if let realmBlock, let target = schemas.last, stored.version < target.version {
+            let stage = MigrationStage.custom(from: stored.version, to: target.version) { try realmBlock($0, stored.version) }
+            return [MigrationStep(from: stored, to: target, stage: stage)]
+        }
         guard let listed = schema(version: stored.version) else {
             throw MoltError(
                 .invalidPlan,

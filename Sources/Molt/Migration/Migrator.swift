@@ -3,11 +3,14 @@ import GRDB
 
 /// Runs the steps of a migration inside the caller's transaction, then validates the result.
 ///
-/// Consecutive inferred steps are folded into one ``LightweightMigration``, so that each table is altered
-/// or rebuilt at most once however many versions the run crosses.
+/// Consecutive inferred steps are folded into one ``LightweightMigration``, so that each table is altered or
+/// rebuilt at most once however many versions they cross. A custom stage first materialises the version it
+/// starts from, adds the next version beside it (``StageWorkspace``), runs its code or mappings, and hands
+/// the clean-up to the following fold.
 struct Migrator {
     let path: [MigrationStep]
     let progress: (@Sendable (MigrationProgress) -> Void)?
+    var cancellation: MigrationCancellation? = nil
 
     func run(in db: Database, from stored: Schema) throws -> MigrationRecord {
         let startedAt = Date()
@@ -15,36 +18,93 @@ struct Migrator {
         guard let target = path.last?.to else {
             return MigrationRecord(fromVersion: stored.version, toVersion: stored.version, startedAt: startedAt, duration: 0, objectsTouched: 0, steps: [])
         }
-        var written = 0
+        let run = RunContext(progress: progress, cancellation: cancellation, stepCount: path.count)
         var lines: [String] = []
-        var lightweight = LightweightMigration(start: stored)
+        var pending = LightweightMigration(start: stored)
         for (index, step) in path.enumerated() {
-            report(step, index: index)
+            run.stepIndex = index
+            run.step = (step.from.version, step.to.version)
+            run.report(entity: nil, completed: 0, total: 1)
+            try run.checkCancellation()
             let diff = SchemaDiff(from: step.from, to: step.to)
             let summary = diff.changes.isEmpty ? "no change" : diff.changes.map(\.description).joined(separator: " ")
             switch step.stage?.kind {
             case nil, .lightweight?:
-                try lightweight.fold(to: step.to)
+                try pending.fold(to: step.to)
                 lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
+            case .custom(let bodies)?:
+                run.touched += try pending.apply(in: db)
+                let migration = Migration(workspace: try StageWorkspace.prepare(from: step.from, to: step.to, in: db), db: db, run: run)
+                for body in bodies { try body(migration) }
+                pending = try migration.finish()
+                lines.append("\(step.from.version) → \(step.to.version) custom: \(summary)")
+            case .mapping(let mappings, let hook)?:
+                run.touched += try pending.apply(in: db)
+                let migration = Migration(workspace: try StageWorkspace.prepare(from: step.from, to: step.to, in: db), db: db, run: run)
+                try migration.apply(mappings)
+                try hook?(migration)
+                pending = try migration.finish()
+                lines.append("\(step.from.version) → \(step.to.version) mapping (\(mappings.count) entity mapping(s)): \(summary)")
             }
         }
-        written += try lightweight.apply(in: db)
+        run.stepIndex = path.count - 1
+        try run.checkCancellation()
+        run.touched += try pending.apply(in: db)
         try StoreValidator.validate(db, against: target)
-        if let progress, let last = path.last {
-            progress(MigrationProgress(
-                fromVersion: last.from.version, toVersion: last.to.version, entity: nil, completed: 1, total: 1,
-                stepsCompleted: path.count, stepCount: path.count))
-        }
+        run.stepIndex = path.count
+        run.report(entity: nil, completed: 1, total: 1)
         let duration = ContinuousClock.now - clock
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return MigrationRecord(
             fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds,
-            objectsTouched: written, steps: lines)
+            objectsTouched: run.touched, steps: lines)
+    }
+}
+
+extension Migration {
+    /// Ends the stage: checks that every required attribute of the new version has a value, unlinks objects
+    /// the stage deleted, and returns the change that brings the tables to the new version's layout.
+    func finish() throws -> LightweightMigration {
+        let layout = workspace.newLayout
+        for entity in newSchema.entities {
+            for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? [] {
+                let missing = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(layout.table(entity.name)) WHERE \(SchemaSQL.quote(column)) IS NULL") ?? 0
+                if missing > 0 {
+                    throw MoltError(
+                        .validationFailed,
+                        "Attribute '\(entity.name).\(attribute)' is required in version \(toVersion), but \(missing) object(s) have no value after the stage \(fromVersion) → \(toVersion). Set it for every object in the stage (for example `new[\"\(attribute)\"] = …` in `enumerateObjects(ofType: \"\(entity.name)\")`), give the attribute a default, or make it optional. The store was left at version \(fromVersion).",
+                        entity: entity.name, property: attribute)
+                }
+            }
+        }
+        try sweepLinks(to: deletions.entities)
+        return workspace.finalizer
     }
 
-    private func report(_ step: MigrationStep, index: Int) {
-        progress?(MigrationProgress(
-            fromVersion: step.from.version, toVersion: step.to.version, entity: nil, completed: 0, total: 1,
-            stepsCompleted: index, stepCount: path.count))
+    /// Foreign keys are not enforced during a migration: unlink what points to objects the stage deleted.
+    private func sweepLinks(to deleted: Set<String>) throws {
+        guard !deleted.isEmpty else { return }
+        let layout = workspace.newLayout
+        let q = SchemaSQL.quote
+        let id = q(SchemaSQL.idColumn)
+        for entity in newSchema.entities {
+            for relationship in entity.relationships {
+                let destination = layout.table(relationship.destination)
+                switch relationship.kind {
+                case .toOne where deleted.contains(relationship.destination):
+                    let column = layout.column(entity.name, relationship.name)
+                    try db.execute(sql: "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))")
+                case .toMany where deleted.contains(relationship.destination) || deleted.contains(entity.name):
+                    try db.execute(sql: """
+                        DELETE FROM \(layout.joinTable(entity.name, relationship.name))
+                        WHERE \(q(SchemaSQL.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
+                           OR \(q(SchemaSQL.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))
+                        """)
+                default:
+                    continue
+                }
+            }
+        }
     }
 }

@@ -31,12 +31,15 @@ public struct Objects {
     public let schema: Schema
     let isWritable: Bool
     let layout: StoreLayout
+    /// Records the entities whose objects were deleted, where foreign keys are not enforced (in a migration).
+    let deletionLog: DeletionLog?
 
-    init(db: Database, schema: Schema, layout: StoreLayout? = nil, isWritable: Bool) {
+    init(db: Database, schema: Schema, layout: StoreLayout? = nil, isWritable: Bool, deletionLog: DeletionLog? = nil) {
         self.db = db
         self.schema = schema
         self.layout = layout ?? .standard(schema)
         self.isWritable = isWritable
+        self.deletionLog = deletionLog
     }
 
     func entity(_ name: String) throws -> Entity {
@@ -159,6 +162,7 @@ public struct Objects {
         }
         try db.execute(
             sql: "DELETE FROM \(layout.table(entity.name)) WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?", arguments: [id])
+        deletionLog?.entities.insert(entity.name)
     }
 
     /// Deletes every object of an entity that matches a predicate (all of them without one), applying delete
@@ -263,4 +267,9 @@ public struct Objects {
         }
         return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))) ?? 0
     }
+}
+
+/// The entities whose objects a migration stage deleted, so that links to them are cleaned once at the end.
+final class DeletionLog {
+    var entities: Set<String> = []
 }

@@ -27,7 +27,7 @@ public indirect enum Predicate: Sendable, Hashable {
     public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
 
     /// The SQL condition and its arguments, checking attribute names against the entity.
-    func sql(for entity: Entity, layout: StoreLayout) throws -> (String, [Value]) {
+    func sql(for entity: Entity, layout: StoreLayout = StoreLayout(entities: [:])) throws -> (String, [Value]) {
         func column(_ name: String) throws -> String {
             guard entity.attribute(named: name) != nil || name == SchemaSQL.idColumn
                 || entity.relationship(named: name)?.kind == .toOne

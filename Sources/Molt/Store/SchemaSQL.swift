@@ -21,24 +21,26 @@ enum SchemaSQL {
     }
 
     /// The column definition of a to-one relationship.
-    static func columnDefinition(_ relationship: Relationship) -> String {
-        "\(quote(relationship.name)) INTEGER REFERENCES \(quote(relationship.destination))(\(quote(idColumn))) ON DELETE SET NULL"
+    static func columnDefinition(_ relationship: Relationship, named column: String? = nil, destinationTable: String? = nil) -> String {
+        "\(quote(column ?? relationship.name)) INTEGER REFERENCES \(quote(destinationTable ?? relationship.destination))(\(quote(idColumn))) ON DELETE SET NULL"
     }
 
     /// `CREATE TABLE` for an entity's own table, under `tableName` (the entity's name unless rebuilding).
-    static func createTable(_ entity: Entity, named tableName: String? = nil) -> String {
+    static func createTable(_ entity: Entity, named tableName: String? = nil, tables: (String) -> String = { $0 }) -> String {
         var columns = ["\(quote(idColumn)) INTEGER PRIMARY KEY"]
         columns += entity.attributes.map(columnDefinition)
-        columns += entity.relationships.filter { $0.kind == .toOne }.map(columnDefinition)
+        columns += entity.relationships.filter { $0.kind == .toOne }.map { columnDefinition($0, destinationTable: tables($0.destination)) }
         return "CREATE TABLE \(quote(tableName ?? entity.name)) (\(columns.joined(separator: ", ")))"
     }
 
     /// The statements that create a to-many relationship's join table and its index.
-    static func createJoinTable(entity: String, _ relationship: Relationship, named tableName: String? = nil) -> [String] {
+    static func createJoinTable(
+        entity: String, _ relationship: Relationship, named tableName: String? = nil, tables: (String) -> String = { $0 }
+    ) -> [String] {
         let table = tableName ?? joinTableName(entity: entity, relationship: relationship.name)
         var columns = [
-            "\(quote(ownerColumn)) INTEGER NOT NULL REFERENCES \(quote(entity))(\(quote(idColumn))) ON DELETE CASCADE",
-            "\(quote(targetColumn)) INTEGER NOT NULL REFERENCES \(quote(relationship.destination))(\(quote(idColumn))) ON DELETE CASCADE",
+            "\(quote(ownerColumn)) INTEGER NOT NULL REFERENCES \(quote(tables(entity)))(\(quote(idColumn))) ON DELETE CASCADE",
+            "\(quote(targetColumn)) INTEGER NOT NULL REFERENCES \(quote(tables(relationship.destination)))(\(quote(idColumn))) ON DELETE CASCADE",
         ]
         if relationship.isOrdered { columns.append("\(quote(positionColumn)) INTEGER NOT NULL DEFAULT 0") }
         columns.append("PRIMARY KEY (\(quote(ownerColumn)), \(quote(targetColumn)))")

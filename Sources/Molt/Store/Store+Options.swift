@@ -42,6 +42,8 @@ extension Store {
         public var secureDelete: SecureDelete = .systemDefault
         /// Called during a migration with its progress, on the opening thread.
         public var progress: (@Sendable (MigrationProgress) -> Void)?
+        /// A switch that cancels a running migration, which then rolls back.
+        public var cancellation: MigrationCancellation?
         /// The migration plan: every schema version shipped and the stages between them. Without a plan, Molt
         /// infers the migration from the stored schema straight to the target.
         public var plan: MigrationPlan?

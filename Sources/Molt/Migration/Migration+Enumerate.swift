@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension Migration {
+    /// Calls `body` with each object of an entity that exists in both versions: `old` read-only in the old
+    /// version, `new` writable in the new version. What `body` writes to `new` is saved when it returns.
+    ///
+    /// Objects are read in batches by identifier, so memory stays bounded however many there are, and the
+    /// table is never changed under an open cursor. Progress is reported per batch; a cancellation is
+    /// honoured between batches.
+    ///
+    /// ```swift
+    /// try migration.enumerateObjects(ofType: "Person") { old, new in
+    ///     new["fullName"] = .string("\(old["firstName"].string ?? "") \(old["lastName"].string ?? "")")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The entity's name, old or new (a renamed entity answers to both).
+    ///   - body: Reads `old`, writes `new`; throwing rolls back the whole run.
+    /// - Throws: ``MoltError`` when the entity is new or was removed in the new version, when `body` wrote an
+    ///   unknown attribute or a value of the wrong type, or what `body` throws.
+    public func enumerateObjects(
+        ofType type: String, _ body: (MigrationObject, inout MigrationObject) throws -> Void
+    ) throws {
+        let (oldEntity, newEntity) = try entityPair(type)
+        guard let oldEntity else {
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(type)' is new in version \(toVersion): it has no old objects to enumerate. Create its objects with `migration.create(\"\(type)\", value: …)`, reading the old data with `enumerateOldObjects(ofType:)`.",
+                entity: type)
+        }
+        guard let newEntity else {
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(type)' does not exist in version \(toVersion): enumerate its old objects with `enumerateOldObjects(ofType: \"\(type)\")` and create what replaces them.",
+                entity: type)
+        }
+        let layout = workspace.newLayout.entities[newEntity.name]!
+        var reader = BatchReader(table: oldEntity.name)
+        let oldSlots = oldEntity.attributes.map { reader.slot($0.name, $0.type) }
+        let newSlots = newEntity.attributes.map { reader.slot(layout.columns[$0.name]!, $0.type) }
+        let oldShape = ObjectShape(entity: oldEntity, version: fromVersion)
+        let newShape = ObjectShape(entity: newEntity, version: toVersion)
+        var updates = UpdateStatements(table: layout.table, columns: newEntity.attributes.map { layout.columns[$0.name]! })
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(oldEntity.name))") ?? 0
+        var done = 0
+        run.report(entity: newEntity.name, completed: 0, total: total)
+        try reader.forEachBatch(in: db) { batch in
+            for (id, row) in batch {
+                let old = MigrationObject(id: id, shape: oldShape, values: oldSlots.map { row[$0.index].reinterpreted(as: $0.type) })
+                var new = MigrationObject(id: id, shape: newShape, values: newSlots.map { row[$0.index].reinterpreted(as: $0.type) })
+                try body(old, &new)
+                if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
+                if new.changed != 0 || new.manyChanged {
+                    try updates.write(new, in: db)
+                    run.touched += 1
+                }
+            }
+            done += batch.count
+            run.report(entity: newEntity.name, completed: done, total: total)
+            try run.checkCancellation()
+        }
+    }
+
+    /// Calls `body` with each object of an entity of the old version, including entities the new version
+    /// removed: the way to read data that a stage moves elsewhere (split, merge).
+    ///
+    /// ```swift
+    /// try migration.enumerateOldObjects(ofType: "WineNote") { old in
+    ///     try migration.create("Note", value: ["title": old["name"], "kind": "wine"])
+    /// }
+    /// ```
+    public func enumerateOldObjects(ofType type: String, _ body: (MigrationObject) throws -> Void) throws {
+        guard let oldEntity = try entityPair(type).old else {
+            throw MoltError(.invalidValue, "Entity '\(type)' does not exist in version \(fromVersion); it has no old objects.", entity: type)
+        }
+        var reader = BatchReader(table: oldEntity.name)
+        let slots = oldEntity.attributes.map { reader.slot($0.name, $0.type) }
+        let shape = ObjectShape(entity: oldEntity, version: fromVersion)
+        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(oldEntity.name))") ?? 0
+        var done = 0
+        try reader.forEachBatch(in: db) { batch in
+            for (id, row) in batch {
+                try body(MigrationObject(id: id, shape: shape, values: slots.map { row[$0.index].reinterpreted(as: $0.type) }))
+            }
+            done += batch.count
+            run.report(entity: oldEntity.name, completed: done, total: total)
+            try run.checkCancellation()
+        }
+    }
+}
+
+/// Reads a table in batches of identifiers through the SQLite C API: `WHERE _id > ? ORDER BY _id LIMIT n`.
+struct BatchReader {
+    static let batchSize = 1024
+    let table: String
+    private(set) var columns: [String] = []
+    private var types: [AttributeType] = []
+    private var positions: [String: Int] = [:]
+
+    init(table: String) { self.table = table }
+
+    /// The position of a column in each row read, adding it to the read list once.
+    mutating func slot(_ column: String, _ type: AttributeType) -> (index: Int, type: AttributeType) {
+        if let index = positions[column] { return (index, type) }
+        positions[column] = columns.count
+        columns.append(column)
+        types.append(type)
+        return (columns.count - 1, type)
+    }
+
+    func forEachBatch(in db: Database, _ body: ([(Int64, [Value])]) throws -> Void) throws {
+        let q = SchemaSQL.quote
+        let list = ([SchemaSQL.idColumn] + columns).map(q).joined(separator: ", ")
+        let statement = try db.makeStatement(
+            sql: "SELECT \(list) FROM \(q(table)) WHERE \(q(SchemaSQL.idColumn)) > ? ORDER BY \(q(SchemaSQL.idColumn)) LIMIT \(Self.batchSize)")
+        let handle = statement.sqliteStatement
+        var last = Int64.min
+        var batch: [(Int64, [Value])] = []
+        batch.reserveCapacity(Self.batchSize)
+        while true {
+            sqlite3_reset(handle)
+            sqlite3_bind_int64(handle, 1, last)
+            batch.removeAll(keepingCapacity: true)
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else { throw RawSQLite.error(db, code) }
+                let id = sqlite3_column_int64(handle, 0)
+                var row: [Value] = []
+                row.reserveCapacity(types.count)
+                for (i, type) in types.enumerated() { row.append(RawSQLite.read(handle, Int32(i + 1), as: type)) }
+                batch.append((id, row))
+            }
+            sqlite3_reset(handle)
+            guard let lastRow = batch.last else { return }
+            last = lastRow.0
+            try body(batch)
+            if batch.count < Self.batchSize { return }
+        }
+    }
+}
+
+/// Prepared `UPDATE … WHERE _id = ?` statements, one per set of changed attributes.
+struct UpdateStatements {
+    let table: String
+    let columns: [String]
+    private var cache: [UInt64: (Statement, [Int])] = [:]
+
+    init(table: String, columns: [String]) {
+        self.table = table
+        self.columns = columns
+    }
+
+    mutating func write(_ object: MigrationObject, in db: Database) throws {
+        let key = object.manyChanged ? UInt64.max : object.changed
+        let (statement, indices): (Statement, [Int])
+        if let cached = cache[key] {
+            (statement, indices) = cached
+        } else {
+            let changed = columns.indices.filter { object.manyChanged || object.isChanged($0) }
+            let q = SchemaSQL.quote
+            let sql = "UPDATE \(q(table)) SET \(changed.map { "\(q(columns[$0])) = ?" }.joined(separator: ", ")) WHERE \(q(SchemaSQL.idColumn)) = ?"
+            (statement, indices) = (try db.makeStatement(sql: sql), changed)
+            cache[key] = (statement, indices)
+        }
+        let handle = statement.sqliteStatement
+        for (position, index) in indices.enumerated() { RawSQLite.bind(handle, Int32(position + 1), object.values[index]) }
+        sqlite3_bind_int64(handle, Int32(indices.count + 1), object.id)
+        let code = sqlite3_step(handle)
+        sqlite3_reset(handle)
+        guard code == SQLITE_DONE else { throw RawSQLite.error(db, code) }
+    }
+}
+
+/// The few SQLite C calls the hot loops of stages need, without GRDB's per-row conveniences.
+enum RawSQLite {
+    nonisolated(unsafe) static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    static func read(_ handle: OpaquePointer, _ column: Int32, as type: AttributeType) -> Value {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            let v = sqlite3_column_int64(handle, column)
+            switch type {
+            case .bool: return .bool(v != 0)
+            case .double: return .double(Double(v))
+            case .date: return .date(Date(timeIntervalSince1970: Double(v)))
+            default: return .int(v)
+            }
+        case SQLITE_FLOAT:
+            let v = sqlite3_column_double(handle, column)
+            return type == .date ? .date(Date(timeIntervalSince1970: v)) : .double(v)
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            let text = sqlite3_column_text(handle, column).map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+            if type == .uuid, let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+            return .string(text)
+        default:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let bytes = sqlite3_column_blob(handle, column) else { return .data(Data()) }
+            return .data(Data(bytes: bytes, count: count))
+        }
+    }
+
+    static func bind(_ handle: OpaquePointer, _ index: Int32, _ value: Value) {
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .int(let v): sqlite3_bind_int64(handle, index, v)
+        case .bool(let v): sqlite3_bind_int64(handle, index, v ? 1 : 0)
+        case .double(let v): sqlite3_bind_double(handle, index, v)
+        case .date(let v): sqlite3_bind_double(handle, index, v.timeIntervalSince1970)
+        case .string(var v):
+            v.withUTF8 { buffer in
+                if let base = buffer.baseAddress {
+                    _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buffer.count), transient)
+                } else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, transient)
+                }
+            }
+        case .uuid(let v):
+            var text = v.uuidString
+            text.withUTF8 { buffer in
+                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(buffer.count), transient)
+            }
+        case .data(let v):
+            v.withUnsafeBytes { buffer in
+                _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), transient)
+            }
+        }
+    }
+
+    static func error(_ db: Database, _ code: Int32) -> MoltError {
+        var message = "SQLite error \(code)"
+        if let connection = db.sqliteConnection, let text = sqlite3_errmsg(connection) { message = String(cString: text) }
+        return MoltError(.migrationFailed, "SQLite failed during a migration stage: \(message).", underlying: "SQLite code \(code)")
+    }
+}
+
+extension Value {
+    /// The same stored value read as another attribute type that shares its storage (bool ↔ int, uuid ↔ string).
+    func reinterpreted(as type: AttributeType) -> Value {
+        switch (self, type) {
+        case (.int(let v), .bool): return .bool(v != 0)
+        case (.bool(let v), .int): return .int(v ? 1 : 0)
+        case (.uuid(let v), .string): return .string(v.uuidString)
+        case (.string(let v), .uuid): return UUID(uuidString: v).map(Value.uuid) ?? self
+        case (.int(let v), .double): return .double(Double(v))
+        default: return self
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import GRDB
+
+/// What a custom stage works with: the old version's objects and the new version's, together, in the one
+/// transaction of the migration run.
+///
+/// During a stage from version A to version B, every object of an entity that exists in both versions is one
+/// object with two faces: ``enumerateObjects(ofType:_:)`` hands you both. ``old`` reads version A (including
+/// entities and attributes B removed); ``new`` reads and writes version B. What you create or change stays
+/// there until the run commits: there is no context reset between phases.
+///
+/// ```swift
+/// .custom(from: 3, to: 4) { migration in
+///     try migration.enumerateObjects(ofType: "UserMemo") { old, new in
+///         let title = old["title"].string ?? ""
+///         let subtitle = old["memoSubtitle"].string ?? ""
+///         new["memoDescription"] = .string("\(title) - \(subtitle)")
+///     }
+/// }
+/// ```
+///
+/// An error thrown from the stage rolls back the whole run: the store stays at its old version, intact.
+///
+/// ## Topics
+/// ### Objects of both versions
+/// - ``enumerateObjects(ofType:_:)``
+/// - ``enumerateOldObjects(ofType:_:)``
+/// - ``old``
+/// - ``new``
+/// ### Realm-style calls
+/// - ``renameProperty(onType:from:to:)``
+/// - ``create(_:value:)``
+/// - ``delete(_:)``
+/// - ``deleteData(forType:)``
+public final class Migration {
+    /// The schema the stage starts from.
+    public let oldSchema: Schema
+    /// The schema the stage leads to.
+    public let newSchema: Schema
+    /// The old version's objects, read-only: fetch, filter, count, follow relationships.
+    public let old: Objects
+    /// The new version's objects, writable: insert, update, delete, link, fetch.
+    public let new: Objects
+    let db: Database
+    let workspace: StageWorkspace
+    let run: RunContext
+    let deletions = DeletionLog()
+
+    init(workspace: StageWorkspace, db: Database, run: RunContext) {
+        self.workspace = workspace
+        self.oldSchema = workspace.from
+        self.newSchema = workspace.to
+        self.db = db
+        self.run = run
+        self.old = Objects(db: db, schema: workspace.from, isWritable: false)
+        self.new = Objects(db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, deletionLog: deletions)
+    }
+
+    /// The version the stage starts from.
+    public var fromVersion: Int { oldSchema.version }
+    /// The version the stage leads to.
+    public var toVersion: Int { newSchema.version }
+
+    /// The names of an entity in both versions, accepting either its old or its new name.
+    func entityPair(_ name: String) throws -> (old: Entity?, new: Entity?) {
+        if let old = oldSchema.entity(named: name) {
+            let newName = workspace.origins.first { $0.value == name }?.key
+            return (old, newName.flatMap { newSchema.entity(named: $0) })
+        }
+        if let new = newSchema.entity(named: name) {
+            return (workspace.origins[name].flatMap { oldSchema.entity(named: $0) }, new)
+        }
+        throw MoltError(
+            .invalidValue,
+            "Entity '\(name)' exists in neither version \(fromVersion) (\(oldSchema.entities.map(\.name).joined(separator: ", "))) nor version \(toVersion) (\(newSchema.entities.map(\.name).joined(separator: ", "))).",
+            entity: name)
+    }
+
+    // MARK: - Realm-style calls
+
+    /// Copies every object's value of an attribute of the old version into an attribute of the new version,
+    /// as Realm's `renameProperty(onType:from:to:)` does.
+    ///
+    /// Prefer `originalName:` on the new attribute, which Molt applies without code; this call is for stages
+    /// that need the copy among other work. Widening conversions (int → double, any scalar → string) apply.
+    ///
+    /// - Throws: ``MoltError`` when the entity or an attribute does not exist, or the types don't convert.
+    public func renameProperty(onType type: String, from oldName: String, to newName: String) throws {
+        let (oldEntity, newEntity) = try entityPair(type)
+        guard let oldEntity, let newEntity else {
+            throw MoltError(.invalidValue, "Entity '\(type)' must exist in both version \(fromVersion) and \(toVersion) to rename one of its properties.", entity: type)
+        }
+        guard let source = oldEntity.attribute(named: oldName) else {
+            throw MoltError(.invalidValue, "Entity '\(oldEntity.name)' has no attribute '\(oldName)' in version \(fromVersion).", entity: type, property: oldName)
+        }
+        guard let destination = newEntity.attribute(named: newName) else {
+            throw MoltError(.invalidValue, "Entity '\(newEntity.name)' has no attribute '\(newName)' in version \(toVersion).", entity: type, property: newName)
+        }
+        guard source.type.widens(to: destination.type) else {
+            throw MoltError(
+                .invalidValue,
+                "Cannot rename '\(oldEntity.name).\(oldName)' (\(source.type.rawValue)) to '\(newEntity.name).\(newName)' (\(destination.type.rawValue)): the types don't convert safely. Convert the values in `enumerateObjects(ofType:)`.",
+                entity: type, property: newName)
+        }
+        let target = workspace.newLayout.column(newEntity.name, newName)
+        let expression = LightweightMigration.convert(.column(oldName), from: source.type, to: destination.type).sql
+        guard target != SchemaSQL.quote(oldName) else { return }
+        try db.execute(sql: "UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
+        run.touched += db.changesCount
+    }
+
+    /// Creates an object of the new version, as Realm's `migration.create(_:value:)` does.
+    ///
+    /// - Returns: The new object, with its identifier.
+    @discardableResult
+    public func create(_ type: String, value: [String: Value] = [:]) throws -> DynamicObject {
+        let object = try new.insert(type, value)
+        run.touched += 1
+        return object
+    }
+
+    /// Deletes an object of the new version (which, for an entity both versions have, is also the old object).
+    public func delete(_ object: DynamicObject) throws {
+        try new.delete(object)
+        run.touched += 1
+    }
+
+    /// Deletes every object of an entity, of either version, as Realm's `deleteData(forType:)` does; the data
+    /// of an entity the new version removed is deleted anyway when the stage ends.
+    public func deleteData(forType type: String) throws {
+        let (oldEntity, newEntity) = try entityPair(type)
+        let table = newEntity.map { workspace.newLayout.table($0.name) } ?? SchemaSQL.quote(oldEntity!.name)
+        try db.execute(sql: "DELETE FROM \(table)")
+        run.touched += db.changesCount
+        if let newEntity { deletions.entities.insert(newEntity.name) }
+    }
+}
+
+/// The state of a migration run that stages report to: progress, cancellation, rows written.
+final class RunContext {
+    let progress: (@Sendable (MigrationProgress) -> Void)?
+    let cancellation: MigrationCancellation?
+    let stepCount: Int
+    var stepIndex = 0
+    var step: (from: Int, to: Int) = (0, 0)
+    var touched = 0
+
+    init(progress: (@Sendable (MigrationProgress) -> Void)?, cancellation: MigrationCancellation?, stepCount: Int) {
+        self.progress = progress
+        self.cancellation = cancellation
+        self.stepCount = stepCount
+    }
+
+    func report(entity: String?, completed: Int, total: Int) {
+        progress?(MigrationProgress(
+            fromVersion: step.from, toVersion: step.to, entity: entity, completed: completed, total: total,
+            stepsCompleted: stepIndex, stepCount: stepCount))
+    }
+
+    func checkCancellation() throws {
+        if cancellation?.isCancelled == true || Task.isCancelled {
+            throw MoltError(
+                .cancelled,
+                "The migration was cancelled during the step from version \(step.from) to \(step.to); it was rolled back and the store is still at its old version.")
+        }
+    }
+}
