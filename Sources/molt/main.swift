@@ -1,1 +1,3 @@
 import MoltCLI
+
+MoltCommand.main()

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+/// `molt demo [--directory DIR] [--count N]`: Molt's main job on an embedded example, in a few seconds.
+///
+/// It creates the memo app of seed 000 with a few hundred memos, walks the store through the app's versions
+/// 0 → 6 one at a time, prints what changed at each step and what it cost, and leaves the store in place for
+/// `molt info`.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Create a sample memo store and migrate it through seven versions, showing each step.",
+        discussion: """
+            The store is the memo app of a Realm migration tutorial (UserMemo: title, date, subtitle, content,
+            favorite). Each version changes the model as the tutorial does — add, remove, rename, compute,
+            convert — and Molt migrates the store one version at a time, inferring each step. The store is left
+            in place: run `molt info` on the path printed at the end.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Where to create the store (a new temporary folder by default).", valueName: "dir"))
+    var directory: String?
+
+    @Option(name: .long, help: "How many memos to create (1 to 1000000).")
+    var count = 300
+
+    static let storeName = "memos.sqlite"
+
+    func validate() throws {
+        guard (1...1_000_000).contains(count) else {
+            throw ValidationError("--count must be between 1 and 1000000, not \(count).")
+        }
+        if let directory {
+            let store = Files.url(directory).appendingPathComponent(Self.storeName)
+            if FileManager.default.fileExists(atPath: store.path) {
+                throw ValidationError("\(store.path) already exists; choose another --directory, or delete it.")
+            }
+        }
+    }
+
+    func run() throws {
+        let folder: URL
+        if let directory {
+            folder = Files.url(directory)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } else {
+            folder = try Files.temporaryFolder("molt-demo")
+        }
+        let url = folder.appendingPathComponent(Self.storeName)
+        let versions = DemoSchemas.versions
+        let entity = DemoSchemas.entity
+
+        Terminal.line("Molt demo: the memo app of seed 000, versions 0 → \(versions.last!.schema.version)")
+        Terminal.line()
+        var clock = ContinuousClock.now
+        do {
+            let store = try Store.open(at: url, schema: versions[0].schema)
+            try store.write { objects in
+                for i in 0..<count { try objects.insert(entity, DemoSchemas.sampleMemo(i)) }
+            }
+            try store.close()
+        }
+        Terminal.line("v0  \(versions[0].story)")
+        Terminal.line("    created \(Self.storeName) with \(Format.count(count, "\(entity) object")) in \(Format.duration(seconds(since: clock)))")
+
+        for (previous, next) in zip(versions, versions.dropFirst()) {
+            let from = previous.schema.version, to = next.schema.version
+            Terminal.line()
+            Terminal.line("v\(from) → v\(to)  \(next.story)")
+            if to == 6 {
+                // Realm's optional `count` may be nil for some memos; make some nil so the fallback shows.
+                let store = try Store.open(at: url, schema: previous.schema)
+                let cleared = try store.write { objects in
+                    var cleared = 0
+                    try objects.forEach(entity) { memo in
+                        guard (memo.id ?? 0) % 10 == 0 else { return }
+                        var changed = memo
+                        changed["count"] = .null
+                        try objects.update(changed)
+                        cleared += 1
+                    }
+                    return cleared
+                }
+                try store.close()
+                Terminal.line("    (the app left count empty on \(Format.count(cleared, "memo")); they get the fallback 0)")
+            }
+            for change in SchemaDiff(from: previous.schema, to: next.schema).changes {
+                Terminal.line("    \(change.isDestructive ? "-" : change.isInferable ? "+" : "!") \(change)")
+            }
+            clock = ContinuousClock.now
+            let store = try Store.open(at: url, schema: next.schema)
+            let elapsed = seconds(since: clock)
+            let record = try store.history().last
+            try store.close()
+            let touched = record?.objectsTouched ?? 0
+            Terminal.line("    migrated in \(Format.duration(elapsed)), \(Format.count(touched, "row")) rewritten\(touched == 0 ? " (schema text only)" : "")")
+        }
+
+        let info = try Store.inspect(at: url)
+        let store = try Store.open(at: url, schema: info.schema)
+        let sample = try store.read { objects in try objects.fetch(entity, limit: 1).first }
+        let empty = try store.read { objects in try objects.count(entity, where: .equal("count", .double(0))) }
+        try store.close()
+        Terminal.line()
+        Terminal.line("Final: version \(info.version), \(info.objectCounts[entity] ?? 0) \(entity) objects, \(Format.count(info.history.count, "migration")) recorded")
+        if let sample {
+            let fields = ["title", "count", "memoDescription", "favorite"].map { "\($0): \(sample[$0])" }
+            Terminal.line("  first memo: \(fields.joined(separator: ", "))")
+        }
+        Terminal.line("  memos whose count fell back to 0: \(empty)")
+        Terminal.line()
+        Terminal.line("Store: \(url.path)")
+        Terminal.line("Next:  molt info \(url.path)")
+    }
+
+    private func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

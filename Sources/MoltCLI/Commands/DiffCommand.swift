@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+/// `molt diff OLD.json NEW.json [--json]`: every change between two schema snapshots, whether Molt can infer
+/// it (and why not), which ones delete data, and likely renames with the fix.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two schema snapshots: every change, inferable or not, destructive ones, likely renames.",
+        discussion: """
+            Each change is marked `inferable` (Molt migrates it without code), `destructive` (it deletes stored data)
+            or `refused` (it needs a custom stage; the reason and the fix follow). An attribute removed and one of
+            the same type added in the same entity is suggested as a rename, with the `originalName` to declare.
+            Exits 0 whatever the changes are; use `molt check` to fail on them.
+            """)
+
+    @Argument(help: ArgumentHelp("The older schema snapshot.", valueName: "old.json"))
+    var old: String
+
+    @Argument(help: ArgumentHelp("The newer schema snapshot.", valueName: "new.json"))
+    var new: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let source = try Files.schema(at: old)
+        let destination = try Files.schema(at: new)
+        let report = DiffReport(SchemaDiff(from: source, to: destination), newFile: (new as NSString).lastPathComponent)
+        if output.json {
+            try Terminal.json(report)
+        } else {
+            report.print()
+        }
+    }
+}
+
+/// The changes between two schemas, as `molt diff` and `molt check` show them.
+struct DiffReport: Encodable {
+    struct Change: Encodable {
+        var description: String
+        var entity: String
+        var property: String?
+        var inferable: Bool
+        var destructive: Bool
+        var refusal: String?
+    }
+
+    /// A removed property and an added one that are probably the same, renamed.
+    struct RenameSuggestion: Encodable {
+        var entity: String
+        var from: String
+        var to: String
+        var type: String
+        var fix: String
+    }
+
+    var fromVersion: Int
+    var toVersion: Int
+    var inferable: Bool
+    var changes: [Change]
+    var suggestedRenames: [RenameSuggestion]
+
+    init(_ diff: SchemaDiff, newFile: String) {
+        fromVersion = diff.source.version
+        toVersion = diff.destination.version
+        inferable = diff.isInferable
+        changes = diff.changes.map {
+            Change(
+                description: $0.description, entity: $0.entity, property: $0.property, inferable: $0.isInferable,
+                destructive: $0.isDestructive, refusal: $0.refusal)
+        }
+        suggestedRenames = Self.renames(in: diff, newFile: newFile)
+    }
+
+    /// Pairs each removed attribute with the one added attribute of the same type in the same entity, and each
+    /// removed entity with the one added entity with the same attribute names.
+    static func renames(in diff: SchemaDiff, newFile: String) -> [RenameSuggestion] {
+        var result: [RenameSuggestion] = []
+        for entity in diff.destination.entities {
+            let oldName = diff.source.entity(named: entity.name) != nil ? entity.name : entity.originalName
+            guard let oldName, let oldEntity = diff.source.entity(named: oldName) else { continue }
+            let removed = diff.changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved }
+                .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
+            let added = diff.changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded }
+                .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
+            for old in removed {
+                let candidates = added.filter { $0.type == old.type }
+                let rivals = removed.filter { $0.type == old.type }
+                guard candidates.count == 1, rivals.count == 1, let new = candidates.first else { continue }
+                result.append(RenameSuggestion(
+                    entity: entity.name, from: old.name, to: new.name, type: new.type.rawValue,
+                    fix: "If '\(entity.name).\(old.name)' was renamed to '\(new.name)', add \"originalName\" : \"\(old.name)\" to attribute '\(new.name)' of entity '\(entity.name)' in \(newFile) (in Swift: Attribute(\"\(new.name)\", .\(new.type.rawValue), originalName: \"\(old.name)\")); its values are then kept instead of deleted."))
+            }
+        }
+        let removedEntities = diff.changes.filter { $0.kind == .entityRemoved }.compactMap { diff.source.entity(named: $0.entity) }
+        let addedEntities = diff.changes.filter { $0.kind == .entityAdded }.compactMap { diff.destination.entity(named: $0.entity) }
+        for old in removedEntities {
+            let shape = Set(old.attributes.map(\.name))
+            let candidates = addedEntities.filter { Set($0.attributes.map(\.name)) == shape }
+            guard candidates.count == 1, let new = candidates.first else { continue }
+            result.append(RenameSuggestion(
+                entity: new.name, from: old.name, to: new.name, type: "entity",
+                fix: "If entity '\(old.name)' was renamed to '\(new.name)', add \"originalName\" : \"\(old.name)\" to entity '\(new.name)' in \(newFile) (in Swift: Entity(\"\(new.name)\", originalName: \"\(old.name)\")); its objects are then kept instead of deleted."))
+        }
+        return result
+    }
+
+    func print() {
+        Terminal.line("Version \(fromVersion) → \(toVersion): \(Format.count(changes.count, "change"))")
+        for change in changes {
+            let mark = !change.inferable ? "refused    " : change.destructive ? "destructive" : "inferable  "
+            Terminal.line("  \(mark)  \(change.description)")
+            if let refusal = change.refusal { Terminal.line("               \(refusal)") }
+        }
+        if !suggestedRenames.isEmpty {
+            Terminal.line()
+            Terminal.line("Likely renames:")
+            for rename in suggestedRenames {
+                let from = rename.type == "entity" ? rename.from : "\(rename.entity).\(rename.from)"
+                Terminal.line("  '\(from)' → '\(rename.to)' (\(rename.type))")
+                Terminal.line("    \(rename.fix)")
+            }
+        }
+        let refused = changes.filter { !$0.inferable }.count
+        let destructive = changes.filter(\.destructive).count
+        Terminal.line()
+        if changes.isEmpty {
+            Terminal.line("The schemas describe the same store.")
+        } else if refused == 0 {
+            Terminal.line("Molt can infer this migration\(destructive > 0 ? "; \(Format.count(destructive, "change")) delete\(destructive == 1 ? "s" : "") data" : "").")
+        } else {
+            Terminal.line("Molt cannot infer this migration: \(Format.count(refused, "change")) need\(refused == 1 ? "s" : "") a custom stage.")
+        }
+    }
+}

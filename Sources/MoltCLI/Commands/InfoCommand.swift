@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+/// `molt info STORE [--json]`: a store's version, schema hash, entities with their counts and attributes, and
+/// migration history, read without migrating or writing anything.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show a store's version, schema hash, entities with object counts, and migration history.",
+        discussion: "The store is opened read-only; nothing is written. With --json, prints an object with at least `version` and `entities`.")
+
+    @OptionGroup var storeArgument: StoreArgument
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let info = try Files.existingStore(at: storeArgument.store)
+        let report = InfoReport(info)
+        if output.json {
+            try Terminal.json(report)
+        } else {
+            report.print()
+        }
+    }
+}
+
+/// What `molt info` shows, in the shape of its JSON.
+struct InfoReport: Encodable {
+    struct AttributeInfo: Encodable {
+        var name: String
+        var type: String
+        var optional: Bool
+        var `default`: String?
+        var primaryKey: Bool
+    }
+
+    struct RelationshipInfo: Encodable {
+        var name: String
+        var destination: String
+        var toMany: Bool
+        var ordered: Bool
+        var inverse: String?
+        var deleteRule: String
+    }
+
+    struct EntityInfo: Encodable {
+        var name: String
+        var count: Int
+        var attributes: [AttributeInfo]
+        var relationships: [RelationshipInfo]
+        var indexes: [String]
+    }
+
+    struct HistoryEntry: Encodable {
+        var fromVersion: Int
+        var toVersion: Int
+        var startedAt: String
+        var duration: Double
+        var objectsTouched: Int
+        var steps: [String]
+    }
+
+    var path: String
+    var version: Int
+    var formatVersion: Int
+    var schemaHash: String
+    var entities: [EntityInfo]
+    var history: [HistoryEntry]
+
+    private let schema: Schema
+
+    enum CodingKeys: String, CodingKey { case path, version, formatVersion, schemaHash, entities, history }
+
+    init(_ info: StoreInfo) {
+        schema = info.schema
+        path = info.url.path
+        version = info.version
+        formatVersion = info.formatVersion
+        schemaHash = info.schemaHash
+        entities = info.schema.entities.map { entity in
+            EntityInfo(
+                name: entity.name, count: info.objectCounts[entity.name] ?? 0,
+                attributes: entity.attributes.map {
+                    AttributeInfo(
+                        name: $0.name, type: $0.type.rawValue, optional: $0.isOptional, default: $0.defaultValue?.description,
+                        primaryKey: $0.name == entity.primaryKey)
+                },
+                relationships: entity.relationships.map {
+                    RelationshipInfo(
+                        name: $0.name, destination: $0.destination, toMany: $0.kind == .toMany, ordered: $0.isOrdered,
+                        inverse: $0.inverse, deleteRule: $0.deleteRule.rawValue)
+                },
+                indexes: entity.indexes.map { "\($0.isUnique ? "unique" : "index")(\($0.attributes.joined(separator: ", ")))" })
+        }
+        history = info.history.map {
+            HistoryEntry(
+                fromVersion: $0.fromVersion, toVersion: $0.toVersion, startedAt: Format.timestamp($0.startedAt),
+                duration: $0.duration, objectsTouched: $0.objectsTouched, steps: $0.steps)
+        }
+    }
+
+    func print() {
+        Terminal.line("Store:       \(path)")
+        Terminal.line("Version:     \(version)")
+        Terminal.line("Schema hash: \(schemaHash)")
+        Terminal.line("File format: \(formatVersion)")
+        Terminal.line()
+        Terminal.line("Entities:")
+        if schema.entities.isEmpty { Terminal.line("  (none)") }
+        for (entity, info) in zip(schema.entities, entities) {
+            Terminal.line("  \(entity.name): \(Format.count(info.count, "object"))")
+            for attribute in entity.attributes {
+                Terminal.line("    \(Format.attribute(attribute, primaryKey: entity.primaryKey))")
+            }
+            for relationship in entity.relationships {
+                Terminal.line("    \(Format.relationship(relationship))")
+            }
+            for index in info.indexes { Terminal.line("    \(index)") }
+        }
+        Terminal.line()
+        Terminal.line("History:")
+        if history.isEmpty { Terminal.line("  (no migration yet)") }
+        for entry in history {
+            Terminal.line(
+                "  \(entry.fromVersion) → \(entry.toVersion)  \(entry.startedAt)  \(Format.duration(entry.duration))  \(Format.count(entry.objectsTouched, "object")) touched")
+            for step in entry.steps { Terminal.line("    \(step)") }
+        }
+    }
+}

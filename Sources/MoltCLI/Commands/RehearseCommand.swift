@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+/// `molt rehearse STORE --to NEW.json [--json]`: migrates a temporary copy of a store and reports what the real
+/// migration would do: per-entity counts before and after, time and peak memory. The original is only read.
+struct RehearseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rehearse",
+        abstract: "Migrate a copy of a store and report counts before and after, time and peak memory.",
+        discussion: """
+            The store is copied to a temporary folder and the copy is migrated exactly as `migrate` would do it;
+            the copy is then deleted. The original is only read. Peak memory is the most this process held
+            resident, copy and migration included.
+            """)
+
+    @OptionGroup var storeArgument: StoreArgument
+    @OptionGroup var target: TargetSchemaOptions
+    @OptionGroup var output: OutputOptions
+
+    struct EntityCounts: Encodable {
+        var entity: String
+        var before: Int?
+        var after: Int?
+    }
+
+    struct Report: Encodable {
+        var store: String
+        var fromVersion: Int
+        var toVersion: Int
+        var entities: [EntityCounts]
+        var steps: [String]
+        var duration: Double
+        var objectsTouched: Int
+        var peakMemoryBytes: Int
+    }
+
+    func run() throws {
+        let info = try Files.existingStore(at: storeArgument.store)
+        let schema = try Files.schema(at: target.to)
+        try Store.checkMigration(from: info.schema, to: schema)
+        let folder = try Files.temporaryFolder("molt-rehearse")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent(info.url.lastPathComponent)
+        try Files.copyStore(info.url, to: copy)
+
+        let bar = output.json ? nil : Terminal.progressBar(title: "Rehearsing")
+        var options = Files.options(forStoreAt: copy)
+        options.progress = bar?.handler
+        let clock = ContinuousClock.now
+        do {
+            let store = try Store.open(at: copy, schema: schema, options: options)
+            try store.close()
+            bar?.finish()
+        } catch {
+            bar?.finish()
+            throw error
+        }
+        let elapsed = ContinuousClock.now - clock
+        let after = try Store.inspect(at: copy)
+        let migrated = info.version != schema.version
+        let record = migrated ? after.history.last : nil
+
+        var entities: [EntityCounts] = []
+        var matched: Set<String> = []
+        for entity in schema.entities {
+            let origin = info.schema.entity(named: entity.name) != nil ? entity.name : entity.originalName
+            let before = origin.flatMap { info.objectCounts[$0] }
+            if before != nil, let origin { matched.insert(origin) }
+            entities.append(EntityCounts(entity: entity.name, before: before, after: after.objectCounts[entity.name]))
+        }
+        for entity in info.schema.entities where !matched.contains(entity.name) {
+            entities.append(EntityCounts(entity: entity.name, before: info.objectCounts[entity.name], after: nil))
+        }
+        let report = Report(
+            store: info.url.path, fromVersion: info.version, toVersion: schema.version, entities: entities,
+            steps: record?.steps ?? [],
+            duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            objectsTouched: record?.objectsTouched ?? 0, peakMemoryBytes: Files.peakResidentMemory())
+        if output.json {
+            try Terminal.json(report)
+        } else {
+            print(report)
+        }
+    }
+
+    private func print(_ report: Report) {
+        Terminal.line("Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), on a copy (the store is untouched)")
+        Terminal.line()
+        Terminal.line("Objects before → after:")
+        for entity in report.entities {
+            let before = entity.before.map(String.init) ?? "new"
+            let after = entity.after.map(String.init) ?? "removed"
+            Terminal.line("  \(entity.entity): \(before) → \(after)")
+        }
+        if !report.steps.isEmpty {
+            Terminal.line()
+            Terminal.line("Steps:")
+            for step in report.steps { Terminal.line("  \(step)") }
+        }
+        Terminal.line()
+        Terminal.line("Time:        \(Format.duration(report.duration)) (\(Format.count(report.objectsTouched, "object")) touched)")
+        Terminal.line("Peak memory: \(Format.bytes(report.peakMemoryBytes))")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Molt
+
+/// A JSON value with integers kept apart from doubles, so that 64-bit integers round-trip exactly.
+enum JSONValue: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let v): try container.encode(v)
+        case .int(let v): try container.encode(v)
+        case .double(let v): try container.encode(v)
+        case .string(let v): try container.encode(v)
+        case .array(let v): try container.encode(v)
+        case .object(let v): try container.encode(v)
+        }
+    }
+}
+
+/// The data file of `molt export` and `molt import`.
+///
+/// ```json
+/// {
+///   "format" : "molt-data",
+///   "formatVersion" : 1,
+///   "schemaVersion" : 6,
+///   "entities" : {
+///     "UserMemo" : [ { "_id" : 1, "memoDate" : 1700000000.25, "objectID" : "…", "title" : "Milk" } ]
+///   }
+/// }
+/// ```
+///
+/// Every attribute type round-trips exactly:
+/// - `string`, `bool`: JSON strings and booleans; `int`: JSON integers (all 64 bits).
+/// - `double`: JSON numbers in the shortest form that reads back as the same Double; the infinities as the
+///   strings `"Infinity"` and `"-Infinity"` (SQLite stores no NaN).
+/// - `date`: the exact Double number of seconds since 1970-01-01T00:00:00Z (what the store holds), not ISO 8601,
+///   which would round to milliseconds.
+/// - `data`: Base64 text; `uuid`: the UUID's uppercase text.
+/// - `null`: JSON null; a missing key reads as null (or the attribute's default on import).
+/// - to-one relationships: the `_id` of the destination or null; to-many: an array of `_id`s, in order.
+struct DataFile: Codable {
+    static let formatName = "molt-data"
+    static let currentFormatVersion = 1
+
+    var format: String
+    var formatVersion: Int
+    var schemaVersion: Int?
+    var entities: [String: [[String: JSONValue]]]
+
+    /// A value of an attribute as JSON.
+    static func json(_ value: Value) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .string(let v): return .string(v)
+        case .int(let v): return .int(v)
+        case .double(let v): return v.isInfinite ? .string(v < 0 ? "-Infinity" : "Infinity") : .double(v)
+        case .bool(let v): return .bool(v)
+        case .date(let v): return .double(v.timeIntervalSince1970)
+        case .data(let v): return .string(v.base64EncodedString())
+        case .uuid(let v): return .string(v.uuidString)
+        }
+    }
+
+    /// A JSON value read as a value of `attribute`, or nil when it does not fit the attribute's type.
+    static func value(_ json: JSONValue, for type: AttributeType) -> Value? {
+        switch (json, type) {
+        case (.null, _): return .null
+        case (.string(let v), .string): return .string(v)
+        case (.int(let v), .int): return .int(v)
+        case (.int(let v), .double): return .double(Double(v))
+        case (.double(let v), .double): return .double(v)
+        case (.string("Infinity"), .double): return .double(.infinity)
+        case (.string("-Infinity"), .double): return .double(-.infinity)
+        case (.bool(let v), .bool): return .bool(v)
+        case (.int(let v), .date): return .date(Date(timeIntervalSince1970: Double(v)))
+        case (.double(let v), .date): return .date(Date(timeIntervalSince1970: v))
+        case (.string(let v), .data): return Data(base64Encoded: v).map(Value.data)
+        case (.string(let v), .uuid): return UUID(uuidString: v).map(Value.uuid)
+        default: return nil
+        }
+    }
+
+    /// How a value reads in a CSV cell: the JSON form's text; null is an empty cell, text is always quoted.
+    static func csvCell(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .bool(let v): return v ? "true" : "false"
+        case .int(let v): return String(v)
+        case .double(let v): return "\(v)"
+        case .string(let v): return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        case .array(let items): return "\"" + items.map(csvCell).joined(separator: " ") + "\""
+        case .object: return ""
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Molt
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to the terminal: standard output, standard error, JSON, and a progress bar.
+enum Terminal {
+    /// Whether standard output is a terminal (not a pipe or a file).
+    static var isInteractive: Bool { isatty(STDOUT_FILENO) != 0 }
+
+    /// Flushes nothing (writes are unbuffered) and ends the process with `status`.
+    static func exit(_ status: ExitStatus) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status.rawValue)
+        #else
+        Darwin.exit(status.rawValue)
+        #endif
+    }
+
+    /// Writes one line to standard output.
+    static func line(_ text: String = "") {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes one line to standard error.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes a value as pretty-printed JSON with sorted keys, followed by a newline.
+    static func json<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        data.append(0x0A)
+        FileHandle.standardOutput.write(data)
+    }
+
+    /// A progress handler for ``Store/Options/progress`` that draws a bar on the terminal, or nil when standard
+    /// output is not a terminal (a script reading the output never sees it).
+    static func progressBar(title: String) -> ProgressBar? {
+        isInteractive ? ProgressBar(title: title) : nil
+    }
+}
+
+/// A one-line progress bar redrawn in place with a carriage return.
+final class ProgressBar: @unchecked Sendable {
+    private let title: String
+    private let lock = NSLock()
+    private var drawn = false
+
+    init(title: String) { self.title = title }
+
+    /// The closure to put in ``Store/Options/progress``.
+    var handler: @Sendable (MigrationProgress) -> Void {
+        { [self] progress in self.draw(progress) }
+    }
+
+    private func draw(_ progress: MigrationProgress) {
+        lock.lock()
+        defer { lock.unlock() }
+        let width = 30
+        let filled = Int((progress.fractionCompleted * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+        let text = "\r\u{1B}[K\(title) [\(bar)] \(percent)% (\(progress.fromVersion) → \(progress.toVersion))"
+        FileHandle.standardOutput.write(Data(text.utf8))
+        drawn = true
+    }
+
+    /// Erases the bar, so that the next line starts clean.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawn { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+}
+
+/// Formatting helpers shared by the commands.
+enum Format {
+    /// A duration in seconds as milliseconds or seconds: `0.8 ms`, `1.24 s`.
+    static func duration(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
+    }
+
+    /// A byte count as `12.3 MB`.
+    static func bytes(_ count: Int) -> String {
+        String(format: "%.1f MB", Double(count) / 1_048_576)
+    }
+
+    /// `1 object`, `2 objects`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// An ISO 8601 timestamp in UTC, to the second.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// How an attribute reads in `molt info`: `count double = 0`, `memoSubtitle string?`.
+    static func attribute(_ attribute: Attribute, primaryKey: String?) -> String {
+        var text = "\(attribute.name): \(attribute.type.rawValue)\(attribute.isOptional ? "?" : "")"
+        if let value = attribute.defaultValue { text += " = \(value)" }
+        if attribute.name == primaryKey { text += " (primary key)" }
+        return text
+    }
+
+    /// How a relationship reads in `molt info`: `notes: [Note] ordered, inverse folder, cascade`.
+    static func relationship(_ relationship: Relationship) -> String {
+        var text = "\(relationship.name): "
+        text += relationship.kind == .toMany ? "[\(relationship.destination)]" : relationship.destination
+        var notes: [String] = []
+        if relationship.isOrdered { notes.append("ordered") }
+        if let inverse = relationship.inverse { notes.append("inverse \(inverse)") }
+        if relationship.deleteRule != .nullify { notes.append(relationship.deleteRule.rawValue) }
+        return notes.isEmpty ? text : text + " (" + notes.joined(separator: ", ") + ")"
+    }
+}
