@@ -46,7 +46,9 @@ extension Store {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(options.migrationWaitTimeout)
-        configuration.journalMode = options.journalMode == .wal ? .wal : .default
+        // Not GRDB's `.wal`: it switches on connection with a throw-away CREATE/DROP TABLE that writes to the
+        // file even when the opening is then refused. WAL is set once the store is known to be good.
+        configuration.journalMode = .default
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
@@ -56,9 +58,11 @@ extension Store {
         do {
             let current = try queue.read { db in try StoreMetadata.read(db) }
             if let current, case .open = try decision(for: current, schema: schema, options: options) {
+                try applyJournalMode(queue, options: options)
                 return Store(schema: schema, url: url, queue: queue)
             }
             try prepare(queue, url: url, schema: schema, options: options)
+            try applyJournalMode(queue, options: options)
             return Store(schema: schema, url: url, queue: queue)
         } catch let error as DatabaseError {
             try? queue.close()
@@ -66,6 +70,18 @@ extension Store {
         } catch {
             try? queue.close()
             throw error
+        }
+    }
+
+    /// Switches the file to write-ahead logging when the options ask for it; a file already in WAL mode is not
+    /// written to.
+    static func applyJournalMode(_ queue: DatabaseQueue, options: Options) throws {
+        guard options.journalMode == .wal else { return }
+        try queue.writeWithoutTransaction { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw MoltError(.ioError, "SQLite could not switch the store to write-ahead logging; open it with `journalMode = .rollback`.")
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
     }
 
