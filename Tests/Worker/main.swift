@@ -1,5 +1,73 @@
 import Foundation
 import Molt
 
-// Replaced by the crash and concurrency tests' worker.
-print("molt-test-worker")
+// A child process for MoltTests' crash and concurrency tests.
+//
+//     molt-test-worker open STORE SCHEMA.json rollback|wal [--hold]
+//
+// Opens (and so migrates) the store at STORE with the schema read from SCHEMA.json (a `snapshotJSON()`), then
+// prints "opened VERSION" and exits 0. While a migration runs it prints "migrating" when the first progress
+// report comes, so that a test can kill it mid-migration. With `--hold` it also prints "holding" when the
+// progress reaches 100 % (every row written, nothing committed yet) and then sleeps until it is killed.
+// Errors print "error CODE: MESSAGE" and exit 1.
+
+/// Prints a line at once (stdout is a pipe, which `print` would buffer).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String) -> Never {
+    say("error usage: \(message)")
+    exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 4, arguments[0] == "open" else {
+    fail("molt-test-worker open STORE SCHEMA.json rollback|wal [--hold]")
+}
+let storeURL = URL(fileURLWithPath: arguments[1])
+let holds = arguments.dropFirst(4).contains("--hold")
+
+do {
+    let schema = try Schema(snapshotJSON: Data(contentsOf: URL(fileURLWithPath: arguments[2])))
+    var options = Store.Options()
+    switch arguments[3] {
+    case "wal": options.journalMode = .wal
+    case "rollback": options.journalMode = .rollback
+    default: fail("the journal mode must be rollback or wal, not \(arguments[3])")
+    }
+    let started = LockedFlag()
+    options.progress = { progress in
+        if started.setOnce() { say("migrating") }
+        if holds && progress.fractionCompleted >= 1 {
+            say("holding")
+            while true { sleep(60) }
+        }
+    }
+    let store = try Store.open(at: storeURL, schema: schema, options: options)
+    let version = store.schema.version
+    try store.close()
+    say("opened \(version)")
+    exit(0)
+} catch let error as MoltError {
+    say("error \(error.code): \(error.message)")
+    exit(1)
+} catch {
+    say("error other: \(error)")
+    exit(1)
+}
+
+/// A flag set once, from whichever thread reports progress.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+
+    /// Sets the flag; returns whether this call set it.
+    func setOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet { return false }
+        isSet = true
+        return true
+    }
+}

@@ -2,8 +2,14 @@ import Foundation
 import Molt
 
 /// The kinds of store every suite runs its bodies on.
+///
+/// `allCases` holds every kind; suites whose feature needs a file (opening rules, migrations, crashes) run on
+/// ``files``, the on-disk kinds.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case rollback, wal
+    case rollback, wal, memory
+
+    /// The kinds backed by a file, in both journal modes.
+    static let files: [StoreKind] = [.rollback, .wal]
 
     var testDescription: String { rawValue }
 
@@ -11,6 +17,17 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         var options = Store.Options()
         options.journalMode = self == .wal ? .wal : .rollback
         return options
+    }
+
+    /// The worker's name for the journal mode.
+    var journalArgument: String { self == .wal ? "wal" : "rollback" }
+
+    /// A new, empty store of this kind at `schema`'s version (in `directory` for the file kinds).
+    func makeStore(schema: Schema, in directory: TemporaryDirectory) throws -> Store {
+        switch self {
+        case .memory: return try Store.inMemory(schema: schema)
+        case .rollback, .wal: return try Store.open(at: directory.file(), schema: schema, options: options)
+        }
     }
 }
 
