@@ -9,7 +9,7 @@ extension LightweightMigration {
     ///
     /// - Returns: The number of rows written (copied by rebuilds, filled by conversions).
     func apply(in db: Database) throws -> Int {
-        let changesAtStart = db.totalChangesCount
+        try ForeignKeyScope.current?.stepWillStart(db)
         var effects = ForeignKeyScope.Effects()
         var written = 0
         for table in droppedJoinTables + droppedTables {
@@ -42,7 +42,7 @@ extension LightweightMigration {
             guard let state = tables[entity.name], state.origin != nil else { continue }
             written += try applyTable(state, in: db, effects: &effects)
         }
-        ForeignKeyScope.current?.record(effects, changes: db.totalChangesCount - changesAtStart)
+        try ForeignKeyScope.current?.stepDidEnd(effects, in: db)
         return written
     }
 
@@ -72,9 +72,9 @@ extension LightweightMigration {
 
     private func applyJoin(_ join: JoinState, in db: Database, effects: inout ForeignKeyScope.Effects) throws -> Int {
         let table = SchemaSQL.joinTableName(entity: join.owner, relationship: join.relationship.name)
-        effects.written.insert(table)
         let q = SchemaSQL.quote
         guard join.originTable != nil else {
+            effects.written.insert(table)
             for statement in SchemaSQL.createJoinTable(entity: join.owner, join.relationship) { try db.execute(sql: statement) }
             guard let seed = join.seed else { return 0 }
             let source = seed.source.sql
@@ -86,10 +86,12 @@ extension LightweightMigration {
         }
         guard join.originOrdered != join.relationship.isOrdered else { return 0 }
         if join.relationship.isOrdered {
+            effects.written.insert(table)
             try db.execute(sql: "ALTER TABLE \(q(table)) ADD COLUMN \(q(SchemaSQL.positionColumn)) INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "UPDATE \(q(table)) SET \(q(SchemaSQL.positionColumn)) = rowid")
             return db.changesCount
         } else {
+            effects.altered.insert(table)
             try db.execute(sql: "ALTER TABLE \(q(table)) DROP COLUMN \(q(SchemaSQL.positionColumn))")
             return 0
         }

@@ -41,7 +41,7 @@ extension Migration {
         var reader = BatchReader(table: oldEntity.name)
         let oldSlots = oldEntity.attributes.map { reader.slot($0.name, $0.type) }
         let newSlots = newEntity.attributes.map { reader.slot(layout.columns[$0.name]!, $0.type) }
-        let oldShape = ObjectShape(entity: oldEntity, version: fromVersion)
+        let oldShape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
         let newShape = ObjectShape(entity: newEntity, version: toVersion)
         var updates = UpdateStatements(table: layout.table, columns: newEntity.attributes.map { layout.columns[$0.name]! })
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(oldEntity.name))") ?? 0
@@ -78,7 +78,7 @@ extension Migration {
         }
         var reader = BatchReader(table: oldEntity.name)
         let slots = oldEntity.attributes.map { reader.slot($0.name, $0.type) }
-        let shape = ObjectShape(entity: oldEntity, version: fromVersion)
+        let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(oldEntity.name))") ?? 0
         var done = 0
         try reader.forEachBatch(in: db) { batch in

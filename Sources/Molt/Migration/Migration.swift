@@ -44,6 +44,8 @@ public final class Migration {
     let workspace: StageWorkspace
     let run: RunContext
     let deletions = DeletionLog()
+    /// Old entity → (new attribute name → old attribute name), from `renameProperty`.
+    var renamedProperties: [String: [String: String]] = [:]
 
     init(workspace: StageWorkspace, db: Database, run: RunContext) {
         self.workspace = workspace
@@ -101,6 +103,7 @@ public final class Migration {
                 "Cannot rename '\(oldEntity.name).\(oldName)' (\(source.type.rawValue)) to '\(newEntity.name).\(newName)' (\(destination.type.rawValue)): the types don't convert safely. Convert the values in `enumerateObjects(ofType:)`.",
                 entity: type, property: newName)
         }
+        renamedProperties[oldEntity.name, default: [:]][newName] = oldName
         let target = workspace.newLayout.column(newEntity.name, newName)
         let expression = LightweightMigration.convert(.column(oldName), from: source.type, to: destination.type).sql
         guard target != SchemaSQL.quote(oldName) else { return }

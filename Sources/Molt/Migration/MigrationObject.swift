@@ -70,11 +70,17 @@ final class ObjectShape: Sendable {
     let version: Int
     let index: [String: Int]
 
-    init(entity: Entity, version: Int) {
+    /// - Parameter aliases: Other names that read an attribute: new name → old name, from
+    ///   ``Migration/renameProperty(onType:from:to:)``, so that Realm code reading `old["title"]` after
+    ///   renaming `memoTitle` to `title` works as written.
+    init(entity: Entity, version: Int, aliases: [String: String] = [:]) {
         self.entity = entity
         self.version = version
         var index: [String: Int] = [:]
         for (i, attribute) in entity.attributes.enumerated() { index[attribute.name] = i }
+        for (alias, original) in aliases where index[alias] == nil {
+            if let i = index[original] { index[alias] = i }
+        }
         self.index = index
     }
 }

@@ -98,10 +98,9 @@ enum StoreValidator {
 /// A full `PRAGMA foreign_key_check` scans every row of every table that has a to-one relationship: on a
 /// million objects it costs ~60 ms, thirty times the `ALTER TABLE ADD COLUMN` it validates. The store was
 /// valid before the run (Molt writes with foreign keys on, and every migration is validated), so a link can
-/// only break where rows were written, replaced or dropped: the inferred steps record those tables, and the
-/// check covers them and the tables that link to them. Anything else that touched the store during the run
-/// (a custom stage, raw SQL) shows as rows changed or schema entries changed beyond what was recorded, and
-/// then the whole store is checked, as before.
+/// only break where rows were written, replaced or dropped. Each run of inferred steps records those tables;
+/// the check covers them and the tables that link to them. Anything else that changed a row or the schema
+/// during the run (a custom stage, raw SQL) is seen, and then the whole store is checked, as before.
 final class ForeignKeyScope: @unchecked Sendable { // Used on one database connection's thread only.
     /// The scope of the migration running on this thread, or nil outside `Store.open`'s migration.
     @TaskLocal static var current: ForeignKeyScope?
@@ -122,37 +121,48 @@ final class ForeignKeyScope: @unchecked Sendable { // Used on one database conne
         var sql: String?
     }
 
-    private let changesAtStart: Int
     private let entriesAtStart: [String: Entry]
-    private var recordedChanges = 0
+    private var changesAfterLastStep: Int
+    private var entriesAfterLastStep: [String: Entry]
+    private var changedElsewhere = false
     private var effects = Effects()
 
     /// Notes the store's state before the migration starts.
     init(_ db: Database) throws {
-        changesAtStart = db.totalChangesCount
+        changesAfterLastStep = db.totalChangesCount
         entriesAtStart = try Self.entries(db)
+        entriesAfterLastStep = entriesAtStart
     }
 
-    /// Adds what one run of inferred steps did; `changes` is the number of rows it changed.
-    func record(_ effects: Effects, changes: Int) {
+    /// Called as a run of inferred steps starts: notes whether anything changed the store since the last one.
+    func stepWillStart(_ db: Database) throws {
+        if try db.totalChangesCount != changesAfterLastStep || Self.entries(db) != entriesAfterLastStep {
+            changedElsewhere = true
+        }
+    }
+
+    /// Called as a run of inferred steps ends, with what it did.
+    func stepDidEnd(_ effects: Effects, in db: Database) throws {
         self.effects.written.formUnion(effects.written)
         self.effects.altered.formUnion(effects.altered)
-        recordedChanges += changes
+        changesAfterLastStep = db.totalChangesCount
+        entriesAfterLastStep = try Self.entries(db)
     }
 
     /// The tables whose foreign keys must be checked, or nil when the whole store must be.
     func tablesToCheck(_ db: Database) throws -> Set<String>? {
-        guard db.totalChangesCount - changesAtStart == recordedChanges else { return nil }
-        let known = Set((effects.written.union(effects.altered)).map { $0.lowercased() })
-        let now = try Self.entries(db)
-        for key in Set(now.keys).union(entriesAtStart.keys) where now[key] != entriesAtStart[key] {
-            for table in [now[key]?.table, entriesAtStart[key]?.table].compactMap({ $0 }) where !known.contains(table.lowercased()) {
+        try stepWillStart(db)
+        guard !changedElsewhere else { return nil }
+        // Every table whose schema entry changed must be one the steps said they touched.
+        let known = Set(effects.written.union(effects.altered).map { $0.lowercased() })
+        for key in Set(entriesAfterLastStep.keys).union(entriesAtStart.keys) where entriesAfterLastStep[key] != entriesAtStart[key] {
+            for table in [entriesAfterLastStep[key]?.table, entriesAtStart[key]?.table].compactMap({ $0 }) where !known.contains(table.lowercased()) {
                 return nil
             }
         }
         let written = Set(effects.written.map { $0.lowercased() })
         var result: Set<String> = []
-        for table in Set(now.values.map(\.table)) {
+        for table in Set(entriesAfterLastStep.values.map(\.table)) {
             if try written.contains(table.lowercased())
                 || db.foreignKeys(on: table).contains(where: { written.contains($0.destinationTable.lowercased()) }) {
                 result.insert(table)
