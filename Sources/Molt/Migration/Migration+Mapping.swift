@@ -8,8 +8,11 @@ extension Migration {
     ///   attribute no mapping fills, an ambiguous link, or the SQL error of an expression.
     public func apply(_ mappings: [EntityMapping]) throws {
         var resolved: [ResolvedMapping] = []
+        let linkedEntities = Set(mappings.flatMap { $0.links.map(\.to) })
         for (index, mapping) in mappings.enumerated() {
-            resolved.append(try resolve(mapping, index: index))
+            var m = try resolve(mapping, index: index)
+            m.isLinked = linkedEntities.contains(m.destination.name)
+            resolved.append(m)
         }
         for mapping in resolved {
             run.report(entity: mapping.destination.name, completed: 0, total: 1)
@@ -30,8 +33,10 @@ extension Migration {
         let source: Entity
         let destination: Entity
         let inPlace: Bool
+        /// Whether another mapping links to this one's objects.
+        var isLinked = false
         var mapTable: String { "_molt_map_\(index)" }
-        var hasMapTable: Bool { !inPlace || !mapping.links.isEmpty }
+        var hasMapTable: Bool { !inPlace || !mapping.links.isEmpty || isLinked }
         var label: String { "the mapping of '\(source.name)' into '\(destination.name)'" }
     }
 
