@@ -44,6 +44,7 @@ extension MigrationTester {
             let expectation = expect(fixture)
             var values: [String: Value] = [:]
             var links: [String: [String]] = [:]
+            var entityName = carry.entity ?? fixture.entity
             switch expectation.kind {
             case .unchecked:
                 continue
@@ -53,8 +54,9 @@ extension MigrationTester {
                     diffs.append(ObjectDiff(object: fixture, entity: entity, kind: .notDeleted))
                 }
                 continue
-            case .exactly(let exact):
+            case .exactly(let exact, let entity):
                 values = exact
+                if let entity { entityName = entity }
             case .survives(let changes, let linkChanges, let ignoring):
                 guard carry.entity != nil || !changes.isEmpty || !linkChanges.isEmpty else { continue }
                 values = carry.values.merging(changes) { _, new in new }
@@ -64,7 +66,6 @@ extension MigrationTester {
                     links[name] = nil
                 }
             }
-            let entityName = carry.entity ?? fixture.entity
             guard let entity = newest.entity(named: entityName),
                 let found = try find(fixture, entity: entityName, expected: values, in: objects, newest: newest)
             else {

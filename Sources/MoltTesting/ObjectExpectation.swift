@@ -17,7 +17,7 @@
 public struct ObjectExpectation: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case survives(changes: [String: Value], links: [String: [String]], ignoring: Set<String>)
-        case exactly([String: Value])
+        case exactly([String: Value], entity: String?)
         case deleted
         case unchecked
     }
@@ -44,13 +44,19 @@ public struct ObjectExpectation: Sendable, Hashable {
         ObjectExpectation(kind: .survives(changes: changes, links: links.mapValues(\.keys), ignoring: ignoring))
     }
 
-    /// The object survives with exactly these values; attributes not listed are not checked.
+    /// The object survives with these values; attributes not listed are not checked.
     ///
     /// ```swift
     /// .values(["title": "Milk", "count": 100.0])
+    /// .values(["name": old["name"]], in: "Category")   // a stage moved it to another entity
     /// ```
-    public static func values(_ values: [String: Value]) -> ObjectExpectation {
-        ObjectExpectation(kind: .exactly(values))
+    ///
+    /// - Parameters:
+    ///   - values: The values it must hold, by attribute name at the newest version.
+    ///   - entity: The entity it must belong to at the newest version, when that is not the one its own entity
+    ///     became; it is then found by its identifier (or its primary key) in that entity.
+    public static func values(_ values: [String: Value], in entity: String? = nil) -> ObjectExpectation {
+        ObjectExpectation(kind: .exactly(values, entity: entity))
     }
 
     /// The migration deletes the object: it must be gone.
