@@ -69,7 +69,7 @@ struct Seed001SplitTests {
         }
     }
 
-    @Test("in code: enumerate, create the Address, link it", arguments: StoreKind.allCases)
+    @Test("in code: enumerate, create the Address, link it", arguments: StoreKind.files)
     func inCode(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeV1(dir.file(), kind)
@@ -90,7 +90,7 @@ struct Seed001SplitTests {
         try Self.check(store)
     }
 
-    @Test("as a mapping: SQL expressions, an Address per Person, links in a second phase", arguments: StoreKind.allCases)
+    @Test("as a mapping: SQL expressions, an Address per Person, links in a second phase", arguments: StoreKind.files)
     func asMapping(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeV1(dir.file(), kind)

@@ -32,7 +32,7 @@ struct Seed003And004Tests {
         }
     }
 
-    @Test("an optional property added and one deleted need only the version; a combine and an initial object need a block", arguments: StoreKind.allCases)
+    @Test("an optional property added and one deleted need only the version; a combine and an initial object need a block", arguments: StoreKind.files)
     func seed003(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         do {
@@ -81,7 +81,7 @@ struct Seed003And004Tests {
         ])
     } + [Entity("Ingredient", attributes: [Attribute("name", .string), Attribute("detail", .string)])])
 
-    @Test("four note types map into the shared structure; what willMigrate creates is there in didMigrate", arguments: StoreKind.allCases)
+    @Test("four note types map into the shared structure; what willMigrate creates is there in didMigrate", arguments: StoreKind.files)
     func seed004(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         var expected: [String: [(name: String, detail: String, rating: Int64)]] = [:]
