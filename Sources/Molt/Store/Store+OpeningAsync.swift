@@ -1,0 +1,69 @@
+import Foundation
+
+extension Store {
+    /// Opens (creating or migrating) the store off the caller's thread: the explicit moment a migration runs,
+    /// never lazily on whatever thread touches the store first.
+    ///
+    /// Cancelling the calling task cancels a running migration, which rolls back.
+    ///
+    /// ```swift
+    /// let store = try await Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
+    /// ```
+    public static func open(at url: URL, schema: Schema, options: Options = Options()) async throws -> Store {
+        let cancellation = options.cancellation ?? MigrationCancellation()
+        var options = options
+        options.cancellation = cancellation
+        let opening = options
+        return try await withTaskCancellationHandler {
+            try await Task.detached(priority: .userInitiated) {
+                try Store.open(at: url, schema: schema, options: opening)
+            }.value
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// Starts opening the store in the background and returns at once, with the migration's progress as an
+    /// async sequence a UI can observe, and the store to await.
+    ///
+    /// ```swift
+    /// let opening = Store.opening(at: url, schema: v6, options: .init().migrating(with: plan))
+    /// Task { for await step in opening.progress { progressView.value = step.fractionCompleted } }
+    /// let store = try await opening.store
+    /// ```
+    public static func opening(at url: URL, schema: Schema, options: Options = Options()) -> Opening {
+        let (stream, continuation) = AsyncStream.makeStream(of: MigrationProgress.self, bufferingPolicy: .bufferingNewest(64))
+        var options = options
+        let cancellation = options.cancellation ?? MigrationCancellation()
+        options.cancellation = cancellation
+        let forward = options.progress
+        options.progress = { progress in
+            forward?(progress)
+            continuation.yield(progress)
+        }
+        let opening = options
+        let task = Task.detached(priority: .userInitiated) {
+            defer { continuation.finish() }
+            return try Store.open(at: url, schema: schema, options: opening)
+        }
+        return Opening(progress: stream, task: task, cancellation: cancellation)
+    }
+
+    /// A store being opened in the background: its migration's progress, and the store when it is ready.
+    public struct Opening: Sendable {
+        /// The migration's progress; it finishes when the opening does.
+        public let progress: AsyncStream<MigrationProgress>
+        let task: Task<Store, Error>
+        let cancellation: MigrationCancellation
+
+        /// The opened store, once created, opened or migrated.
+        ///
+        /// - Throws: What ``Store/open(at:schema:options:)`` throws.
+        public var store: Store {
+            get async throws { try await task.value }
+        }
+
+        /// Cancels the migration, which rolls back; ``store`` then throws ``MoltError/Code/cancelled``.
+        public func cancel() { cancellation.cancel() }
+    }
+}
