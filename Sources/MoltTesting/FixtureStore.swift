@@ -16,6 +16,7 @@ import Foundation
 /// ## Topics
 /// ### Creating
 /// - ``create(at:schema:fixtures:options:)``
+/// - ``create(at:snapshot:fixtures:options:)``
 /// ### Reading
 /// - ``objects``
 /// - ``object(_:)``
@@ -73,6 +74,37 @@ public struct FixtureStore: Sendable {
             try? store.close()
             throw error
         }
+    }
+
+    /// Creates a store at the version recorded in a snapshot file, and inserts the fixtures.
+    ///
+    /// ```swift
+    /// let start = try FixtureStore.create(at: url, snapshot: snapshotsFolder.appendingPathComponent("2.json"), fixtures: [
+    ///     Fixture("Note", "milk", ["text": "Milk"]),
+    /// ])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The store's file; a new one is created.
+    ///   - snapshot: A file written by ``Molt/Schema/snapshotJSON()`` or ``SchemaSnapshots/record(_:overwriting:)``.
+    ///   - fixtures: The objects to insert.
+    ///   - options: How to open the store. Defaults to a rollback journal.
+    /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidSnapshot`` when the file cannot
+    ///   be read, or the errors of ``create(at:schema:fixtures:options:)``.
+    public static func create(
+        at url: URL, snapshot: URL, fixtures: [Fixture], options: Store.Options = FixtureStore.defaultOptions
+    ) throws -> FixtureStore {
+        let schema: Schema
+        do {
+            schema = try Schema(snapshotJSON: try Data(contentsOf: snapshot))
+        } catch let error as MoltError {
+            throw MigrationTestError(
+                .invalidSnapshot, "The snapshot \(snapshot.path) cannot be read: \(error.message)",
+                entity: error.entity, attribute: error.property, underlying: error)
+        } catch {
+            throw MigrationTestError(.invalidSnapshot, "The snapshot \(snapshot.path) cannot be read: \(error.localizedDescription)")
+        }
+        return try create(at: url, schema: schema, fixtures: fixtures, options: options)
     }
 
     /// The default options of test stores: a rollback journal, so a store is one file.
