@@ -105,3 +105,19 @@ public final class Store: Sendable {
         }
     }
 }
+
+extension Store {
+    /// Rebuilds the store file to reclaim the space that migrations and deletions freed (SQLite's `VACUUM`).
+    ///
+    /// A table rebuild can leave the file up to twice its size; a migration with
+    /// ``Options/SecureDelete-swift.enum/fast`` can leave old values in free pages. This is the explicit,
+    /// deferred clean-up step for both, to run when the app is idle: it takes time proportional to the store's
+    /// size and blocks other writers meanwhile.
+    ///
+    /// ```swift
+    /// try store.compact()
+    /// ```
+    public func compact() throws {
+        try Store.mappingErrors { try queue.vacuum() }
+    }
+}
