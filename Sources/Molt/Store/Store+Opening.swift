@@ -130,7 +130,10 @@ extension Store {
                     try create(schema, in: db)
                 case .migrate(let stored):
                     let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
-                    let record = try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
+                    // Lets validation check the links of only the tables the migration wrote.
+                    let record = try ForeignKeyScope.$current.withValue(try ForeignKeyScope(db)) {
+                        try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
+                    }
                     try StoreMetadata.write(schema, in: db)
                     try StoreMetadata.append(record, in: db)
                 }
