@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an object stored at an old version should become at the newest one if the plan only carries data
 /// over: its entity and attribute names followed through every version in turn (by name, then by
 /// `originalName`, as ``Molt/SchemaDiff`` matches them), its values converted as Molt widens types, and added
@@ -31,7 +33,7 @@ struct Carried {
         var unpredictableLinks: Set<String> = []
         for next in schemas.dropFirst() {
             let previous = entity
-            guard let following = Self.match(previous.name, in: next.entities, oldNames: [], named: \.name, original: \.originalName)
+            guard let following = Self.match(previous.name, in: next.entities, named: \.name, original: \.originalName)
             else {
                 self.entity = nil
                 return
@@ -43,7 +45,7 @@ struct Carried {
                 let origin = Self.origin(of: attribute.name, original: attribute.originalName, in: oldProperties)
                 guard let origin, let old = previous.attribute(named: origin) else {
                     if let fallback = attribute.defaultValue {
-                        newValues[attribute.name] = fallback
+                        newValues[attribute.name] = Self.fit(fallback, to: attribute.type)
                     } else if attribute.isOptional {
                         newValues[attribute.name] = .null
                     } else {
@@ -57,7 +59,9 @@ struct Carried {
                     continue
                 }
                 if value.isNull && !attribute.isOptional {
-                    if let fallback = attribute.defaultValue { newValues[attribute.name] = fallback } else { newUnpredictable.insert(attribute.name) }
+                    if let fallback = attribute.defaultValue {
+                        newValues[attribute.name] = Self.fit(fallback, to: attribute.type)
+                    } else { newUnpredictable.insert(attribute.name) }
                 } else {
                     newValues[attribute.name] = value
                 }
@@ -98,9 +102,20 @@ struct Carried {
     /// The entity of `entities` that an entity named `name` becomes: the one of the same name, else the one
     /// whose `originalName` is `name`.
     private static func match<T>(
-        _ name: String, in candidates: [T], oldNames: Set<String>, named: KeyPath<T, String>, original: KeyPath<T, String?>
+        _ name: String, in candidates: [T], named: KeyPath<T, String>, original: KeyPath<T, String?>
     ) -> T? {
         candidates.first { $0[keyPath: named] == name } ?? candidates.first { $0[keyPath: original] == name }
+    }
+
+    /// A default value as the store holds it: a literal converted to the attribute's type (`default: 1` for a
+    /// double attribute reads back as `1.0`), as Molt converts it on insert.
+    static func fit(_ value: Value, to type: AttributeType) -> Value {
+        switch (value, type) {
+        case (.int(let v), .double): return .double(Double(v))
+        case (.int(let v), .bool) where v == 0 || v == 1: return .bool(v == 1)
+        case (.string(let s), .uuid): return UUID(uuidString: s).map(Value.uuid) ?? value
+        default: return value
+        }
     }
 
     /// `value` as Molt's lightweight migration converts it from one type to another, or nil when the

@@ -32,7 +32,7 @@ public struct MigrationTestError: Error, Hashable, Sendable, CustomStringConvert
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case snapshotMissing, frozenVersionEdited, versionRemoved, invalidSnapshot, snapshotsRecorded
-            case invalidFixture, missingStage, migrationFailed, objectsLost, valueMismatch, countMismatch
+            case invalidFixture, missingStage, migrationFailed, invalidData, objectsLost, valueMismatch, countMismatch
             case checkFailed, versionNotRecorded, severalFailures
         }
         private let base: Base
@@ -56,6 +56,9 @@ public struct MigrationTestError: Error, Hashable, Sendable, CustomStringConvert
         public static let missingStage = Code(.missingStage)
         /// Molt threw while migrating (a stage failed, a constraint was violated, validation failed).
         public static let migrationFailed = Code(.migrationFailed)
+        /// The migrated store holds values that do not fit the newest schema (text in an integer attribute, a
+        /// malformed UUID): SQLite's loose typing let a stage's SQL store them.
+        public static let invalidData = Code(.invalidData)
         /// Fixture objects expected to survive the migration are gone.
         public static let objectsLost = Code(.objectsLost)
         /// Objects survived, but some attribute values or links differ from the expectation.

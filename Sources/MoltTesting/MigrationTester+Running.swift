@@ -138,7 +138,8 @@ extension MigrationTester {
     /// - Returns: The run.
     /// - Throws: ``MigrationTestError`` whose message starts with "From version N": ``MigrationTestError/Code/missingStage``,
     ///   ``MigrationTestError/Code/frozenVersionEdited``, ``MigrationTestError/Code/migrationFailed``,
-    ///   ``MigrationTestError/Code/objectsLost``, ``MigrationTestError/Code/valueMismatch``,
+    ///   ``MigrationTestError/Code/invalidData``, ``MigrationTestError/Code/objectsLost``,
+    ///   ``MigrationTestError/Code/valueMismatch``,
     ///   ``MigrationTestError/Code/countMismatch``, ``MigrationTestError/Code/checkFailed``,
     ///   ``MigrationTestError/Code/invalidFixture``.
     @discardableResult
@@ -172,11 +173,24 @@ extension MigrationTester {
 
         let chain = schemas.filter { $0.version >= version }
         var problems: [MigrationTestError] = []
-        let (diffs, counts) = try readingStore(store, prefix: prefix, version: version) { objects in
+        var names: [ObjectRef: String] = [:]
+        for fixture in start.objects {
+            if let entity = Carried(fixture, through: chain).entity { names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key }
+        }
+        let (invalid, diffs, counts) = try readingStore(store, prefix: prefix, version: version) { objects in
+            let invalid = try DataValidation.problems(in: objects, schema: newest, names: names)
             let diffs = try compare(start.objects, in: objects, through: chain, expect: expect)
             var counts: [String: Int] = [:]
             for entity in newest.entities { counts[entity.name] = try objects.count(entity.name) }
-            return (diffs, counts)
+            return (invalid, diffs, counts)
+        }
+        if let first = invalid.first {
+            problems.append(MigrationTestError(
+                .invalidData,
+                "\(prefix): the migrated store holds values that do not fit version \(newest.version):\n"
+                    + invalid.map { "- " + $0.text }.joined(separator: "\n")
+                    + "\nFix the stage or mapping that computes them.",
+                version: version, entity: first.entity, attribute: first.attribute))
         }
         if !diffs.isEmpty {
             let lost = diffs.filter { $0.kind == .missing }
