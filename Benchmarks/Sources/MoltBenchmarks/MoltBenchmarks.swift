@@ -121,8 +121,12 @@ struct MoltBenchmarks {
     static func environment(_ arguments: Arguments) -> [String: String] {
         var result = [
             "small": "\(arguments.small)", "large": "\(arguments.large)", "repetitions": "\(arguments.repetitions)",
-            "journal": "WAL, synchronous=NORMAL (Molt and baselines)",
         ]
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("molt-benchmarks-probe-\(ProcessInfo.processInfo.processIdentifier).sqlite")
+        if (try? Fixture.create(rows: 1, at: probe)) != nil, let settings = try? Fixture.settings(at: probe) {
+            result["journal"] = "\(settings) (Molt's migration connection and the baselines)"
+        }
+        Fixture.remove(probe)
         if let queue = try? DatabaseQueue(),
            let version = try? queue.read({ try String.fetchOne($0, sql: "SELECT sqlite_version()") }),
            let secure = try? queue.read({ try Int.fetchOne($0, sql: "PRAGMA secure_delete") }) {

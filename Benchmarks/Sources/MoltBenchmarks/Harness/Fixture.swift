@@ -29,13 +29,26 @@ enum Fixture {
         return Schema(version: 2, entities: entities)
     }
 
-    /// The GRDB configuration Molt opens stores with (WAL, which GRDB pairs with `synchronous = NORMAL`, and
-    /// foreign keys on), so that baselines run under the same settings.
+    /// The GRDB configuration Molt opens stores with to migrate them, so that baselines run under the same
+    /// settings: foreign keys on, the journal mode left as the file says (WAL: the templates are created by
+    /// Molt in WAL mode), `synchronous` at SQLite's default (FULL). Molt switches to `synchronous = NORMAL`
+    /// only once the store is open, after the migration.
     static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        configuration.journalMode = .wal
+        configuration.journalMode = .default
         return configuration
+    }
+
+    /// The journal mode and `synchronous` setting a baseline connection runs with, for the report.
+    static func settings(at url: URL) throws -> String {
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"
+            let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
+            return "\(journal.uppercased()), synchronous=\(["OFF", "NORMAL", "FULL", "EXTRA"][safe: synchronous] ?? "\(synchronous)")"
+        }
     }
 
     /// Creates a store of `rows` items at `url`: Molt creates the file, then one raw SQL transaction fills it.
@@ -87,4 +100,8 @@ enum Fixture {
             return "\(columns.joined(separator: ", ")) | \(count) rows | \(sample)"
         }
     }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

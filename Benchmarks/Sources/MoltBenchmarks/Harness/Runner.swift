@@ -24,8 +24,8 @@ final class Runner {
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
-    /// Repetitions for a store of `count` objects: cheap small runs are repeated more.
-    func repetitions(for count: Int) -> Int { count <= smallCount ? max(repetitions, 9) : repetitions }
+    /// Repetitions for operations that take milliseconds: more of them, since they are noisier.
+    var cheapRepetitions: Int { max(repetitions * 3, 9) }
 
     /// A human label for an object count: "1k", "1M".
     static func label(_ count: Int) -> String {
@@ -52,46 +52,63 @@ final class Runner {
         return copy
     }
 
-    /// Times `Store.open` migrating a fresh store of `count` objects to `schema`; closing is not timed.
-    func measureMolt(count: Int, to schema: Schema, options: Store.Options = Store.Options(), check: ((URL) throws -> Void)? = nil) throws -> Measurement {
-        try Stopwatch.measure(repetitions: repetitions(for: count), prepare: { try freshStore(count: count) }) { url, stopwatch in
+    /// One timed operation on a fresh store of `count` objects.
+    struct Job {
+        var count: Int
+        var body: (URL, inout Stopwatch) throws -> Void
+    }
+
+    /// Runs the jobs in turn, `repetitions` rounds (A B C, A B C, …), each on a fresh copy of its store, so
+    /// that a disturbance on the machine (another process, disk write-back) falls on all of them alike.
+    func measure(_ jobs: [Job], repetitions: Int) throws -> [Measurement] {
+        var samples = Array(repeating: [Double](), count: jobs.count)
+        var peaks = Array(repeating: Double?.none, count: jobs.count)
+        for _ in 0..<repetitions {
+            for (i, job) in jobs.enumerated() {
+                let url = try freshStore(count: job.count)
+                var stopwatch = Stopwatch()
+                try job.body(url, &stopwatch)
+                Fixture.remove(url)
+                samples[i].append(stopwatch.elapsed.seconds)
+                if let peak = stopwatch.peakMemoryMiB { peaks[i] = max(peaks[i] ?? 0, peak) }
+            }
+        }
+        return jobs.indices.map { Measurement(samples: samples[$0], peakMemoryMiB: peaks[$0]) }
+    }
+
+    /// `Store.open` migrating a store of `count` objects to `schema`; closing the store is not timed.
+    func molt(count: Int, to schema: Schema, options: Store.Options = Store.Options(), check: SameResult? = nil) -> Job {
+        Job(count: count) { url, stopwatch in
             let store = try stopwatch.time { try Store.open(at: url, schema: schema, options: options) }
             try store.close()
-            try check?(url)
-            Fixture.remove(url)
+            try check?.check(url)
         }
     }
 
-    /// Times what an engineer would write by hand on a fresh store of `count` objects: open a GRDB queue with
-    /// Molt's settings, then run `statements` in one immediate transaction (with foreign keys off around it
-    /// when `foreignKeysOff`, as SQLite's table-rebuild procedure says); closing is not timed.
-    func measureBaseline(
-        count: Int, statements: [String], foreignKeysOff: Bool = false, fastSecureDelete: Bool = false,
-        check: ((URL) throws -> Void)? = nil
-    ) throws -> Measurement {
-        try Stopwatch.measure(repetitions: repetitions(for: count), prepare: { try freshStore(count: count) }) { url, stopwatch in
+    /// What an engineer would write by hand, on a store of `count` objects: open a GRDB queue with Molt's
+    /// settings, then run `statements` in one immediate transaction. With `rebuild`, foreign keys are off
+    /// around it and the rebuilt table's links are checked before commit, as SQLite's table-rebuild
+    /// procedure says. Closing is not timed.
+    func baseline(count: Int, statements: [String], rebuild: Bool = false, fastSecureDelete: Bool = false, check: SameResult? = nil) -> Job {
+        Job(count: count) { url, stopwatch in
             let queue = try stopwatch.time { () throws -> DatabaseQueue in
                 let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
                 try queue.writeWithoutTransaction { db in
-                    if foreignKeysOff { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                    if rebuild { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                     if fastSecureDelete { try db.execute(sql: "PRAGMA secure_delete = FAST") }
                     try db.inTransaction(.immediate) {
                         for statement in statements { try db.execute(sql: statement) }
-                        if foreignKeysOff {
-                            // Step 10 of SQLite's procedure: check what the change could have broken.
-                            if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(Item)") != nil {
-                                throw DatabaseError(message: "broken foreign key")
-                            }
+                        if rebuild, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(Item)") != nil {
+                            throw BenchmarkError(description: "the hand-written rebuild broke a link")
                         }
                         return .commit
                     }
-                    if foreignKeysOff { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    if rebuild { try db.execute(sql: "PRAGMA foreign_keys = ON") }
                 }
                 return queue
             }
             try queue.close()
-            try check?(url)
-            Fixture.remove(url)
+            try check?.check(url)
         }
     }
 }

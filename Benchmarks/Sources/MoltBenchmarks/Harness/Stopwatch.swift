@@ -16,22 +16,6 @@ struct Stopwatch {
         if let peak = PeakMemory.currentPeakMiB() { peakMemoryMiB = max(peakMemoryMiB ?? 0, peak) }
         return result
     }
-
-    /// Runs `body` `repetitions` times, each on a fresh input from `prepare`, and collects the timed parts.
-    static func measure<Input>(
-        repetitions: Int, prepare: () throws -> Input, _ body: (Input, inout Stopwatch) throws -> Void
-    ) throws -> Measurement {
-        var samples: [Double] = []
-        var peak: Double?
-        for _ in 0..<repetitions {
-            let input = try prepare()
-            var stopwatch = Stopwatch()
-            try body(input, &stopwatch)
-            samples.append(stopwatch.elapsed.seconds)
-            if let p = stopwatch.peakMemoryMiB { peak = max(peak ?? 0, p) }
-        }
-        return Measurement(samples: samples, peakMemoryMiB: peak)
-    }
 }
 
 extension Duration {

@@ -29,12 +29,13 @@ struct RebuildTable: Scenario {
         var result: [Comparison] = []
         for (label, options, isFast) in [("secure_delete default", Store.Options(), false), ("secure_delete FAST", fast, true)] {
             let same = SameResult()
-            let molt = try runner.measureMolt(count: count, to: v2, options: options, check: same.check)
-            let raw = try runner.measureBaseline(
-                count: count, statements: Self.rebuild, foreignKeysOff: true, fastSecureDelete: isFast, check: same.check)
+            let m = try runner.measure([
+                runner.molt(count: count, to: v2, options: options, check: same),
+                runner.baseline(count: count, statements: Self.rebuild, rebuild: true, fastSecureDelete: isFast, check: same),
+            ], repetitions: runner.repetitions)
             result.append(Comparison(
                 scenario: name, label: "\(Runner.label(count)), \(label)", baselineDescription: "hand-written INSERT … SELECT rebuild",
-                molt: molt, baseline: raw, target: .atMost(1.3)))
+                molt: m[0], baseline: m[1], target: .atMost(1.3)))
         }
         return result
     }

@@ -9,12 +9,13 @@ struct RemoveAttribute: Scenario {
         let v2 = Fixture.v2 { $0.removeAll { $0.name == "legacy" } }
         let same = SameResult()
         let count = runner.largeCount
-        let molt = try runner.measureMolt(count: count, to: v2, check: same.check)
-        let raw = try runner.measureBaseline(
-            count: count, statements: [#"ALTER TABLE Item DROP COLUMN "legacy""#], check: same.check)
+        let m = try runner.measure([
+            runner.molt(count: count, to: v2, check: same),
+            runner.baseline(count: count, statements: [#"ALTER TABLE "Item" DROP COLUMN "legacy""#], check: same),
+        ], repetitions: runner.repetitions)
         return [
             Comparison(scenario: name, label: "\(Runner.label(count)) objects", baselineDescription: "ALTER TABLE DROP COLUMN",
-                       molt: molt, baseline: raw, target: .atMost(1.2)),
+                       molt: m[0], baseline: m[1], target: .atMost(1.2)),
         ]
     }
 }

@@ -12,16 +12,17 @@ struct RenameAttribute: Scenario {
             attributes[i] = Attribute("heading", .string, originalName: "title")
         }
         let same = SameResult()
-        let small = try runner.measureMolt(count: runner.smallCount, to: v2)
-        let large = try runner.measureMolt(count: runner.largeCount, to: v2, check: same.check)
-        let raw = try runner.measureBaseline(
-            count: runner.largeCount, statements: [#"ALTER TABLE Item RENAME COLUMN "title" TO "heading""#], check: same.check)
-        let (s, l) = (Runner.label(runner.smallCount), Runner.label(runner.largeCount))
+        let (s, l) = (runner.smallCount, runner.largeCount)
+        let m = try runner.measure([
+            runner.molt(count: s, to: v2),
+            runner.molt(count: l, to: v2, check: same),
+            runner.baseline(count: l, statements: [#"ALTER TABLE "Item" RENAME COLUMN "title" TO "heading""#], check: same),
+        ], repetitions: runner.cheapRepetitions)
         return [
-            Comparison(scenario: name, label: "\(l) vs \(s) objects", baselineDescription: "Molt on \(s) objects",
-                       molt: large, baseline: small, target: .below(2)),
-            Comparison(scenario: name, label: "vs raw SQL, \(l)", baselineDescription: "ALTER TABLE RENAME COLUMN",
-                       molt: large, baseline: raw, target: nil),
+            Comparison(scenario: name, label: "\(Runner.label(l)) vs \(Runner.label(s)) objects",
+                       baselineDescription: "Molt on \(Runner.label(s)) objects", molt: m[1], baseline: m[0], target: .below(2)),
+            Comparison(scenario: name, label: "vs raw SQL, \(Runner.label(l))", baselineDescription: "ALTER TABLE RENAME COLUMN",
+                       molt: m[1], baseline: m[2], target: nil),
         ]
     }
 }

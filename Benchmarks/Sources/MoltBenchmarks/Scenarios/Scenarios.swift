@@ -5,5 +5,8 @@ enum Scenarios {
         RenameAttribute(),
         RemoveAttribute(),
         RebuildTable(),
+        EnumerateObjects(),
+        MappingExpression(),
+        EnumerateMemory(),
     ]
 }
