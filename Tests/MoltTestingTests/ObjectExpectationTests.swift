@@ -99,4 +99,24 @@ struct ObjectExpectationTests {
             "count: expected 3.0, found 2.0", "done: expected 0, found 1", "rank: expected 5, found null",
         ])
     }
+
+    @Test("differences(of:in:) compares stored fixtures with a store migrated by hand")
+    func standaloneDifferences() throws {
+        let dir = TemporaryDirectory()
+        let tester = MigrationTester(schemas: [Memo.v0, Memo.v1, Memo.v2, Memo.v3Lossy])
+        let start = try tester.makeStore(version: 2, fixtures: Memo.fixtures(at: 2), at: dir.file())
+        try start.close()
+        let plan = try MigrationPlan(schemas: tester.schemas)
+        let store = try Store.open(at: dir.file(), schema: tester.newest, options: Store.Options().migrating(with: plan))
+        defer { try? store.close() }
+        let diffs = try store.read { objects in
+            try tester.differences(of: start.objects, in: objects) { old in
+                old.entity == "UserMemo" ? .survives(["title": old["memoTitle"]]) : .survives()
+            }
+        }
+        #expect(diffs.map(\.object.key) == ["groceries", "work"])
+        #expect(diffs.map(\.kind) == [.changed, .changed])
+        #expect(diffs[0].differences.map(\.description) == [#"title: expected "Milk", found null"#])
+        #expect(try store.read { try tester.differences(of: start.objects, in: $0) }.isEmpty)
+    }
 }
