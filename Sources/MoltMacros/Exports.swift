@@ -1,1 +1,69 @@
 @_exported import Molt
+
+/// Derives a struct's entity and its conversion to and from the store, and conforms it to
+/// ``Molt/PersistentModel``.
+///
+/// Every stored property is an attribute (`String`, `Int`, `Int64`, `Double`, `Bool`, `Date`, `Data`, `UUID`,
+/// or an Optional of one) or a relationship (``Molt/ToOne``, ``Molt/ToMany``), unless it is `@Transient`.
+/// A literal initial value is the attribute's default in the schema. The entity is named after the struct.
+///
+/// ```swift
+/// @Model struct Note {
+///     @Attribute(.primaryKey) var id: UUID
+///     var title: String
+///     var count: Int = 0
+///     var subtitle: String?
+///     @Relationship(inverse: "notes") var folder: ToOne<Folder> = nil
+///     @Transient var isSelected = false
+/// }
+/// ```
+///
+/// - Parameter originalName: The entity's name in the previous version, when the struct was renamed.
+@attached(member, names: named(persistentID))
+@attached(extension, conformances: PersistentModel, names: named(entity), named(init(row:)), named(encode(to:)), named(propertyName(for:)))
+public macro Model(originalName: String? = nil) = #externalMacro(module: "MoltMacrosPlugin", type: "ModelMacro")
+
+/// Options of a stored attribute.
+public enum AttributeOption: Sendable {
+    /// No two objects may have the same value: a unique index.
+    case unique
+    /// The application's own key: unique and required, for ``Molt/Objects/model(_:primaryKey:)``.
+    case primaryKey
+}
+
+/// Sets options of a stored attribute of a `@Model` struct.
+///
+/// ```swift
+/// @Attribute(.unique) var email: String
+/// @Attribute(originalName: "memoTitle") var title: String   // renamed: data kept
+/// ```
+///
+/// - Parameters:
+///   - options: ``AttributeOption/unique``, ``AttributeOption/primaryKey``.
+///   - originalName: The attribute's name in the previous version, when it was renamed.
+@attached(peer)
+public macro Attribute(_ options: AttributeOption..., originalName: String? = nil) = #externalMacro(module: "MoltMacrosPlugin", type: "AttributeMacro")
+
+/// Sets options of a relationship (``Molt/ToOne`` or ``Molt/ToMany``) of a `@Model` struct.
+///
+/// ```swift
+/// @Relationship(inverse: "folder", deleteRule: .cascade) var notes: ToMany<Note> = []
+/// ```
+///
+/// - Parameters:
+///   - originalName: Its name in the previous version, when it was renamed.
+///   - inverse: The relationship on the destination that points back.
+///   - deleteRule: What deleting this object does to the destinations.
+///   - ordered: Whether a to-many relationship keeps its order.
+@attached(peer)
+public macro Relationship(
+    originalName: String? = nil, inverse: String? = nil, deleteRule: Molt.Relationship.DeleteRule = .nullify, ordered: Bool = false
+) = #externalMacro(module: "MoltMacrosPlugin", type: "RelationshipMacro")
+
+/// Marks a property of a `@Model` struct that is not stored; it needs an initial value.
+///
+/// ```swift
+/// @Transient var isSelected = false
+/// ```
+@attached(peer)
+public macro Transient() = #externalMacro(module: "MoltMacrosPlugin", type: "TransientMacro")

@@ -1,0 +1,238 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Typed access: insert, save, fetch, count and delete ``PersistentModel`` values.
+///
+/// Values go column by column between the model and SQLite through prepared statements, with no dictionary
+/// per object; the dynamic API and the typed API can be mixed in one transaction.
+///
+/// ```swift
+/// try store.write { objects in
+///     let milk = try objects.insert(Note(title: "Milk", count: 2))
+///     var bread = try objects.insert(Note(title: "Bread"))
+///     bread.count = 5
+///     try objects.save(bread)
+///     let many = try objects.fetch(Note.self, where: \.count > 1, orderBy: [.descending(\.count)], limit: 10)
+/// }
+/// ```
+extension Objects {
+    /// The store's entity for a model type, checked against the model's: same attributes (names, types,
+    /// optionality) and to-one relationships, in the same order.
+    func typedEntity<M: PersistentModel>(_ type: M.Type) throws -> Entity {
+        let model = M.entity
+        guard let stored = schema.entity(named: model.name) else {
+            throw MoltError(
+                .invalidValue,
+                "Schema version \(schema.version) has no entity '\(model.name)'; open the store with the schema that '\(M.self)' belongs to.",
+                entity: model.name)
+        }
+        let matches = stored.attributes.count == model.attributes.count
+            && zip(stored.attributes, model.attributes).allSatisfy { $0.name == $1.name && $0.type == $1.type && $0.isOptional == $1.isOptional }
+            && stored.relationships.filter { $0.kind == .toOne }.map(\.name) == model.relationships.filter { $0.kind == .toOne }.map(\.name)
+        guard matches else {
+            var modelSchema = schema
+            modelSchema.entities = schema.entities.map { $0.name == model.name ? model : $0 }
+            let changes = SchemaDiff(from: schema, to: modelSchema).changes.map { "- \($0)" }.joined(separator: "\n")
+            throw MoltError(
+                .invalidValue,
+                "The model '\(M.self)' does not match entity '\(model.name)' of the store's schema version \(schema.version):\n\(changes)\nOpen the store with the schema that '\(M.self)' belongs to.",
+                entity: model.name)
+        }
+        return stored
+    }
+
+    // MARK: - Writing
+
+    /// Inserts a model and returns it with its ``PersistentModel/persistentID``.
+    ///
+    /// To-one relationships are linked, and their inverses kept in step.
+    ///
+    /// ```swift
+    /// let note = try objects.insert(Note(title: "Milk"))
+    /// print(note.persistentID!)
+    /// ```
+    ///
+    /// - Throws: ``MoltError`` when the store's schema does not have the model's entity, or a constraint is
+    ///   violated.
+    @discardableResult
+    public func insert<M: PersistentModel>(_ model: M) throws -> M {
+        try requireWritable()
+        let entity = try typedEntity(M.self)
+        let statement = try db.cachedStatement(sql: TypedSQL.of(M.self, in: layout).insert).sqliteStatement
+        var columns = ModelColumns(statement: statement)
+        model.encode(to: &columns)
+        try TypedSQL.execute(statement)
+        var inserted = model
+        inserted.persistentID = db.lastInsertedRowID
+        try linkInverses(of: inserted, entity: entity, previous: nil)
+        return inserted
+    }
+
+    /// Inserts models in order and returns them with their identifiers.
+    @discardableResult
+    public func insert<M: PersistentModel>(contentsOf models: some Sequence<M>) throws -> [M] {
+        try models.map { try insert($0) }
+    }
+
+    /// Writes a model's values back to its object.
+    ///
+    /// ```swift
+    /// var note = try objects.fetch(Note.self, where: \.title == "Milk")[0]
+    /// note.count += 1
+    /// try objects.save(note)
+    /// ```
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/objectNotFound`` when the model was never inserted or
+    ///   its object was deleted.
+    public func save<M: PersistentModel>(_ model: M) throws {
+        try requireWritable()
+        let entity = try typedEntity(M.self)
+        guard let id = model.persistentID else {
+            throw MoltError(.objectNotFound, "This '\(entity.name)' value was never inserted; insert it instead of saving it.", entity: entity.name)
+        }
+        let previous = try M.toOneRelationships.contains { $0.inverse != nil }
+            ? M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first } : nil
+        let statement = try db.cachedStatement(sql: TypedSQL.of(M.self, in: layout).update).sqliteStatement
+        var columns = ModelColumns(statement: statement)
+        model.encode(to: &columns)
+        columns.appendValue(.int(id))
+        try TypedSQL.execute(statement)
+        guard db.changesCount == 1 else {
+            throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
+        }
+        try linkInverses(of: model, entity: entity, previous: previous)
+    }
+
+    /// Keeps the inverse side of to-one relationships in step after their column was written.
+    private func linkInverses<M: PersistentModel>(of model: M, entity: Entity, previous: [Int64?]?) throws {
+        let relationships = M.toOneRelationships
+        guard relationships.contains(where: { $0.inverse != nil }), let id = model.persistentID else { return }
+        let values = model.encodedValues
+        let object = DynamicObject(entity: entity.name, id: id, values: [:])
+        for (offset, relationship) in relationships.enumerated() where relationship.inverse != nil {
+            let target = values[M.entity.attributes.count + offset].int.map(Int64.init)
+            let old = previous?[offset] ?? nil
+            guard target != old || previous == nil else { continue }
+            guard let target else {
+                // The column is already null: put the old link back and let `set` unlink both sides.
+                if let old {
+                    try db.execute(
+                        sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?",
+                        arguments: [old, id])
+                    try set(relationship.name, of: object, to: nil as DynamicObject?)
+                }
+                continue
+            }
+            // Put the previous link back so that `set` unlinks it and its inverse, then links the new one.
+            try db.execute(
+                sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?",
+                arguments: [old, id])
+            try set(relationship.name, of: object, to: DynamicObject(entity: relationship.destination, id: target, values: [:]))
+        }
+    }
+
+    /// Deletes a model's object, applying the delete rules of its relationships.
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/constraintViolation`` when a deny rule applies.
+    public func delete<M: PersistentModel>(_ model: M) throws {
+        guard let id = model.persistentID else { return }
+        try delete(DynamicObject(entity: M.entity.name, id: id, values: [:]))
+    }
+
+    /// Deletes every object of a model type that matches a predicate (all of them without one).
+    ///
+    /// - Returns: The number of objects deleted, not counting cascades.
+    @discardableResult
+    public func deleteAll<M: PersistentModel>(_ type: M.Type, where predicate: ModelPredicate<M>? = nil) throws -> Int {
+        _ = try typedEntity(M.self)
+        return try deleteAll(M.entity.name, where: try predicate?.predicate())
+    }
+
+    // MARK: - Reading
+
+    /// Fetches the models that match a predicate, sorted, limited; in insertion order without a sort.
+    ///
+    /// ```swift
+    /// let notes = try objects.fetch(Note.self, where: .contains(\.title, "milk") || \.count >= 3,
+    ///                               orderBy: [.ascending(\.title)], limit: 20)
+    /// ```
+    ///
+    /// - Throws: ``MoltError`` when a key path is not stored, or the store's schema does not match the model.
+    public func fetch<M: PersistentModel>(
+        _ type: M.Type, where predicate: ModelPredicate<M>? = nil, orderBy: [ModelSort<M>] = [], limit: Int? = nil,
+        offset: Int? = nil
+    ) throws -> [M] {
+        var result: [M] = []
+        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each matching model, one at a time, without loading them all.
+    public func forEach<M: PersistentModel>(
+        _ type: M.Type, where predicate: ModelPredicate<M>? = nil, orderBy: [ModelSort<M>] = [], limit: Int? = nil,
+        offset: Int? = nil, _ body: (M) throws -> Void
+    ) throws {
+        let entity = try typedEntity(M.self)
+        var sql = TypedSQL.of(M.self, in: layout).select
+        var arguments: [Value] = []
+        if let predicate {
+            let dynamic: Predicate = try predicate.predicate()
+            let compiled: (String, [Value]) = try dynamic.sql(for: entity, layout: layout)
+            sql += " WHERE \(compiled.0)"
+            arguments = compiled.1
+        }
+        let sorts = try orderBy.map { try $0.compiled.get() }
+        sql += " ORDER BY " + (sorts.isEmpty ? SchemaSQL.quote(SchemaSQL.idColumn)
+            : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", "))
+        if let limit { sql += " LIMIT \(limit)" }
+        if let offset { sql += limit == nil ? " LIMIT -1 OFFSET \(offset)" : " OFFSET \(offset)" }
+        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        defer { sqlite3_reset(statement) }
+        var binder = ModelColumns(statement: statement)
+        for argument in arguments { binder.appendValue(argument) }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw TypedSQL.error(code: code, message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
+            }
+            try body(M(row: ModelRow(statement: statement)))
+        }
+    }
+
+    /// The model whose object has this identifier, or nil.
+    public func model<M: PersistentModel>(_ type: M.Type, id: Int64) throws -> M? {
+        try fetch(type, where: .dynamic(.equal(SchemaSQL.idColumn, .int(id))), limit: 1).first
+    }
+
+    /// The model whose primary key attribute has this value, or nil.
+    ///
+    /// - Throws: ``MoltError`` when the entity declares no primary key.
+    public func model<M: PersistentModel, K: PersistentValue>(_ type: M.Type, primaryKey: K) throws -> M? {
+        guard let key = M.entity.primaryKey else {
+            throw MoltError(.invalidValue, "Entity '\(M.entity.name)' declares no primary key; fetch it with `model(_:id:)` or a predicate.", entity: M.entity.name)
+        }
+        return try fetch(type, where: .dynamic(.equal(key, primaryKey.moltValue)), limit: 1).first
+    }
+
+    /// The number of objects of a model type that match a predicate (all of them without one).
+    public func count<M: PersistentModel>(_ type: M.Type, where predicate: ModelPredicate<M>? = nil) throws -> Int {
+        _ = try typedEntity(M.self)
+        return try count(M.entity.name, where: try predicate?.predicate())
+    }
+
+    /// Reads a dynamic object of a model's entity as the model, with its to-one relationships.
+    ///
+    /// ```swift
+    /// let note = try objects.model(Note.self, from: dynamicNote)
+    /// ```
+    public func model<M: PersistentModel>(_ type: M.Type, from object: DynamicObject) throws -> M {
+        let entity = try typedEntity(M.self)
+        let ids = try M.toOneRelationships.map { relationship -> Int64? in
+            guard let id = object.id else { return nil }
+            return try destinationIDs(entity: entity, relationship: relationship, of: id).first
+        }
+        return try M.decode(object, toOneIDs: ids)
+    }
+}

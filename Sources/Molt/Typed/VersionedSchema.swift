@@ -1,0 +1,97 @@
+import Foundation
+
+/// One shipped version of an application's model, written as Swift types nested in a namespace, as
+/// SwiftData does.
+///
+/// ```swift
+/// enum V1: VersionedSchema {
+///     static let version = 1
+///     static let models: [any PersistentModel.Type] = [Note.self, Folder.self]
+///
+///     @Model struct Note { var title: String }
+///     @Model struct Folder { var name: String }
+/// }
+/// let store = try Store.open(at: url, schema: V1.schema)
+/// ```
+///
+/// ## Why an `Int` version
+///
+/// The version is an integer, not SwiftData's `Schema.Version(1, 0, 0)`: it is what the store records and
+/// orders by, every version has exactly one successor, and there is no question of whether `1.10` comes
+/// after `1.9` or whether a patch bump is a migration. Map a marketing version to it in your release notes,
+/// not in the store.
+///
+/// Once a version ships, freeze it: record its ``Schema/snapshotJSON()`` and check it with
+/// ``FrozenSchemas/verify(_:against:)``.
+public protocol VersionedSchema {
+    /// The version number; it grows by at least one with every change of the model.
+    static var version: Int { get }
+    /// The models of this version, each stored as one entity.
+    static var models: [any PersistentModel.Type] { get }
+}
+
+extension VersionedSchema {
+    /// The runtime schema of this version: one entity per model, in the order of ``models``.
+    ///
+    /// Everything the runtime schema supports applies unchanged: inference, validation, plans, snapshots.
+    public static var schema: Schema {
+        Schema(version: version, entities: models.map { $0.entity })
+    }
+}
+
+/// The shipped versions of a model and the stages between them, as SwiftData's `SchemaMigrationPlan`.
+///
+/// Consecutive versions without a stage are inferred when they can be.
+///
+/// ```swift
+/// enum NotesPlan: SchemaMigrationPlan {
+///     static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self, V3.self]
+///     static var stages: [MigrationStage] { [.lightweight(from: 1, to: 2)] }
+/// }
+/// let store = try Store.open(at: url, plan: NotesPlan.self)
+/// ```
+public protocol SchemaMigrationPlan {
+    /// Every version shipped, oldest first.
+    static var schemas: [any VersionedSchema.Type] { get }
+    /// The custom stages and lightweight shortcuts.
+    static var stages: [MigrationStage] { get }
+}
+
+extension SchemaMigrationPlan {
+    /// No stage: every step is inferred.
+    public static var stages: [MigrationStage] { [] }
+
+    /// The runtime plan: the schema of each version and the stages.
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidPlan`` as ``MigrationPlan/init(schemas:stages:)``.
+    public static func migrationPlan() throws -> MigrationPlan {
+        try MigrationPlan(schemas: schemas.map { $0.schema }, stages: stages)
+    }
+
+    /// The newest version's runtime schema.
+    public static var newestSchema: Schema {
+        guard let newest = schemas.last else {
+            preconditionFailure("Migration plan \(Self.self) lists no schema; list every version the app has shipped.")
+        }
+        return newest.schema
+    }
+}
+
+extension Store {
+    /// Opens the store at `url` at the newest version of a plan, migrating it along the plan first.
+    ///
+    /// ```swift
+    /// let store = try Store.open(at: url, plan: NotesPlan.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - plan: The versions and stages.
+    ///   - options: Journal mode, development reset, progress; the plan replaces `options.plan`.
+    /// - Throws: ``MoltError`` as ``open(at:schema:options:)``, or ``MoltError/Code/invalidPlan``.
+    public static func open<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) throws -> Store {
+        var options = options
+        options.plan = try P.migrationPlan()
+        return try open(at: url, schema: P.newestSchema, options: options)
+    }
+}

@@ -1,0 +1,163 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model`: derives a struct's entity and its column-ordered conversion, and conforms it to
+/// `PersistentModel`.
+///
+/// The member part adds `persistentID` and reports misuse; the extension part adds the conformance, `entity`,
+/// `init(row:)`, `encode(to:)` and `propertyName(for:)` in an extension, so the struct keeps its memberwise
+/// initializer.
+public struct ModelMacro: MemberMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            diagnoseNotAStruct(declaration, node: node, in: context)
+            return []
+        }
+        if structDecl.genericParameterClause != nil {
+            context.diagnose(Diagnostic(node: Syntax(structDecl.name), message: MoltDiagnostic.generic))
+            return []
+        }
+        // Read the properties here only to report misuse once; the extension part reads them again silently.
+        _ = PropertyReader(declaration: declaration, context: context)
+        let declaresID = declaration.memberBlock.members.contains {
+            $0.decl.as(VariableDeclSyntax.self)?.bindings.contains { $0.pattern.trimmedDescription == "persistentID" } ?? false
+        }
+        if declaresID { return [] }
+        return [
+            """
+            /// The identifier Molt gave this object when it was inserted, or nil before.
+            \(raw: access(of: declaration))var persistentID: Int64? = nil
+            """
+        ]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self), structDecl.genericParameterClause == nil else { return [] }
+        let reader = PropertyReader(declaration: declaration, context: nil)
+        guard !reader.failed else { return [] }
+        let properties = reader.properties
+        let access = access(of: declaration)
+        let typeName = structDecl.name.text
+        let entityOriginalName = node.arguments?.as(LabeledExprListSyntax.self)?
+            .first { $0.label?.text == "originalName" }?.expression.trimmedDescription
+
+        let attributes = properties.filter { if case .attribute = $0.kind { return true } else { return false } }
+        let toOnes = properties.filter { if case .toOne = $0.kind { return true } else { return false } }
+        let relationships = properties.filter { if case .attribute = $0.kind { return false } else { return true } }
+
+        var attributeLines: [String] = []
+        for property in attributes {
+            guard case .attribute(let type) = property.kind else { continue }
+            var arguments = ["\(literal(property.name))", ".\(type)"]
+            if property.isOptional { arguments.append("isOptional: true") }
+            if let value = property.defaultValue { arguments.append("default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue") }
+            if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
+            attributeLines.append("Molt.Attribute(\(arguments.joined(separator: ", ")))")
+        }
+        var relationshipLines: [String] = []
+        for property in relationships {
+            var arguments = ["\(literal(property.name))"]
+            switch property.kind {
+            case .toOne(let destination): arguments.append("to: \(literal(destination))")
+            case .toMany(let destination):
+                arguments.append("toMany: \(literal(destination))")
+                if property.isOrdered { arguments.append("ordered: true") }
+            case .attribute: continue
+            }
+            if let inverse = property.inverse { arguments.append("inverse: \(literal(inverse))") }
+            if let rule = property.deleteRule { arguments.append("deleteRule: .\(rule)") }
+            if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
+            relationshipLines.append("Molt.Relationship(\(arguments.joined(separator: ", ")))")
+        }
+        let indexLines = attributes.filter { $0.isUnique && !$0.isPrimaryKey }.map { "Molt.Index([\(literal($0.name))], unique: true)" }
+        var entityArguments = [literal(typeName)]
+        if let key = properties.first(where: \.isPrimaryKey) { entityArguments.append("primaryKey: \(literal(key.name))") }
+        if let entityOriginalName { entityArguments.append("originalName: \(entityOriginalName)") }
+        entityArguments.append("attributes: \(list(attributeLines))")
+        if !relationshipLines.isEmpty { entityArguments.append("relationships: \(list(relationshipLines))") }
+        if !indexLines.isEmpty { entityArguments.append("indexes: \(list(indexLines))") }
+
+        var decodeLines = ["self.persistentID = row.id"]
+        for (index, property) in attributes.enumerated() {
+            decodeLines.append("self.\(property.name) = try row.value(at: \(index))")
+        }
+        for (offset, property) in toOnes.enumerated() {
+            decodeLines.append("self.\(property.name) = try .read(from: row, at: \(attributes.count + offset))")
+        }
+        for property in relationships {
+            if case .toMany = property.kind { decodeLines.append("self.\(property.name) = .init(ownerID: row.id)") }
+        }
+        let encodeLines = attributes.map { "columns.append(self.\($0.name))" } + toOnes.map { "self.\($0.name).write(to: &columns)" }
+        let keyPathLines = properties.map { "if keyPath == \\Self.\($0.name) { return \(literal($0.name)) }" }
+
+        let source: DeclSyntax = """
+            extension \(type.trimmed): Molt.PersistentModel {
+                /// The entity that stores `\(raw: typeName)`, derived by `@Model`.
+                \(raw: access)static let entity: Molt.Entity = Molt.Entity(
+                    \(raw: entityArguments.joined(separator: ",\n        "))
+                )
+
+                /// Reads a `\(raw: typeName)` from its stored columns.
+                \(raw: access)init(row: Molt.ModelRow) throws {
+                    \(raw: decodeLines.joined(separator: "\n        "))
+                }
+
+                /// Writes the stored properties in column order.
+                \(raw: access)func encode(to columns: inout Molt.ModelColumns) {
+                    \(raw: encodeLines.joined(separator: "\n        "))
+                }
+
+                /// The stored name of a key path.
+                \(raw: access)static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? {
+                    \(raw: (keyPathLines + ["return nil"]).joined(separator: "\n        "))
+                }
+            }
+            """
+        guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }
+        return [ext]
+    }
+
+    static func diagnoseNotAStruct(_ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext) {
+        let keyword: TokenSyntax?
+        let kind: String
+        if let c = declaration.as(ClassDeclSyntax.self) { (keyword, kind) = (c.classKeyword, "class") }
+        else if let a = declaration.as(ActorDeclSyntax.self) { (keyword, kind) = (a.actorKeyword, "actor") }
+        else if let e = declaration.as(EnumDeclSyntax.self) { (keyword, kind) = (e.enumKeyword, "enum") }
+        else if let p = declaration.as(ProtocolDeclSyntax.self) { (keyword, kind) = (p.protocolKeyword, "protocol") }
+        else { (keyword, kind) = (nil, "extension") }
+        var fixIts: [FixIt] = []
+        if let keyword, kind == "class" || kind == "actor" {
+            fixIts.append(FixIt(
+                message: MoltFixIt(message: "Make it a struct"),
+                changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))]))
+        }
+        context.diagnose(Diagnostic(node: Syntax(node), message: MoltDiagnostic.notAStruct(kind: kind), fixIts: fixIts))
+    }
+
+    /// The access modifier to give generated members: the struct's own when it is public or package.
+    static func access(of declaration: some DeclGroupSyntax) -> String {
+        for modifier in declaration.modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+
+    static func literal(_ text: String) -> String { "\"\(text)\"" }
+
+    static func list(_ lines: [String]) -> String {
+        lines.isEmpty ? "[]" : "[\n            " + lines.joined(separator: ",\n            ") + ",\n        ]"
+    }
+}
+

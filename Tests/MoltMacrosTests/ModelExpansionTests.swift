@@ -1,0 +1,150 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+@Suite("@Model expansion")
+struct ModelExpansionTests {
+    @Test("A struct gets persistentID, its entity, column-ordered conversion and key path names")
+    func expansion() {
+        assertExpansion(
+            """
+            @Model public struct Note {
+                @Attribute(.primaryKey) var uuid: UUID
+                @Attribute(originalName: "name") var title: String
+                var count: Int = -1
+                var subtitle: String?
+                @Relationship(inverse: "notes", deleteRule: .nullify) var folder: ToOne<Folder> = nil
+                @Relationship(ordered: true) var tags: ToMany<Tag> = []
+                @Transient var isSelected = false
+                var shout: String { title.uppercased() }
+                static var sample: Int = 0
+            }
+            """,
+            expandedSource: """
+                public struct Note {
+                    var uuid: UUID
+                    var title: String
+                    var count: Int = -1
+                    var subtitle: String?
+                    var folder: ToOne<Folder> = nil
+                    var tags: ToMany<Tag> = []
+                    var isSelected = false
+                    var shout: String { title.uppercased() }
+                    static var sample: Int = 0
+
+                    /// The identifier Molt gave this object when it was inserted, or nil before.
+                    public var persistentID: Int64? = nil
+                }
+
+                extension Note: Molt.PersistentModel {
+                    /// The entity that stores `Note`, derived by `@Model`.
+                    public static let entity: Molt.Entity = Molt.Entity(
+                        "Note",
+                        primaryKey: "uuid",
+                        attributes: [
+                            Molt.Attribute("uuid", .uuid),
+                            Molt.Attribute("title", .string, originalName: "name"),
+                            Molt.Attribute("count", .int, default: (-1 as Int).moltValue),
+                            Molt.Attribute("subtitle", .string, isOptional: true),
+                        ],
+                        relationships: [
+                            Molt.Relationship("folder", to: "Folder", inverse: "notes", deleteRule: .nullify),
+                            Molt.Relationship("tags", toMany: "Tag", ordered: true),
+                        ]
+                    )
+
+                    /// Reads a `Note` from its stored columns.
+                    public init(row: Molt.ModelRow) throws {
+                        self.persistentID = row.id
+                        self.uuid = try row.value(at: 0)
+                        self.title = try row.value(at: 1)
+                        self.count = try row.value(at: 2)
+                        self.subtitle = try row.value(at: 3)
+                        self.folder = try .read(from: row, at: 4)
+                        self.tags = .init(ownerID: row.id)
+                    }
+
+                    /// Writes the stored properties in column order.
+                    public func encode(to columns: inout Molt.ModelColumns) {
+                        columns.append(self.uuid)
+                        columns.append(self.title)
+                        columns.append(self.count)
+                        columns.append(self.subtitle)
+                        self.folder.write(to: &columns)
+                    }
+
+                    /// The stored name of a key path.
+                    public static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? {
+                        if keyPath == \\Self.uuid {
+                            return "uuid"
+                        }
+                        if keyPath == \\Self.title {
+                            return "title"
+                        }
+                        if keyPath == \\Self.count {
+                            return "count"
+                        }
+                        if keyPath == \\Self.subtitle {
+                            return "subtitle"
+                        }
+                        if keyPath == \\Self.folder {
+                            return "folder"
+                        }
+                        if keyPath == \\Self.tags {
+                            return "tags"
+                        }
+                        return nil
+                    }
+                }
+                """)
+    }
+
+    @Test("A unique attribute becomes a unique index; @Model(originalName:) renames the entity")
+    func uniqueAndRenamed() {
+        assertExpansion(
+            """
+            @Model(originalName: "Person") struct Contact {
+                @Attribute(.unique) var email: String
+                var persistentID: Int64?
+            }
+            """,
+            expandedSource: """
+                struct Contact {
+                    var email: String
+                    var persistentID: Int64?
+                }
+
+                extension Contact: Molt.PersistentModel {
+                    /// The entity that stores `Contact`, derived by `@Model`.
+                    static let entity: Molt.Entity = Molt.Entity(
+                        "Contact",
+                        originalName: "Person",
+                        attributes: [
+                            Molt.Attribute("email", .string),
+                        ],
+                        indexes: [
+                            Molt.Index(["email"], unique: true),
+                        ]
+                    )
+
+                    /// Reads a `Contact` from its stored columns.
+                    init(row: Molt.ModelRow) throws {
+                        self.persistentID = row.id
+                        self.email = try row.value(at: 0)
+                    }
+
+                    /// Writes the stored properties in column order.
+                    func encode(to columns: inout Molt.ModelColumns) {
+                        columns.append(self.email)
+                    }
+
+                    /// The stored name of a key path.
+                    static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? {
+                        if keyPath == \\Self.email {
+                            return "email"
+                        }
+                        return nil
+                    }
+                }
+                """)
+    }
+}
