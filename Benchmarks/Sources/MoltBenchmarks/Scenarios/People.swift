@@ -85,10 +85,11 @@ enum People {
         }
     }
 
-    /// The hand-written loop on the SQLite C API: open with the settings of Molt's migration connection (the
-    /// file's WAL mode, SQLite's default `synchronous = FULL`, foreign keys on; see ``Fixture/configuration``), then in one immediate transaction `ALTER TABLE … ADD COLUMN`, a prepared SELECT
-    /// over the whole table and a prepared `UPDATE … WHERE _id = ?` per row, binding a Swift string built
-    /// from the two columns. Closing is not timed.
+    /// The hand-written loop on the SQLite C API. It opens with the settings of Molt's migration connection
+    /// (the file's WAL mode, SQLite's default `synchronous = FULL`, foreign keys on: see
+    /// ``Fixture/configuration``), then runs in one immediate transaction `ALTER TABLE … ADD COLUMN`, a
+    /// prepared SELECT over the whole table and a prepared `UPDATE … WHERE _id = ?` per row, binding a Swift
+    /// string built from the two columns. Closing is not timed.
     static func rawLoop(count: Int, check: @escaping (URL) throws -> Void) -> Runner.Job {
         Runner.Job(count: count) { url, stopwatch in
             var connection: OpaquePointer?
@@ -126,9 +127,9 @@ enum People {
         }
     }
 
-    /// The same loop written with GRDB's conveniences, opened with ``Fixture/configuration``: a row cursor, typed subscripts, a prepared statement
-    /// executed with arguments. With `fetchingAllFirst`, the naive form that fetches every row into an array
-    /// before updating (for the memory comparison).
+    /// The same loop written with GRDB's conveniences, opened with ``Fixture/configuration``: a row cursor,
+    /// typed subscripts, a prepared statement executed with arguments. With `fetchingAllFirst`, the naive form
+    /// that fetches every row into an array before updating (for the memory comparison).
     static func grdbLoop(count: Int, fetchingAllFirst: Bool = false, check: @escaping (URL) throws -> Void) -> Runner.Job {
         Runner.Job(count: count) { url, stopwatch in
             let queue = try stopwatch.time { () throws -> DatabaseQueue in
