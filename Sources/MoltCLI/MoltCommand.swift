@@ -21,10 +21,10 @@ public struct MoltCommand: ParsableCommand {
         commandName: "molt",
         abstract: "Look into Molt stores, compare schemas, and plan, rehearse and run migrations.",
         discussion: """
-            A store is a Molt SQLite file; a schema snapshot is the JSON that Schema.snapshotJSON() writes.
+            A store is a Molt SQLite file; a schema snapshot is the JSON that Schema.snapshotJSON() writes. \
             Start with `molt demo`, then `molt info` on the store it leaves behind.
 
-            Read commands print text, or JSON with --json. Nothing is written to a store except by `migrate` and
+            Read commands print text, or JSON with --json. Nothing is written to a store except by `migrate` and \
             `import`, and a store that cannot be read is never touched.
 
             \(ExitStatus.helpText)
@@ -41,7 +41,7 @@ public struct MoltCommand: ParsableCommand {
     /// Parses the process's arguments, runs the chosen command and exits with its status.
     ///
     /// A ``MoltError`` or a failure of the command line prints `error: <message>` on standard error and exits
-    /// with its code; usage errors are argument-parser's (exit code 2).
+    /// with its code; usage errors print argument-parser's message and usage, and exit with code 2.
     ///
     /// - Parameter arguments: The arguments without the program name; the process's own when nil.
     public static func main(_ arguments: [String]?) -> Never {
@@ -56,6 +56,11 @@ public struct MoltCommand: ParsableCommand {
             Terminal.error("error: \(failure.message)")
             Terminal.exit(failure.status)
         } catch {
+            // argument-parser exits 64 (EX_USAGE) for usage errors; molt documents 2, as most command lines do.
+            if exitCode(for: error) == .validationFailure {
+                Terminal.error(fullMessage(for: error))
+                Terminal.exit(.usage)
+            }
             exit(withError: error)
         }
     }

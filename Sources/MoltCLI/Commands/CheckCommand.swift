@@ -9,10 +9,10 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Lint a folder of schema snapshots (0.json, 1.json, …): gaps, duplicates, steps that need code.",
         discussion: """
-            Errors: a file that does not read as a valid schema, a file whose name is not the version inside it,
-            two files for one version, a version missing between two others, and a step between consecutive
-            versions that Molt cannot infer and that no --stage declares. Warnings: changes that delete data, and
-            declared stages over steps Molt could infer. Exits 1 when there is an error (3 when a file cannot be
+            Errors: a file that does not read as a valid schema, a file whose name is not the version inside it, \
+            two files for one version, a version missing between two others, and a step between consecutive \
+            versions that Molt cannot infer and that no --stage declares. Warnings: changes that delete data, and \
+            declared stages over steps Molt could infer. Exits 1 when there is an error (3 when a file cannot be \
             read at all), 0 otherwise.
             """)
 
@@ -87,9 +87,13 @@ struct CheckCommand: ParsableCommand {
 
     /// Reads every `*.json` of the folder and checks the chain of versions.
     func lint(_ folder: URL) throws -> (Report, unreadable: Bool) {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted {
-            (Int($0.dropLast(5)) ?? .max, $0) < (Int($1.dropLast(5)) ?? .max, $1)
+        // By version, the canonical name (`1.json`) before variants (`01.json`), so that those are the duplicates.
+        func key(_ name: String) -> (Int, Int, String) {
+            let number = Int(name.dropLast(5))
+            return (number ?? .max, name == number.map { "\($0).json" } ? 0 : 1, name)
         }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted { key($0) < key($1) }
         var issues: [Issue] = []
         var unreadable = false
         var byVersion: [Int: (file: String, schema: Schema)] = [:]

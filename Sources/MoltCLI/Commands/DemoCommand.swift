@@ -12,9 +12,9 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Create a sample memo store and migrate it through seven versions, showing each step.",
         discussion: """
-            The store is the memo app of a Realm migration tutorial (UserMemo: title, date, subtitle, content,
-            favorite). Each version changes the model as the tutorial does — add, remove, rename, compute,
-            convert — and Molt migrates the store one version at a time, inferring each step. The store is left
+            The store is the memo app of a Realm migration tutorial (UserMemo: title, date, subtitle, content, \
+            favorite). Each version changes the model as the tutorial does — add, remove, rename, compute, \
+            convert — and Molt migrates the store one version at a time, inferring each step. The store is left \
             in place: run `molt info` on the path printed at the end.
             """)
 
@@ -84,16 +84,23 @@ struct DemoCommand: ParsableCommand {
                 try store.close()
                 Terminal.line("    (the app left count empty on \(Format.count(cleared, "memo")); they get the fallback 0)")
             }
-            for change in SchemaDiff(from: previous.schema, to: next.schema).changes {
+            let diff = SchemaDiff(from: previous.schema, to: next.schema)
+            for change in diff.changes {
                 Terminal.line("    \(change.isDestructive ? "-" : change.isInferable ? "+" : "!") \(change)")
             }
+            let hasStage = DemoSchemas.stages.contains { $0.fromVersion == from && $0.toVersion == to }
+            if !diff.isInferable && hasStage {
+                Terminal.line("    Molt will not infer this (\(diff.refusedChanges.count) refused), so the app declares a custom stage \(from) → \(to).")
+            }
             clock = ContinuousClock.now
-            let store = try Store.open(at: url, schema: next.schema)
+            let plan = try DemoSchemas.plan(upTo: to)
+            let store = try Store.open(at: url, schema: next.schema, options: Store.Options().migrating(with: plan))
             let elapsed = seconds(since: clock)
             let record = try store.history().last
             try store.close()
             let touched = record?.objectsTouched ?? 0
-            Terminal.line("    migrated in \(Format.duration(elapsed)), \(Format.count(touched, "row")) rewritten\(touched == 0 ? " (schema text only)" : "")")
+            Terminal.line(
+                "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(Format.count(touched, "object")) touched\(touched == 0 ? " (schema text only)" : "")")
         }
 
         let info = try Store.inspect(at: url)

@@ -9,9 +9,9 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two schema snapshots: every change, inferable or not, destructive ones, likely renames.",
         discussion: """
-            Each change is marked `inferable` (Molt migrates it without code), `destructive` (it deletes stored data)
-            or `refused` (it needs a custom stage; the reason and the fix follow). An attribute removed and one of
-            the same type added in the same entity is suggested as a rename, with the `originalName` to declare.
+            Each change is marked `inferable` (Molt migrates it without code), `destructive` (it deletes stored data) \
+            or `refused` (it needs a custom stage; the reason and the fix follow). An attribute removed and one of \
+            the same type added in the same entity is suggested as a rename, with the `originalName` to declare. \
             Exits 0 whatever the changes are; use `molt check` to fail on them.
             """)
 
@@ -73,7 +73,7 @@ struct DiffReport: Encodable {
         suggestedRenames = Self.renames(in: diff, newFile: newFile)
     }
 
-    /// Pairs each removed attribute with the one added attribute of the same type in the same entity, and each
+    /// Pairs each removed attribute with the added attributes of the same type in the same entity, and each
     /// removed entity with the one added entity with the same attribute names.
     static func renames(in diff: SchemaDiff, newFile: String) -> [RenameSuggestion] {
         var result: [RenameSuggestion] = []
@@ -85,12 +85,16 @@ struct DiffReport: Encodable {
             let added = diff.changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded }
                 .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
             for old in removed {
-                let candidates = added.filter { $0.type == old.type }
-                let rivals = removed.filter { $0.type == old.type }
-                guard candidates.count == 1, rivals.count == 1, let new = candidates.first else { continue }
-                result.append(RenameSuggestion(
-                    entity: entity.name, from: old.name, to: new.name, type: new.type.rawValue,
-                    fix: "If '\(entity.name).\(old.name)' was renamed to '\(new.name)', add \"originalName\" : \"\(old.name)\" to attribute '\(new.name)' of entity '\(entity.name)' in \(newFile) (in Swift: Attribute(\"\(new.name)\", .\(new.type.rawValue), originalName: \"\(old.name)\")); its values are then kept instead of deleted."))
+                // Same type first; among several, those with the same optionality; if still several, each one.
+                var candidates = added.filter { $0.type == old.type }
+                if candidates.count > 1, candidates.contains(where: { $0.isOptional == old.isOptional }) {
+                    candidates = candidates.filter { $0.isOptional == old.isOptional }
+                }
+                for new in candidates {
+                    result.append(RenameSuggestion(
+                        entity: entity.name, from: old.name, to: new.name, type: new.type.rawValue,
+                        fix: "If '\(entity.name).\(old.name)' was renamed to '\(new.name)', add \"originalName\" : \"\(old.name)\" to attribute '\(new.name)' of entity '\(entity.name)' in \(newFile) (in Swift: Attribute(\"\(new.name)\", .\(new.type.rawValue), originalName: \"\(old.name)\")); its values are then kept instead of deleted."))
+                }
             }
         }
         let removedEntities = diff.changes.filter { $0.kind == .entityRemoved }.compactMap { diff.source.entity(named: $0.entity) }

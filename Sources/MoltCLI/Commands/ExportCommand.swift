@@ -9,12 +9,12 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Print a store's objects as JSON (which `molt import` reads back exactly) or CSV.",
         discussion: """
-            JSON holds every entity (or the one given with --entity), each object with its `_id`, its attributes
-            and its relationships (the `_id`s they point to). Values are lossless: dates are the exact number of
-            seconds since 1970-01-01T00:00:00Z, data is Base64, UUIDs are text, the infinities are the strings
+            JSON holds every entity (or the one given with --entity), each object with its `_id`, its attributes \
+            and its relationships (the `_id`s they point to). Values are lossless: dates are the exact number of \
+            seconds since 1970-01-01T00:00:00Z, data is Base64, UUIDs are text, the infinities are the strings \
             "Infinity" and "-Infinity".
 
-            CSV holds one entity (--entity, unless the store has only one): a header row, then a row per object;
+            CSV holds one entity (--entity, unless the store has only one): a header row, then a row per object; \
             null is an empty cell, text is quoted, a to-many relationship is its `_id`s separated by spaces.
             """)
 

@@ -9,11 +9,11 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Create a store at a schema snapshot from a `molt export` JSON file, or add the objects to one.",
         discussion: """
-            The whole file is read and checked against the schema before the store is touched, and the objects are
-            written in one transaction: on any error nothing is written (and a store created for the import is
-            removed). In a new store objects keep their `_id`, so export → import → export gives the same file;
-            added to an existing store they get new `_id`s and their relationships follow. An existing store must
-            already be at the schema's version (migrate it first).
+            The whole file is read and checked against the schema before the store is touched, and the objects are \
+            written in one transaction: on any error nothing is written (and a store created for the import is \
+            removed). In a new store objects keep their `_id`, so export → import → export gives the same file; \
+            added to an existing store they get new `_id`s and their relationships follow. An existing file must be a \
+            Molt store already at the schema's version (migrate it first).
             """)
 
     @OptionGroup var storeArgument: StoreArgument
@@ -36,7 +36,7 @@ struct ImportCommand: ParsableCommand {
         let schema = try Files.schema(at: self.schema)
         let rows = try Self.read(Files.url(data), schema: schema)
         let url = Files.url(storeArgument.store)
-        let exists = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int ?? 0) > 0
+        let exists = FileManager.default.fileExists(atPath: url.path)
         if exists {
             let info = try Files.existingStore(at: storeArgument.store)
             guard info.version == schema.version else {
@@ -162,6 +162,10 @@ struct ImportCommand: ParsableCommand {
                     }
                     return destination
                 }
+                // Linking one side of a pair links the inverse too: skip what is already so, which keeps the
+                // order an ordered to-many side was given.
+                let current = try objects.destinations(relationship.name, of: object).compactMap(\.id)
+                if current == destinations.compactMap(\.id) { continue }
                 try objects.set(relationship.name, of: object, to: destinations)
             }
         }

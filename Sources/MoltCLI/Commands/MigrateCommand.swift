@@ -9,9 +9,9 @@ struct MigrateCommand: ParsableCommand {
         commandName: "migrate",
         abstract: "Migrate a store to a schema snapshot, all or nothing.",
         discussion: """
-            Molt infers the steps from the schema recorded in the store to the snapshot, runs them in one
-            transaction and validates the result before committing: on any error the store is left exactly as it
-            was. With --backup, a copy is kept as `STORE.backup-<version>` until the migration succeeds, then
+            Molt infers the steps from the schema recorded in the store to the snapshot, runs them in one \
+            transaction and validates the result before committing: on any error the store is left exactly as it \
+            was. With --backup, a copy is kept as `STORE.backup-<version>` until the migration succeeds, then \
             removed unless --keep-backup is given. A progress bar is drawn when standard output is a terminal.
             """)
 
@@ -77,7 +77,7 @@ struct MigrateCommand: ParsableCommand {
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
             throw error
         }
-        let record = try Store.inspect(at: info.url).history.last
+        let record = try Files.withoutLeftovers(of: info.url) { try Store.inspect(at: info.url) }.history.last
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(Report(
             store: info.url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,

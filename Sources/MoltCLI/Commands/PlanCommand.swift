@@ -13,8 +13,8 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Dry run: show the steps and the SQL of a migration, without writing anything.",
         discussion: """
-            The migration runs on a temporary copy of the store, in a transaction that is rolled back, and every
-            statement that would change the store is printed; the store itself is only read. A step that cannot be
+            The migration runs on a temporary copy of the store, in a transaction that is rolled back, and every \
+            statement that would change the store is printed; the store itself is only read. A step that cannot be \
             inferred is reported as `migrate` would report it (exit code 5).
             """)
 

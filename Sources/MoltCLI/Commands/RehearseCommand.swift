@@ -9,8 +9,8 @@ struct RehearseCommand: ParsableCommand {
         commandName: "rehearse",
         abstract: "Migrate a copy of a store and report counts before and after, time and peak memory.",
         discussion: """
-            The store is copied to a temporary folder and the copy is migrated exactly as `migrate` would do it;
-            the copy is then deleted. The original is only read. Peak memory is the most this process held
+            The store is copied to a temporary folder and the copy is migrated exactly as `migrate` would do it; \
+            the copy is then deleted. The original is only read. Peak memory is the most this process held \
             resident, copy and migration included.
             """)
 

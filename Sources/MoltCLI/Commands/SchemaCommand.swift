@@ -8,7 +8,7 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the schema snapshot recorded in a store, as JSON.",
         discussion: """
-            The output has the format of Schema.snapshotJSON() and of `molt diff`, `plan` and `migrate --to`
+            The output has the format of Schema.snapshotJSON() and of `molt diff`, `plan` and `migrate --to` \
             inputs: save it as `<version>.json` to start a folder of snapshots for `molt check`.
             """)
 

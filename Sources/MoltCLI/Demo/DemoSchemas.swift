@@ -18,7 +18,7 @@ enum DemoSchemas {
         Version(schema: v1, story: "add `count: Int` (Realm: only the version number changes)"),
         Version(schema: v2, story: "remove `count` again (Realm: only the version number changes)"),
         Version(schema: v3, story: "rename memoTitle → title (Realm: `renameProperty`); here `originalName: \"memoTitle\"`"),
-        Version(schema: v4, story: "add memoDescription (Realm computes it in `enumerateObjects`); here an optional attribute"),
+        Version(schema: v4, story: "add a required memoDescription computed from each memo (Realm: `enumerateObjects`): a custom stage"),
         Version(schema: v5, story: "add count = 100 for every existing memo (Realm: `new[\"count\"] = 100`); here a default"),
         Version(schema: v6, story: "count Int → Double, optional → required with a fallback (Realm: `old[\"count\"] ?? 0`)"),
     ]
@@ -48,7 +48,7 @@ enum DemoSchemas {
         }
     }
 
-    static let v4 = adding(Attribute("memoDescription", .string, isOptional: true), to: withoutRenames(v3), version: 4)
+    static let v4 = adding(Attribute("memoDescription", .string), to: withoutRenames(v3), version: 4)
     static let v5 = adding(Attribute("count", .int, isOptional: true, default: 100), to: v4, version: 5)
     static let v6: Schema = {
         var schema = v5.withVersion(6)
@@ -56,6 +56,24 @@ enum DemoSchemas {
         schema.entities[0].attributes[index] = Attribute("count", .double, default: 0)
         return schema
     }()
+
+    /// The stages the app declares: version 3 → 4 computes memoDescription, which Molt cannot infer.
+    static let stages: [MigrationStage] = [
+        .custom(from: 3, to: 4) { migration in
+            try migration.enumerateObjects(ofType: entity) { old, new in
+                let title = old["title"].string ?? ""
+                let favorite = old["favorite"].bool ?? false
+                new["memoDescription"] = .string("\(title) is \(favorite ? "a favorite" : "not a favorite")")
+            }
+        }
+    ]
+
+    /// The plan an app at version `version` opens its store with: every version up to it, and their stages.
+    static func plan(upTo version: Int) throws -> MigrationPlan {
+        try MigrationPlan(
+            schemas: versions.map(\.schema).filter { $0.version <= version },
+            stages: stages.filter { $0.toVersion <= version })
+    }
 
     private static func adding(_ attribute: Attribute, to schema: Schema, version: Int) -> Schema {
         var copy = schema.withVersion(version)

@@ -44,6 +44,21 @@ enum JSONValue: Codable, Equatable {
     }
 }
 
+extension JSONValue: CustomStringConvertible {
+    /// The value as JSON text, for messages: `5`, `"text"`, `[1, 2]`.
+    var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let v): return String(v)
+        case .int(let v): return String(v)
+        case .double(let v): return String(v)
+        case .string(let v): return "\"\(v)\""
+        case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .object(let fields): return "{" + fields.keys.sorted().map { "\"\($0)\": \(fields[$0]!)" }.joined(separator: ", ") + "}"
+        }
+    }
+}
+
 /// The data file of `molt export` and `molt import`.
 ///
 /// ```json

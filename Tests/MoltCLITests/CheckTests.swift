@@ -1,0 +1,72 @@
+import Foundation
+import Molt
+import Testing
+
+@Suite("molt check")
+struct CheckTests {
+    @Test("a clean chain of snapshots passes, with warnings for destructive changes")
+    func clean() throws {
+        let dir = TemporaryDirectory()
+        var v2 = Fixtures.memoV1.withVersion(2)
+        v2.entities[0].attributes.removeAll { $0.name == "count" }
+        try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
+        try Fixtures.write(Fixtures.memoV1, to: dir.file("1.json"))
+        try Fixtures.write(v2, to: dir.file("2.json"))
+        let result = try Molt.run(["check", dir.url.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == """
+            warning: 2.json: step 1 → 2 deletes data: Attribute 'UserMemo.count' has been removed.
+            Checked 3 versions (0, 1, 2): 0 errors, 1 warning.
+
+            """)
+    }
+
+    @Test("gaps, duplicates, misnamed files and steps that need code without a stage are errors (exit 1)")
+    func errors() throws {
+        let dir = TemporaryDirectory()
+        try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
+        try Fixtures.write(Fixtures.memoV1NeedsCode, to: dir.file("1.json"))
+        try Fixtures.write(Fixtures.memoV1NeedsCode, to: dir.file("01.json"))
+        try Fixtures.write(Fixtures.memoV1.withVersion(4), to: dir.file("4.json"))
+        try Fixtures.write(Fixtures.memoV1.withVersion(5), to: dir.file("6.json"))
+        let result = try Molt.run(["check", dir.url.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout == """
+            error: 01.json: version 1 is also in 1.json; keep one snapshot per version.
+            error: 6.json: it holds version 5, but its name says 6; rename it 5.json or fix its version.
+            error: 1.json: step 0 → 1 cannot be inferred and no --stage covers it: Attribute 'UserMemo.memoDescription' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
+            error: versions 2, 3 missing between 1.json and 4.json; keep the snapshot of every version you shipped.
+            warning: 4.json: step 1 → 4 deletes data: Attribute 'UserMemo.memoDescription' has been removed.
+            Checked 4 versions (0, 1, 4, 5): 4 errors, 1 warning.
+
+            """)
+    }
+
+    @Test("--stage declares the steps an app covers with code; --json reports the same issues")
+    func stages() throws {
+        let dir = TemporaryDirectory()
+        try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
+        try Fixtures.write(Fixtures.memoV1NeedsCode, to: dir.file("1.json"))
+        let covered = try Molt.run(["check", dir.url.path, "--stage", "0:1", "--json"])
+        #expect(covered.status == 0, "\(covered)")
+        let json = try JSONSerialization.jsonObject(with: Data(covered.stdout.utf8)) as! [String: Any]
+        #expect(json["versions"] as? [Int] == [0, 1])
+        #expect(json["errors"] as? Int == 0)
+        #expect((json["issues"] as! [Any]).isEmpty)
+
+        let bad = try Molt.run(["check", dir.url.path, "--stage", "1-2"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("Error: --stage '1-2' is not FROM:TO with two versions, the second greater (for example 4:5).\n"))
+    }
+
+    @Test("a snapshot that is not valid JSON is reported and exits 3")
+    func unreadable() throws {
+        let dir = TemporaryDirectory()
+        try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
+        try Data("{ \"version\": 1, ".utf8).write(to: dir.file("1.json"))
+        let result = try Molt.run(["check", dir.url.path])
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stdout.hasPrefix("error: 1.json: The schema snapshot is not valid JSON: "))
+        #expect(result.stdout.hasSuffix("Checked 1 version (0): 1 error, 0 warnings.\n"))
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Molt
+import Testing
+
+@Suite("molt plan, migrate and rehearse")
+struct MigrationCommandTests {
+    /// A folder with a memo store at version 0 and snapshots of versions 1 (inferable) and 1-needs-code.
+    struct Setup {
+        let dir = TemporaryDirectory()
+        let store: URL
+
+        init(count: Int = 20) throws {
+            store = try Fixtures.memoStore(at: dir.file("memos.sqlite"), count: count)
+            try Fixtures.write(Fixtures.memoV1, to: dir.file("1.json"))
+            try Fixtures.write(Fixtures.memoV1NeedsCode, to: dir.file("1-code.json"))
+        }
+
+        func files() throws -> [String: Data] { try snapshotOfFiles(in: dir.url) }
+    }
+
+    @Test("plan prints the steps and the exact SQL, and writes nothing")
+    func plan() throws {
+        let setup = try Setup()
+        let before = try setup.files()
+        let result = try Molt.run(["plan", setup.store.path, "--to", "1.json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == """
+            Plan for \(setup.store.path): version 0 → 1 (dry run, nothing written)
+
+            Steps:
+              0 → 1 inferred: Attribute 'UserMemo.count' has been added.
+
+            SQL:
+              ALTER TABLE "UserMemo" ADD COLUMN "count" INTEGER NOT NULL DEFAULT 100;
+
+            Rows written: 0
+
+            """)
+        #expect(try setup.files() == before)
+    }
+
+    @Test("plan --json lists statements; a table rebuild shows its INSERT … SELECT")
+    func planRebuild() throws {
+        let setup = try Setup()
+        var v1 = Fixtures.memoV0.withVersion(1)
+        v1.entities[0].attributes[3] = Attribute("memoSubtitle", .string, default: "none")
+        try Fixtures.write(v1, to: setup.dir.file("required.json"))
+        let before = try setup.files()
+        let result = try Molt.run(["plan", setup.store.path, "--to", "required.json", "--json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let statements = json["statements"] as! [String]
+        #expect(statements.contains { $0.hasPrefix("INSERT INTO \"_molt_new_UserMemo\"") && $0.contains("COALESCE") })
+        #expect(statements.contains("DROP TABLE \"UserMemo\""))
+        #expect(json["objectsTouched"] as? Int == 20)
+        #expect(try setup.files() == before)
+    }
+
+    @Test("migrate brings the store to the snapshot's version and records it")
+    func migrate() throws {
+        let setup = try Setup()
+        let result = try Molt.run(["migrate", setup.store.path, "--to", "1.json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("Migrated \(setup.store.path) from version 0 to 1 in "))
+        #expect(lines[0].hasSuffix(" (0 objects touched)."))
+        #expect(lines[1] == "  0 → 1 inferred: Attribute 'UserMemo.count' has been added.")
+        let info = try Store.inspect(at: setup.store)
+        #expect(info.version == 1)
+        #expect(info.objectCounts == ["UserMemo": 20])
+        #expect(try Store.open(at: setup.store, schema: Fixtures.memoV1).read { try $0.fetch("UserMemo") }.allSatisfy { $0["count"] == 100 })
+        // A second run has nothing to do.
+        let again = try Molt.run(["migrate", setup.store.path, "--to", "1.json"], in: setup.dir.url)
+        #expect(again.status == 0)
+        #expect(again.stdout == "The store is already at version 1 with this schema: nothing to do.\n")
+    }
+
+    @Test("migrate --backup removes the copy after success; --keep-backup keeps it, byte for byte the original")
+    func backup() throws {
+        let setup = try Setup()
+        let original = try Data(contentsOf: setup.store)
+        let removed = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--backup"], in: setup.dir.url)
+        #expect(removed.status == 0, "\(removed)")
+        #expect(!FileManager.default.fileExists(atPath: setup.store.path + ".backup-0"))
+
+        let other = try Setup()
+        let kept = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--backup", "--keep-backup"], in: other.dir.url)
+        #expect(kept.status == 0, "\(kept)")
+        #expect(kept.stdout.hasSuffix("Backup kept at \(other.store.path).backup-0.\n"))
+        #expect(try Store.inspect(at: URL(fileURLWithPath: other.store.path + ".backup-0")).version == 0)
+        _ = original
+    }
+
+    @Test("--keep-backup without --backup is a usage error")
+    func keepBackupNeedsBackup() throws {
+        let setup = try Setup()
+        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--keep-backup"], in: setup.dir.url)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Error: --keep-backup needs --backup.\n"))
+    }
+
+    @Test("a step that needs code exits 5 with the refusal, writes nothing and leaves no backup")
+    func notInferable() throws {
+        let setup = try Setup()
+        let before = try setup.files()
+        for command in ["plan", "migrate", "rehearse"] {
+            let result = try Molt.run([command, "memos.sqlite", "--to", "1-code.json", "--backup"].filter { command == "migrate" || $0 != "--backup" }, in: setup.dir.url)
+            #expect(result.status == 5, "\(command): \(result)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == """
+                error: Molt cannot infer the migration from version 0 to 1:
+                - Attribute 'UserMemo.memoDescription' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
+
+                """)
+            #expect(try setup.files() == before, "\(command) wrote something")
+        }
+    }
+
+    @Test("migrate --mapping computes what inference cannot, with SQL expressions from a file")
+    func mapping() throws {
+        let setup = try Setup()
+        try Data("""
+            { "mappings": [ { "destination": "UserMemo",
+                              "attributes": { "memoDescription": "memoTitle || ' / ' || COALESCE(memoSubtitle, '-')" } } ] }
+            """.utf8).write(to: setup.dir.file("mapping.json"))
+        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        let memos = try Store.open(at: setup.store, schema: Fixtures.memoV1NeedsCode).read { try $0.fetch("UserMemo") }
+        #expect(memos.count == 20)
+        for memo in memos {
+            #expect(memo["memoDescription"].string == "\(memo["memoTitle"].string!) / \(memo["memoSubtitle"].string ?? "-")")
+        }
+    }
+
+    @Test("a mapping file that is not a list of mappings is bad input, and nothing is written")
+    func badMapping() throws {
+        let setup = try Setup()
+        try Data("{ \"stages\": 3 }".utf8).write(to: setup.dir.file("mapping.json"))
+        let before = try setup.files()
+        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        #expect(result.status == 3)
+        #expect(result.stderr == "error: mapping.json is not a mapping file: it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions).\n")
+        #expect(try setup.files() == before)
+    }
+
+    @Test("rehearse migrates a copy, reports counts before and after, and leaves the original byte for byte")
+    func rehearse() throws {
+        let setup = try Setup(count: 25)
+        let before = try setup.files()
+        let result = try Molt.run(["rehearse", "memos.sqlite", "--to", "1.json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Rehearsal of \(setup.store.path): version 0 → 1, on a copy (the store is untouched)")
+        #expect(lines.contains("  UserMemo: 25 → 25"))
+        #expect(lines.contains("  0 → 1 inferred: Attribute 'UserMemo.count' has been added."))
+        #expect(lines.contains { $0.hasPrefix("Time:        ") })
+        #expect(lines.contains { $0.hasPrefix("Peak memory: ") && $0.hasSuffix(" MB") })
+        #expect(try setup.files() == before)
+        #expect(try Store.inspect(at: setup.store).version == 0)
+
+        let json = try Molt.run(["rehearse", "memos.sqlite", "--to", "1.json", "--json"], in: setup.dir.url)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+        #expect((object["entities"] as! [[String: Any]]).map { [$0["entity"] as? String, ($0["before"] as? Int).map(String.init), ($0["after"] as? Int).map(String.init)] } == [["UserMemo", "25", "25"]])
+        #expect((object["peakMemoryBytes"] as? Int ?? 0) > 0)
+        #expect(try setup.files() == before)
+    }
+}
