@@ -69,4 +69,28 @@ struct CheckTests {
         #expect(result.stdout.hasPrefix("error: 1.json: The schema snapshot is not valid JSON: "))
         #expect(result.stdout.hasSuffix("Checked 1 version (0): 1 error, 0 warnings.\n"))
     }
+
+    @Test("--against catches a shipped version whose snapshot was edited afterwards")
+    func editedFrozenVersion() throws {
+        let dir = TemporaryDirectory()
+        let snapshots = dir.url.appendingPathComponent("schemas")
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        try Fixtures.memoStore(at: dir.file("shipped.sqlite"), count: 2, schema: Fixtures.memoV1)
+        try Fixtures.write(Fixtures.memoV0, to: snapshots.appendingPathComponent("0.json"))
+        var edited = Fixtures.memoV1
+        edited.entities[0].attributes[3].isOptional = false
+        edited.entities[0].attributes[3].defaultValue = ""
+        try Fixtures.write(edited, to: snapshots.appendingPathComponent("1.json"))
+        let result = try Molt.run(["check", "schemas", "--against", "shipped.sqlite"], in: dir.url)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout == """
+            error: 1.json: version 1 was edited after it shipped (shipped.sqlite was created with the original): Attribute 'UserMemo.memoSubtitle' has been made required. Attribute 'UserMemo.memoSubtitle' has changed its default from none to "". Restore it, and put the change in a new version.
+            Checked 2 versions (0, 1): 1 error, 0 warnings.
+
+            """)
+        try Fixtures.write(Fixtures.memoV1, to: snapshots.appendingPathComponent("1.json"))
+        let restored = try Molt.run(["check", "schemas", "--against", "shipped.sqlite"], in: dir.url)
+        #expect(restored.status == 0, "\(restored)")
+        #expect(restored.stdout == "Checked 2 versions (0, 1): 0 errors, 0 warnings.\n")
+    }
 }

@@ -165,4 +165,13 @@ struct MigrationCommandTests {
         #expect((object["peakMemoryBytes"] as? Int ?? 0) > 0)
         #expect(try setup.files() == before)
     }
+
+    @Test("plan on a store already at the snapshot has nothing to do")
+    func planNothing() throws {
+        let setup = try Setup()
+        try Fixtures.write(Fixtures.memoV0, to: setup.dir.file("0.json"))
+        let result = try Molt.run(["plan", "memos.sqlite", "--to", "0.json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "The store is already at version 0 with this schema: nothing to do.\n")
+    }
 }

@@ -7,11 +7,12 @@ import Molt
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Lint a folder of schema snapshots (0.json, 1.json, …): gaps, duplicates, steps that need code.",
+        abstract: "Lint a folder of schema snapshots (0.json, 1.json, …): gaps, duplicates, steps that need code, edits.",
         discussion: """
             Errors: a file that does not read as a valid schema, a file whose name is not the version inside it, \
             two files for one version, a version missing between two others, and a step between consecutive \
-            versions that Molt cannot infer and that no --stage declares. Warnings: changes that delete data, and \
+            versions that Molt cannot infer and that no --stage declares, and a version edited after it shipped (its \
+            snapshot no longer matches a store given with --against). Warnings: changes that delete data, and \
             declared stages over steps Molt could infer. Exits 1 when there is an error (3 when a file cannot be \
             read at all), 0 otherwise.
             """)
@@ -23,6 +24,11 @@ struct CheckCommand: ParsableCommand {
         name: .customLong("stage"),
         help: ArgumentHelp("A step that the app covers with a custom stage, as FROM:TO (repeatable).", valueName: "from:to"))
     var stages: [String] = []
+
+    @Option(
+        name: .customLong("against"),
+        help: ArgumentHelp("A store created by a shipped version (repeatable): its version's snapshot must not have been edited since.", valueName: "store"))
+    var stores: [String] = []
 
     @OptionGroup var output: OutputOptions
 
@@ -158,6 +164,21 @@ struct CheckCommand: ParsableCommand {
             for rename in DiffReport.renames(in: diff, newFile: new.file) {
                 issues.append(Issue(severity: .warning, file: new.file, message: "step \(from) → \(to): \(rename.fix)"))
             }
+        }
+        // A store is evidence of a shipped version: the snapshot of its version must still describe it.
+        for path in stores {
+            let info = try Files.existingStore(at: path)
+            guard let snapshot = byVersion[info.version] else {
+                issues.append(Issue(
+                    severity: .error, file: nil,
+                    message: "\(info.url.lastPathComponent) is at version \(info.version), which has no snapshot in the folder; record it as \(info.version).json."))
+                continue
+            }
+            guard snapshot.schema.contentHash != info.schemaHash else { continue }
+            let changes = SchemaDiff(from: info.schema, to: snapshot.schema).changes.map(\.description).joined(separator: " ")
+            issues.append(Issue(
+                severity: .error, file: snapshot.file,
+                message: "version \(info.version) was edited after it shipped (\(info.url.lastPathComponent) was created with the original): \(changes) Restore it, and put the change in a new version."))
         }
         for stage in declared where byVersion[stage.from] == nil || byVersion[stage.to] == nil {
             issues.append(Issue(
