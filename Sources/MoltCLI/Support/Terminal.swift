@@ -52,6 +52,7 @@ final class ProgressBar: @unchecked Sendable {
     private let title: String
     private let lock = NSLock()
     private var drawn = false
+    private var last: (percent: Int, from: Int, to: Int)?
 
     init(title: String) { self.title = title }
 
@@ -67,6 +68,9 @@ final class ProgressBar: @unchecked Sendable {
         let filled = Int((progress.fractionCompleted * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+        // Redraw only when something visible changes: a migration may report thousands of batches.
+        if let last, last == (percent, progress.fromVersion, progress.toVersion) { return }
+        last = (percent, progress.fromVersion, progress.toVersion)
         let text = "\r\u{1B}[K\(title) [\(bar)] \(percent)% (\(progress.fromVersion) → \(progress.toVersion))"
         FileHandle.standardOutput.write(Data(text.utf8))
         drawn = true
