@@ -74,9 +74,20 @@ extension Store {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         do {
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read(body)
+            do {
+                let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+                defer { try? queue.close() }
+                return try queue.read(body)
+            } catch let error as DatabaseError
+                where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK || error.extendedResultCode == .SQLITE_READONLY_RECOVERY
+            {
+                // A process died mid-transaction (a killed migration): a read-only connection cannot roll its
+                // journal back. A writable one does, restoring the last committed state, and reads that.
+                configuration.readonly = false
+                let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+                defer { try? queue.close() }
+                return try queue.read(body)
+            }
         } catch let error as DatabaseError {
             throw mapOpeningError(error, url: url)
         }
