@@ -36,6 +36,15 @@ enum RawSQL {
         }
     }
 
+    /// The text of the first column of every row of a query, which must not be NULL, fetched in bulk.
+    static func texts(_ url: URL, _ sql: String) throws -> [String] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in try String.fetchAll(db, sql: sql) }
+    }
+
     /// The root page of every table and index, by name: a rebuilt table gets a new one.
     static func rootPages(_ url: URL) throws -> [String: String] {
         let rows = try strings(url, "SELECT name || '=' || rootpage FROM sqlite_master WHERE type = 'table' ORDER BY name")

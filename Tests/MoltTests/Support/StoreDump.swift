@@ -121,7 +121,8 @@ struct FileState: Equatable {
 
     init(_ url: URL) {
         main = try? Data(contentsOf: url)
-        wal = try? Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))
+        // An empty WAL holds nothing: SQLite leaves one behind a read-only connection.
+        wal = (try? Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))).flatMap { $0.isEmpty ? nil : $0 }
         journal = try? Data(contentsOf: URL(fileURLWithPath: url.path + "-journal"))
     }
 }

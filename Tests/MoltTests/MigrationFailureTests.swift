@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import Molt
+
+/// A migration that fails after earlier steps already ran leaves the store byte for byte at its old version.
+@Suite("Failure mid-migration")
+struct MigrationFailureTests {
+    /// v1 rebuilds Book and renames Tag; v2 adds a uniqueness constraint on Tag.label, checked last.
+    static func versions() -> [Schema] {
+        let v0 = Library.v0()
+        let v1 = v0.next(1) {
+            $0.edit("Book") {
+                $0.editAttribute("pages") { $0.type = .double }
+                $0.attributes.removeAll { $0.name == "cover" }
+                $0.attributes.append(Attribute("subtitle", .string, default: "none"))
+            }
+            $0.edit("Tag") { $0.name = "Label"; $0.originalName = "Tag" }
+            $0.edit("Book") { $0.editRelationship("tags") { $0.destination = "Label" } }
+        }
+        let v2 = v1.next(2) { $0.edit("Label") { $0.indexes = [Index(["label"], unique: true)] } }
+        return [v0, v1, v2]
+    }
+
+    /// Version 0 data with two tags of the same label.
+    static func fillWithDuplicateLabels(_ objects: Objects) throws {
+        try Library.fill(objects)
+        _ = try objects.insert("Tag", ["label": "sf"])
+    }
+
+    @Test("a uniqueness check failing after a rebuild rolls everything back", arguments: StoreKind.files)
+    func uniquenessFailsLast(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let schemas = Self.versions()
+        let before = try Library.makeStore(at: url, schema: schemas[0], kind: kind, fill: Self.fillWithDuplicateLabels)
+        let bytes = FileState(url)
+        let plan = try MigrationPlan(schemas: schemas)
+        let error = moltError { _ = try Store.open(at: url, schema: schemas[2], options: kind.options.migrating(with: plan)) }
+        #expect(error?.code == .constraintViolation)
+        #expect(error?.message == "Cannot add the uniqueness constraint on 'Label'(label) in version 2: the value (\"sf\") is held by 2 objects. Make the values unique in a custom stage before this version, or drop the constraint.")
+        #expect(FileState(url) == bytes)
+        #expect(try Store.version(at: url) == 0)
+        #expect(try Store.inspect(at: url).history == [])
+        #expect(try StoreDump(at: url, schema: schemas[0], options: kind.options) == before)
+        // Once the data is fixed at the old version, the same plan succeeds.
+        let store = try Store.open(at: url, schema: schemas[0], options: kind.options)
+        try store.write { objects in
+            let duplicate = try objects.fetch("Tag", where: .equal("label", "sf"), orderBy: [.descending("_id")]).first!
+            try objects.delete(duplicate)
+        }
+        try store.close()
+        let migrated = try Store.open(at: url, schema: schemas[2], options: kind.options.migrating(with: plan))
+        #expect(try migrated.read { try $0.count("Label") } == 4)
+        #expect(try migrated.read { try $0.fetch("Book", orderBy: [.ascending("isbn")]).map { $0["pages"] } } == [-50.0, 50.0, 150.0, 250.0, 350.0, 450.0])
+    }
+
+    @Test("a validation failure (a broken link found before commit) rolls everything back", arguments: StoreKind.files)
+    func validationFails(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let schemas = Self.versions()
+        try Library.makeStore(at: url, schema: schemas[0], kind: kind)
+        // A row edited by hand behind Molt's back: book 3 points to author 99, which does not exist.
+        try RawSQL.execute(url, "UPDATE Book SET author = 99 WHERE isbn = 'isbn-3'")
+        let bytes = FileState(url)
+        let before = try StoreDump(at: url, schema: schemas[0], options: kind.options)
+        #expect(FileState(url) == bytes)
+        let error = moltError { _ = try Store.open(at: url, schema: schemas[1], options: kind.options) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.message == "The migration to version 1 left 1 broken link(s), so nothing was committed: a row of 'Book' (_id 4) points to a missing 'Author'. Delete or relink such objects in a custom stage.")
+        #expect(FileState(url) == bytes)
+        #expect(try Store.version(at: url) == 0)
+        #expect(try StoreDump(at: url, schema: schemas[0], options: kind.options) == before)
+    }
+}
