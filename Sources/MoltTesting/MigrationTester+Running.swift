@@ -168,6 +168,9 @@ extension MigrationTester {
             throw MigrationTestError(
                 code, "\(prefix): the migration to version \(newest.version) failed: \(error.message)",
                 version: version, entity: error.entity, attribute: error.property, underlying: error)
+        } catch {
+            throw MigrationTestError(
+                .migrationFailed, "\(prefix): the migration to version \(newest.version) failed: \(error)", version: version)
         }
         defer { try? store.close() }
 

@@ -121,7 +121,21 @@ struct CustomStageTests {
         #expect(error.entity == "UserMemo")
         #expect(error.attribute == "memoContent")
         #expect(error.underlying?.code == .migrationFailed)
-        #expect(error.message.hasPrefix("From version 2 (path 2 → 3 → 4): the migration to version 4 failed: "))
-        #expect(error.message.contains("Memo 'Milk' has no content to describe."))
+        #expect(error.message == "From version 2 (path 2 → 3 → 4): the migration to version 4 failed: Memo 'Milk' has no content to describe.")
+    }
+
+    @Test("any error a stage throws fails only the runs that reach it, with the starting version")
+    func stageThrowsSwiftError() throws {
+        struct Refused: Error, CustomStringConvertible { var description: String { "stage 1 → 2 refused the data" } }
+        let refuse = MigrationStage.custom(from: 1, to: 2) { _ in throw Refused() }
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: Memo.all, stages: [refuse]))
+        let error = try #require(throws: MigrationTestError.self) { try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) }
+        #expect(error.code == .severalFailures)
+        #expect(error.failures.map(\.version) == [0, 1])
+        #expect(error.failures.map(\.message) == [
+            "From version 0 (path 0 → 1 → 2 → 3): the migration to version 3 failed: stage 1 → 2 refused the data",
+            "From version 1 (path 1 → 2 → 3): the migration to version 3 failed: stage 1 → 2 refused the data",
+        ])
+        #expect(error.message.hasPrefix("The migration plan fails from 2 of 3 starting versions (passed: 2):"))
     }
 }
