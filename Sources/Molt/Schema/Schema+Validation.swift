@@ -28,7 +28,7 @@ extension Schema {
                 }
                 if let value = attribute.defaultValue, attribute.coerce(value) == nil {
                     throw fail(
-                        "the default value \(value) of attribute '\(label)' is not a \(attribute.type.rawValue).",
+                        "the default value \(value) of attribute '\(label)' is not of type '\(attribute.type.rawValue)'.",
                         entity.name, attribute.name)
                 }
             }
