@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import Molt
+
+/// Invalid schemas are rejected with a message naming the culprit, before any store is touched.
+@Suite("Schema validation")
+struct SchemaValidationTests {
+    /// An invalid schema and the exact message that rejects it.
+    struct Invalid: CustomTestStringConvertible, Sendable {
+        var name: String
+        var schema: Schema
+        var message: String
+        var entity: String?
+        var property: String?
+        var testDescription: String { name }
+    }
+
+    static let prefix = "Invalid schema version 3: "
+
+    static let cases: [Invalid] = [
+        Invalid(
+            name: "duplicate entity",
+            schema: Schema(version: 3) {
+                Entity("Note") { Attribute("text", .string) }
+                Entity("Note") { Attribute("body", .string) }
+            },
+            message: "entity 'Note' is declared twice.", entity: "Note"),
+        Invalid(
+            name: "duplicate attribute",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("text", .string); Attribute("text", .int) } },
+            message: "property 'Note.text' is declared twice.", entity: "Note", property: "text"),
+        Invalid(
+            name: "attribute and relationship of one name",
+            schema: Schema(version: 3) {
+                Entity("Folder") { Attribute("name", .string) }
+                Entity("Note") { Attribute("folder", .string); Relationship("folder", to: "Folder") }
+            },
+            message: "property 'Note.folder' is declared twice.", entity: "Note", property: "folder"),
+        Invalid(
+            name: "relationship to a missing entity",
+            schema: Schema(version: 3) { Entity("Note") { Relationship("folder", to: "Folder") } },
+            message: "relationship 'Note.folder' points to entity 'Folder', which is not in the schema.", entity: "Note", property: "folder"),
+        Invalid(
+            name: "default of the wrong type",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("count", .int, default: "ten") } },
+            message: "the default value \"ten\" of attribute 'Note.count' is not of type 'int'.", entity: "Note", property: "count"),
+        Invalid(
+            name: "default that does not fit a uuid",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("key", .uuid, default: "not-a-uuid") } },
+            message: "the default value \"not-a-uuid\" of attribute 'Note.key' is not of type 'uuid'.", entity: "Note", property: "key"),
+        Invalid(
+            name: "inverse that does not exist",
+            schema: Schema(version: 3) {
+                Entity("Folder") { Attribute("name", .string) }
+                Entity("Note") { Relationship("folder", to: "Folder", inverse: "notes") }
+            },
+            message: "relationship 'Note.folder' names inverse 'Folder.notes', which does not exist.", entity: "Note", property: "folder"),
+        Invalid(
+            name: "inverse that does not point back",
+            schema: Schema(version: 3) {
+                Entity("Folder") { Relationship("notes", toMany: "Note", inverse: "owner") }
+                Entity("Note") {
+                    Relationship("folder", to: "Folder", inverse: "notes")
+                    Relationship("owner", to: "Folder")
+                }
+            },
+            message: "relationship 'Folder.notes' names inverse 'Note.owner', which does not point back to it; declare `inverse: \"notes\"` on both sides.",
+            entity: "Folder", property: "notes"),
+        Invalid(
+            name: "reserved attribute name",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("_id", .int) } },
+            message: "Attribute 'Note' name '_id' is reserved by Molt; choose another name.", entity: "Note", property: "_id"),
+        Invalid(
+            name: "reserved entity name",
+            schema: Schema(version: 3) { Entity("_molt_notes") { Attribute("text", .string) } },
+            message: "Entity name '_molt_notes' is reserved by Molt; choose another name.", entity: "_molt_notes"),
+        Invalid(
+            name: "empty name",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("", .string) } },
+            message: "Attribute 'Note' has an empty name.", entity: "Note", property: ""),
+        Invalid(
+            name: "name with a space",
+            schema: Schema(version: 3) { Entity("My Note") { Attribute("text", .string) } },
+            message: "Entity name 'My Note' must be made of letters, digits and '_', and not start with a digit.", entity: "My Note"),
+        Invalid(
+            name: "primary key that is not an attribute",
+            schema: Schema(version: 3) { Entity("Note", primaryKey: "key") { Attribute("text", .string) } },
+            message: "primary key 'Note.key' is not an attribute of the entity.", entity: "Note", property: "key"),
+        Invalid(
+            name: "optional primary key",
+            schema: Schema(version: 3) { Entity("Note", primaryKey: "key") { Attribute("key", .string, isOptional: true) } },
+            message: "primary key 'Note.key' must not be optional.", entity: "Note", property: "key"),
+        Invalid(
+            name: "index on a missing attribute",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("text", .string); Index(["txt"]) } },
+            message: "an index of 'Note' names 'txt', which is not an attribute of the entity.", entity: "Note", property: "txt"),
+        Invalid(
+            name: "join table named like an entity",
+            schema: Schema(version: 3) {
+                Entity("Note") { Relationship("tags", toMany: "Note_tags") }
+                Entity("Note_tags") { Attribute("label", .string) }
+            },
+            message: "relationship 'Note.tags' is stored in table 'Note_tags', which is also the name of an entity; rename one of them.",
+            entity: "Note", property: "tags"),
+    ]
+
+    @Test("an invalid schema is rejected with an exact message naming the culprit", arguments: cases)
+    func invalid(_ invalid: Invalid) throws {
+        let error = moltError { try invalid.schema.validate() }
+        #expect(error?.code == .invalidSchema)
+        #expect(error?.message == Self.prefix + invalid.message)
+        #expect(error?.entity == invalid.entity)
+        #expect(error?.property == invalid.property)
+        // The same schema is refused by a store and by a plan.
+        #expect(moltError { _ = try Store.inMemory(schema: invalid.schema) }?.message == Self.prefix + invalid.message)
+    }
+
+    @Test("a negative version is rejected")
+    func negativeVersion() {
+        let error = moltError { try Schema(version: -1) { Entity("Note") { Attribute("text", .string) } }.validate() }
+        #expect(error?.message == "Invalid schema version -1: the version must not be negative.")
+    }
+
+    @Test("a valid schema with every type, default and relationship kind passes")
+    func valid() throws {
+        try Library.v0(orderedTags: true, bookIndexes: [Index(["title", "pages"], unique: true)]).validate()
+        try RelationshipTests.schema().validate()
+        try SchemaSnapshotTests.everything().validate()
+    }
+}
