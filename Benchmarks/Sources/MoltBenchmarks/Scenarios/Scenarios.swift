@@ -8,5 +8,6 @@ enum Scenarios {
         EnumerateObjects(),
         MappingExpression(),
         EnumerateMemory(),
+        TypedRecords(),
     ]
 }
