@@ -17,7 +17,8 @@ import Foundation
 /// ```
 ///
 /// Record a new version by running the tests once with `MOLT_RECORD_SNAPSHOTS=1` (writes the missing files)
-/// or `MOLT_RECORD_SNAPSHOTS=all` (rewrites every file; only for versions that never shipped).
+/// or `MOLT_RECORD_SNAPSHOTS=all` (rewrites every file; only for versions that never shipped). On CI (`CI` set)
+/// the variable is ignored: a build that checks snapshots never writes them.
 ///
 /// ## Topics
 /// ### Creating
@@ -45,18 +46,22 @@ public struct SchemaSnapshots: Sendable {
         /// The environment variable that chooses the mode: `1` or `missing` for ``missing``, `all` for ``all``.
         public static let environmentVariable = "MOLT_RECORD_SNAPSHOTS"
 
-        /// The mode `MOLT_RECORD_SNAPSHOTS` asks for, ``never`` when it is unset or has another value.
+        /// The mode `MOLT_RECORD_SNAPSHOTS` asks for, ``never`` when it is unset or has another value, and
+        /// always ``never`` on CI (when the `CI` environment variable is set, as CI services do): snapshots are
+        /// recorded on a developer's machine and committed, never made up by the build that checks them.
         ///
         /// ```swift
         /// // MOLT_RECORD_SNAPSHOTS=1 swift test
         /// let snapshots = SchemaSnapshots(directory: folder, recordMode: .environment)
         /// ```
         public static var environment: RecordMode {
-            mode(for: ProcessInfo.processInfo.environment[environmentVariable])
+            let environment = ProcessInfo.processInfo.environment
+            return mode(for: environment[environmentVariable], onCI: environment["CI"])
         }
 
-        /// The mode for a value of `MOLT_RECORD_SNAPSHOTS`.
-        static func mode(for value: String?) -> RecordMode {
+        /// The mode for a value of `MOLT_RECORD_SNAPSHOTS`, and of `CI`.
+        static func mode(for value: String?, onCI ci: String? = nil) -> RecordMode {
+            if let ci, !ci.isEmpty, !["0", "false", "no"].contains(ci.lowercased()) { return .never }
             switch value?.lowercased() {
             case "1", "true", "yes", "missing": return .missing
             case "all": return .all

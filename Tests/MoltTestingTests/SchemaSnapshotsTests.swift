@@ -123,6 +123,13 @@ struct SchemaSnapshotsTests {
     ] as [(String?, SchemaSnapshots.RecordMode)])
     func environmentVariable(value: String?, mode: SchemaSnapshots.RecordMode) {
         #expect(SchemaSnapshots.RecordMode.mode(for: value) == mode)
+        #expect(SchemaSnapshots.RecordMode.mode(for: value, onCI: "false") == mode)
+    }
+
+    @Test("CI never records, whatever MOLT_RECORD_SNAPSHOTS says", arguments: ["true", "1", "yes"])
+    func neverOnCI(ci: String) {
+        #expect(SchemaSnapshots.RecordMode.mode(for: "1", onCI: ci) == .never)
+        #expect(SchemaSnapshots.RecordMode.mode(for: "all", onCI: ci) == .never)
     }
 
     @Test("several problems are reported together, each in its own error")
