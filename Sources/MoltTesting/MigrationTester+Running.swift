@@ -75,6 +75,7 @@ extension MigrationTester {
     /// // From version 0 (path 0 → 2 → 3): 1 of 2 fixture objects differ after the migration to version 3:
     /// // 'UserMemo' object "groceries" (_id 1, stored at version 0):
     /// //   title: expected "Milk", found null
+    /// // Fix the stages on the path 0 → 2 → 3 (or the `originalName` hints) to carry the data over, or state …
     /// ```
     ///
     /// - Parameters:
@@ -201,7 +202,8 @@ extension MigrationTester {
             problems.append(MigrationTestError(
                 lost.isEmpty ? .valueMismatch : .objectsLost,
                 "\(prefix): \(diffs.count) of \(start.objects.count) fixture objects differ after the migration to version \(newest.version):\n"
-                    + diffs.map(\.description).joined(separator: "\n"),
+                    + diffs.map(\.description).joined(separator: "\n")
+                    + "\nFix the stages on the path \(route) (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.",
                 version: version, entity: first.entity, attribute: first.differences.first?.property, object: first.object.key))
         }
         if let expectedCounts {
@@ -214,7 +216,8 @@ extension MigrationTester {
                 }
                 problems.append(MigrationTestError(
                     .countMismatch,
-                    "\(prefix): the object counts after the migration to version \(newest.version) differ:\n" + lines.joined(separator: "\n"),
+                    "\(prefix): the object counts after the migration to version \(newest.version) differ:\n" + lines.joined(separator: "\n")
+                        + "\nFix the stage that creates or deletes these objects, or the expected counts.",
                     version: version, entity: wrong.first))
             }
         }

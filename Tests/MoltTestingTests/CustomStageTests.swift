@@ -50,8 +50,10 @@ struct CustomStageTests {
             'Folder' object "home" (_id 1, stored at version 3):
               memos: expected ["groceries", "work"], found ["groceries"]
             'UserMemo' object "work" (_id 2, stored at version 3) is missing.
+            Fix the stages on the path 3 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             From version 3 (path 3 → 4): the object counts after the migration to version 4 differ:
             - 'UserMemo': expected 2 objects, found 1
+            Fix the stage that creates or deletes these objects, or the expected counts.
             """)
     }
 
@@ -76,6 +78,7 @@ struct CustomStageTests {
               title: expected "Milk", found "MILK"
             'UserMemo' object "work" (_id 2, stored at version 3):
               title: expected "Report", found "REPORT"
+            Fix the stages on the path 3 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
     }
 
@@ -102,6 +105,7 @@ struct CustomStageTests {
               title: expected "Milk", found ""
             'UserMemo' object "work" (_id 2, stored at version 0):
               title: expected "Report", found ""
+            Fix the stages on the path 0 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
     }
 

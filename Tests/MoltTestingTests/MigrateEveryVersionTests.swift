@@ -76,6 +76,7 @@ struct MigrateEveryVersionTests {
               title: expected "Milk", found null
             'UserMemo' object "work" (_id 2, stored at version 0):
               title: expected "Report", found null
+            Fix the stages on the path 0 → 1 → 2 → 3 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
     }
 
@@ -96,10 +97,12 @@ struct MigrateEveryVersionTests {
         #expect(error.failures[0].message == """
             From version 2 (path 2 → 3): 1 of 3 fixture objects differ after the migration to version 3:
             'Category' object "home" (_id 1, stored at version 2 as 'Folder') is missing.
+            Fix the stages on the path 2 → 3 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
         #expect(error.failures[1].message == """
             From version 2 (path 2 → 3): the object counts after the migration to version 3 differ:
             - 'Category': expected 1 objects, found 0
+            Fix the stage that creates or deletes these objects, or the expected counts.
             """)
     }
 
@@ -129,6 +132,7 @@ struct MigrateEveryVersionTests {
             From version 0 (path 0 → 2): 1 of 1 fixture objects differ after the migration to version 2:
             'Note' object "milk" (_id 1, stored at version 0):
               body: expected "Buy milk", found null
+            Fix the stages on the path 0 → 2 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
     }
 
@@ -181,6 +185,7 @@ struct MigrateEveryVersionTests {
         #expect(error.message == """
             From version 2 (path 2 → 3): 1 of 3 fixture objects differ after the migration to version 3:
             'UserMemo' object "work" (_id 2, stored at version 2) should have been deleted, but is still there.
+            Fix the stages on the path 2 → 3 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
     }
 

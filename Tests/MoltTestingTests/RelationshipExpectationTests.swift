@@ -73,6 +73,7 @@ struct RelationshipExpectationTests {
               folders: expected ["home"], found []
             'Note' object "report" (_id 2, stored at version 1):
               folders: expected ["work"], found []
+            Fix the stages on the path 1 → 2 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
             """)
     }
 
