@@ -43,7 +43,7 @@ public struct MigrationRun: Sendable, Hashable, CustomStringConvertible {
 public struct MigratedStore {
     /// The starting version of this run.
     public let fromVersion: Int
-    /// The store's objects, read-only, at the newest version.
+    /// The store's objects, read-only, at the newest version; valid only inside the check closure.
     public let objects: Objects
     /// The fixtures as stored at the starting version.
     public let fixtures: [FixtureObject]
