@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import Molt
+
+/// Inferred changes that meet in one step: a renamed destination, a rebuilt table with indexes, relationships
+/// added and removed next to other changes.
+@Suite("Inferred migration: combined changes")
+struct InferredCombinedChangesTests {
+    @Test("removing a to-one relationship and its inverse keeps every other value and link", arguments: StoreKind.files)
+    func removeToOne(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Library.v0().next(1) {
+            $0.edit("Book") { $0.relationships.removeAll { $0.name == "author" } }
+            $0.edit("Author") { $0.relationships.removeAll { $0.name == "books" } }
+        }
+        let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
+        #expect(after == before.mapping("Book") { $0.links["author"] = nil }.mapping("Author") { $0.links["books"] = nil })
+        #expect(try RawSQL.strings(dir.file(), "SELECT name FROM pragma_table_info('Book') WHERE name = 'author'") == [])
+    }
+
+    @Test("renaming the destination of a to-one relationship keeps the links and the foreign key points to the new name", arguments: StoreKind.files)
+    func renameDestination(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Library.v0().next(1) {
+            $0.edit("Author") { $0.name = "Writer"; $0.originalName = "Author" }
+            $0.edit("Book") { $0.editRelationship("author") { $0.destination = "Writer" } }
+        }
+        let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
+        #expect(after == before.renamingEntity("Author", to: "Writer"))
+        #expect(try RawSQL.strings(dir.file(), "SELECT \"table\" FROM pragma_foreign_key_list('Book')") == ["Writer"])
+        #expect(try RawSQL.strings(dir.file(), "SELECT \"table\" FROM pragma_foreign_key_list('Writer_books') ORDER BY \"table\"") == ["Book", "Writer"])
+        // Deleting a writer still unlinks its books.
+        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        try store.write { objects in try objects.delete(try objects.fetch("Writer").first!) }
+        #expect(try store.read { try $0.count("Book", where: .isNull("author")) } == 3)
+    }
+
+    @Test("adding relationships of both kinds leaves existing objects unlinked and linkable", arguments: StoreKind.files)
+    func addRelationships(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Library.v0().next(1) {
+            $0.edit("Tag") {
+                $0.relationships.append(Relationship("parent", to: "Tag", inverse: "children"))
+                $0.relationships.append(Relationship("children", toMany: "Tag", inverse: "parent"))
+            }
+        }
+        let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
+        #expect(after == before.mapping("Tag") { $0.links["parent"] = []; $0.links["children"] = [] })
+        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        let children = try store.write { objects -> [Value] in
+            let tags = try objects.fetch("Tag")
+            try objects.set("parent", of: tags[1], to: tags[0])
+            try objects.set("parent", of: tags[2], to: tags[0])
+            return try objects.destinations("children", of: tags[0]).map { $0["label"] }
+        }
+        #expect(children == ["short", "sf"])
+    }
+
+    @Test("an entity and its attribute renamed, a type widened and an index kept, in one step", arguments: StoreKind.files)
+    func renameAndWidenWithIndexes(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v0 = Library.v0(bookIndexes: [Index(["pages"]), Index(["title", "pages"], unique: true)])
+        let v1 = v0.next(1) {
+            $0.edit("Book") {
+                $0.name = "Volume"
+                $0.originalName = "Book"
+                $0.editAttribute("pages") { $0.name = "leaves"; $0.originalName = "pages"; $0.type = .string }
+                $0.editAttribute("isbn") { $0.type = .string }
+                $0.indexes = [Index(["leaves"]), Index(["title", "leaves"], unique: true)]
+            }
+            $0.edit("Author") { $0.editRelationship("books") { $0.destination = "Volume" } }
+        }
+        let (before, after, history) = try Library.migrate(kind, from: v0, to: v1, in: dir)
+        let expected = before
+            .converting("Book", "pages") { .string(String($0.int!)) }
+            .renamingAttribute("Book", "pages", to: "leaves")
+            .renamingEntity("Book", to: "Volume")
+        #expect(after == expected)
+        #expect(history.map(\.objectsTouched) == [6])
+        let indexes = try RawSQL.strings(dir.file(), "SELECT group_concat(name, ',') FROM (SELECT ii.name FROM pragma_index_list('Volume') il, pragma_index_info(il.name) ii WHERE il.origin = 'c' ORDER BY il.name, ii.seqno) ")
+        #expect(indexes == ["isbn,leaves,title,leaves"])
+        // The uniqueness constraint survived the rebuild.
+        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        let error = moltError {
+            try store.write { objects in
+                _ = try objects.insert("Volume", [
+                    "isbn": "new", "title": "Book 2", "leaves": "150", "published": .date(Library.dates[0]), "code": .uuid(UUID()),
+                ])
+            }
+        }
+        #expect(error?.code == .constraintViolation)
+    }
+
+    @Test("a to-one relationship made to-many while its table is rebuilt keeps every link", arguments: StoreKind.files)
+    func toManyDuringRebuild(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Library.v0().next(1) {
+            $0.edit("Book") {
+                $0.editRelationship("author") { $0 = Relationship("authors", toMany: "Author", inverse: "books", originalName: "author") }
+                $0.editAttribute("pages") { $0.type = .double }
+            }
+            $0.edit("Author") { $0.editRelationship("books") { $0.inverse = "authors" } }
+        }
+        let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
+        let expected = before
+            .renamingRelationship("Book", "author", to: "authors")
+            .converting("Book", "pages") { .double($0.double!) }
+        #expect(after == expected)
+    }
+
+    @Test("a store created in one journal mode opens and migrates in the other", arguments: StoreKind.files)
+    func switchJournalMode(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let before = try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
+        let other: StoreKind = kind == .wal ? .rollback : .wal
+        let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.type = .double } } }
+        let store = try Store.open(at: url, schema: v1, options: other.options)
+        #expect(try StoreDump(store) == before.converting("Book", "pages") { .double($0.double!) })
+        try store.close()
+        if other == .wal {
+            #expect(try RawSQL.strings(url, "PRAGMA journal_mode") == ["wal"])
+        }
+    }
+}
