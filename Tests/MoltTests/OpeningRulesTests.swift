@@ -178,6 +178,37 @@ struct OpeningRulesTests {
         }
     }
 
+    @Test("a store written by a newer Molt file format is refused with unsupportedFormat, unchanged", arguments: StoreKind.files)
+    func newerFileFormat(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
+        try RawSQL.execute(url, "UPDATE _molt_metadata SET value = '2' WHERE key = 'formatVersion'")
+        let bytes = FileState(url)
+        for attempt in [
+            { _ = try Store.open(at: url, schema: Library.v0(), options: kind.options) },
+            { _ = try Store.version(at: url) },
+        ] as [() throws -> Void] {
+            let error = moltError(attempt)
+            #expect(error?.code == .unsupportedFormat)
+            #expect(error?.message == "The store uses Molt file format 2, but this Molt reads format 1 at most; it was written by a newer Molt. Update Molt; nothing was written.")
+        }
+        #expect(FileState(url) == bytes)
+    }
+
+    @Test("a store whose metadata was damaged is refused with corruptStore, unchanged", arguments: StoreKind.files)
+    func damagedMetadata(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
+        try RawSQL.execute(url, "DELETE FROM _molt_metadata WHERE key = 'schemaHash'")
+        let bytes = FileState(url)
+        let error = moltError { _ = try Store.open(at: url, schema: Library.v0(), options: kind.options) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message == "The store's metadata table is incomplete (it lacks the format version, the schema or its hash); the file was damaged or edited by hand. Restore it from a backup.")
+        #expect(FileState(url) == bytes)
+    }
+
     @Test("inspecting or reading the version of a missing file throws storeNotFound and creates nothing")
     func storeNotFound() throws {
         let dir = TemporaryDirectory()
