@@ -199,11 +199,16 @@ extension MigrationTester {
         if !diffs.isEmpty {
             let lost = diffs.filter { $0.kind == .missing }
             let first = diffs[0]
+            let fix: String
+            if let step = firstDivergingStep(from: version, fixtures: fixtures, path: path, diffs: diffs) {
+                fix = "The data first differs after the step \(step.from) → \(step.to). Fix that step (its stage, or the `originalName` hints of version \(step.to)) to carry the data over, or state the intended change in the expectation."
+            } else {
+                fix = "Fix the stages on the path \(route) (or the `originalName` hints) to carry the data over, or state the intended change in the expectation."
+            }
             problems.append(MigrationTestError(
                 lost.isEmpty ? .valueMismatch : .objectsLost,
                 "\(prefix): \(diffs.count) of \(start.objects.count) fixture objects differ after the migration to version \(newest.version):\n"
-                    + diffs.map(\.description).joined(separator: "\n")
-                    + "\nFix the stages on the path \(route) (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.",
+                    + diffs.map(\.description).joined(separator: "\n") + "\n" + fix,
                 version: version, entity: first.entity, attribute: first.differences.first?.property, object: first.object.key))
         }
         if let expectedCounts {

@@ -72,6 +72,9 @@ struct CustomStageTests {
         }
         #expect(error.failures.map(\.version) == [0, 1, 2, 3])
         #expect(error.failures.map(\.attribute) == ["title", "title", "title", "title"])
+        #expect(error.failures[0].message.hasSuffix("""
+            The data first differs after the step 3 → 4. Fix that step (its stage, or the `originalName` hints of version 4) to carry the data over, or state the intended change in the expectation.
+            """))
         #expect(error.failures[3].message == """
             From version 3 (path 3 → 4): 2 of 3 fixture objects differ after the migration to version 4:
             'UserMemo' object "groceries" (_id 1, stored at version 3):
@@ -141,5 +144,21 @@ struct CustomStageTests {
             "From version 1 (path 1 → 2 → 3): the migration to version 3 failed: stage 1 → 2 refused the data",
         ])
         #expect(error.message.hasPrefix("The migration plan fails from 2 of 3 starting versions (passed: 2):"))
+    }
+
+    @Test("a value lost in the middle of a long path is traced to the step that lost it")
+    func lossTracedToItsStep() throws {
+        let blank = MigrationStage.custom(from: 1, to: 2) { migration in
+            try migration.enumerateObjects(ofType: "UserMemo") { _, new in new["memoContent"] = .null }
+        }
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: Memo.all, stages: [blank]))
+        let error = try #require(throws: MigrationTestError.self) { try tester.migrate(from: 0, fixtures: Memo.fixtures(at: 0)) }
+        #expect(error.code == .valueMismatch)
+        #expect(error.message == """
+            From version 0 (path 0 → 1 → 2 → 3): 1 of 3 fixture objects differ after the migration to version 3:
+            'UserMemo' object "work" (_id 2, stored at version 0):
+              memoContent: expected "Q3", found null
+            The data first differs after the step 1 → 2. Fix that step (its stage, or the `originalName` hints of version 2) to carry the data over, or state the intended change in the expectation.
+            """)
     }
 }
