@@ -85,8 +85,9 @@ extension MigrationTester {
     ///     version). Defaults to no count check.
     ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:)``.
     ///   - check: More checks on each migrated store; what it throws fails that run.
-    /// - Returns: The runs, oldest starting version first.
-    /// - Throws: ``MigrationTestError``: the failure of the one version that failed, or
+    /// - Returns: The runs, oldest starting version first; none when the only recorded version is the newest.
+    /// - Throws: ``MigrationTestError``: ``MigrationTestError/Code/versionNotRecorded`` when the snapshots folder
+    ///   is empty (a wrong path would otherwise test nothing); the failure of the one version that failed, or
     ///   ``MigrationTestError/Code/severalFailures`` with each; every message starts with the starting version.
     @discardableResult
     public func migrateFromEveryVersion(
@@ -95,6 +96,11 @@ extension MigrationTester {
         expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() },
         check: ((MigratedStore) throws -> Void)? = nil
     ) throws -> [MigrationRun] {
+        if let snapshots, try snapshots.recordedVersions().isEmpty {
+            throw MigrationTestError(
+                .versionNotRecorded,
+                "No schema version is recorded in \(snapshots.directory.path), so no migration was tested. Check the folder, or record the shipped versions with \(SchemaSnapshots.RecordMode.environmentVariable)=1 and commit them.")
+        }
         let versions = try startingVersions()
         var runs: [MigrationRun] = []
         var failures: [MigrationTestError] = []
@@ -115,7 +121,7 @@ extension MigrationTester {
         if failures.count == 1 {
             var error = failures[0]
             error.message = heading + "\n" + error.message
-            error.failures = failures
+            if error.failures.isEmpty { error.failures = failures }
             throw error
         }
         throw MigrationTestError.combining(failures, heading: heading)!

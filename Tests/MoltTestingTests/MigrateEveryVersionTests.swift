@@ -212,4 +212,15 @@ struct MigrateEveryVersionTests {
         let error = try #require(throws: MigrationTestError.self) { try tester.path(from: 7) }
         #expect(error.code == .versionRemoved)
     }
+
+    @Test("an empty snapshots folder fails instead of testing nothing")
+    func emptySnapshotsFolder() throws {
+        let dir = TemporaryDirectory()
+        let tester = MigrationTester(schemas: Memo.all, snapshots: dir.snapshots())
+        let error = try #require(throws: MigrationTestError.self) { try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) }
+        #expect(error.code == .versionNotRecorded)
+        #expect(error.message == "No schema version is recorded in \(dir.snapshots().directory.path), so no migration was tested. Check the folder, or record the shipped versions with MOLT_RECORD_SNAPSHOTS=1 and commit them.")
+        try dir.snapshots().record([Memo.v3])
+        #expect(try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)).isEmpty)
+    }
 }
