@@ -63,4 +63,16 @@ struct DemoTests {
         #expect(taken.stderr.contains("Error: \(dir.file("memos.sqlite").path) already exists; choose another --directory, or delete it."))
         #expect(try Data(contentsOf: dir.file("memos.sqlite")) == Data("keep me".utf8))
     }
+
+    @Test("without --directory, demo creates its store in a new temporary folder and prints its path")
+    func defaultFolder() throws {
+        let result = try Molt.run(["demo", "--count", "5"])
+        #expect(result.status == 0, "\(result)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("Store: ") })
+        let store = URL(fileURLWithPath: String(line.dropFirst("Store: ".count)))
+        defer { try? FileManager.default.removeItem(at: store.deletingLastPathComponent()) }
+        #expect(store.lastPathComponent == "memos.sqlite")
+        #expect(store.deletingLastPathComponent().lastPathComponent.hasPrefix("molt-demo-"))
+        #expect(try Store.inspect(at: store).objectCounts == ["UserMemo": 5])
+    }
 }

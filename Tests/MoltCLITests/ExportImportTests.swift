@@ -159,4 +159,15 @@ struct ExportImportTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(try snapshotOfFiles(in: dir.url) == before)
     }
+
+    @Test("import reads the data from a pipe: molt import new --schema s <(molt export old)")
+    func pipe() throws {
+        let dir = TemporaryDirectory()
+        try Fixtures.memoStore(at: dir.file("old.sqlite"), count: 4)
+        try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
+        let result = try Molt.run(["-c", "molt import new.sqlite --schema 0.json <(molt export old.sqlite) && molt export new.sqlite"], in: dir.url, shell: true)
+        #expect(result.status == 0, "\(result)")
+        let export = try Molt.run(["export", "old.sqlite"], in: dir.url)
+        #expect(result.stdout == "Imported 4 objects into \(dir.file("new.sqlite").path) (version 0).\n" + export.stdout)
+    }
 }

@@ -68,9 +68,11 @@ struct ImportCommand: ParsableCommand {
 
     /// Reads and checks the whole data file against `schema`.
     static func read(_ url: URL, schema: Schema) throws -> [Row] {
-        guard let bytes = FileManager.default.contents(atPath: url.path) else {
+        // Read through a file handle, so that a pipe (`<(molt export old.sqlite)`) works too.
+        guard let handle = FileHandle(forReadingAtPath: url.path), let bytes = try? handle.readToEnd() ?? Data() else {
             throw CLIFailure(.badInput, "There is no data file at \(url.path). Check the path.")
         }
+        try? handle.close()
         let name = url.lastPathComponent
         let file: DataFile
         do {

@@ -31,15 +31,18 @@ enum Molt {
     }()
 
     /// Runs `molt` with these arguments, in `directory` if given, with a fixed terminal width and no colour.
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+    ///
+    /// With `shell`, the arguments go to `/bin/bash` instead, with `molt` on its `PATH`.
+    static func run(_ arguments: [String], in directory: URL? = nil, shell: Bool = false) throws -> Result {
         guard let binary else {
             throw NotBuilt(description: "The molt executable was not found next to the test bundle; build it (`swift build`) or set MOLT_BINARY.")
         }
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = shell ? URL(fileURLWithPath: "/bin/bash") : binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["COLUMNS"] = "100"
         process.environment = environment
         // Files rather than pipes: the child never blocks on a full pipe, whatever it prints.
