@@ -124,6 +124,16 @@ struct MigrationCommandTests {
             { "mappings": [ { "destination": "UserMemo",
                               "attributes": { "memoDescription": "memoTitle || ' / ' || COALESCE(memoSubtitle, '-')" } } ] }
             """.utf8).write(to: setup.dir.file("mapping.json"))
+        let before = try setup.files()
+        let plan = try Molt.run(["plan", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json", "--json"], in: setup.dir.url)
+        #expect(plan.status == 0, "\(plan)")
+        let statements = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as! [String: Any])["statements"] as! [String]
+        #expect(statements.contains { $0.hasPrefix("UPDATE") && $0.contains("memoTitle || ' / ' || COALESCE(memoSubtitle, '-')") }, "\(statements)")
+        let rehearsal = try Molt.run(["rehearse", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        #expect(rehearsal.status == 0, "\(rehearsal)")
+        #expect(rehearsal.stdout.contains("  UserMemo: 20 → 20\n"))
+        #expect(try setup.files() == before)
+
         let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
         #expect(result.status == 0, "\(result)")
         let memos = try Store.open(at: setup.store, schema: Fixtures.memoV1NeedsCode).read { try $0.fetch("UserMemo") }

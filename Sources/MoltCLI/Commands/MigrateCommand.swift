@@ -18,8 +18,7 @@ struct MigrateCommand: ParsableCommand {
     @OptionGroup var storeArgument: StoreArgument
     @OptionGroup var target: TargetSchemaOptions
 
-    @Option(name: .long, help: ArgumentHelp("Declarative SQL-expression mappings for the steps that cannot be inferred.", valueName: "file"))
-    var mapping: String?
+    @OptionGroup var mapping: MappingOptions
 
     @Flag(name: .long, help: "Copy the store to STORE.backup-<version> before migrating, and remove the copy after success.")
     var backup = false
@@ -41,16 +40,13 @@ struct MigrateCommand: ParsableCommand {
 
     func validate() throws {
         if keepBackup && !backup { throw ValidationError("--keep-backup needs --backup.") }
-        if mapping?.isEmpty == true { throw ValidationError("The path given to --mapping is empty.") }
     }
 
     func run() throws {
         let info = try Files.existingStore(at: storeArgument.store)
         let schema = try Files.schema(at: target.to)
         var options = Files.options(forStoreAt: info.url)
-        if let mapping {
-            options.plan = try MappingFile.plan(at: mapping, from: info.schema, to: schema)
-        }
+        options.plan = try mapping.plan(from: info.schema, to: schema)
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             try finish(Report(
                 store: info.url.path, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,

@@ -20,6 +20,7 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var storeArgument: StoreArgument
     @OptionGroup var target: TargetSchemaOptions
+    @OptionGroup var mapping: MappingOptions
     @OptionGroup var output: OutputOptions
 
     struct Report: Encodable {
@@ -34,11 +35,12 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let info = try Files.existingStore(at: storeArgument.store)
         let schema = try Files.schema(at: target.to)
+        let plan = try mapping.plan(from: info.schema, to: schema)
         let folder = try Files.temporaryFolder("molt-plan")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(info.url.lastPathComponent)
         try Files.copyStore(info.url, to: copy)
-        let dryRun = try Store.dryRunMigration(at: copy, to: schema)
+        let dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
         let report = Report(
             store: info.url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
             statements: dryRun.statements, objectsTouched: dryRun.objectsTouched)

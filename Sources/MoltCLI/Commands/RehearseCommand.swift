@@ -16,6 +16,7 @@ struct RehearseCommand: ParsableCommand {
 
     @OptionGroup var storeArgument: StoreArgument
     @OptionGroup var target: TargetSchemaOptions
+    @OptionGroup var mapping: MappingOptions
     @OptionGroup var output: OutputOptions
 
     struct EntityCounts: Encodable {
@@ -38,7 +39,8 @@ struct RehearseCommand: ParsableCommand {
     func run() throws {
         let info = try Files.existingStore(at: storeArgument.store)
         let schema = try Files.schema(at: target.to)
-        try Store.checkMigration(from: info.schema, to: schema)
+        let plan = try mapping.plan(from: info.schema, to: schema)
+        try Store.checkMigration(from: info.schema, to: schema, plan: plan)
         let folder = try Files.temporaryFolder("molt-rehearse")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(info.url.lastPathComponent)
@@ -46,6 +48,7 @@ struct RehearseCommand: ParsableCommand {
 
         let bar = output.json ? nil : Terminal.progressBar(title: "Rehearsing")
         var options = Files.options(forStoreAt: copy)
+        options.plan = plan
         options.progress = bar?.handler
         let clock = ContinuousClock.now
         do {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Molt
 
 /// The store a command reads or changes.
 struct StoreArgument: ParsableArguments {
@@ -23,5 +24,21 @@ struct TargetSchemaOptions: ParsableArguments {
 
     func validate() throws {
         if to.isEmpty { throw ValidationError("The path given to --to is empty.") }
+    }
+}
+
+/// `--mapping FILE`: declarative SQL-expression mappings for the steps Molt cannot infer (see ``MappingFile``).
+struct MappingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Declarative SQL-expression mappings for the steps that cannot be inferred.", valueName: "file"))
+    var mapping: String?
+
+    func validate() throws {
+        if mapping?.isEmpty == true { throw ValidationError("The path given to --mapping is empty.") }
+    }
+
+    /// The plan from `stored` to `target` with the file's mapping stage, or nil without --mapping.
+    func plan(from stored: Schema, to target: Schema) throws -> MigrationPlan? {
+        guard let mapping else { return nil }
+        return try MappingFile.plan(at: mapping, from: stored, to: target)
     }
 }
