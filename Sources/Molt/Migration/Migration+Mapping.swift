@@ -88,6 +88,7 @@ extension Migration {
                     let assignments = sorted.map { "\(layout.column(m.destination.name, $0.key)) = (\($0.value))" }.joined(separator: ", ")
                     try db.execute(sql: "UPDATE \(table) SET \(assignments)\(condition)")
                     run.touched += db.changesCount
+                    try checkStoredTypes(of: m)
                 }
                 if m.hasMapTable {
                     try db.execute(sql: "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL)")
@@ -122,6 +123,7 @@ extension Migration {
                 FROM \(q(m.source.name)) JOIN temp.\(q(m.mapTable)) AS _molt_map ON _molt_map._molt_src = \(q(m.source.name)).\(id)
                 """)
             run.touched += db.changesCount
+            try checkStoredTypes(of: m)
         }
     }
 
@@ -180,6 +182,32 @@ extension Migration {
                 """)
         }
         run.touched += db.changesCount
+    }
+
+    /// SQLite keeps what an expression gives, whatever the column's type (text in a REAL column): refuse a
+    /// mapped value of the wrong type, naming the attribute and an object, rather than commit it.
+    private func checkStoredTypes(of m: ResolvedMapping) throws {
+        let layout = workspace.newLayout
+        for (name, expression) in m.mapping.attributes.sorted(by: { $0.key < $1.key }) {
+            guard let attribute = m.destination.attribute(named: name) else { continue }
+            let allowed: String
+            switch attribute.type {
+            case .int, .bool: allowed = "'integer'"
+            case .double, .date: allowed = "'real', 'integer'"
+            case .string, .uuid: allowed = "'text'"
+            case .data: allowed = "'blob'"
+            }
+            let column = layout.column(m.destination.name, name)
+            let sql = "SELECT \(SchemaSQL.quote(SchemaSQL.idColumn)), typeof(\(column)), quote(\(column)) FROM \(layout.table(m.destination.name)) WHERE typeof(\(column)) NOT IN ('null', \(allowed)) LIMIT 1"
+            guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+            let objectID: Int64 = row[0]
+            let storage: String = row[1]
+            let text: String = row[2]
+            throw MoltError(
+                .migrationFailed,
+                "The mapping of '\(m.source.name)' into '\(m.destination.name)' gives '\(m.destination.name).\(name)' a \(storage) value (\(text) for _id \(objectID)), but the attribute holds \(attribute.type.rawValue) values. Fix its expression `\(expression)` (for example with CAST); the store was left at version \(fromVersion).",
+                entity: m.destination.name, property: name)
+        }
     }
 
     private func withSQLContext(_ label: String, _ body: () throws -> Void) throws {

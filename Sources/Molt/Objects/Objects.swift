@@ -67,8 +67,9 @@ public struct Objects {
                 entity: entity.name, property: key)
         }
         return try entity.attributes.map { attribute in
+            // A missing value takes the default; an explicit `.null` stays null (and is refused if required).
             var value = values[attribute.name] ?? .null
-            if value.isNull, applyingDefaults, let fallback = attribute.defaultValue { value = fallback }
+            if values[attribute.name] == nil, applyingDefaults, let fallback = attribute.defaultValue { value = fallback }
             guard let checked = attribute.coerce(value) else {
                 if value.isNull {
                     throw MoltError(

@@ -184,6 +184,21 @@ struct StageBehaviorTests {
         #expect(try Store.version(at: dir.file()) == 1)
     }
 
+    @Test("a mapping whose expression gives a value of the wrong type is refused with the attribute and an object")
+    func mappingWrongType() throws {
+        let dir = TemporaryDirectory()
+        try Self.makeStore(dir.file(), kind: .wal)
+        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
+            .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: ["quantity": "CASE WHEN code = 'c3' THEN 'many' ELSE 1 END"])])
+        ])
+        #expect {
+            try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
+        } throws: { error in
+            (error as? MoltError)?.message == "The mapping of 'Item' into 'Item' gives 'Item.quantity' a text value ('many' for _id 4), but the attribute holds int values. Fix its expression `CASE WHEN code = 'c3' THEN 'many' ELSE 1 END` (for example with CAST); the store was left at version 1."
+        }
+        #expect(try Store.version(at: dir.file()) == 1)
+    }
+
     @Test("objects deleted in a stage are unlinked from the objects that pointed to them")
     func deletionsUnlink() throws {
         let dir = TemporaryDirectory()
