@@ -111,6 +111,7 @@ extension LightweightMigration {
                 ($0.name, SchemaSQL.columnDefinition($0), state.columns[$0.name] ?? .literal(.null))
             }
 
+        try checkExactDoubles(state, table: table, in: db)
         var rebuild = state.needsRebuild
         var used: Set<String> = []
         var renames: [(String, String)] = []
@@ -164,6 +165,23 @@ extension LightweightMigration {
         }
         try syncIndexes(of: entity, in: db)
         return 0
+    }
+
+    /// Refuses an `int → double` widening when a stored integer has no exact double (beyond 2^53): SQLite would
+    /// round it, and Molt never changes a value silently.
+    private func checkExactDoubles(_ state: TableState, table: String, in db: Database) throws {
+        let q = SchemaSQL.quote
+        for check in state.exactDoubleChecks {
+            let column = q(check.column)
+            let sql = "SELECT \(q(SchemaSQL.idColumn)), \(column) FROM \(q(table)) WHERE typeof(\(column)) = 'integer' AND CAST(\(column) AS REAL) <> \(column) LIMIT 1"
+            guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+            let id: Int64 = row[0]
+            let value: Int64 = row[1]
+            throw MoltError(
+                .migrationNotInferable,
+                "Attribute '\(check.entity).\(check.attribute)' cannot be widened from 'int' to 'double' in version \(check.version): the value \(value) of the object with _id \(id) has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version \(check.version), or keep the attribute an int.",
+                entity: check.entity, property: check.attribute)
+        }
     }
 
     /// Drops the indexes Molt made that the entity no longer declares, and creates the missing ones, checking the

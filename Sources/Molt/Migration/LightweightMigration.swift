@@ -34,6 +34,20 @@ struct LightweightMigration {
         var columns: [String: ColumnSource]
         /// Set when a change cannot be done with `ALTER TABLE` (a constraint changed).
         var needsRebuild = false
+        /// Integer columns of the origin table that the run widens to double: every value must have an exact
+        /// double (integers beyond 2^53 do not), or the run is refused rather than rounding a value silently.
+        var exactDoubleChecks: [ExactDoubleCheck] = []
+    }
+
+    /// An `int → double` widening to check against the data before it is applied.
+    struct ExactDoubleCheck {
+        /// The column of the origin table.
+        var column: String
+        /// The entity and attribute, in the version that widens it.
+        var entity: String
+        var attribute: String
+        /// The version that widens it.
+        var version: Int
     }
 
     struct JoinState {
@@ -124,6 +138,10 @@ struct LightweightMigration {
                     continue
                 }
                 var result = Self.convert(source, from: oldAttribute.type, to: attribute.type)
+                if oldAttribute.type == .int, attribute.type == .double, case .column(let column) = source {
+                    state.exactDoubleChecks.append(
+                        ExactDoubleCheck(column: column, entity: entity.name, attribute: attribute.name, version: destination.version))
+                }
                 if oldAttribute.isOptional != attribute.isOptional {
                     state.needsRebuild = true
                     if !attribute.isOptional, let fallback = attribute.defaultValue {
