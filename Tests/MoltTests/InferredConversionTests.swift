@@ -64,4 +64,43 @@ struct InferredConversionTests {
         }
         #expect(titles == ["Book 5", "Book 4", "Book 3", "Book 2"])
     }
+
+    @Test("int → double is refused when a stored integer has no exact double, and nothing is written", arguments: StoreKind.files)
+    func inexactDoubleRefused(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let v0 = Library.v0()
+        let before = try Library.makeStore(at: url, schema: v0, kind: kind) { objects in
+            try Library.fill(objects)
+            var book = try objects.object("Book", primaryKey: "isbn-2")!
+            book["pages"] = .int(9_007_199_254_740_993)
+            try objects.update(book)
+        }
+        let bytes = FileState(url)
+        let v1 = v0.next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.name = "leaves"; $0.originalName = "pages" } } }
+        let v2 = v1.next(2) { $0.edit("Book") { $0.editAttribute("leaves") { $0.type = .double } } }
+        let plan = try MigrationPlan(schemas: [v0, v1, v2])
+        let error = moltError { _ = try Store.open(at: url, schema: v2, options: kind.options.migrating(with: plan)) }
+        #expect(error?.code == .migrationNotInferable)
+        #expect(error?.message == "Attribute 'Book.leaves' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 3 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int.")
+        #expect(FileState(url) == bytes)
+        #expect(try StoreDump(at: url, schema: v0, options: kind.options) == before)
+    }
+
+    @Test("int → double keeps integers up to 2^53 exactly", arguments: StoreKind.files)
+    func exactDoublesPass(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let fill: (Objects) throws -> Void = { objects in
+            try Library.fill(objects)
+            for (isbn, pages) in [("isbn-2", Int64(9_007_199_254_740_992)), ("isbn-3", -9_007_199_254_740_992)] {
+                var book = try objects.object("Book", primaryKey: .string(isbn))!
+                book["pages"] = .int(pages)
+                try objects.update(book)
+            }
+        }
+        let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.type = .double } } }
+        let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir, fill: fill)
+        #expect(after == before.converting("Book", "pages") { .double(Double($0.int!)) })
+        #expect(after.entities["Book"]!.values.contains { $0.values["pages"] == .double(9_007_199_254_740_992) })
+    }
 }
