@@ -20,14 +20,18 @@ struct OpeningRulesTests {
         #expect(info.formatVersion == 1)
     }
 
-    @Test("the same version with the same schema opens without a migration, in any declaration order", arguments: StoreKind.files)
+    @Test("the same version with the same schema opens without a migration, in any declaration order and with rename hints", arguments: StoreKind.files)
     func sameVersionSameSchema(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()
         let before = try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         var reordered = Library.v0()
         reordered.entities.reverse()
-        reordered.edit("Book") { $0.attributes.reverse() }
+        reordered.edit("Book") {
+            $0.attributes.reverse()
+            // A rename hint left over from an earlier version changes nothing.
+            $0.editAttribute("title") { $0.originalName = "name" }
+        }
         let store = try Store.open(at: url, schema: reordered, options: kind.options)
         #expect(try store.history() == [])
         #expect(try StoreDump(store) == before)
