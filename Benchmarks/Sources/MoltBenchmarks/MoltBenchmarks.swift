@@ -33,7 +33,8 @@ struct MoltBenchmarks {
                 case "--large": large = try number(argument)
                 case "--repetitions": repetitions = try number(argument)
                 case "--help", "-h":
-                    throw BenchmarkError(description: MoltBenchmarks.usage)
+                    print(MoltBenchmarks.usage)
+                    exit(0)
                 default:
                     if argument.hasPrefix("-") { throw BenchmarkError(description: "unknown option \(argument)\n\(MoltBenchmarks.usage)") }
                     names.append(argument)

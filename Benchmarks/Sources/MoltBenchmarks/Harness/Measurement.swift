@@ -1,7 +1,17 @@
 /// The timings of one measured operation, repeated on fresh copies of the same data.
 struct Measurement: Codable, Sendable {
-    /// Wall-clock seconds of each repetition, in the order they ran.
+    /// What ``samples`` count.
+    enum Unit: String, Codable, Sendable {
+        /// Wall-clock seconds: the usual case.
+        case seconds
+        /// Peak resident memory in MiB, for scenarios whose target is about memory.
+        case mebibytes = "MiB"
+    }
+
+    /// Wall-clock seconds of each repetition (or other ``unit``s), in the order they ran.
     var samples: [Double]
+    /// What ``samples`` count. Defaults to seconds.
+    var unit: Unit = .seconds
     /// The peak resident memory reached during any repetition, in MiB (Linux `VmHWM`, reset before each one),
     /// or nil where the platform cannot tell.
     var peakMemoryMiB: Double?
@@ -14,22 +24,33 @@ struct Measurement: Codable, Sendable {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
-    enum CodingKeys: String, CodingKey { case samples, median, peakMemoryMiB }
+    enum CodingKeys: String, CodingKey { case samples, unit, median, peakMemoryMiB }
 
-    init(samples: [Double], peakMemoryMiB: Double?) {
+    init(samples: [Double], peakMemoryMiB: Double?, unit: Unit = .seconds) {
         self.samples = samples
         self.peakMemoryMiB = peakMemoryMiB
+        self.unit = unit
+    }
+
+    /// The median, written with its unit: "12.3 ms", "27.7 MiB".
+    var formattedMedian: String {
+        switch unit {
+        case .seconds: return format(seconds: median)
+        case .mebibytes: return String(format: "%.1f MiB", median)
+        }
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         samples = try container.decode([Double].self, forKey: .samples)
+        unit = try container.decodeIfPresent(Unit.self, forKey: .unit) ?? .seconds
         peakMemoryMiB = try container.decodeIfPresent(Double.self, forKey: .peakMemoryMiB)
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(samples, forKey: .samples)
+        try container.encode(unit, forKey: .unit)
         try container.encode(median, forKey: .median)
         try container.encodeIfPresent(peakMemoryMiB, forKey: .peakMemoryMiB)
     }

@@ -8,7 +8,7 @@ enum Report {
         for c in comparisons {
             let peaks = [c.molt.peakMemoryMiB, c.baseline.peakMemoryMiB].map { $0.map { String(format: "%.0f", $0) } ?? "-" }
             rows.append([
-                c.scenario, c.label, format(seconds: c.molt.median), format(seconds: c.baseline.median), c.baselineDescription,
+                c.scenario, c.label, c.molt.formattedMedian, c.baseline.formattedMedian, c.baselineDescription,
                 String(format: "%.2fx", c.ratio), c.target?.description ?? "info",
                 c.passed.map { $0 ? "PASS" : "FAIL" } ?? "-", peaks.joined(separator: " / "),
             ])

@@ -34,7 +34,7 @@ struct EnumerateMemory: Scenario {
             let measurement = try child(job, count: count, template: try stores.template(count: count), runner)
             let mib = measurement.peakMemoryMiB ?? .nan
             log("  \(job.rawValue), \(Runner.label(count)): peak \(String(format: "%.1f", mib)) MiB in \(format(seconds: measurement.median))")
-            return Measurement(samples: [mib], peakMemoryMiB: mib)
+            return Measurement(samples: [mib], peakMemoryMiB: mib, unit: .mebibytes)
         }
         let moltSmall = try peak(.molt, small)
         let moltLarge = try peak(.molt, large)
