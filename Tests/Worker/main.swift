@@ -41,7 +41,10 @@ do {
         if started.setOnce() { say("migrating") }
         if holds && progress.fractionCompleted >= 1 {
             say("holding")
-            while true { sleep(60) }
+            // Killed by the test long before this; never outlive a test run that died.
+            sleep(120)
+            say("error timeout: held for 120 s without being killed")
+            exit(3)
         }
     }
     let store = try Store.open(at: storeURL, schema: schema, options: options)

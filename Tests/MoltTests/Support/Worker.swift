@@ -50,6 +50,12 @@ final class Worker: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // A worker that hangs (waiting on a lock that never frees) is killed, so that the test fails instead of
+        // hanging: its pipe then closes and `waitForLine` throws.
+        let process = self.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Reads stdout until a line equal to `expected` (or starting with "error"); returns the line.
