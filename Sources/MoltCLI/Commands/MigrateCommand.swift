@@ -59,6 +59,10 @@ struct MigrateCommand: ParsableCommand {
         var backupURL: URL?
         if backup {
             let url = URL(fileURLWithPath: info.url.path + ".backup-\(info.version)")
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw CLIFailure(
+                    .failure, "\(url.path) already exists: move that earlier backup away, or migrate without --backup; nothing was written.")
+            }
             try Files.copyStore(info.url, to: url)
             backupURL = url
         }
