@@ -197,7 +197,13 @@ struct LightweightMigration {
         switch (from, to) {
         case (.bool, .int), (.uuid, .string): return source
         case (.int, .double): return .expression("CAST(\(e) AS REAL)")
-        case (.int, .string), (.double, .string): return .expression("CAST(\(e) AS TEXT)")
+        case (.int, .string): return .expression("CAST(\(e) AS TEXT)")
+        case (.double, .string):
+            // SQLite's CAST keeps 15 significant digits (0.30000000000000004 becomes "0.3"): use the fewest
+            // digits, 15 to 17, that read back as the same double.
+            let digits = { (n: Int) in "printf('%!.\(n)g', \(e))" }
+            return .expression(
+                "(CASE WHEN \(e) IS NULL THEN NULL WHEN CAST(\(digits(15)) AS REAL) = \(e) THEN \(digits(15)) WHEN CAST(\(digits(16)) AS REAL) = \(e) THEN \(digits(16)) ELSE \(digits(17)) END)")
         case (.bool, .string): return .expression("(CASE WHEN \(e) IS NULL THEN NULL WHEN \(e) = 0 THEN 'false' ELSE 'true' END)")
         case (.date, .string): return .expression("strftime('%Y-%m-%dT%H:%M:%fZ', \(e), 'unixepoch')")
         default: return .expression(e)
