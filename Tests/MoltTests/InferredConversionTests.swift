@@ -103,4 +103,27 @@ struct InferredConversionTests {
         #expect(after == before.converting("Book", "pages") { .double(Double($0.int!)) })
         #expect(after.entities["Book"]!.values.contains { $0.values["pages"] == .double(9_007_199_254_740_992) })
     }
+
+    @Test("double → string keeps every digit a double needs to read back the same", arguments: StoreKind.files)
+    func doubleToStringRoundTrips(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let values: [Double] = [0.1 + 0.2, 1.0 / 3, 123_456_789.123_456_789, 2.5, -0.001, 1e-7, 6.02214076e23]
+        let texts = ["0.30000000000000004", "0.3333333333333333", "123456789.12345679", "2.5", "-0.001", "1.0e-07", "6.02214076e+23"]
+        let fill: (Objects) throws -> Void = { objects in
+            try Library.fill(objects)
+            for (i, value) in values.enumerated() {
+                _ = try objects.insert("Book", [
+                    "isbn": .string("d-\(i)"), "title": "D", "pages": 1, "price": .double(value), "published": .date(Library.dates[0]),
+                    "code": .uuid(UUID()),
+                ])
+            }
+        }
+        let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("price") { $0.type = .string } } }
+        let (_, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir, fill: fill)
+        let converted = after.entities["Book"]!.values.filter { $0.values["isbn"]!.string!.hasPrefix("d-") }
+            .sorted { $0.values["isbn"]!.string! < $1.values["isbn"]!.string! }
+            .map { $0.values["price"]!.string! }
+        #expect(converted == texts)
+        #expect(zip(converted, values).allSatisfy { Double($0.0.replacingOccurrences(of: ".0e", with: "e")) == $0.1 })
+    }
 }
