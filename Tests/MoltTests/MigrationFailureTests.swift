@@ -72,4 +72,24 @@ struct MigrationFailureTests {
         #expect(try Store.version(at: url) == 0)
         #expect(try StoreDump(at: url, schema: schemas[0], options: kind.options) == before)
     }
+
+    @Test("a table edited by hand fails validation with an Expected/Found diff, and nothing is committed", arguments: StoreKind.files)
+    func tableShapeMismatch(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let schemas = Self.versions()
+        try Library.makeStore(at: url, schema: schemas[0], kind: kind)
+        try RawSQL.execute(url, "ALTER TABLE Author ADD COLUMN nickname TEXT")
+        let bytes = FileState(url)
+        let error = moltError { _ = try Store.open(at: url, schema: schemas[1], options: kind.options) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.message == """
+            The migration to version 1 did not produce the expected store, so nothing was committed:
+            Table 'Author':
+              Expected: _id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER
+              Found:    _id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER, nickname TEXT
+            """)
+        #expect(FileState(url) == bytes)
+        #expect(try Store.version(at: url) == 0)
+    }
 }
