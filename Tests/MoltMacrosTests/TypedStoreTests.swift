@@ -31,9 +31,10 @@ struct TypedStoreTests {
         #expect(Tag.entity.attributes == [Attribute("label", .string)])
     }
 
-    @Test("Insert, fetch, save and delete round-trip every supported type")
-    func roundTrip() throws {
-        let store = try Store.inMemory(schema: NotesV1.schema)
+    @Test("Insert, fetch, save and delete round-trip every supported type", arguments: TypedStoreKind.allCases)
+    func roundTrip(kind: TypedStoreKind) throws {
+        let folder = ScratchFolder()
+        let store = try kind.makeStore(NotesV1.schema, in: folder.url)
         let uuid = UUID()
         let bytes = Data([1, 2, 3])
         let original = Note(
@@ -63,9 +64,10 @@ struct TypedStoreTests {
         #expect(try store.read { try $0.count(Note.self) } == 0)
     }
 
-    @Test("Predicates on key paths: equality, comparison, contains, and, or, not, null")
-    func predicates() throws {
-        let store = try Store.inMemory(schema: NotesV1.schema)
+    @Test("Predicates on key paths: equality, comparison, contains, and, or, not, null", arguments: TypedStoreKind.allCases)
+    func predicates(kind: TypedStoreKind) throws {
+        let folder = ScratchFolder()
+        let store = try kind.makeStore(NotesV1.schema, in: folder.url)
         try store.write { objects in
             try objects.insert(contentsOf: [
                 note("Milk", count: 1), note("Bread", count: 5, subtitle: "rye"), note("Butter", count: 3),
@@ -101,9 +103,10 @@ struct TypedStoreTests {
         #expect(error?.message == "A key path to a 'String' value is not a stored property of 'Note': use an attribute or a relationship, not a computed or @Transient property.")
     }
 
-    @Test("Relationships: to-one links keep their to-many inverse in step; cascade deletes")
-    func relationships() throws {
-        let store = try Store.inMemory(schema: NotesV1.schema)
+    @Test("Relationships: to-one links keep their to-many inverse in step; cascade deletes", arguments: TypedStoreKind.allCases)
+    func relationships(kind: TypedStoreKind) throws {
+        let folder = ScratchFolder()
+        let store = try kind.makeStore(NotesV1.schema, in: folder.url)
         try store.write { objects in
             let home = try objects.insert(Folder(name: "Home"))
             let work = try objects.insert(Folder(name: "Work"))
@@ -139,9 +142,10 @@ struct TypedStoreTests {
             """)
     }
 
-    @Test("The async API runs transactions off the caller and returns Sendable models")
-    func asyncAPI() async throws {
-        let store = try Store.inMemory(schema: NotesV1.schema)
+    @Test("The async API runs transactions off the caller and returns Sendable models", arguments: TypedStoreKind.allCases)
+    func asyncAPI(kind: TypedStoreKind) async throws {
+        let folder = ScratchFolder()
+        let store = try kind.makeStore(NotesV1.schema, in: folder.url)
         let milk = note("Milk", count: 2)
         let inserted = try await store.asyncWrite { objects in try objects.insert(milk) }
         let fetched = try await store.asyncRead { objects in try objects.fetch(Note.self, where: \.count == 2) }
