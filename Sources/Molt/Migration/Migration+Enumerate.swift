@@ -47,10 +47,18 @@ extension Migration {
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(oldEntity.name))") ?? 0
         var done = 0
         run.report(entity: newEntity.name, completed: 0, total: total)
-        try reader.forEachBatch(in: db) { batch in
-            for (id, row) in batch {
-                let old = MigrationObject(id: id, shape: oldShape, values: oldSlots.map { row[$0.index].reinterpreted(as: $0.type) })
-                var new = MigrationObject(id: id, shape: newShape, values: newSlots.map { row[$0.index].reinterpreted(as: $0.type) })
+        // One old and one new object, refilled for each row: their value arrays are reused rather than
+        // allocated per object (a copy the body keeps is copied on write, as for any Swift value).
+        var old = MigrationObject(shape: oldShape)
+        var new = MigrationObject(shape: newShape)
+        // A loop rather than a closure, so that `old` and `new` are plain locals the compiler need not copy
+        // defensively when it hands them to `body` and to the update.
+        while try reader.next(in: db) {
+            for row in 0..<reader.batch.count {
+                let id = reader.batch.ids[row]
+                old.refill(id: id, from: reader.batch, row: row, slots: oldSlots)
+                if new.shape !== newShape || new.values.count != newSlots.count { new = MigrationObject(shape: newShape) }
+                new.refill(id: id, from: reader.batch, row: row, slots: newSlots)
                 try body(old, &new)
                 if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
                 if new.changed != 0 || new.manyChanged {
@@ -58,7 +66,7 @@ extension Migration {
                     run.touched += 1
                 }
             }
-            done += batch.count
+            done += reader.batch.count
             run.report(entity: newEntity.name, completed: done, total: total)
             try run.checkCancellation()
         }
@@ -81,11 +89,13 @@ extension Migration {
         let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(oldEntity.name))") ?? 0
         var done = 0
-        try reader.forEachBatch(in: db) { batch in
-            for (id, row) in batch {
-                try body(MigrationObject(id: id, shape: shape, values: slots.map { row[$0.index].reinterpreted(as: $0.type) }))
+        var old = MigrationObject(shape: shape)
+        while try reader.next(in: db) {
+            for row in 0..<reader.batch.count {
+                old.refill(id: reader.batch.ids[row], from: reader.batch, row: row, slots: slots)
+                try body(old)
             }
-            done += batch.count
+            done += reader.batch.count
             run.report(entity: oldEntity.name, completed: done, total: total)
             try run.checkCancellation()
         }
@@ -93,12 +103,34 @@ extension Migration {
 }
 
 /// Reads a table in batches of identifiers through the SQLite C API: `WHERE _id > ? ORDER BY _id LIMIT n`.
+///
+/// Call ``slot(_:_:)`` for each column to read, then ``next(in:)`` until it returns false. A batch is read in
+/// full before the caller sees it, so the caller may write to the table (SQLite does not
+/// define what an open cursor yields over rows changed under it). Its values live in one flat array reused
+/// from batch to batch: no allocation per row but the strings and blobs read.
 struct BatchReader {
     static let batchSize = 1024
     let table: String
     private(set) var columns: [String] = []
     private var types: [AttributeType] = []
     private var positions: [String: Int] = [:]
+    private var statement: Statement?
+    private var last = Int64.min
+    private var finished = false
+    /// The batch ``next(in:)`` read last.
+    private(set) var batch = Batch(width: 0)
+
+    /// The rows of one batch: identifiers, and `width` values per row (the columns of the read list).
+    struct Batch {
+        fileprivate(set) var ids: [Int64] = []
+        fileprivate(set) var values: [Value] = []
+        let width: Int
+
+        var count: Int { ids.count }
+
+        /// The value of a column (a slot's index) in a row of the batch.
+        subscript(row: Int, column: Int) -> Value { values[row &* width &+ column] }
+    }
 
     init(table: String) { self.table = table }
 
@@ -111,35 +143,40 @@ struct BatchReader {
         return (columns.count - 1, type)
     }
 
-    func forEachBatch(in db: Database, _ body: ([(Int64, [Value])]) throws -> Void) throws {
-        let q = SchemaSQL.quote
-        let list = ([SchemaSQL.idColumn] + columns).map(q).joined(separator: ", ")
-        let statement = try db.makeStatement(
-            sql: "SELECT \(list) FROM \(q(table)) WHERE \(q(SchemaSQL.idColumn)) > ? ORDER BY \(q(SchemaSQL.idColumn)) LIMIT \(Self.batchSize)")
-        let handle = statement.sqliteStatement
-        var last = Int64.min
-        var batch: [(Int64, [Value])] = []
-        batch.reserveCapacity(Self.batchSize)
-        while true {
-            sqlite3_reset(handle)
-            sqlite3_bind_int64(handle, 1, last)
-            batch.removeAll(keepingCapacity: true)
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else { throw RawSQLite.error(db, code) }
-                let id = sqlite3_column_int64(handle, 0)
-                var row: [Value] = []
-                row.reserveCapacity(types.count)
-                for (i, type) in types.enumerated() { row.append(RawSQLite.read(handle, Int32(i + 1), as: type)) }
-                batch.append((id, row))
-            }
-            sqlite3_reset(handle)
-            guard let lastRow = batch.last else { return }
-            last = lastRow.0
-            try body(batch)
-            if batch.count < Self.batchSize { return }
+    /// Reads the next batch into ``batch``.
+    ///
+    /// - Returns: Whether there was one; false once the table has been read to its end.
+    mutating func next(in db: Database) throws -> Bool {
+        guard !finished else { return false }
+        if statement == nil {
+            let q = SchemaSQL.quote
+            let list = ([SchemaSQL.idColumn] + columns).map(q).joined(separator: ", ")
+            statement = try db.makeStatement(
+                sql: "SELECT \(list) FROM \(q(table)) WHERE \(q(SchemaSQL.idColumn)) > ? ORDER BY \(q(SchemaSQL.idColumn)) LIMIT \(Self.batchSize)")
+            batch = Batch(width: types.count)
+            batch.ids.reserveCapacity(Self.batchSize)
+            batch.values.reserveCapacity(Self.batchSize * types.count)
         }
+        let handle = statement!.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, last)
+        batch.ids.removeAll(keepingCapacity: true)
+        batch.values.removeAll(keepingCapacity: true)
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw RawSQLite.error(db, code) }
+            batch.ids.append(sqlite3_column_int64(handle, 0))
+            for (i, type) in types.enumerated() { batch.values.append(RawSQLite.read(handle, Int32(i + 1), as: type)) }
+        }
+        sqlite3_reset(handle)
+        guard let lastID = batch.ids.last else {
+            finished = true
+            return false
+        }
+        last = lastID
+        if batch.count < Self.batchSize { finished = true }
+        return true
     }
 }
 
@@ -148,6 +185,9 @@ struct UpdateStatements {
     let table: String
     let columns: [String]
     private var cache: [UInt64: (Statement, [Int])] = [:]
+    /// The statement used last, looked up without hashing: a stage usually changes the same attributes of
+    /// every object.
+    private var last: (key: UInt64, statement: Statement, indices: [Int])?
 
     init(table: String, columns: [String]) {
         self.table = table
@@ -157,7 +197,9 @@ struct UpdateStatements {
     mutating func write(_ object: MigrationObject, in db: Database) throws {
         let key = object.manyChanged ? UInt64.max : object.changed
         let (statement, indices): (Statement, [Int])
-        if let cached = cache[key] {
+        if let last, last.key == key {
+            (statement, indices) = (last.statement, last.indices)
+        } else if let cached = cache[key] {
             (statement, indices) = cached
         } else {
             let changed = columns.indices.filter { object.manyChanged || object.isChanged($0) }
@@ -166,6 +208,7 @@ struct UpdateStatements {
             (statement, indices) = (try db.makeStatement(sql: sql), changed)
             cache[key] = (statement, indices)
         }
+        if last?.key != key { last = (key, statement, indices) }
         let handle = statement.sqliteStatement
         for (position, index) in indices.enumerated() { RawSQLite.bind(handle, Int32(position + 1), object.values[index]) }
         sqlite3_bind_int64(handle, Int32(indices.count + 1), object.id)

@@ -12,7 +12,7 @@
 /// a ``MoltError`` naming it once the closure returns.
 public struct MigrationObject: Sendable {
     /// The object's identifier, the same in the old and the new version.
-    public let id: Int64
+    public internal(set) var id: Int64
     let shape: ObjectShape
     var values: [Value]
     var changed: UInt64 = 0
@@ -25,23 +25,42 @@ public struct MigrationObject: Sendable {
         self.values = values
     }
 
+    /// An object of `shape` with no identifier yet and null values, to be ``refill(id:from:row:slots:)``-ed.
+    init(shape: ObjectShape) {
+        self.init(id: 0, shape: shape, values: Array(repeating: .null, count: shape.entity.attributes.count))
+    }
+
+    /// Makes this object the one of a row of a batch, as a fresh object would be: its values come from the
+    /// batch's `slots` (one per attribute, in order), unchanged and without problem. The value array is
+    /// overwritten in place when no copy of the object shares it.
+    mutating func refill(id: Int64, from batch: BatchReader.Batch, row: Int, slots: [(index: Int, type: AttributeType)]) {
+        self.id = id
+        changed = 0
+        manyChanged = false
+        problem = nil
+        values.withUnsafeMutableBufferPointer { values in
+            for (i, slot) in slots.enumerated() { values[i] = batch[row, slot.index].reinterpreted(as: slot.type) }
+        }
+    }
+
     /// The entity's name in this object's version.
     public var entity: String { shape.entity.name }
 
     /// The value of an attribute; `.null` when it has none.
     public subscript(_ attribute: String) -> Value {
         get {
-            guard let index = shape.index[attribute] else { return .null }
+            guard let index = shape.position(of: attribute) else { return .null }
             return values[index]
         }
         set {
-            guard let index = shape.index[attribute] else {
+            guard let index = shape.position(of: attribute) else {
                 problem = problem ?? "Entity '\(shape.entity.name)' has no attribute '\(attribute)' in version \(shape.version); it has \(shape.entity.attributes.map(\.name).joined(separator: ", "))."
                 return
             }
-            let attributeInfo = shape.entity.attributes[index]
-            guard let checked = newValue.isNull ? Value.null : attributeInfo.coerce(newValue) else {
-                problem = problem ?? "Attribute '\(shape.entity.name).\(attribute)' holds \(attributeInfo.type.rawValue) values in version \(shape.version), not \(newValue)."
+            // A value already of the attribute's type is what `coerce` would return, without copying the attribute.
+            let checked = newValue.isNull || newValue.isStored(as: shape.types[index]) ? newValue : shape.entity.attributes[index].coerce(newValue)
+            guard let checked else {
+                problem = problem ?? "Attribute '\(shape.entity.name).\(attribute)' holds \(shape.entity.attributes[index].type.rawValue) values in version \(shape.version), not \(newValue)."
                 return
             }
             values[index] = checked
@@ -69,6 +88,11 @@ final class ObjectShape: Sendable {
     let entity: Entity
     let version: Int
     let index: [String: Int]
+    /// The attributes' names in order, searched before ``index`` when there are few of them: comparing a
+    /// handful of short names costs less than hashing one.
+    private let names: [String]
+    /// The attributes' types in order.
+    let types: [AttributeType]
 
     /// - Parameter aliases: Other names that read an attribute: new name → old name, from
     ///   ``Migration/renameProperty(onType:from:to:)``, so that Realm code reading `old["title"]` after
@@ -82,5 +106,28 @@ final class ObjectShape: Sendable {
             if let i = index[original] { index[alias] = i }
         }
         self.index = index
+        self.names = entity.attributes.count <= 16 ? entity.attributes.map(\.name) : []
+        self.types = entity.attributes.map(\.type)
+    }
+
+    /// The position of an attribute's value, by its name or an alias.
+    @inline(__always)
+    func position(of name: String) -> Int? {
+        for i in names.indices where names[i] == name { return i }
+        return index[name]
+    }
+}
+
+extension Value {
+    /// Whether the value is of the case that stores `type` as is (a string for `.string`, …), so that
+    /// ``Attribute/coerce(_:)`` would return it unchanged.
+    @inline(__always)
+    func isStored(as type: AttributeType) -> Bool {
+        switch (self, type) {
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data), (.uuid, .uuid):
+            return true
+        default:
+            return false
+        }
     }
 }
