@@ -1,17 +1,18 @@
 // swift-tools-version: 6.1
-// The seed documents' scenarios written with Molt's typed API: one executable per seed, each checking its own
-// result and exiting non-zero when a value is wrong.
-// Run one: swift run --package-path Examples RealmMemoApp
+// The seed documents' scenarios written with Molt's typed API, in one executable that checks every value.
+// Run: swift run --package-path Examples molt-examples [example…]
 import PackageDescription
-
-let examples = ["RealmMemoApp", "RealmPeople", "CoreDataNotes", "RealmBasics", "SwiftDataTastings"]
 
 let package = Package(
     name: "MoltExamples",
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "Molt", path: "../")],
-    targets: examples.map { name in
-        .executableTarget(name: name, dependencies: [.product(name: "MoltMacros", package: "Molt")], path: "Sources/\(name)")
-    },
+    targets: [
+        .executableTarget(
+            name: "molt-examples",
+            dependencies: [.product(name: "MoltMacros", package: "Molt")],
+            path: "Sources/molt-examples"
+        ),
+    ],
     swiftLanguageModes: [.v6]
 )

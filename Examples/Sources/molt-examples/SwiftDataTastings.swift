@@ -1,0 +1,96 @@
+// Seed 004: a SwiftData custom migration. Four note models become four new models that conform to one
+// protocol and share an `Ingredient` model. In SwiftData the objects inserted in `willMigrate` were lost when
+// the context was reset before `didMigrate`; in Molt both phases share one migration, so they are still there.
+import Foundation
+import MoltMacros
+
+enum SwiftDataTastings {
+    enum V1: VersionedSchema {
+        static let version = 1
+        static let models: [any PersistentModel.Type] = [WineNote.self, CoffeeNote.self, WhiskeyNote.self, CocktailNote.self]
+        @Model struct WineNote { var name: String; var winery: String; var rating: Int }
+        @Model struct CoffeeNote { var name: String; var origin: String; var rating: Int }
+        @Model struct WhiskeyNote { var name: String; var distillery: String; var rating: Int }
+        @Model struct CocktailNote { var name: String; var base: String; var rating: Int }
+    }
+
+    /// What every tasting of version 2 has in common.
+    protocol Tasting: PersistentModel {
+        var title: String { get }
+        var maker: String { get }
+        var score: Double { get }
+    }
+
+    enum V2: VersionedSchema {
+        static let version = 2
+        static let models: [any PersistentModel.Type] = [Wine.self, Coffee.self, Whiskey.self, Cocktail.self, Ingredient.self]
+        @Model struct Wine: Tasting { var title: String; var maker: String; var score: Double }
+        @Model struct Coffee: Tasting { var title: String; var maker: String; var score: Double }
+        @Model struct Whiskey: Tasting { var title: String; var maker: String; var score: Double }
+        @Model struct Cocktail: Tasting {
+            var title: String
+            var maker: String
+            var score: Double
+            @Relationship(deleteRule: .cascade) var ingredients: ToMany<Ingredient> = []
+        }
+        @Model struct Ingredient { var name: String; var amount: String }
+    }
+
+    enum TastingPlan: SchemaMigrationPlan {
+        static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self]
+        static var stages: [MigrationStage] {
+            [
+                .custom(
+                    from: 1, to: 2,
+                    willMigrate: { migration in
+                        // Ratings out of 5 become scores out of 10.
+                        try migration.enumerateOldObjects(V1.WineNote.self) { try migration.new.insert(V2.Wine(title: $0.name, maker: $0.winery, score: Double($0.rating * 2))) }
+                        try migration.enumerateOldObjects(V1.CoffeeNote.self) { try migration.new.insert(V2.Coffee(title: $0.name, maker: $0.origin, score: Double($0.rating * 2))) }
+                        try migration.enumerateOldObjects(V1.WhiskeyNote.self) { try migration.new.insert(V2.Whiskey(title: $0.name, maker: $0.distillery, score: Double($0.rating * 2))) }
+                        try migration.enumerateOldObjects(V1.CocktailNote.self) { try migration.new.insert(V2.Cocktail(title: $0.name, maker: "house", score: Double($0.rating * 2))) }
+                    },
+                    didMigrate: { migration in
+                        // What willMigrate inserted is still here: give each cocktail its base spirit as an ingredient.
+                        for cocktail in try migration.new.fetch(V2.Cocktail.self) {
+                            let base = try migration.old.fetch(V1.CocktailNote.self, where: \.name == cocktail.title)[0].base
+                            let ingredient = try migration.new.insert(V2.Ingredient(name: base, amount: "45 ml"))
+                            try migration.new.add(ingredient, to: \.ingredients, of: cocktail)
+                        }
+                    })
+            ]
+        }
+    }
+
+    static func run(_ check: Checker) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-tastings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("tastings.sqlite")
+
+        // The hand-made test of the seed, as an example: a V1 store in a temporary file, filled, reopened with V2.
+        let v1 = try Store.open(at: url, schema: V1.schema)
+        try v1.write { objects in
+            try objects.insert(V1.WineNote(name: "Chablis", winery: "Domaine Laroche", rating: 4))
+            try objects.insert(V1.CoffeeNote(name: "Yirgacheffe", origin: "Ethiopia", rating: 5))
+            try objects.insert(V1.WhiskeyNote(name: "Lagavulin 16", distillery: "Lagavulin", rating: 5))
+            try objects.insert(V1.CocktailNote(name: "Negroni", base: "gin", rating: 4))
+            try objects.insert(V1.CocktailNote(name: "Daiquiri", base: "rum", rating: 3))
+        }
+        try v1.close()
+
+        let store = try Store.open(at: url, plan: TastingPlan.self)
+        try store.read { objects in
+            func summary<T: Tasting>(_ type: T.Type) throws -> [String] {
+                try objects.fetch(type).map { "\($0.title)/\($0.maker)/\($0.score)" }
+            }
+            check.expect(try summary(V2.Wine.self), ["Chablis/Domaine Laroche/8.0"], "wine notes mapped")
+            check.expect(try summary(V2.Coffee.self), ["Yirgacheffe/Ethiopia/10.0"], "coffee notes mapped")
+            check.expect(try summary(V2.Whiskey.self), ["Lagavulin 16/Lagavulin/10.0"], "whiskey notes mapped")
+            let cocktails = try objects.fetch(V2.Cocktail.self, orderBy: [.ascending(\.title)])
+            check.expect(cocktails.map(\.title), ["Daiquiri", "Negroni"], "objects inserted in willMigrate survived to didMigrate")
+            check.expect(try cocktails.map { try objects.destinations(\.ingredients, of: $0).map(\.name) }, [["rum"], ["gin"]], "ingredients linked in didMigrate")
+        }
+        check.expect(store.schema.entity(named: "WineNote") == nil, true, "the old models are gone")
+        try store.close()
+    }
+}
