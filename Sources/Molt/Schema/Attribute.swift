@@ -15,7 +15,12 @@ public struct Attribute: Hashable, Sendable {
     public var isOptional: Bool
     /// The value given to new objects that set none, and to existing objects when the attribute is added or made
     /// required by a migration.
-    public var defaultValue: Value?
+    ///
+    /// A value of another type that converts without loss (`3` for a double, `1` for a bool, UUID text for a
+    /// uuid) is kept in the attribute's own type, so that the schema equals its snapshot read back.
+    public var defaultValue: Value? {
+        didSet { defaultValue = normalizedDefault(defaultValue) }
+    }
     /// The attribute's name in the previous schema version, when it was renamed.
     public var originalName: String?
 
@@ -34,8 +39,16 @@ public struct Attribute: Hashable, Sendable {
         self.name = name
         self.type = type
         self.isOptional = isOptional
-        self.defaultValue = defaultValue.flatMap { $0.isNull ? nil : $0 }
+        self.defaultValue = nil
         self.originalName = originalName
+        self.defaultValue = normalizedDefault(defaultValue)
+    }
+
+    /// `value` in this attribute's type when it converts without loss; nil for null; unchanged otherwise (and
+    /// then reported by ``Schema/validate()``).
+    private func normalizedDefault(_ value: Value?) -> Value? {
+        guard let value, !value.isNull else { return nil }
+        return coerce(value) ?? value
     }
 }
 
