@@ -173,4 +173,32 @@ struct SchemaSnapshotTests {
         #expect(error?.code == bad.code)
         #expect(error?.message == bad.message)
     }
+
+    @Test("a default written as another literal is kept in the attribute's type, so a stored schema equals the app's", arguments: StoreKind.files)
+    func defaultsTakeTheAttributeType(kind: StoreKind) throws {
+        let v0 = Schema(version: 0) {
+            Entity("Gauge") {
+                Attribute("ratio", .double, default: 3)
+                Attribute("on", .bool, default: 1)
+                Attribute("key", .uuid, default: "6F9619FF-8B86-D011-B42D-00C04FC964FF")
+            }
+        }
+        let gauge = try #require(v0.entity(named: "Gauge"))
+        #expect(gauge.attribute(named: "ratio")?.defaultValue == .double(3))
+        #expect(gauge.attribute(named: "on")?.defaultValue == .bool(true))
+        #expect(gauge.attribute(named: "key")?.defaultValue == .uuid(UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!))
+        var edited = gauge.attribute(named: "ratio")!
+        edited.defaultValue = 4
+        #expect(edited.defaultValue == .double(4))
+        #expect(try Schema(snapshotJSON: v0.snapshotJSON()) == v0)
+
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        try Store.open(at: url, schema: v0, options: kind.options).close()
+        #expect(try Store.inspect(at: url).schema == v0)
+        let v1 = v0.next(1) { $0.edit("Gauge") { $0.attributes.append(Attribute("label", .string, isOptional: true)) } }
+        let store = try Store.open(at: url, schema: v1, options: kind.options)
+        defer { try? store.close() }
+        #expect(try store.history().map(\.steps) == [["0 → 1 inferred: Attribute 'Gauge.label' has been added."]])
+    }
 }
