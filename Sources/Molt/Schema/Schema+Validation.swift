@@ -26,6 +26,11 @@ extension Schema {
                 guard propertyNames.insert(attribute.name).inserted else {
                     throw fail("property '\(label)' is declared twice.", entity.name, attribute.name)
                 }
+                if case .double(let number)? = attribute.defaultValue, !number.isFinite {
+                    throw fail(
+                        "the default value \(number) of attribute '\(label)' is not a finite number, which a schema snapshot cannot record.",
+                        entity.name, attribute.name)
+                }
                 if let value = attribute.defaultValue, attribute.coerce(value) == nil {
                     throw fail(
                         "the default value \(value) of attribute '\(label)' is not of type '\(attribute.type.rawValue)'.",
