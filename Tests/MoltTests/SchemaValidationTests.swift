@@ -49,6 +49,11 @@ struct SchemaValidationTests {
             schema: Schema(version: 3) { Entity("Note") { Attribute("key", .uuid, default: "not-a-uuid") } },
             message: "the default value \"not-a-uuid\" of attribute 'Note.key' is not of type 'uuid'.", entity: "Note", property: "key"),
         Invalid(
+            name: "default that is not a finite number",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("ratio", .double, default: .double(.infinity)) } },
+            message: "the default value inf of attribute 'Note.ratio' is not a finite number, which a schema snapshot cannot record.",
+            entity: "Note", property: "ratio"),
+        Invalid(
             name: "inverse that does not exist",
             schema: Schema(version: 3) {
                 Entity("Folder") { Attribute("name", .string) }
