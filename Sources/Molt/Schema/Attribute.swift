@@ -58,6 +58,8 @@ extension Attribute {
     func coerce(_ value: Value) -> Value? {
         switch (value, type) {
         case (.null, _): return isOptional ? .null : nil
+        // SQLite stores NaN as NULL: refuse it rather than lose it.
+        case (.double(let v), _) where v.isNaN: return nil
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date),
             (.data, .data), (.uuid, .uuid):
             return value
