@@ -124,6 +124,9 @@ struct ObjectsTests {
             values["pages"] = "many"
             _ = try $0.insert("Book", values)
         },
+        Misuse(name: "NaN, which SQLite would store as null", code: .invalidValue, message: "Attribute 'Book.price' holds double values, not nan.") {
+            _ = try $0.insert("Book", book("x", "X", pages: 1, price: .double(.nan)))
+        },
         Misuse(name: "missing required value", code: .invalidValue, message: "Attribute 'Book.title' is required; give it a value (or a default in the schema).") {
             var values = book("x", "X", pages: 1)
             values["title"] = nil
