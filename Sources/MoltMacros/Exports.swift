@@ -5,7 +5,12 @@
 ///
 /// Every stored property is an attribute (`String`, `Int`, `Int64`, `Double`, `Bool`, `Date`, `Data`, `UUID`,
 /// or an Optional of one) or a relationship (``Molt/ToOne``, ``Molt/ToMany``), unless it is `@Transient`.
-/// A literal initial value is the attribute's default in the schema. The entity is named after the struct.
+/// The entity is named after the struct.
+///
+/// A literal initial value (`= 0`, `= "memo"`, `= false`, `= -1.5`) is also the attribute's default in the
+/// schema, which existing objects get when a migration adds the attribute. Other initial values (`= Date()`,
+/// `= .now`) stay Swift defaults only: a schema must be the same on every launch, and a default that changes
+/// with the clock would make each launch look like a new version.
 ///
 /// ```swift
 /// @Model struct Note {

@@ -115,3 +115,16 @@ struct ModelDiagnosticTests {
             ])
     }
 }
+
+@Suite("@Model on generic structs")
+struct ModelGenericTests {
+    @Test("A generic struct is refused: an entity has one fixed set of attributes")
+    func generic() {
+        assertExpansion(
+            "@Model struct Box<T> {\n    var value: Int\n}",
+            expandedSource: "struct Box<T> {\n    var value: Int\n}",
+            diagnostics: [
+                DiagnosticSpec(message: "'@Model' does not support generic structs: an entity has one fixed set of attributes", line: 1, column: 15)
+            ])
+    }
+}
