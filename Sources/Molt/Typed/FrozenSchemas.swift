@@ -14,14 +14,6 @@ import Foundation
 /// // In a test, forever after:
 /// try FrozenSchemas.verify(NotesPlan.self, against: snapshotsFolder)
 /// ```
-///
-/// ## Topics
-/// ### Verifying
-/// - ``verify(_:against:)-(SchemaMigrationPlan.Type,_)``
-/// - ``verify(_:against:)-([Schema],_)``
-/// - ``verify(_:snapshot:named:)``
-/// ### Recording
-/// - ``record(_:in:)``
 public enum FrozenSchemas {
     /// The snapshot file of a version in a folder: `<version>.json`.
     public static func url(version: Int, in directory: URL) -> URL {
@@ -39,7 +31,7 @@ public enum FrozenSchemas {
         try verify(P.schemas.map { $0.schema }, against: directory)
     }
 
-    /// Verifies schemas, oldest first, against the snapshots in `directory`; see ``verify(_:against:)-(SchemaMigrationPlan.Type,_)``.
+    /// Verifies schemas, oldest first, against the snapshots in `directory`; see `verify(_:against:)` with a plan.
     public static func verify(_ schemas: [Schema], against directory: URL) throws {
         for (index, schema) in schemas.enumerated() {
             let file = url(version: schema.version, in: directory)

@@ -119,7 +119,7 @@ extension PersistentModel {
 /// A to-one relationship of a model: the identity of the destination object, or none.
 ///
 /// It stores the destination's ``PersistentModel/persistentID``, never a copy of it: load the destination
-/// with ``Objects/destination(_:of:)``.
+/// with `Objects.destination(_:of:)`.
 ///
 /// ```swift
 /// @Model struct Note {
@@ -150,8 +150,8 @@ public struct ToOne<Destination: PersistentModel>: Hashable, Sendable, Expressib
 
 /// A to-many relationship of a model: a handle on the destinations of a stored object.
 ///
-/// It holds the owner's identity, not the destinations: load them with ``Objects/destinations(_:of:)``,
-/// change them with ``Objects/add(_:to:of:)``, ``Objects/remove(_:from:of:)`` and ``Objects/set(_:of:to:)``.
+/// It holds the owner's identity, not the destinations: load them with `Objects.destinations(_:of:)`,
+/// change them with `Objects.add(_:to:of:)`, `Objects.remove(_:from:of:)` and `Objects.set(_:of:to:)`.
 /// So a fetch never loads a whole graph, and a stale array can never overwrite newer links.
 ///
 /// ```swift

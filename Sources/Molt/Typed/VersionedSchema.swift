@@ -22,7 +22,7 @@ import Foundation
 /// not in the store.
 ///
 /// Once a version ships, freeze it: record its ``Schema/snapshotJSON()`` and check it with
-/// ``FrozenSchemas/verify(_:against:)``.
+/// `FrozenSchemas.verify(_:against:)`.
 public protocol VersionedSchema {
     /// The version number; it grows by at least one with every change of the model.
     static var version: Int { get }
@@ -88,7 +88,7 @@ extension Store {
     ///   - url: The store's file.
     ///   - plan: The versions and stages.
     ///   - options: Journal mode, development reset, progress; the plan replaces `options.plan`.
-    /// - Throws: ``MoltError`` as ``open(at:schema:options:)``, or ``MoltError/Code/invalidPlan``.
+    /// - Throws: ``MoltError`` as `Store.open(at:schema:options:)`, or ``MoltError/Code/invalidPlan``.
     public static func open<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) throws -> Store {
         var options = options
         options.plan = try P.migrationPlan()
