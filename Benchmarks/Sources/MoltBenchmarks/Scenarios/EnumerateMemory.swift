@@ -5,7 +5,7 @@ import Foundation
 /// template this process made, so that no run inherits another's heap; the child reports `VmHWM` over
 /// `Store.open` (or the baseline's transaction).
 ///
-/// The report's "Molt" and "baseline" columns hold MiB here, not seconds (the ratio is of peak memory).
+/// Its measurements are in MiB (one sample: the peak), so the ratio is of peak memory.
 struct EnumerateMemory: Scenario {
     let name = "enumerate-memory"
     let summary = "Peak memory of enumerateObjects, 1M vs 100k people (own process each), vs loops by hand"
