@@ -150,4 +150,46 @@ struct InferredCombinedChangesTests {
         #expect(FileState(url) == bytes)
         #expect(try StoreDump(at: url, schema: v0, options: kind.options) == before)
     }
+
+    @Test("widened and made required at once: converted values, the default for nulls", arguments: StoreKind.files)
+    func widenAndRequire(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Library.v0().next(1) {
+            $0.edit("Author") { $0.editAttribute("born") { $0.type = .string; $0.isOptional = false; $0.defaultValue = "unknown" } }
+        }
+        let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
+        #expect(after == before.converting("Author", "born") { $0.isNull ? "unknown" : .string(String($0.int!)) })
+    }
+
+    @Test("removed in one version and added back in the next, renamed and renamed back: one run, the final data", arguments: StoreKind.files)
+    func removeThenAddBack(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v0 = Library.v0()
+        let v1 = v0.next(1) {
+            $0.entities.removeAll { $0.name == "Tag" }
+            $0.edit("Book") {
+                $0.relationships.removeAll { $0.name == "tags" }
+                $0.attributes.removeAll { $0.name == "pages" }
+                $0.editRelationship("author") { $0.destination = "Writer" }
+            }
+            $0.edit("Author") { $0.name = "Writer"; $0.originalName = "Author" }
+        }
+        let v2 = v1.next(2) {
+            $0.entities.append(Entity("Tag") { Attribute("label", .string); Attribute("weight", .int, default: 1) })
+            $0.edit("Book") {
+                $0.relationships.append(Relationship("tags", toMany: "Tag"))
+                $0.attributes.append(Attribute("pages", .string, default: "?"))
+                $0.editRelationship("author") { $0.destination = "Author" }
+            }
+            $0.edit("Writer") { $0.name = "Author"; $0.originalName = "Writer" }
+        }
+        let url = dir.file()
+        let before = try Library.makeStore(at: url, schema: v0, kind: kind)
+        let store = try Store.open(at: url, schema: v2, options: kind.options.migrating(with: try MigrationPlan(schemas: [v0, v1, v2])))
+        defer { try? store.close() }
+        var expected = before.setting("Book", "pages", to: "?").mapping("Book") { $0.links["tags"] = [] }
+        expected.entities["Tag"] = [:]
+        #expect(try StoreDump(store) == expected)
+        #expect(try store.history().count == 1)
+    }
 }
