@@ -47,9 +47,12 @@ let package = Package(
         .executableTarget(name: "molt", dependencies: ["MoltCLI"]),
         // A child process for crash and concurrency tests: migrates a store, or is killed while it does.
         .executableTarget(name: "molt-test-worker", dependencies: ["Molt"], path: "Tests/Worker"),
-        .testTarget(name: "MoltTests", dependencies: ["Molt", "molt-test-worker"]),
+        .testTarget(
+            name: "MoltTests",
+            dependencies: ["Molt", "molt-test-worker", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting"]),
-        .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI"]),
+        .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "molt"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "MoltMacrosTests",
             dependencies: [

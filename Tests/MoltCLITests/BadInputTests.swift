@@ -116,7 +116,7 @@ struct BadInputTests {
         duplicate.entities[0].attributes.append(Attribute("memoTitle", .string))
         try Data(String(decoding: try JSONEncoder().encode(duplicate), as: UTF8.self).utf8).write(to: dir.file("invalid.json"))
         let cases: [(file: String, message: String)] = [
-            ("broken.json", "broken.json: The schema snapshot is not valid JSON: The given data was not valid JSON.."),
+            ("broken.json", "broken.json: The schema snapshot is not valid JSON: The given data was not valid JSON."),
             ("invalid.json", "invalid.json: Invalid schema version 1: property 'UserMemo.memoTitle' is declared twice."),
             ("absent.json", "There is no schema snapshot at \(dir.file("absent.json").path). Check the path."),
         ]

@@ -50,7 +50,9 @@ extension Schema: Codable {
         } catch let error as MoltError {
             throw error
         } catch let DecodingError.dataCorrupted(context) {
-            throw MoltError(.invalidSchema, "The schema snapshot is not valid JSON: \(Self.describe(context)).")
+            var detail = Self.describe(context)
+            while detail.hasSuffix(".") { detail.removeLast() }
+            throw MoltError(.invalidSchema, "The schema snapshot is not valid JSON: \(detail).")
         } catch let DecodingError.keyNotFound(key, context) {
             throw MoltError(.invalidSchema, "The schema snapshot lacks the key '\(key.stringValue)' at \(Self.path(context)).")
         } catch let DecodingError.typeMismatch(_, context) {

@@ -70,24 +70,25 @@ extension Store {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
         }
+        // A writable connection that refuses writes (`query_only`): as the last connection to a WAL store it
+        // removes the -wal and -shm files it needed on close, which a read-only connection cannot; and it
+        // rolls back the journal of a process that died mid-transaction (a killed migration), reading the
+        // last committed state. A file that cannot be opened for writing is read read-only.
         var configuration = Configuration()
-        configuration.readonly = true
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
         do {
+            let queue: DatabaseQueue
             do {
-                let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-                defer { try? queue.close() }
-                return try queue.read(body)
+                queue = try DatabaseQueue(path: url.path, configuration: configuration)
             } catch let error as DatabaseError
-                where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK || error.extendedResultCode == .SQLITE_READONLY_RECOVERY
+                where [.SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode)
             {
-                // A process died mid-transaction (a killed migration): a read-only connection cannot roll its
-                // journal back. A writable one does, restoring the last committed state, and reads that.
-                configuration.readonly = false
-                let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-                defer { try? queue.close() }
-                return try queue.read(body)
+                configuration.readonly = true
+                queue = try DatabaseQueue(path: url.path, configuration: configuration)
             }
+            defer { try? queue.close() }
+            return try queue.read(body)
         } catch let error as DatabaseError {
             throw mapOpeningError(error, url: url)
         }
