@@ -178,4 +178,20 @@ struct TypedStoreTests {
         #expect(notes.map(\.count) == [2])
         #expect(v2.schema.version == 2)
     }
+
+    @Test("Opening asynchronously with a plan migrates off the caller, with progress")
+    func asyncPlan() async throws {
+        let folder = ScratchFolder()
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        let url = folder.url.appendingPathComponent("notes.sqlite")
+        let v1 = try await Store.open(at: url, schema: NotesV1.schema)
+        try v1.write { try $0.insert(Note(uuid: UUID(), title: "Milk", created: Self.day)) }
+        try v1.close()
+        let opening = try Store.opening(at: url, plan: NotesPlan.self)
+        let store = try await opening.store
+        #expect(try await store.asyncRead { try $0.fetch(NotesV2.Note.self).map(\.heading) } == ["Milk"])
+        try store.close()
+        let again = try await Store.open(at: url, plan: NotesPlan.self)
+        #expect(again.schema.version == 2)
+    }
 }

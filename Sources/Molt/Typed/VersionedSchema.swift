@@ -94,4 +94,33 @@ extension Store {
         options.plan = try P.migrationPlan()
         return try open(at: url, schema: P.newestSchema, options: options)
     }
+
+    /// Opens the store at the newest version of a plan off the caller's thread, migrating it along the plan
+    /// first; cancelling the calling task cancels the migration, which rolls back.
+    ///
+    /// ```swift
+    /// let store = try await Store.open(at: url, plan: NotesPlan.self)
+    /// ```
+    ///
+    /// - Throws: ``MoltError`` as `Store.open(at:schema:options:)`, or ``MoltError/Code/invalidPlan``.
+    public static func open<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) async throws -> Store {
+        var options = options
+        options.plan = try P.migrationPlan()
+        return try await open(at: url, schema: P.newestSchema, options: options)
+    }
+
+    /// Starts opening the store at the newest version of a plan in the background, with the migration's
+    /// progress as an async sequence; see `Store.opening(at:schema:options:)`.
+    ///
+    /// ```swift
+    /// let opening = try Store.opening(at: url, plan: NotesPlan.self)
+    /// let store = try await opening.store
+    /// ```
+    ///
+    /// - Throws: ``MoltError/Code/invalidPlan`` when the plan is not valid; opening errors come from `store`.
+    public static func opening<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) throws -> Opening {
+        var options = options
+        options.plan = try P.migrationPlan()
+        return opening(at: url, schema: P.newestSchema, options: options)
+    }
 }
