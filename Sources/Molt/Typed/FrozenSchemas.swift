@@ -92,15 +92,16 @@ public enum FrozenSchemas {
         return file
     }
 
-    struct Line: Equatable {
-        var text: String
-        var entity: String?
-        var property: String?
+    /// One difference between a recorded version and the code's: its sentence, and what it names.
+    package struct Line: Equatable, Sendable {
+        package var text: String
+        package var entity: String?
+        package var property: String?
     }
 
     /// The differences between a recorded version and the code's: structural changes as ``SchemaDiff`` names
     /// them, then changed `originalName` hints, which alter how older stores migrate.
-    static func differences(recorded: Schema, current: Schema) -> [Line] {
+    package static func differences(recorded: Schema, current: Schema) -> [Line] {
         guard recorded != current else { return [] }
         var lines = SchemaDiff(from: recorded, to: current).changes.map { Line(text: $0.description, entity: $0.entity, property: $0.property) }
         func hint(_ name: String?) -> String { name.map { "'\($0)'" } ?? "none" }
