@@ -194,4 +194,22 @@ struct TypedStoreTests {
         let again = try await Store.open(at: url, plan: NotesPlan.self)
         #expect(again.schema.version == 2)
     }
+
+    @Test("forEach lets its body fetch and save the same model without disturbing the iteration")
+    func reentrantForEach() throws {
+        let store = try Store.inMemory(schema: NotesV1.schema)
+        try store.write { objects in
+            try objects.insert(contentsOf: [note("Milk", count: 1), note("Bread", count: 2), note("Jam", count: 3)])
+            var seen: [String] = []
+            try objects.forEach(Note.self, orderBy: [.ascending(\.count)]) { note in
+                seen.append(note.title)
+                // The very query the iteration runs: it must not reset the iteration's statement.
+                var copy = try objects.fetch(Note.self, orderBy: [.ascending(\.count)]).first { $0.title == note.title }!
+                copy.count *= 10
+                try objects.save(copy)
+            }
+            #expect(seen == ["Milk", "Bread", "Jam"])
+            #expect(try objects.fetch(Note.self).map(\.count) == [10, 20, 30])
+        }
+    }
 }

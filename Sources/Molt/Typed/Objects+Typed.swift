@@ -164,14 +164,25 @@ extension Objects {
         offset: Int? = nil
     ) throws -> [M] {
         var result: [M] = []
-        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset) { result.append($0) }
+        // Appending never re-enters the store, so the cached statement can serve.
+        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: true) { result.append($0) }
         return result
     }
 
     /// Calls `body` with each matching model, one at a time, without loading them all.
+    ///
+    /// `body` may read and write through the same ``Objects``, fetches of the same model included.
     public func forEach<M: PersistentModel>(
         _ type: M.Type, where predicate: ModelPredicate<M>? = nil, orderBy: [ModelSort<M>] = [], limit: Int? = nil,
         offset: Int? = nil, _ body: (M) throws -> Void
+    ) throws {
+        // A statement of its own: a body that fetches the same model must not reset this one mid-iteration.
+        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: false, body)
+    }
+
+    private func forEach<M: PersistentModel>(
+        _ type: M.Type, where predicate: ModelPredicate<M>?, orderBy: [ModelSort<M>], limit: Int?, offset: Int?,
+        cached: Bool, _ body: (M) throws -> Void
     ) throws {
         let entity = try typedEntity(M.self)
         var sql = TypedSQL.of(M.self, in: layout).select
@@ -187,7 +198,8 @@ extension Objects {
             : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", "))
         if let limit { sql += " LIMIT \(limit)" }
         if let offset { sql += limit == nil ? " LIMIT -1 OFFSET \(offset)" : " OFFSET \(offset)" }
-        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        let prepared = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let statement = prepared.sqliteStatement
         defer { sqlite3_reset(statement) }
         var binder = ModelColumns(statement: statement)
         for argument in arguments { binder.appendValue(argument) }
