@@ -25,7 +25,7 @@ final class Runner {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Repetitions for operations that take milliseconds: more of them, since they are noisier.
-    var cheapRepetitions: Int { max(repetitions * 3, 9) }
+    var cheapRepetitions: Int { max(repetitions * 5, 15) }
 
     /// A human label for an object count: "1k", "1M".
     static func label(_ count: Int) -> String {
