@@ -212,4 +212,19 @@ struct TypedStoreTests {
             #expect(try objects.fetch(Note.self).map(\.count) == [10, 20, 30])
         }
     }
+
+    @Test("A NaN is refused with the dynamic API's message rather than stored as null")
+    func nanRefused() throws {
+        let store = try Store.inMemory(schema: NotesV1.schema)
+        var milk = note("Milk")
+        milk.rating = .nan
+        let error = #expect(throws: MoltError.self) { try store.write { try $0.insert(milk) } }
+        #expect(error?.message == "Attribute 'Note.rating' holds double values, not nan.")
+        #expect(error?.property == "rating")
+        let saved = try store.write { try $0.insert(note("Bread")) }
+        var changed = saved
+        changed.rating = .nan
+        #expect(throws: MoltError.self) { try store.write { try $0.save(changed) } }
+        #expect(try store.read { try $0.fetch(Note.self).map(\.rating) } == [2.5])
+    }
 }

@@ -126,6 +126,8 @@ public struct ModelColumns {
     var storage: Storage
     /// The index of the next column.
     public private(set) var count = 0
+    /// The first column given a NaN, which SQLite would store as null: inserting or saving refuses it.
+    var nanColumn: Int?
 
     init(statement: OpaquePointer) { storage = .statement(statement) }
     init() { storage = .values([]) }
@@ -162,6 +164,11 @@ public struct ModelColumns {
     var values: [Value] {
         if case .values(let values) = storage { return values }
         return []
+    }
+
+    /// Notes that the next column's value is NaN, before appending it.
+    mutating func flagNaN() {
+        if nanColumn == nil { nanColumn = count }
     }
 
     /// Binds the next column through `statementBody`, or stores `value()` for a dynamic object.

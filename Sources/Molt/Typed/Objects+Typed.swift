@@ -62,6 +62,7 @@ extension Objects {
         let statement = try db.cachedStatement(sql: TypedSQL.of(M.self, in: layout).insert).sqliteStatement
         var columns = ModelColumns(statement: statement)
         model.encode(to: &columns)
+        try refuseNaN(columns, entity: entity)
         try TypedSQL.execute(statement)
         var inserted = model
         inserted.persistentID = db.lastInsertedRowID
@@ -96,12 +97,22 @@ extension Objects {
         let statement = try db.cachedStatement(sql: TypedSQL.of(M.self, in: layout).update).sqliteStatement
         var columns = ModelColumns(statement: statement)
         model.encode(to: &columns)
+        try refuseNaN(columns, entity: entity)
         columns.appendValue(.int(id))
         try TypedSQL.execute(statement)
         guard db.changesCount == 1 else {
             throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
         }
         try linkInverses(of: model, entity: entity, previous: previous)
+    }
+
+    /// Refuses a NaN, which SQLite would store as null, with the dynamic API's message.
+    private func refuseNaN(_ columns: ModelColumns, entity: Entity) throws {
+        guard let index = columns.nanColumn, index < entity.attributes.count else { return }
+        let attribute = entity.attributes[index]
+        throw MoltError(
+            .invalidValue, "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not nan.",
+            entity: entity.name, property: attribute.name)
     }
 
     /// Keeps the inverse side of to-one relationships in step after their column was written.

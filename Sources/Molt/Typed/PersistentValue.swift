@@ -69,6 +69,7 @@ extension Double: PersistentValue {
         return try row.converted(index, Double.self)
     }
     public func write(to columns: inout ModelColumns) {
+        if isNaN { columns.flagNaN() }
         columns.append(statement: { sqlite3_bind_double($0, $1, self) }, value: { .double(self) })
     }
 }
@@ -91,6 +92,7 @@ extension Date: PersistentValue {
         return try row.converted(index, Date.self)
     }
     public func write(to columns: inout ModelColumns) {
+        if timeIntervalSince1970.isNaN { columns.flagNaN() }
         columns.append(statement: { sqlite3_bind_double($0, $1, self.timeIntervalSince1970) }, value: { .date(self) })
     }
 }
