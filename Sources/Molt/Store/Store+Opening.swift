@@ -129,16 +129,22 @@ extension Store {
                     try dropEverything(in: db)
                     try create(schema, in: db)
                 case .migrate(let stored):
-                    let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
-                    // Lets validation check the links of only the tables the migration wrote.
-                    let record = try ForeignKeyScope.$current.withValue(try ForeignKeyScope(db)) {
-                        try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
-                    }
+                    let record = try migrate(db, from: stored, to: schema, options: options)
                     try StoreMetadata.write(schema, in: db)
                     try StoreMetadata.append(record, in: db)
                 }
                 return .commit
             }
+        }
+    }
+
+    /// Runs the migration from `stored` to `schema` inside the caller's transaction, which must have foreign
+    /// key enforcement off (they are checked once, by validation). Shared by opening and by dry runs.
+    static func migrate(_ db: Database, from stored: Schema, to schema: Schema, options: Options) throws -> MigrationRecord {
+        let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
+        // Lets validation check the links of only the tables the migration wrote.
+        return try ForeignKeyScope.$current.withValue(try ForeignKeyScope(db)) {
+            try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
         }
     }
 

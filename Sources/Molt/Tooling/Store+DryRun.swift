@@ -63,12 +63,11 @@ extension Store {
         do {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    let path = try (plan ?? MigrationPlan.inferred(from: from, to: schema)).path(from: from)
                     db.trace(options: .statement) { event in
                         if case .statement(let statement) = event { recorder.record(statement.expandedSQL) }
                     }
                     defer { db.trace(options: [], nil) }
-                    let record = try Migrator(path: path, progress: nil).run(in: db, from: from)
+                    let record = try Store.migrate(db, from: from, to: schema, options: options)
                     result = MigrationDryRun(
                         fromVersion: from.version, toVersion: schema.version, steps: record.steps,
                         statements: [], objectsTouched: record.objectsTouched)
