@@ -18,13 +18,20 @@ import GRDB
 /// ### Writing
 /// - ``insert(_:_:)``
 /// - ``update(_:)``
-/// - ``delete(_:)``
+/// - ``delete(_:)-(DynamicObject)``
+/// - ``deleteAll(_:where:)-(String,_)``
 /// ### Reading
-/// - ``fetch(_:where:orderBy:limit:offset:)``
+/// - ``fetch(_:where:orderBy:limit:offset:)->[DynamicObject]``
 /// - ``object(_:id:)``
 /// - ``object(_:primaryKey:)``
-/// - ``count(_:where:)``
-/// - ``forEach(_:where:orderBy:_:)``
+/// - ``count(_:where:)-(String,_)``
+/// - ``forEach(_:where:orderBy:limit:offset:_:)``
+/// ### Relationships
+/// - ``destination(_:of:)``
+/// - ``destinations(_:of:)``
+/// - ``set(_:of:to:)-(_,_,DynamicObject?)``
+/// - ``add(_:to:of:)``
+/// - ``remove(_:from:of:)``
 public struct Objects {
     let db: Database
     /// The schema the objects follow.

@@ -4,7 +4,9 @@ extension Store {
     /// Opens (creating or migrating) the store off the caller's thread: the explicit moment a migration runs,
     /// never lazily on whatever thread touches the store first.
     ///
-    /// Cancelling the calling task cancels a running migration, which rolls back.
+    /// Cancelling the calling task cancels a running migration, which rolls back. As with GRDB's `write`, the
+    /// asynchronous overload is the one an `async` function calls: a migration never blocks a cooperative
+    /// thread.
     ///
     /// ```swift
     /// let store = try await Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
