@@ -64,6 +64,7 @@ public final class Store: Sendable {
     ///
     /// - Parameter body: Reads through ``Objects``; what it returns is returned.
     /// - Throws: What `body` throws, or a ``MoltError``.
+    @discardableResult
     public func read<T>(_ body: (Objects) throws -> T) throws -> T {
         try Store.mappingErrors { try queue.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) } }
     }
@@ -73,6 +74,7 @@ public final class Store: Sendable {
     ///
     /// - Parameter body: Writes through ``Objects``; what it returns is returned.
     /// - Throws: What `body` throws, or a ``MoltError``.
+    @discardableResult
     public func write<T>(_ body: (Objects) throws -> T) throws -> T {
         try Store.mappingErrors { try queue.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) } }
     }

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Once a version ships, freeze it: record its ``Schema/snapshotJSON()`` and check it with
 /// `FrozenSchemas.verify(_:against:)`.
-public protocol VersionedSchema {
+public protocol VersionedSchema: SendableMetatype {
     /// The version number; it grows by at least one with every change of the model.
     static var version: Int { get }
     /// The models of this version, each stored as one entity.
@@ -50,7 +50,7 @@ extension VersionedSchema {
 /// }
 /// let store = try Store.open(at: url, plan: NotesPlan.self)
 /// ```
-public protocol SchemaMigrationPlan {
+public protocol SchemaMigrationPlan: SendableMetatype {
     /// Every version shipped, oldest first.
     static var schemas: [any VersionedSchema.Type] { get }
     /// The custom stages and lightweight shortcuts.
