@@ -121,6 +121,12 @@ enum People {
                 }
                 try exec(db, "COMMIT")
             }
+            // Untimed: the loop must have run in the journal mode Molt migrates in.
+            var statement: OpaquePointer?
+            sqlite3_prepare_v2(connection, "PRAGMA journal_mode", -1, &statement, nil)
+            let mode = sqlite3_step(statement) == SQLITE_ROW ? text(statement, 0) : "?"
+            sqlite3_finalize(statement)
+            guard mode == "wal" else { throw BenchmarkError(description: "the C loop ran in journal mode \(mode), not WAL") }
             sqlite3_close_v2(connection)
             connection = nil
             try check(url)
