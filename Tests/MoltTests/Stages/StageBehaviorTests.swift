@@ -199,6 +199,22 @@ struct StageBehaviorTests {
         #expect(try Store.version(at: dir.file()) == 1)
     }
 
+    @Test("a string attribute mapped from a blob expression is refused too")
+    func mappingBlobIntoString() throws {
+        let dir = TemporaryDirectory()
+        try Self.makeStore(dir.file(), kind: .wal)
+        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
+            .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: [
+                "quantity": "CAST(quantity AS INTEGER)", "legacyNote": "CAST(code AS BLOB)",
+            ])])
+        ])
+        #expect {
+            try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
+        } throws: { error in
+            (error as? MoltError)?.message == "The mapping of 'Item' into 'Item' gives 'Item.legacyNote' a blob value (X'6330' for _id 1), but the attribute holds string values. Fix its expression `CAST(code AS BLOB)` (for example with CAST); the store was left at version 1."
+        }
+    }
+
     @Test("objects deleted in a stage are unlinked from the objects that pointed to them")
     func deletionsUnlink() throws {
         let dir = TemporaryDirectory()
