@@ -13,41 +13,14 @@ struct SnapshotComparison {
     let code: Schema
     let lines: [Line]
 
-    /// Compares the two; nil when they are the same.
+    /// Compares the two (as ``Molt/FrozenSchemas`` does for the library's own check); nil when they are the same.
     init?(recorded: Schema, code: Schema) {
-        guard recorded != code else { return nil }
-        var lines = SchemaDiff(from: recorded, to: code).changes.map {
-            Line(text: $0.description, entity: $0.entity, attribute: $0.property)
-        }
-        for entity in code.entities {
-            guard let old = recorded.entity(named: entity.name) else { continue }
-            if old.originalName != entity.originalName {
-                lines.append(Line(
-                    text: "Entity '\(entity.name)' has changed its originalName from \(Self.hint(old.originalName)) to \(Self.hint(entity.originalName)).",
-                    entity: entity.name))
-            }
-            for attribute in entity.attributes {
-                guard let before = old.attribute(named: attribute.name), before.originalName != attribute.originalName else { continue }
-                lines.append(Line(
-                    text: "Attribute '\(entity.name).\(attribute.name)' has changed its originalName from \(Self.hint(before.originalName)) to \(Self.hint(attribute.originalName)).",
-                    entity: entity.name, attribute: attribute.name))
-            }
-            for relationship in entity.relationships {
-                guard let before = old.relationship(named: relationship.name), before.originalName != relationship.originalName else { continue }
-                lines.append(Line(
-                    text: "Relationship '\(entity.name).\(relationship.name)' has changed its originalName from \(Self.hint(before.originalName)) to \(Self.hint(relationship.originalName)).",
-                    entity: entity.name, attribute: relationship.name))
-            }
-        }
-        // Only the declaration order differs: the stores are alike, but the file would change.
-        if lines.isEmpty, recorded.contentHash == code.contentHash { return nil }
-        if lines.isEmpty { lines.append(Line(text: "The schemas differ in a way Molt cannot name; compare the files.")) }
+        let differences = FrozenSchemas.differences(recorded: recorded, current: code)
+        guard !differences.isEmpty else { return nil }
         self.recorded = recorded
         self.code = code
-        self.lines = lines
+        self.lines = differences.map { Line(text: $0.text, entity: $0.entity, attribute: $0.property) }
     }
-
-    private static func hint(_ name: String?) -> String { name.map { "'\($0)'" } ?? "none" }
 
     /// The error that reports the edit of a frozen version.
     func error(file: String) -> MigrationTestError {
