@@ -21,17 +21,8 @@ struct StageWorkspace {
 
     static func prepare(from: Schema, to: Schema, in db: Database) throws -> StageWorkspace {
         let diff = SchemaDiff(from: from, to: to)
-        var takenTables = Set(try String.fetchAll(db, sql: "SELECT lower(name) FROM sqlite_master WHERE type = 'table'"))
-        func freeTable(_ preferred: String) -> String {
-            var name = preferred
-            var n = 1
-            while takenTables.contains(name.lowercased()) {
-                name = "_molt_new_\(preferred)" + (n > 1 ? "_\(n)" : "")
-                n += 1
-            }
-            takenTables.insert(name.lowercased())
-            return name
-        }
+        var tableNames = FreeNames(taken: try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        func freeTable(_ preferred: String) -> String { tableNames.claim(preferred) }
         var origins: [String: String] = [:]
         var tableOf: [String: String] = [:]  // B entity → workspace table
         for entity in to.entities {
@@ -80,17 +71,8 @@ struct StageWorkspace {
                 continue
             }
 
-            var takenColumns = Set((old.attributes.map(\.name) + old.relationships.map(\.name)).map { $0.lowercased() })
-            func freeColumn(_ preferred: String) -> String {
-                var name = preferred
-                var n = 1
-                while takenColumns.contains(name.lowercased()) {
-                    name = "_molt_new_\(preferred)" + (n > 1 ? "_\(n)" : "")
-                    n += 1
-                }
-                takenColumns.insert(name.lowercased())
-                return name
-            }
+            var columnNames = FreeNames(taken: old.attributes.map(\.name) + old.relationships.map(\.name))
+            func freeColumn(_ preferred: String) -> String { columnNames.claim(preferred) }
             var physical = old  // what the workspace table holds, as an entity description
             physical.name = table
             physical.relationships = old.relationships.filter { $0.kind == .toOne }
@@ -205,6 +187,25 @@ struct StageWorkspace {
                 start: from, current: to, tables: states, joins: joins, droppedTables: droppedTables,
                 droppedJoinTables: droppedJoinTables),
             requiredWithoutDefault: required)
+    }
+
+    /// Names for what the workspace adds beside the old data: the preferred name when it is free (as SQLite
+    /// compares names, ignoring case), otherwise `_molt_new_<name>`, numbered if needed.
+    struct FreeNames {
+        private var taken: Set<String>
+
+        init(taken: [String]) { self.taken = Set(taken.map { $0.lowercased() }) }
+
+        mutating func claim(_ preferred: String) -> String {
+            var name = preferred
+            var n = 1
+            while taken.contains(name.lowercased()) {
+                name = "_molt_new_\(preferred)" + (n > 1 ? "_\(n)" : "")
+                n += 1
+            }
+            taken.insert(name.lowercased())
+            return name
+        }
     }
 
     static func zeroValue(of type: AttributeType) -> Value {
