@@ -77,7 +77,7 @@ struct MigrateCommand: ParsableCommand {
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
             throw error
         }
-        let record = try Files.withoutLeftovers(of: info.url) { try Store.inspect(at: info.url) }.history.last
+        let record = try Store.inspect(at: info.url).history.last
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(Report(
             store: info.url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,

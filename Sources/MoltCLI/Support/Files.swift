@@ -44,23 +44,7 @@ enum Files {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CLIFailure(.badInput, "\(url.path) is a folder, not a Molt store. Give the path of the store's file.")
         }
-        return try withoutLeftovers(of: url) { try Store.inspect(at: url) }
-    }
-
-    /// Runs `body`, then removes the `-wal` and `-shm` files that SQLite's read-only connections create beside a
-    /// WAL store and cannot remove on close, when they were not there before and the log is empty: reading a
-    /// store must not leave files behind.
-    static func withoutLeftovers<T>(of url: URL, _ body: () throws -> T) throws -> T {
-        let wal = url.path + "-wal", shm = url.path + "-shm"
-        let existed = (FileManager.default.fileExists(atPath: wal), FileManager.default.fileExists(atPath: shm))
-        defer {
-            let walSize = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int
-            if !existed.0, !existed.1, walSize == nil || walSize == 0 {
-                try? FileManager.default.removeItem(atPath: wal)
-                try? FileManager.default.removeItem(atPath: shm)
-            }
-        }
-        return try body()
+        return try Store.inspect(at: url)
     }
 
     /// The options to open an existing store with: its own journal mode, so that opening it never switches a
