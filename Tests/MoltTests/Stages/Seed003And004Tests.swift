@@ -49,19 +49,20 @@ struct Seed003And004Tests {
             #expect(try store.read { try $0.fetch("Person").map { $0["email"] } } == [.null, .null])
             try store.close()
         }
-        let plan = try MigrationPlan(schemas: [Self.person1, Self.person2, Self.person3], stages: [
-            .custom(from: 1, to: 2) { migration in
-                try migration.enumerateObjects(ofType: "Person") { old, new in
-                    new["fullName"] = .string("\(old["firstName"].string ?? "") \(old["lastName"].string ?? "")")
-                }
-                try migration.create("Settings", value: ["theme": "light"])
-            }
-        ])
+        let plan = try MigrationPlan(schemas: [Self.person1, Self.person2, Self.person3], stages: [Self.combineStage])
         let store = try Store.open(at: dir.file(), schema: Self.person3, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             #expect(try objects.fetch("Person").map { $0["fullName"] } == ["Taro Yamada", "Hanako Sato"])
             #expect(try objects.fetch("Settings").map { $0["theme"] } == ["light"])
         }
+    }
+
+    /// 1 → 2: combine the names, and create the one Settings object (Realm's `migration.create`).
+    static let combineStage = MigrationStage.custom(from: 1, to: 2) { migration in
+        try migration.enumerateObjects(ofType: "Person") { old, new in
+            new["fullName"] = .string("\(old["firstName"].string ?? "") \(old["lastName"].string ?? "")")
+        }
+        try migration.create("Settings", value: ["theme": "light"])
     }
 
     // MARK: Seed 004
@@ -81,6 +82,29 @@ struct Seed003And004Tests {
         ])
     } + [Entity("Ingredient", attributes: [Attribute("name", .string), Attribute("detail", .string)])])
 
+    /// 1 → 2 in SwiftData's two phases: willMigrate creates the shared Ingredients, didMigrate links them.
+    static let tastingStage = MigrationStage.custom(
+        from: 1, to: 2,
+        willMigrate: { migration in
+            // Create the shared Ingredients from the old, type-specific field…
+            for (k, field) in Self.kinds {
+                try migration.enumerateOldObjects(ofType: "\(k)Note") { old in
+                    try migration.create("Ingredient", value: ["name": .string(field), "detail": old[field]])
+                }
+            }
+        },
+        didMigrate: { migration in
+            // …and find them again in the second phase: same context, nothing reset, nothing in statics.
+            for (k, field) in Self.kinds {
+                try migration.enumerateObjects(ofType: "\(k)Note") { old, new in
+                    new["title"] = old["name"]
+                    let ingredient = try #require(try migration.new.fetch(
+                        "Ingredient", where: .equal("name", .string(field)) && .equal("detail", old[field])).first)
+                    try migration.new.set("ingredients", of: new.dynamicObject, to: [ingredient])
+                }
+            }
+        })
+
     @Test("four note types map into the shared structure; what willMigrate creates is there in didMigrate", arguments: StoreKind.files)
     func seed004(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
@@ -98,29 +122,7 @@ struct Seed003And004Tests {
             }
             try store.close()
         }
-        let plan = try MigrationPlan(schemas: [Self.notes1, Self.notes2], stages: [
-            .custom(
-                from: 1, to: 2,
-                willMigrate: { migration in
-                    // Create the shared Ingredients from the old, type-specific field…
-                    for (k, field) in Self.kinds {
-                        try migration.enumerateOldObjects(ofType: "\(k)Note") { old in
-                            try migration.create("Ingredient", value: ["name": .string(field), "detail": old[field]])
-                        }
-                    }
-                },
-                didMigrate: { migration in
-                    // …and find them again in the second phase: same context, nothing reset, nothing in statics.
-                    for (k, field) in Self.kinds {
-                        try migration.enumerateObjects(ofType: "\(k)Note") { old, new in
-                            new["title"] = old["name"]
-                            let ingredient = try #require(try migration.new.fetch(
-                                "Ingredient", where: .equal("name", .string(field)) && .equal("detail", old[field])).first)
-                            try migration.new.set("ingredients", of: new.dynamicObject, to: [ingredient])
-                        }
-                    }
-                })
-        ])
+        let plan = try MigrationPlan(schemas: [Self.notes1, Self.notes2], stages: [Self.tastingStage])
         let store = try Store.open(at: dir.file(), schema: Self.notes2, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             #expect(try objects.count("Ingredient") == 20)
