@@ -61,11 +61,16 @@ final class Runner {
     /// Runs the jobs in turn, `repetitions` rounds (A B C, A B C, …), each on a fresh copy of its store, so
     /// that a disturbance on the machine (another process, disk write-back) falls on all of them alike.
     func measure(_ jobs: [Job], repetitions: Int) throws -> [Measurement] {
+        try measure(jobs, repetitions: repetitions, freshStore: freshStore(count:))
+    }
+
+    /// The same, with stores made by `freshStore` (a scenario's own fixture) instead of the runner's.
+    func measure(_ jobs: [Job], repetitions: Int, freshStore: (Int) throws -> URL) throws -> [Measurement] {
         var samples = Array(repeating: [Double](), count: jobs.count)
         var peaks = Array(repeating: Double?.none, count: jobs.count)
         for _ in 0..<repetitions {
             for (i, job) in jobs.enumerated() {
-                let url = try freshStore(count: job.count)
+                let url = try freshStore(job.count)
                 var stopwatch = Stopwatch()
                 try job.body(url, &stopwatch)
                 Fixture.remove(url)

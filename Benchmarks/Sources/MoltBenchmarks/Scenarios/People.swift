@@ -234,19 +234,7 @@ final class PeopleStores {
     }
 
     func measure(_ jobs: [Runner.Job], repetitions: Int) throws -> [Measurement] {
-        var samples = Array(repeating: [Double](), count: jobs.count)
-        var peaks = Array(repeating: Double?.none, count: jobs.count)
-        for _ in 0..<repetitions {
-            for (i, job) in jobs.enumerated() {
-                let url = try freshStore(count: job.count)
-                var stopwatch = Stopwatch()
-                try job.body(url, &stopwatch)
-                Fixture.remove(url)
-                samples[i].append(stopwatch.elapsed.seconds)
-                if let peak = stopwatch.peakMemoryMiB { peaks[i] = max(peaks[i] ?? 0, peak) }
-            }
-        }
-        return jobs.indices.map { Measurement(samples: samples[$0], peakMemoryMiB: peaks[$0]) }
+        try runner.measure(jobs, repetitions: repetitions, freshStore: freshStore(count:))
     }
 
     /// The object counts of the custom-stage scenarios: a tenth of the large count (100,000 by default), and
