@@ -4,59 +4,49 @@ extension LightweightMigration {
     /// Applies the folded steps to the store's tables, inside the caller's transaction, with foreign key
     /// enforcement off (it is checked once, before commit).
     ///
-    /// Records what it did in ``ForeignKeyScope/current``, so that validation checks the foreign keys of only
-    /// the tables whose rows or links can have changed.
-    ///
+    /// - Parameter linkedTables: Receives the tables whose rows were written, replaced, created or dropped: the
+    ///   only places where a link can have broken, so that validation checks those (and the tables linking to
+    ///   them) rather than every row of the store. Adding an empty column, renaming and dropping a column leave
+    ///   every link as it was.
     /// - Returns: The number of rows written (copied by rebuilds, filled by conversions).
-    func apply(in db: Database) throws -> Int {
-        try ForeignKeyScope.current?.stepWillStart(db)
-        var effects = ForeignKeyScope.Effects()
+    func apply(in db: Database, linkedTables: inout Set<String>) throws -> Int {
         var written = 0
         for table in droppedJoinTables + droppedTables {
             try db.execute(sql: "DROP TABLE IF EXISTS \(SchemaSQL.quote(table))")
-            effects.written.insert(table)
+            linkedTables.insert(table)
         }
         try renameTables(
             tables.values.compactMap { state in
                 guard let origin = state.origin, origin.name != state.entity.name else { return nil }
                 return (origin.name, state.entity.name)
-            }, in: db, effects: &effects)
+            }, in: db)
         try renameTables(
             joins.values.compactMap { join in
                 let table = SchemaSQL.joinTableName(entity: join.owner, relationship: join.relationship.name)
                 guard let origin = join.originTable, origin != table else { return nil }
                 return (origin, table)
-            }, in: db, effects: &effects)
+            }, in: db)
         for entity in current.entities where tables[entity.name]?.origin == nil {
             try db.execute(sql: SchemaSQL.createTable(entity))
             try syncIndexes(of: entity, in: db)
-            effects.written.insert(entity.name)
+            linkedTables.insert(entity.name)
         }
         for entity in current.entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
                 guard let join = joins[entity.name + "." + relationship.name] else { continue }
-                written += try applyJoin(join, in: db, effects: &effects)
+                written += try applyJoin(join, in: db, linkedTables: &linkedTables)
             }
         }
         for entity in current.entities {
             guard let state = tables[entity.name], state.origin != nil else { continue }
-            written += try applyTable(state, in: db, effects: &effects)
+            written += try applyTable(state, in: db, linkedTables: &linkedTables)
         }
-        try ForeignKeyScope.current?.stepDidEnd(effects, in: db)
         return written
     }
 
-    private func renameTables(_ renames: [(from: String, to: String)], in db: Database, effects: inout ForeignKeyScope.Effects) throws {
+    private func renameTables(_ renames: [(from: String, to: String)], in db: Database) throws {
         guard !renames.isEmpty else { return }
         // SQLite rewrites the links to a renamed table in the tables that hold them; no row changes.
-        defer {
-            let names = Set(renames.flatMap { [$0.from.lowercased(), $0.to.lowercased()] })
-            effects.altered.formUnion(renames.flatMap { [$0.from, $0.to] })
-            for table in (try? String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")) ?? []
-            where ((try? db.foreignKeys(on: table)) ?? []).contains(where: { names.contains($0.destinationTable.lowercased()) }) {
-                effects.altered.insert(table)
-            }
-        }
         if renames.count == 1 {
             try db.execute(sql: "ALTER TABLE \(SchemaSQL.quote(renames[0].from)) RENAME TO \(SchemaSQL.quote(renames[0].to))")
             return
@@ -70,11 +60,11 @@ extension LightweightMigration {
         }
     }
 
-    private func applyJoin(_ join: JoinState, in db: Database, effects: inout ForeignKeyScope.Effects) throws -> Int {
+    private func applyJoin(_ join: JoinState, in db: Database, linkedTables: inout Set<String>) throws -> Int {
         let table = SchemaSQL.joinTableName(entity: join.owner, relationship: join.relationship.name)
         let q = SchemaSQL.quote
         guard join.originTable != nil else {
-            effects.written.insert(table)
+            linkedTables.insert(table)
             for statement in SchemaSQL.createJoinTable(entity: join.owner, join.relationship) { try db.execute(sql: statement) }
             guard let seed = join.seed else { return 0 }
             let source = seed.source.sql
@@ -86,19 +76,17 @@ extension LightweightMigration {
         }
         guard join.originOrdered != join.relationship.isOrdered else { return 0 }
         if join.relationship.isOrdered {
-            effects.written.insert(table)
             try db.execute(sql: "ALTER TABLE \(q(table)) ADD COLUMN \(q(SchemaSQL.positionColumn)) INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "UPDATE \(q(table)) SET \(q(SchemaSQL.positionColumn)) = rowid")
             return db.changesCount
         } else {
-            effects.altered.insert(table)
             try db.execute(sql: "ALTER TABLE \(q(table)) DROP COLUMN \(q(SchemaSQL.positionColumn))")
             return 0
         }
     }
 
     /// Alters or rebuilds one carried entity table; a table is rebuilt at most once.
-    private func applyTable(_ state: TableState, in db: Database, effects: inout ForeignKeyScope.Effects) throws -> Int {
+    private func applyTable(_ state: TableState, in db: Database, linkedTables: inout Set<String>) throws -> Int {
         let q = SchemaSQL.quote
         let entity = state.entity
         let origin = state.origin!
@@ -132,7 +120,7 @@ extension LightweightMigration {
         if renames.contains(where: { used.contains($0.1) }) { rebuild = true }
 
         if rebuild {
-            effects.written.formUnion([table, "_molt_new_" + table])
+            linkedTables.insert(table)
             let temporary = "_molt_new_" + table
             try db.execute(sql: SchemaSQL.createTable(entity, named: temporary))
             let names = [SchemaSQL.idColumn] + finalColumns.map(\.name)
@@ -149,8 +137,7 @@ extension LightweightMigration {
         }
         // Dropping, renaming or adding an empty column leaves every link as it was; a non-null default in a
         // new to-one column is a link to check.
-        effects.altered.insert(table)
-        if adds.contains(where: { $0.contains(" REFERENCES ") && $0.contains(" DEFAULT ") }) { effects.written.insert(table) }
+        if adds.contains(where: { $0.contains(" REFERENCES ") && $0.contains(" DEFAULT ") }) { linkedTables.insert(table) }
         for column in drops {
             for index in try db.indexes(on: table) where index.columns.contains(column) && index.origin == .createIndex {
                 try db.execute(sql: "DROP INDEX \(q(index.name))")

@@ -21,6 +21,13 @@ struct Migrator {
         let run = RunContext(progress: progress, cancellation: cancellation, stepCount: path.count)
         var lines: [String] = []
         var pending = LightweightMigration(start: stored)
+        // The tables where links may have broken; nil once a custom stage ran (its code may write anywhere).
+        var linkedTables: Set<String>? = []
+        func applyPending() throws {
+            var tables: Set<String> = []
+            run.touched += try pending.apply(in: db, linkedTables: &tables)
+            linkedTables?.formUnion(tables)
+        }
         for (index, step) in path.enumerated() {
             run.stepIndex = index
             run.step = (step.from.version, step.to.version)
@@ -33,13 +40,15 @@ struct Migrator {
                 try pending.fold(to: step.to)
                 lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
             case .custom(let bodies)?:
-                run.touched += try pending.apply(in: db)
+                try applyPending()
+                linkedTables = nil
                 let migration = Migration(workspace: try StageWorkspace.prepare(from: step.from, to: step.to, in: db), db: db, run: run)
                 for body in bodies { try body(migration) }
                 pending = try migration.finish()
                 lines.append("\(step.from.version) → \(step.to.version) custom: \(summary)")
             case .mapping(let mappings, let hook)?:
-                run.touched += try pending.apply(in: db)
+                try applyPending()
+                linkedTables = nil
                 let migration = Migration(workspace: try StageWorkspace.prepare(from: step.from, to: step.to, in: db), db: db, run: run)
                 try migration.apply(mappings)
                 try hook?(migration)
@@ -49,8 +58,8 @@ struct Migrator {
         }
         run.stepIndex = path.count - 1
         try run.checkCancellation()
-        run.touched += try pending.apply(in: db)
-        try StoreValidator.validate(db, against: target)
+        try applyPending()
+        try StoreValidator.validate(db, against: target, checkingLinksOf: linkedTables)
         run.stepIndex = path.count
         run.report(entity: nil, completed: 1, total: 1)
         let duration = ContinuousClock.now - clock

@@ -142,10 +142,7 @@ extension Store {
     /// key enforcement off (they are checked once, by validation). Shared by opening and by dry runs.
     static func migrate(_ db: Database, from stored: Schema, to schema: Schema, options: Options) throws -> MigrationRecord {
         let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
-        // Lets validation check the links of only the tables the migration wrote.
-        return try ForeignKeyScope.$current.withValue(try ForeignKeyScope(db)) {
-            try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
-        }
+        return try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
     }
 
     static func create(_ schema: Schema, in db: Database) throws {
