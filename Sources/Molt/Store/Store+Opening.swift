@@ -30,19 +30,8 @@ extension Store {
                 .invalidPlan,
                 "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan.")
         }
-        // Look before touching: a foreign or damaged file is reported without writing a byte to it.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 {
-            let existing = try withReadOnlyConnection(at: url) { db -> StoreMetadata? in
-                guard let metadata = try StoreMetadata.read(db) else {
-                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-                    if tables > 0 { throw notAMoltStore(url) }
-                    return nil
-                }
-                return metadata
-            }
-            if let existing { _ = try decision(for: existing, schema: schema, options: options) }
-        }
-
+        // The connection starts in the file's own journal mode and writes nothing until `prepare` or the WAL
+        // switch: a foreign, damaged or newer file is reported by the first read, without a byte written to it.
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(options.migrationWaitTimeout)
