@@ -172,4 +172,18 @@ struct RelationshipTests {
             #expect(try objects.destinations("notes", of: folder) == [])
         }
     }
+
+    @Test("deleteAll of nullify-only objects unlinks them from every side, in one statement", arguments: StoreKind.allCases)
+    func deleteAllUnlinks(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Self.schema(), in: dir)
+        try store.write { (objects: Objects) throws in
+            let note = try objects.insert("Note", ["text": "milk"])
+            let tags = try ["a", "b", "c"].map { try objects.insert("Tag", ["label": .string($0)]) }
+            try objects.set("tags", of: note, to: tags)
+            #expect(try objects.deleteAll("Tag", where: .notEqual("label", "b")) == 2)
+            #expect(Self.names(try objects.destinations("tags", of: note), "label") == ["b"])
+            #expect(try objects.destinations("notes", of: tags[1]).map(\.id) == [note.id])
+        }
+    }
 }

@@ -49,7 +49,13 @@ extension Objects {
         let entity = try entity(object.entity)
         let relationship = try relationship(relationshipName, of: entity)
         let ids = try destinationIDs(entity: entity, relationship: relationship, of: try requireID(object))
-        return try ids.compactMap { try self.object(relationship.destination, id: $0) }
+        // One query per chunk of identifiers (SQLite limits bound variables), then the relationship's order.
+        var byID: [Int64: DynamicObject] = [:]
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(start + 500, ids.count)].map { Value.int($0) }
+            for found in try fetch(relationship.destination, where: .in(SchemaSQL.idColumn, chunk)) { byID[found.id!] = found }
+        }
+        return ids.compactMap { byID[$0] }
     }
 
     /// Points a to-one relationship at an object (or at nothing), keeping its inverse in step.

@@ -182,6 +182,15 @@ public struct Objects {
         try requireWritable()
         let entity = try entity(entityName)
         let (condition, arguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1", [])
+        if entity.relationships.allSatisfy({ $0.deleteRule == .nullify }) {
+            // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
+            try db.execute(
+                sql: "DELETE FROM \(layout.table(entity.name)) WHERE \(condition)",
+                arguments: StatementArguments(arguments.map(\.databaseValue)))
+            let count = db.changesCount
+            if count > 0 { deletionLog?.entities.insert(entity.name) }
+            return count
+        }
         let ids = try Int64.fetchAll(
             db, sql: "SELECT \(SchemaSQL.quote(SchemaSQL.idColumn)) FROM \(layout.table(entity.name)) WHERE \(condition)",
             arguments: StatementArguments(arguments.map(\.databaseValue)))
