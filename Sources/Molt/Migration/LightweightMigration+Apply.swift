@@ -135,9 +135,8 @@ extension LightweightMigration {
             try syncIndexes(of: entity, in: db)
             return written
         }
-        // Dropping, renaming or adding an empty column leaves every link as it was; a non-null default in a
-        // new to-one column is a link to check.
-        if adds.contains(where: { $0.contains(" REFERENCES ") && $0.contains(" DEFAULT ") }) { linkedTables.insert(table) }
+        // Dropping, renaming or adding a column leaves every link as it was (a to-one column is always added
+        // empty), so nothing here goes into `linkedTables`.
         for column in drops {
             for index in try db.indexes(on: table) where index.columns.contains(column) && index.origin == .createIndex {
                 try db.execute(sql: "DROP INDEX \(q(index.name))")

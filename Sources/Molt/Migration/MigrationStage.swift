@@ -48,7 +48,8 @@ public struct MigrationStage: Sendable {
     /// - Parameters:
     ///   - from: The version the stage starts from.
     ///   - to: The version it leads to: the next one, or a later one for a shortcut.
-    ///   - body: The stage's work; throwing rolls back the whole run.
+    ///   - body: The stage's work; throwing rolls back the whole run, and ``Store/open(at:schema:options:)``
+    ///     rethrows the error as it was thrown.
     public static func custom(from: Int, to: Int, _ body: @escaping Body) -> MigrationStage {
         MigrationStage(fromVersion: from, toVersion: to, kind: .custom([body]))
     }

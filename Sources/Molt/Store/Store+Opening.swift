@@ -22,7 +22,8 @@ extension Store {
     ///   - options: Journal mode, development reset, plan, progress.
     /// - Throws: ``MoltError``: ``MoltError/Code/storeIsNewer``, ``MoltError/Code/schemaChangedWithoutVersionBump``,
     ///   ``MoltError/Code/migrationNotInferable``, ``MoltError/Code/validationFailed``,
-    ///   ``MoltError/Code/notAMoltStore``, ``MoltError/Code/corruptStore``…; the store is left as it was.
+    ///   ``MoltError/Code/notAMoltStore``, ``MoltError/Code/corruptStore``…, or the error a custom stage threw,
+    ///   unchanged, so that the app can catch its own error types; in every case the store is left as it was.
     public static func open(at url: URL, schema: Schema, options: Options = Options()) throws -> Store {
         try schema.validate()
         if let plan = options.plan, plan.newestVersion != schema.version {
