@@ -101,22 +101,13 @@ struct LightweightMigration {
 
     static func key(_ entity: String, _ relationship: String) -> String { entity + "." + relationship }
 
-    /// Whether folding the steps so far changes anything in the store's tables.
-    var isEmpty: Bool { SchemaDiff(from: start, to: current).isEmpty && start.entities.map(\.name) == current.entities.map(\.name) }
-
     /// Folds one more inferred step into the run.
     ///
     /// - Throws: ``MoltError/Code/migrationNotInferable`` listing every change that needs a custom stage.
-    mutating func fold(to destination: Schema) throws {
-        let diff = SchemaDiff(from: current, to: destination)
-        let refused = diff.refusedChanges
-        guard refused.isEmpty else {
-            let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
-            throw MoltError(
-                .migrationNotInferable,
-                "Molt cannot infer the migration from version \(current.version) to \(destination.version):\n\(lines)",
-                entity: refused.first?.entity, property: refused.first?.property)
-        }
+    /// - Parameter diff: The step, from the schema folded so far (``current``) to the next one.
+    mutating func fold(_ diff: SchemaDiff) throws {
+        if let error = diff.notInferableError { throw error }
+        let destination = diff.destination
         var newTables: [String: TableState] = [:]
         var newJoins: [String: JoinState] = [:]
         for entity in destination.entities {

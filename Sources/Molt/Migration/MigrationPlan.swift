@@ -122,7 +122,7 @@ public struct MigrationPlan: Sendable {
     func path(from stored: Schema) throws -> [MigrationStep] {
         if let realmBlock, let target = schemas.last, stored.version < target.version {
             let stage = MigrationStage.custom(from: stored.version, to: target.version) { try realmBlock($0, stored.version) }
-            return [MigrationStep(from: stored, to: target, stage: stage)]
+            return [MigrationStep(diff: SchemaDiff(from: stored, to: target), stage: stage)]
         }
         guard let listed = schema(version: stored.version) else {
             throw MoltError(
@@ -141,19 +141,13 @@ public struct MigrationPlan: Sendable {
             let declared = stages.filter { $0.fromVersion == current.version && $0.toVersion <= newestVersion }
             if let stage = declared.max(by: { $0.toVersion < $1.toVersion }) {
                 let next = schema(version: stage.toVersion)!
-                steps.append(MigrationStep(from: current, to: next, stage: stage))
+                steps.append(MigrationStep(diff: SchemaDiff(from: current, to: next), stage: stage))
                 current = next
             } else {
                 let next = schemas.first { $0.version > current.version }!
                 let diff = SchemaDiff(from: current, to: next)
-                if !diff.isInferable {
-                    let lines = diff.refusedChanges.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
-                    throw MoltError(
-                        .migrationNotInferable,
-                        "Molt cannot infer the migration from version \(current.version) to \(next.version):\n\(lines)",
-                        entity: diff.refusedChanges.first?.entity, property: diff.refusedChanges.first?.property)
-                }
-                steps.append(MigrationStep(from: current, to: next, stage: nil))
+                if let error = diff.notInferableError { throw error }
+                steps.append(MigrationStep(diff: diff, stage: nil))
                 current = next
             }
         }
@@ -163,8 +157,11 @@ public struct MigrationPlan: Sendable {
 
 /// One step of a migration run: from one schema to the next, inferred or through a declared stage.
 struct MigrationStep: Sendable {
-    let from: Schema
-    let to: Schema
+    /// The changes of the step, computed once for planning, folding and the history line.
+    let diff: SchemaDiff
     /// The declared stage, or nil for an inferred one.
     let stage: MigrationStage?
+
+    var from: Schema { diff.source }
+    var to: Schema { diff.destination }
 }

@@ -33,11 +33,11 @@ struct Migrator {
             run.step = (step.from.version, step.to.version)
             run.report(entity: nil, completed: 0, total: 1)
             try run.checkCancellation()
-            let diff = SchemaDiff(from: step.from, to: step.to)
+            let diff = step.diff
             let summary = diff.changes.isEmpty ? "no change" : diff.changes.map(\.description).joined(separator: " ")
             switch step.stage?.kind {
             case nil, .lightweight?:
-                try pending.fold(to: step.to)
+                try pending.fold(diff)
                 lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
             case .custom(let bodies)?:
                 try applyPending()

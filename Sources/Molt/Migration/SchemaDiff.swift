@@ -225,6 +225,17 @@ public struct SchemaDiff: Sendable {
         }
     }
 
+    /// The error that lists every change a custom stage must handle, or nil when the diff can be inferred.
+    var notInferableError: MoltError? {
+        let refused = refusedChanges
+        guard !refused.isEmpty else { return nil }
+        let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
+        return MoltError(
+            .migrationNotInferable,
+            "Molt cannot infer the migration from version \(source.version) to \(destination.version):\n\(lines)",
+            entity: refused.first?.entity, property: refused.first?.property)
+    }
+
     /// The old name of an entity of the newer schema, or nil when it is new.
     func originalName(ofEntity name: String) -> String? { entityOrigins[name] }
 
