@@ -1,9 +1,9 @@
 import Foundation
 
 /// What an object stored at an old version should become at the newest one if the plan only carries data
-/// over: its entity and attribute names followed through every version in turn (by name, then by
-/// `originalName`, as ``Molt/SchemaDiff`` matches them), its values converted as Molt widens types, and added
-/// attributes given their defaults.
+/// over: its entity and attribute names followed through every version in turn (matched by ``Molt/SchemaDiff``,
+/// the engine's own definition), its values converted as Molt widens types, and added attributes given their
+/// defaults.
 ///
 /// It walks every consecutive pair of the code's versions, whatever stages or shortcuts the plan takes: it is
 /// what the schemas say should happen, against which what the plan did is checked.
@@ -31,21 +31,21 @@ struct Carried {
         var unpredictable: Set<String> = []
         var links = object.links
         var unpredictableLinks: Set<String> = []
-        for next in schemas.dropFirst() {
+        for (previousSchema, next) in zip(schemas, schemas.dropFirst()) {
             let previous = entity
-            guard let following = Self.match(previous.name, in: next.entities, named: \.name, original: \.originalName)
-            else {
+            let diff = SchemaDiff(from: previousSchema, to: next)
+            guard let following = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == previous.name }) else {
                 self.entity = nil
                 return
             }
-            let oldProperties = Set(previous.attributes.map(\.name) + previous.relationships.map(\.name))
+            func origin(of property: String) -> String? { diff.originalName(ofProperty: property, inEntity: following.name) }
             var newValues: [String: Value] = [:]
             var newUnpredictable: Set<String> = []
             for attribute in following.attributes {
-                let origin = Self.origin(of: attribute.name, original: attribute.originalName, in: oldProperties)
+                let origin = origin(of: attribute.name)
                 guard let origin, let old = previous.attribute(named: origin) else {
                     if let fallback = attribute.defaultValue {
-                        newValues[attribute.name] = Self.fit(fallback, to: attribute.type)
+                        newValues[attribute.name] = attribute.coerce(fallback) ?? fallback
                     } else if attribute.isOptional {
                         newValues[attribute.name] = .null
                     } else {
@@ -60,7 +60,7 @@ struct Carried {
                 }
                 if value.isNull && !attribute.isOptional {
                     if let fallback = attribute.defaultValue {
-                        newValues[attribute.name] = Self.fit(fallback, to: attribute.type)
+                        newValues[attribute.name] = attribute.coerce(fallback) ?? fallback
                     } else { newUnpredictable.insert(attribute.name) }
                 } else {
                     newValues[attribute.name] = value
@@ -69,7 +69,7 @@ struct Carried {
             var newLinks: [String: [String]] = [:]
             var newUnpredictableLinks: Set<String> = []
             for relationship in following.relationships {
-                let origin = Self.origin(of: relationship.name, original: relationship.originalName, in: oldProperties)
+                let origin = origin(of: relationship.name)
                 guard let origin, let old = previous.relationship(named: origin), !unpredictableLinks.contains(origin),
                     !(old.kind == .toMany && relationship.kind == .toOne)
                 else {
@@ -89,33 +89,6 @@ struct Carried {
         self.unpredictable = unpredictable
         self.links = links
         self.unpredictableLinks = unpredictableLinks
-    }
-
-    /// The old name a new property comes from: its own name when the old entity had it, else its
-    /// `originalName` when the old entity had that.
-    private static func origin(of name: String, original: String?, in oldNames: Set<String>) -> String? {
-        if oldNames.contains(name) { return name }
-        if let original, oldNames.contains(original) { return original }
-        return nil
-    }
-
-    /// The entity of `entities` that an entity named `name` becomes: the one of the same name, else the one
-    /// whose `originalName` is `name`.
-    private static func match<T>(
-        _ name: String, in candidates: [T], named: KeyPath<T, String>, original: KeyPath<T, String?>
-    ) -> T? {
-        candidates.first { $0[keyPath: named] == name } ?? candidates.first { $0[keyPath: original] == name }
-    }
-
-    /// A default value as the store holds it: a literal converted to the attribute's type (`default: 1` for a
-    /// double attribute reads back as `1.0`), as Molt converts it on insert.
-    static func fit(_ value: Value, to type: AttributeType) -> Value {
-        switch (value, type) {
-        case (.int(let v), .double): return .double(Double(v))
-        case (.int(let v), .bool) where v == 0 || v == 1: return .bool(v == 1)
-        case (.string(let s), .uuid): return UUID(uuidString: s).map(Value.uuid) ?? value
-        default: return value
-        }
     }
 
     /// `value` as Molt's lightweight migration converts it from one type to another, or nil when the

@@ -237,8 +237,8 @@ public struct SchemaDiff: Sendable {
     }
 
     /// The old name of an entity of the newer schema, or nil when it is new.
-    func originalName(ofEntity name: String) -> String? { entityOrigins[name] }
+    package func originalName(ofEntity name: String) -> String? { entityOrigins[name] }
 
     /// The old name of a property of an entity of the newer schema, or nil when it is new.
-    func originalName(ofProperty name: String, inEntity entity: String) -> String? { propertyOrigins[entity]?[name] }
+    package func originalName(ofProperty name: String, inEntity entity: String) -> String? { propertyOrigins[entity]?[name] }
 }

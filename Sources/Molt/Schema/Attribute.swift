@@ -55,7 +55,7 @@ public struct Attribute: Hashable, Sendable {
 extension Attribute {
     /// `value` converted to this attribute's type where the conversion is lossless (an integer literal for a
     /// double attribute), or nil when it does not fit.
-    func coerce(_ value: Value) -> Value? {
+    package func coerce(_ value: Value) -> Value? {
         switch (value, type) {
         case (.null, _): return isOptional ? .null : nil
         // SQLite stores NaN as NULL: refuse it rather than lose it.
