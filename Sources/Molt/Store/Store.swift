@@ -101,6 +101,10 @@ public final class Store: Sendable {
                 throw MoltError(.ioError, "The disk is full; the transaction was rolled back. Free some space and try again.", underlying: "\(error)")
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
                 throw MoltError(.corruptStore, "The store is damaged: \(error.message ?? "unknown"). Restore it from a backup.", underlying: "\(error)")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                throw MoltError(
+                    .ioError, "The store is locked by another connection or process (\(error.message ?? "busy")); nothing was written. Try again once it is done.",
+                    underlying: "\(error)")
             default:
                 throw MoltError(.ioError, "SQLite failed: \(error.message ?? "\(error.resultCode)").", underlying: "\(error)")
             }

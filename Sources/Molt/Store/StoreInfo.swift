@@ -109,6 +109,11 @@ extension Store {
             return MoltError(
                 .ioError, "The disk is full while writing \(url.path); nothing was committed. Free some space and open the store again.",
                 underlying: "\(error)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return MoltError(
+                .ioError,
+                "The store at \(url.path) stayed locked by another process (one migrating it takes the lock for the whole run); nothing was written. Open it again later, or raise `Store.Options.migrationWaitTimeout`.",
+                underlying: "\(error)")
         default:
             return MoltError(
                 .migrationFailed, "SQLite failed on \(url.path): \(error.message ?? "\(error.resultCode)").", underlying: "\(error)")
