@@ -12,16 +12,11 @@ extension Store {
     /// let store = try await Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
     /// ```
     public static func open(at url: URL, schema: Schema, options: Options = Options()) async throws -> Store {
-        let cancellation = options.cancellation ?? MigrationCancellation()
-        var options = options
-        options.cancellation = cancellation
-        let opening = options
+        let opening = opening(at: url, schema: schema, options: options)
         return try await withTaskCancellationHandler {
-            try await Task.detached(priority: .userInitiated) {
-                try Store.open(at: url, schema: schema, options: opening)
-            }.value
+            try await opening.store
         } onCancel: {
-            cancellation.cancel()
+            opening.cancel()
         }
     }
 
