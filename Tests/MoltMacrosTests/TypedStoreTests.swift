@@ -147,16 +147,16 @@ struct TypedStoreTests {
         let folder = ScratchFolder()
         let store = try kind.makeStore(NotesV1.schema, in: folder.url)
         let milk = note("Milk", count: 2)
-        let inserted = try await store.asyncWrite { objects in try objects.insert(milk) }
-        let fetched = try await store.asyncRead { objects in try objects.fetch(Note.self, where: \.count == 2) }
+        let inserted = try await store.write { objects in try objects.insert(milk) }
+        let fetched = try await store.read { objects in try objects.fetch(Note.self, where: \.count == 2) }
         #expect(fetched.map(\.persistentID) == [inserted.persistentID])
         await #expect(throws: MoltError.self) {
-            try await store.asyncWrite { objects in
+            try await store.write { objects in
                 try objects.insert(note("Bread"))
                 throw MoltError(.cancelled, "stop")
             }
         }
-        #expect(try await store.asyncRead { try $0.count(Note.self) } == 1)
+        #expect(try await store.read { try $0.count(Note.self) } == 1)
     }
 
     @Test("Opening with a migration plan of versioned schemas migrates the renamed attribute")
@@ -185,11 +185,11 @@ struct TypedStoreTests {
         try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
         let url = folder.url.appendingPathComponent("notes.sqlite")
         let v1 = try await Store.open(at: url, schema: NotesV1.schema)
-        try v1.write { try $0.insert(Note(uuid: UUID(), title: "Milk", created: Self.day)) }
+        try await v1.write { try $0.insert(Note(uuid: UUID(), title: "Milk", created: Self.day)) }
         try v1.close()
         let opening = try Store.opening(at: url, plan: NotesPlan.self)
         let store = try await opening.store
-        #expect(try await store.asyncRead { try $0.fetch(NotesV2.Note.self).map(\.heading) } == ["Milk"])
+        #expect(try await store.read { try $0.fetch(NotesV2.Note.self).map(\.heading) } == ["Milk"])
         try store.close()
         let again = try await Store.open(at: url, plan: NotesPlan.self)
         #expect(again.schema.version == 2)

@@ -35,7 +35,7 @@ struct ObjectsTests {
         let store = try kind.makeStore(schema: Library.v0(), in: dir)
         try store.write(Library.fill)
         try store.read { objects in
-            func isbns(_ predicate: Molt.Predicate?, _ sort: [Molt.SortDescriptor] = [], limit: Int? = nil, offset: Int? = nil) throws -> [String] {
+            func isbns(_ predicate: ObjectPredicate?, _ sort: [ObjectSort] = [], limit: Int? = nil, offset: Int? = nil) throws -> [String] {
                 try objects.fetch("Book", where: predicate, orderBy: sort, limit: limit, offset: offset).map { $0["isbn"].string! }
             }
             #expect(try objects.object("Book", primaryKey: "isbn-3")?["title"] == "Book 3")

@@ -1,5 +1,3 @@
-import GRDB
-
 /// A run of consecutive inferred steps, composed into one set of SQL changes.
 ///
 /// Each step is folded into a per-table state that records, for every column of the newest version, the SQL
@@ -7,23 +5,7 @@ import GRDB
 /// each table either receives cheap `ALTER TABLE` statements (adding and renaming a column only change the
 /// schema text) or is rebuilt once with a single `INSERT … SELECT`, however many steps touched it.
 struct LightweightMigration {
-    /// Where a column's values come from, in terms of the table as it was when the run started.
-    enum ColumnSource: Equatable {
-        /// An existing column, unchanged.
-        case column(String)
-        /// A constant, for a column added during the run.
-        case literal(Value)
-        /// A computed expression: a conversion, a `COALESCE` with a default…
-        case expression(String)
-
-        var sql: String {
-            switch self {
-            case .column(let name): return SchemaSQL.quote(name)
-            case .literal(let value): return SchemaSQL.literal(value)
-            case .expression(let sql): return sql
-            }
-        }
-    }
+    typealias ColumnSource = SQLColumnSource
 
     struct TableState {
         /// The entity as it was when the run started, or nil when the run creates it.
@@ -79,7 +61,7 @@ struct LightweightMigration {
             tables[entity.name] = TableState(origin: entity, entity: entity, columns: columns)
             for relationship in entity.relationships where relationship.kind == .toMany {
                 joins[Self.key(entity.name, relationship.name)] = JoinState(
-                    originTable: SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name),
+                    originTable: StoreLayout.joinTableName(entity: entity.name, relationship: relationship.name),
                     originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
             }
         }
@@ -128,7 +110,7 @@ struct LightweightMigration {
                     columns[attribute.name] = .literal(attribute.defaultValue ?? .null)
                     continue
                 }
-                var result = Self.convert(source, from: oldAttribute.type, to: attribute.type)
+                var result = ColumnSource.convert(source, from: oldAttribute.type, to: attribute.type)
                 if oldAttribute.type == .int, attribute.type == .double, case .column(let column) = source {
                     state.exactDoubleChecks.append(
                         ExactDoubleCheck(column: column, entity: entity.name, attribute: attribute.name, version: destination.version))
@@ -136,7 +118,7 @@ struct LightweightMigration {
                 if oldAttribute.isOptional != attribute.isOptional {
                     state.needsRebuild = true
                     if !attribute.isOptional, let fallback = attribute.defaultValue {
-                        result = .expression("COALESCE(\(result.sql), \(SchemaSQL.literal(fallback)))")
+                        result = .coalesce(result, fallback)
                     }
                 }
                 columns[attribute.name] = result
@@ -178,26 +160,5 @@ struct LightweightMigration {
         tables = newTables
         joins = newJoins
         current = destination
-    }
-
-    /// The conversion of a column from one attribute type to a wider one.
-    static func convert(_ source: ColumnSource, from: AttributeType, to: AttributeType) -> ColumnSource {
-        if from == to { return source }
-        if case .literal(.null) = source { return source }
-        let e = source.sql
-        switch (from, to) {
-        case (.bool, .int), (.uuid, .string): return source
-        case (.int, .double): return .expression("CAST(\(e) AS REAL)")
-        case (.int, .string): return .expression("CAST(\(e) AS TEXT)")
-        case (.double, .string):
-            // SQLite's CAST keeps 15 significant digits (0.30000000000000004 becomes "0.3"): use the fewest
-            // digits, 15 to 17, that read back as the same double.
-            let digits = { (n: Int) in "printf('%!.\(n)g', \(e))" }
-            return .expression(
-                "(CASE WHEN \(e) IS NULL THEN NULL WHEN CAST(\(digits(15)) AS REAL) = \(e) THEN \(digits(15)) WHEN CAST(\(digits(16)) AS REAL) = \(e) THEN \(digits(16)) ELSE \(digits(17)) END)")
-        case (.bool, .string): return .expression("(CASE WHEN \(e) IS NULL THEN NULL WHEN \(e) = 0 THEN 'false' ELSE 'true' END)")
-        case (.date, .string): return .expression("strftime('%Y-%m-%dT%H:%M:%fZ', \(e), 'unixepoch')")
-        default: return .expression(e)
-        }
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-
 extension Migration {
     /// Runs entity mappings inside SQLite: in-place updates and inserts first, then the links between the
     /// objects they made (Core Data's relationship phase).
@@ -23,7 +21,7 @@ extension Migration {
             for link in mapping.mapping.links { try connect(link, of: mapping, among: resolved) }
         }
         for mapping in resolved where mapping.hasMapTable {
-            try db.execute(sql: "DROP TABLE IF EXISTS temp.\(SchemaSQL.quote(mapping.mapTable))")
+            try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable(mapping.mapTable))")
         }
     }
 
@@ -76,30 +74,31 @@ extension Migration {
     }
 
     private func execute(_ m: ResolvedMapping) throws {
-        let q = SchemaSQL.quote
+        let dialect = db.dialect
+        let q = dialect.quote
         let layout = workspace.newLayout
         let table = layout.table(m.destination.name)
         let condition = m.mapping.filter.map { " WHERE \($0)" } ?? ""
-        let id = q(SchemaSQL.idColumn)
+        let id = q(StoreLayout.idColumn)
+        let mapTable = dialect.temporaryTable(m.mapTable)
         let sorted = m.mapping.attributes.sorted { $0.key < $1.key }
         try withSQLContext(m.label) {
             if m.inPlace {
                 if !sorted.isEmpty {
                     let assignments = sorted.map { "\(layout.column(m.destination.name, $0.key)) = (\($0.value))" }.joined(separator: ", ")
-                    try db.execute(sql: "UPDATE \(table) SET \(assignments)\(condition)")
-                    run.touched += db.changesCount
+                    run.touched += try db.execute("UPDATE \(table) SET \(assignments)\(condition)")
                     try checkStoredTypes(of: m)
                 }
                 if m.hasMapTable {
-                    try db.execute(sql: "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL)")
-                    try db.execute(sql: "INSERT INTO temp.\(q(m.mapTable)) SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
+                    try db.execute("CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
+                    try db.execute("INSERT INTO \(mapTable) SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
                 }
                 return
             }
-            let base = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(\(id)), 0) FROM \(table)") ?? 0
-            try db.execute(sql: "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL)")
-            try db.execute(sql: """
-                INSERT INTO temp.\(q(m.mapTable)) (_molt_src, _molt_dst)
+            let base = try db.fetchInt("SELECT COALESCE(MAX(\(id)), 0) FROM \(table)") ?? 0
+            try db.execute("CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
+            try db.execute("""
+                INSERT INTO \(mapTable) (_molt_src, _molt_dst)
                 SELECT \(id), \(base) + ROW_NUMBER() OVER (ORDER BY \(id)) FROM \(q(m.source.name))\(condition)
                 """)
             var columns = [id]
@@ -110,25 +109,25 @@ extension Migration {
                     values.append("(\(expression))")
                 } else if let fallback = attribute.defaultValue {
                     columns.append(layout.column(m.destination.name, attribute.name))
-                    values.append(SchemaSQL.literal(fallback))
+                    values.append(dialect.literal(fallback))
                 }
             }
             for filler in layout.fillers(m.destination.name) {
                 columns.append(q(filler.column))
                 values.append(filler.literal)
             }
-            try db.execute(sql: """
+            run.touched += try db.execute("""
                 INSERT INTO \(table) (\(columns.joined(separator: ", ")))
                 SELECT \(values.joined(separator: ", "))
-                FROM \(q(m.source.name)) JOIN temp.\(q(m.mapTable)) AS _molt_map ON _molt_map._molt_src = \(q(m.source.name)).\(id)
+                FROM \(q(m.source.name)) JOIN \(mapTable) AS _molt_map ON _molt_map._molt_src = \(q(m.source.name)).\(id)
                 """)
-            run.touched += db.changesCount
             try checkStoredTypes(of: m)
         }
     }
 
     private func connect(_ link: EntityMapping.Link, of m: ResolvedMapping, among all: [ResolvedMapping]) throws {
-        let q = SchemaSQL.quote
+        let dialect = db.dialect
+        let q = dialect.quote
         guard let relationship = m.destination.relationship(named: link.relationship) else {
             throw MoltError(
                 .invalidValue, "\(m.label.prefix(1).uppercased() + m.label.dropFirst()) links '\(link.relationship)', which is not a relationship of '\(m.destination.name)' in version \(toVersion).",
@@ -141,16 +140,19 @@ extension Migration {
                 "The link '\(m.destination.name).\(link.relationship)' needs exactly one mapping into '\(link.to)'\(link.sourceKey == nil ? " from '\(m.source.name)'" : "") whose entity the relationship points to ('\(relationship.destination)'); found \(targets.count).",
                 entity: m.destination.name, property: link.relationship)
         }
-        let key = link.sourceKey ?? "\(q(m.source.name)).\(q(SchemaSQL.idColumn))"
+        let key = link.sourceKey ?? "\(q(m.source.name)).\(q(StoreLayout.idColumn))"
+        let pairs = dialect.temporaryTable("_molt_pairs")
         try withSQLContext("the link '\(m.destination.name).\(link.relationship)'") {
-            try db.execute(sql: "CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL)")
-            defer { try? db.execute(sql: "DROP TABLE temp._molt_pairs") }
-            try db.execute(sql: """
-                INSERT INTO temp._molt_pairs (a, b)
+            // Keyed on both sides, so that linking either way is a lookup, not a scan per row.
+            try db.execute("CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b))")
+            try db.execute("CREATE INDEX \(dialect.temporaryTable("_molt_pairs_b")) ON _molt_pairs (b, a)")
+            defer { _ = try? db.execute("DROP TABLE \(pairs)") }
+            try db.execute("""
+                INSERT INTO \(pairs) (a, b)
                 SELECT mi._molt_dst, mj._molt_dst
-                FROM temp.\(q(m.mapTable)) AS mi
-                JOIN \(q(m.source.name)) ON \(q(m.source.name)).\(q(SchemaSQL.idColumn)) = mi._molt_src
-                JOIN temp.\(q(target.mapTable)) AS mj ON mj._molt_src = (\(key))
+                FROM \(dialect.temporaryTable(m.mapTable)) AS mi
+                JOIN \(q(m.source.name)) ON \(q(m.source.name)).\(q(StoreLayout.idColumn)) = mi._molt_src
+                JOIN \(dialect.temporaryTable(target.mapTable)) AS mj ON mj._molt_src = (\(key))
                 """)
             try self.link(relationship, of: m.destination, reversed: false)
             if let inverseName = relationship.inverse, let inverse = target.destination.relationship(named: inverseName) {
@@ -159,35 +161,38 @@ extension Migration {
         }
     }
 
-    /// Applies the pairs of `temp._molt_pairs` (a → b, or b → a when reversed) to a relationship.
+    /// Applies the pairs of the temporary pair table (a → b, or b → a when reversed) to a relationship.
     private func link(_ relationship: Relationship, of entity: Entity, reversed: Bool) throws {
-        let q = SchemaSQL.quote
+        let dialect = db.dialect
+        let q = dialect.quote
         let layout = workspace.newLayout
+        let pairs = dialect.temporaryTable("_molt_pairs")
         let (owner, target) = reversed ? ("b", "a") : ("a", "b")
         switch relationship.kind {
         case .toOne:
             let table = layout.table(entity.name)
             let column = layout.column(entity.name, relationship.name)
-            try db.execute(sql: """
-                UPDATE \(table) SET \(column) = (SELECT \(target) FROM temp._molt_pairs WHERE \(owner) = \(table).\(q(SchemaSQL.idColumn)))
-                WHERE \(q(SchemaSQL.idColumn)) IN (SELECT \(owner) FROM temp._molt_pairs)
+            run.touched += try db.execute("""
+                UPDATE \(table) SET \(column) = (SELECT \(target) FROM \(pairs) WHERE \(owner) = \(table).\(q(StoreLayout.idColumn)))
+                WHERE \(q(StoreLayout.idColumn)) IN (SELECT \(owner) FROM \(pairs))
                 """)
         case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
-            let position = relationship.isOrdered ? ", \(q(SchemaSQL.positionColumn))" : ""
-            let positionValue = relationship.isOrdered ? ", rowid" : ""
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO \(table) (\(q(SchemaSQL.ownerColumn)), \(q(SchemaSQL.targetColumn))\(position))
-                SELECT \(owner), \(target)\(positionValue) FROM temp._molt_pairs
-                """)
+            var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
+            var select = "SELECT \(owner), \(target)"
+            if relationship.isOrdered {
+                columns.append(q(StoreLayout.positionColumn))
+                select += ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(target))"
+            }
+            run.touched += try db.execute(dialect.insertIgnoringDuplicates(into: table, columns: columns, "\(select) FROM \(pairs)"))
         }
-        run.touched += db.changesCount
     }
 
     /// SQLite keeps what an expression gives, whatever the column's type (text in a REAL column): refuse a
     /// mapped value of the wrong type, naming the attribute and an object, rather than commit it.
     private func checkStoredTypes(of m: ResolvedMapping) throws {
         let layout = workspace.newLayout
+        let dialect = db.dialect
         // A TEXT column turns integers and reals into text by itself: only a blob can break a string
         // attribute, and none can come from an expression over entities without data attributes that uses no
         // blob function. Skipping that scan keeps an in-place mapping at the cost of a hand-written UPDATE.
@@ -199,19 +204,12 @@ extension Migration {
             {
                 continue
             }
-            let allowed: String
-            switch attribute.type {
-            case .int, .bool: allowed = "'integer'"
-            case .double, .date: allowed = "'real', 'integer'"
-            case .string, .uuid: allowed = "'text'"
-            case .data: allowed = "'blob'"
-            }
             let column = layout.column(m.destination.name, name)
-            let sql = "SELECT \(SchemaSQL.quote(SchemaSQL.idColumn)), typeof(\(column)), quote(\(column)) FROM \(layout.table(m.destination.name)) WHERE typeof(\(column)) NOT IN ('null', \(allowed)) LIMIT 1"
-            guard let row = try Row.fetchOne(db, sql: sql) else { continue }
-            let objectID: Int64 = row[0]
-            let storage: String = row[1]
-            let text: String = row[2]
+            guard let mismatch = dialect.storageMismatchCondition(column, type: attribute.type) else { continue }
+            let sql = "SELECT \(dialect.quote(StoreLayout.idColumn)), typeof(\(column)), quote(\(column)) FROM \(layout.table(m.destination.name)) WHERE \(mismatch) LIMIT 1"
+            guard let row = try db.fetchRows(sql, types: [.int, .string, .string]).first,
+                case .int(let objectID) = row[0], case .string(let storage) = row[1], case .string(let text) = row[2]
+            else { continue }
             throw MoltError(
                 .migrationFailed,
                 "The mapping of '\(m.source.name)' into '\(m.destination.name)' gives '\(m.destination.name).\(name)' a \(storage) value (\(text) for _id \(objectID)), but the attribute holds \(attribute.type.rawValue) values. Fix its expression `\(expression)` (for example with CAST); the store was left at version \(fromVersion).",
@@ -219,14 +217,17 @@ extension Migration {
         }
     }
 
+    /// Runs `body`, turning SQLite's refusal of a statement into an error that names the mapping; failures of
+    /// the file, the disk or a lock keep their own message.
     private func withSQLContext(_ label: String, _ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as DatabaseError {
+        } catch let error as MoltError where error.cause is SQLStatementRefusal {
+            let detail = (error.cause as? SQLStatementRefusal)?.message ?? error.message
             throw MoltError(
                 .migrationFailed,
-                "SQLite rejected \(label) in the stage \(fromVersion) → \(toVersion): \(error.message ?? "\(error.resultCode)"). Check its expressions and filter; the store was left at version \(fromVersion).",
-                underlying: error.sql)
+                "\(db.dialect.engineName) rejected \(label) in the stage \(fromVersion) → \(toVersion): \(detail). Check its expressions and filter; the store was left at version \(fromVersion).",
+                sql: error.sql, cause: error)
         }
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// What a custom stage works with: the old version's objects and the new version's, together, in the one
 /// transaction of the migration run.
 ///
@@ -40,14 +38,14 @@ public final class Migration {
     public let old: Objects
     /// The new version's objects, writable: insert, update, delete, link, fetch.
     public let new: Objects
-    let db: Database
+    let db: any SQLConnection
     let workspace: StageWorkspace
     let run: RunContext
     let deletions = DeletionLog()
     /// Old entity → (new attribute name → old attribute name), from `renameProperty`.
     var renamedProperties: [String: [String: String]] = [:]
 
-    init(workspace: StageWorkspace, db: Database, run: RunContext) {
+    init(workspace: StageWorkspace, db: any SQLConnection, run: RunContext) {
         self.workspace = workspace
         self.oldSchema = workspace.from
         self.newSchema = workspace.to
@@ -105,10 +103,13 @@ public final class Migration {
         }
         renamedProperties[oldEntity.name, default: [:]][newName] = oldName
         let target = workspace.newLayout.column(newEntity.name, newName)
-        let expression = LightweightMigration.convert(.column(oldName), from: source.type, to: destination.type).sql
-        guard target != SchemaSQL.quote(oldName) else { return }
-        try db.execute(sql: "UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
-        run.touched += db.changesCount
+        guard target != db.dialect.quote(oldName) else { return }
+        if source.type == .int && destination.type == .double {
+            try ExactDoubles.check(
+                column: oldName, table: oldEntity.name, entity: newEntity.name, attribute: newName, version: toVersion, in: db)
+        }
+        let expression = SQLColumnSource.convert(.column(oldName), from: source.type, to: destination.type).sql(db.dialect)
+        run.touched += try db.execute("UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
     }
 
     /// Creates an object of the new version, as Realm's `migration.create(_:value:)` does.
@@ -131,9 +132,8 @@ public final class Migration {
     /// of an entity the new version removed is deleted anyway when the stage ends.
     public func deleteData(forType type: String) throws {
         let (oldEntity, newEntity) = try entityPair(type)
-        let table = newEntity.map { workspace.newLayout.table($0.name) } ?? SchemaSQL.quote(oldEntity!.name)
-        try db.execute(sql: "DELETE FROM \(table)")
-        run.touched += db.changesCount
+        let table = newEntity.map { workspace.newLayout.table($0.name) } ?? db.dialect.quote(oldEntity!.name)
+        run.touched += try db.execute("DELETE FROM \(table)")
         if let newEntity { deletions.entities.insert(newEntity.name) }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Runs the steps of a migration inside the caller's transaction, then validates the result.
 ///
@@ -12,7 +11,7 @@ struct Migrator {
     let progress: (@Sendable (MigrationProgress) -> Void)?
     var cancellation: MigrationCancellation? = nil
 
-    func run(in db: Database, from stored: Schema) throws -> MigrationRecord {
+    func run(in db: any SQLConnection, from stored: Schema) throws -> MigrationRecord {
         let startedAt = Date()
         let clock = ContinuousClock.now
         guard let target = path.last?.to else {
@@ -77,8 +76,8 @@ extension Migration {
         let layout = workspace.newLayout
         for entity in newSchema.entities {
             for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? [] {
-                let missing = try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM \(layout.table(entity.name)) WHERE \(SchemaSQL.quote(column)) IS NULL") ?? 0
+                let missing = try db.fetchInt(
+                    "SELECT COUNT(*) FROM \(layout.table(entity.name)) WHERE \(db.dialect.quote(column)) IS NULL") ?? 0
                 if missing > 0 {
                     throw MoltError(
                         .validationFailed,
@@ -95,20 +94,20 @@ extension Migration {
     private func sweepLinks(to deleted: Set<String>) throws {
         guard !deleted.isEmpty else { return }
         let layout = workspace.newLayout
-        let q = SchemaSQL.quote
-        let id = q(SchemaSQL.idColumn)
+        let q = db.dialect.quote
+        let id = q(StoreLayout.idColumn)
         for entity in newSchema.entities {
             for relationship in entity.relationships {
                 let destination = layout.table(relationship.destination)
                 switch relationship.kind {
                 case .toOne where deleted.contains(relationship.destination):
                     let column = layout.column(entity.name, relationship.name)
-                    try db.execute(sql: "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))")
+                    try db.execute("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))")
                 case .toMany where deleted.contains(relationship.destination) || deleted.contains(entity.name):
-                    try db.execute(sql: """
+                    try db.execute("""
                         DELETE FROM \(layout.joinTable(entity.name, relationship.name))
-                        WHERE \(q(SchemaSQL.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
-                           OR \(q(SchemaSQL.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))
+                        WHERE \(q(StoreLayout.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
+                           OR \(q(StoreLayout.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))
                         """)
                 default:
                     continue

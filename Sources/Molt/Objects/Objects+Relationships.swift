@@ -1,5 +1,3 @@
-import GRDB
-
 extension Objects {
     /// The relationship of an object's entity with this name.
     func relationship(_ name: String, of entity: Entity) throws -> Relationship {
@@ -20,18 +18,25 @@ extension Objects {
 
     /// The identifiers an object points to through a relationship, in order for an ordered one.
     func destinationIDs(entity: Entity, relationship: Relationship, of id: Int64) throws -> [Int64] {
-        let q = SchemaSQL.quote
+        let q = dialect.quote
         switch relationship.kind {
         case .toOne:
-            let target = try Int64.fetchOne(
-                db, sql: "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [id])
-            return target.map { [$0] } ?? []
+            let statement = try db.cachedStatement(
+                "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?")
+            try statement.bind([.int(id)])
+            defer { statement.reset() }
+            guard try statement.step(), !statement.isNull(0) else { return [] }
+            return [statement.int64(0)]
         case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
-            let order = relationship.isOrdered ? "\(q(SchemaSQL.positionColumn)), rowid" : "rowid"
-            return try Int64.fetchAll(
-                db, sql: "SELECT \(q(SchemaSQL.targetColumn)) FROM \(table) WHERE \(q(SchemaSQL.ownerColumn)) = ? ORDER BY \(order)",
-                arguments: [id])
+            let order = relationship.isOrdered ? "\(q(StoreLayout.positionColumn)), \(dialect.insertionOrder)" : dialect.insertionOrder
+            let statement = try db.cachedStatement(
+                "SELECT \(q(StoreLayout.targetColumn)) FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? ORDER BY \(order)")
+            try statement.bind([.int(id)])
+            defer { statement.reset() }
+            var result: [Int64] = []
+            while try statement.step() { result.append(statement.int64(0)) }
+            return result
         }
     }
 
@@ -53,7 +58,7 @@ extension Objects {
         var byID: [Int64: DynamicObject] = [:]
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = ids[start..<min(start + 500, ids.count)].map { Value.int($0) }
-            for found in try fetch(relationship.destination, where: .in(SchemaSQL.idColumn, chunk)) { byID[found.id!] = found }
+            for found in try fetch(relationship.destination, where: .in(StoreLayout.idColumn, chunk)) { byID[found.id!] = found }
         }
         return ids.compactMap { byID[$0] }
     }
@@ -151,36 +156,39 @@ extension Objects {
     }
 
     private func rawLink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
-        let q = SchemaSQL.quote
+        let q = dialect.quote
         switch relationship.kind {
         case .toOne:
-            try db.execute(
-                sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(q(SchemaSQL.idColumn)) = ?", arguments: [target, source])
+            try db.cachedStatement(
+                "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
+            ).execute([.int(target), .int(source)])
         case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
-            let (owner, targetColumn) = (q(SchemaSQL.ownerColumn), q(SchemaSQL.targetColumn))
+            let (owner, targetColumn) = (q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn))
             if relationship.isOrdered {
-                let position = q(SchemaSQL.positionColumn)
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO \(table) (\(owner), \(targetColumn), \(position)) SELECT ?, ?, COALESCE(MAX(\(position)), 0) + 1 FROM \(table) WHERE \(owner) = ?",
-                    arguments: [source, target, source])
+                let position = q(StoreLayout.positionColumn)
+                try db.cachedStatement(dialect.insertIgnoringDuplicates(
+                    into: table, columns: [owner, targetColumn, position],
+                    "SELECT ?, ?, COALESCE(MAX(\(position)), 0) + 1 FROM \(table) WHERE \(owner) = ?")
+                ).execute([.int(source), .int(target), .int(source)])
             } else {
-                try db.execute(sql: "INSERT OR IGNORE INTO \(table) (\(owner), \(targetColumn)) VALUES (?, ?)", arguments: [source, target])
+                try db.cachedStatement(dialect.insertIgnoringDuplicates(into: table, columns: [owner, targetColumn], "VALUES (?, ?)"))
+                    .execute([.int(source), .int(target)])
             }
         }
     }
 
     private func rawUnlink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
-        let q = SchemaSQL.quote
+        let q = dialect.quote
         switch relationship.kind {
         case .toOne:
-            try db.execute(
-                sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = NULL WHERE \(q(SchemaSQL.idColumn)) = ? AND \(layout.column(entity.name, relationship.name)) = ?",
-                arguments: [source, target])
+            let column = layout.column(entity.name, relationship.name)
+            try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(idColumn) = ? AND \(column) = ?")
+                .execute([.int(source), .int(target)])
         case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
-            try db.execute(
-                sql: "DELETE FROM \(table) WHERE \(q(SchemaSQL.ownerColumn)) = ? AND \(q(SchemaSQL.targetColumn)) = ?", arguments: [source, target])
+            try db.cachedStatement("DELETE FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? AND \(q(StoreLayout.targetColumn)) = ?")
+                .execute([.int(source), .int(target)])
         }
     }
 }

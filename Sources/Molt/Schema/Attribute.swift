@@ -58,14 +58,10 @@ extension Attribute {
     package func coerce(_ value: Value) -> Value? {
         switch (value, type) {
         case (.null, _): return isOptional ? .null : nil
-        // SQLite stores NaN as NULL: refuse it rather than lose it.
-        case (.double(let v), _) where v.isNaN: return nil
-        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date),
-            (.data, .data), (.uuid, .uuid):
-            return value
-        case (.int(let v), .double): return .double(Double(v))
-        case (.int(let v), .bool) where v == 0 || v == 1: return .bool(v == 1)
-        case (.string(let s), .uuid): return UUID(uuidString: s).map(Value.uuid)
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data),
+            (.uuid, .uuid), (.int, .double), (.int, .bool), (.string, .uuid):
+            // The one rule set: NaN is refused, an integer converts to a double only when exact.
+            return ValueConversion.convert(value, to: type)
         default: return nil
         }
     }

@@ -63,6 +63,20 @@ public struct Entity: Hashable, Sendable {
     public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
     /// The relationship with this name.
     public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+
+    /// The name of the table that stores a to-many relationship: `Entity_relationship`. Storage engines use it
+    /// as it is, so it must not clash with an entity's name.
+    package static func joinTableName(entity: String, relationship: String) -> String { "\(entity)_\(relationship)" }
+
+    /// The indexes the entity's table has: its declared indexes, and a unique one for its primary key.
+    package var storedIndexes: [Index] {
+        var result = indexes
+        if let key = primaryKey, !result.contains(where: { $0.attributes == [key] && $0.isUnique }) {
+            result.removeAll { $0.attributes == [key] }
+            result.append(Index([key], unique: true))
+        }
+        return result
+    }
 }
 
 /// An index on one or more attributes of an entity; a unique index is a uniqueness constraint.

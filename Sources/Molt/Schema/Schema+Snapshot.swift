@@ -45,6 +45,13 @@ extension Schema: Codable {
     /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidSchema`` when the JSON is malformed or the
     ///   schema is not valid.
     public init(snapshotJSON data: Data) throws {
+        try self.init(unvalidatedSnapshotJSON: data)
+        try validate()
+    }
+
+    /// Reads a snapshot without validating it: for schemas recorded by an earlier Molt, which a later Molt's
+    /// stricter rules must not make unreadable.
+    package init(unvalidatedSnapshotJSON data: Data) throws {
         do {
             self = try JSONDecoder().decode(Schema.self, from: data)
         } catch let error as MoltError {
@@ -62,7 +69,6 @@ extension Schema: Codable {
         } catch {
             throw MoltError(.invalidSchema, "The schema snapshot could not be read: \(error).")
         }
-        try validate()
     }
 
     private static func path(_ context: DecodingError.Context) -> String {
@@ -187,7 +193,7 @@ extension Value {
         case .double: return .double(try c.decode(Double.self, forKey: key))
         case .bool: return .bool(try c.decode(Bool.self, forKey: key))
         case .date:
-            guard let date = Value.parseISO8601(try c.decode(String.self, forKey: key)) else { throw corrupt("an ISO 8601 date") }
+            guard let date = SnapshotDates.parse(try c.decode(String.self, forKey: key)) else { throw corrupt("an ISO 8601 date") }
             return .date(date)
         case .data:
             guard let data = Data(base64Encoded: try c.decode(String.self, forKey: key)) else { throw corrupt("Base64 text") }
@@ -206,9 +212,27 @@ extension Value {
         case .int(let v): try c.encode(v, forKey: key)
         case .double(let v): try c.encode(v, forKey: key)
         case .bool(let v): try c.encode(v, forKey: key)
-        case .date(let v): try c.encode(Value.iso8601(v), forKey: key)
+        case .date(let v): try c.encode(SnapshotDates.text(v), forKey: key)
         case .data(let v): try c.encode(v.base64EncodedString(), forKey: key)
         case .uuid(let v): try c.encode(v.uuidString, forKey: key)
         }
+    }
+}
+
+/// Dates in snapshots: ISO 8601 with milliseconds, as every snapshot has been written (the content hash of a
+/// recorded schema depends on this text, so it never changes).
+enum SnapshotDates {
+    static func text(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 }

@@ -103,7 +103,7 @@ extension Schema {
         let names = Set(entities.map { $0.name.lowercased() })
         for entity in entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
-                let table = SchemaSQL.joinTableName(entity: entity.name, relationship: relationship.name)
+                let table = Entity.joinTableName(entity: entity.name, relationship: relationship.name)
                 if names.contains(table.lowercased()) {
                     throw MoltError(
                         .invalidSchema,

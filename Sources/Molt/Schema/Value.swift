@@ -26,18 +26,18 @@ public enum Value: Hashable, Sendable {
     /// The string, if this is a `.string`.
     public var string: String? { if case .string(let v) = self { return v } else { return nil } }
     /// The integer, if this is an `.int` (or a `.bool`, as 0 or 1).
-    public var int: Int? {
+    public var int: Int64? {
         switch self {
-        case .int(let v): return Int(v)
+        case .int(let v): return v
         case .bool(let v): return v ? 1 : 0
         default: return nil
         }
     }
-    /// The double, if this is a `.double` or an `.int`.
+    /// The double, if this is a `.double`, or an `.int` that has an exact double.
     public var double: Double? {
         switch self {
         case .double(let v): return v
-        case .int(let v): return Double(v)
+        case .int(let v): return Double(exactly: v)
         default: return nil
         }
     }
@@ -84,25 +84,12 @@ extension Value: CustomStringConvertible {
         case .int(let v): return String(v)
         case .double(let v): return String(v)
         case .bool(let v): return String(v)
-        case .date(let v): return Value.iso8601(v)
+        case .date(let v): return ValueConversion.text(dateSince1970: v.timeIntervalSince1970)
         case .data(let v): return "<\(v.count) bytes>"
         case .uuid(let v): return v.uuidString
         }
     }
 
-    static func iso8601(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-
-    static func parseISO8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
 }
 
 /// A Swift type that converts to and from a ``Value``, for typed subscripts.
@@ -123,11 +110,12 @@ extension String: ValueConvertible {
 }
 extension Int: ValueConvertible {
     public var moltValue: Value { .int(Int64(self)) }
-    public init?(moltValue: Value) { guard let v = moltValue.int else { return nil }; self = v }
+    /// Nil when the value is not an integer, or does not fit `Int` (on 32-bit platforms).
+    public init?(moltValue: Value) { guard let v = moltValue.int.flatMap({ Int(exactly: $0) }) else { return nil }; self = v }
 }
 extension Int64: ValueConvertible {
     public var moltValue: Value { .int(self) }
-    public init?(moltValue: Value) { guard let v = moltValue.int else { return nil }; self = Int64(v) }
+    public init?(moltValue: Value) { guard let v = moltValue.int else { return nil }; self = v }
 }
 extension Double: ValueConvertible {
     public var moltValue: Value { .double(self) }

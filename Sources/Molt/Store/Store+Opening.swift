@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Store {
     /// Opens the store at `url` at `schema`'s version: creates it, opens it, or migrates it first.
@@ -31,47 +30,35 @@ extension Store {
                 .invalidPlan,
                 "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan.")
         }
-        // The connection starts in the file's own journal mode and writes nothing until `prepare` or the WAL
-        // switch: a foreign, damaged or newer file is reported by the first read, without a byte written to it.
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(options.migrationWaitTimeout)
-        // Not GRDB's `.wal`: it switches on connection with a throw-away CREATE/DROP TABLE that writes to the
-        // file even when the opening is then refused. WAL is set once the store is known to be good.
-        configuration.journalMode = .default
-        let queue: DatabaseQueue
+        var settings = SQLiteDatabase.Settings()
+        settings.busyTimeout = options.migrationWaitTimeout
+        settings.fastSecureDelete = options.secureDelete == .fast
+        let database = try SQLiteDatabase.open(path: url.path, settings: settings)
         do {
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        } catch let error as DatabaseError {
-            throw mapOpeningError(error, url: url)
-        }
-        do {
-            let current = try queue.read { db in try StoreMetadata.read(db) }
+            // The first read writes nothing: a foreign, damaged or newer file is reported without a byte written.
+            let current = try database.inspect { db in try StoreMetadata.read(db) }
             if let current, case .open = try decision(for: current, schema: schema, options: options) {
-                try applyJournalMode(queue, options: options)
-                return Store(schema: schema, url: url, queue: queue)
+                try applyJournalMode(database, options: options, isNew: false)
+                return Store(schema: schema, url: url, database: database)
             }
-            try prepare(queue, url: url, schema: schema, options: options)
-            try applyJournalMode(queue, options: options)
-            return Store(schema: schema, url: url, queue: queue)
-        } catch let error as DatabaseError {
-            try? queue.close()
-            throw mapOpeningError(error, url: url)
+            try prepare(database, url: url, schema: schema, options: options)
+            try applyJournalMode(database, options: options, isNew: current == nil)
+            return Store(schema: schema, url: url, database: database)
         } catch {
-            try? queue.close()
+            try? database.close()
             throw error
         }
     }
 
     /// Switches the file to write-ahead logging when the options ask for it; a file already in WAL mode is not
-    /// written to.
-    static func applyJournalMode(_ queue: DatabaseQueue, options: Options) throws {
-        guard options.journalMode == .wal else { return }
-        try queue.writeWithoutTransaction { db in
-            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                throw MoltError(.ioError, "SQLite could not switch the store to write-ahead logging; open it with `journalMode = .rollback`.")
-            }
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    /// written to, and ``Options/JournalMode-swift.enum/preserve`` keeps the file's own mode.
+    static func applyJournalMode(_ database: SQLiteDatabase, options: Options, isNew: Bool) throws {
+        switch options.journalMode {
+        case .wal: try database.switchToWAL()
+        case .rollback: return
+        case .preserve:
+            // A store just created takes WAL; an existing one keeps its mode.
+            if try isNew || database.journalMode() == "wal" { try database.switchToWAL() }
         }
     }
 
@@ -94,55 +81,48 @@ extension Store {
             let list = changes.isEmpty ? "- (the recorded hash differs from the schema's)" : changes.joined(separator: "\n")
             throw MoltError(
                 .schemaChangedWithoutVersionBump,
-                "The schema of version \(schema.version) differs from the one this store was created with:\n\(list)\nA shipped version must not change: restore version \(schema.version) as it was and declare the change as version \(schema.version + 1). During development, open with `options.resettingStoreIfMigrationNeeded()` to start over.")
+                "The schema of version \(schema.version) differs from the one this store was created with:\n\(list)\nA shipped version must not change: restore version \(schema.version) as it was and declare the change as version \(schema.version.advanced(by: 1)). During development, open with `options.resettingStoreIfMigrationNeeded()` to start over.")
         }
         return options.resetsStoreIfMigrationNeeded ? .reset : .migrate(from: stored)
     }
 
-    /// Creates, resets or migrates the store, in one immediate transaction that other openers wait for.
-    private static func prepare(_ queue: DatabaseQueue, url: URL, schema: Schema, options: Options) throws {
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-            if options.secureDelete == .fast { try db.execute(sql: "PRAGMA secure_delete = FAST") }
-            try db.inTransaction(.immediate) {
-                // Another thread or process may have done the work while this one waited for the lock.
-                let metadata = try StoreMetadata.read(db)
-                switch try decision(for: metadata, schema: schema, options: options) {
-                case .open:
-                    return .commit
-                case .create:
-                    let tables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-                    if tables > 0 { throw notAMoltStore(url) }
-                    try create(schema, in: db)
-                case .reset:
-                    try dropEverything(in: db)
-                    try create(schema, in: db)
-                case .migrate(let stored):
-                    let record = try migrate(db, from: stored, to: schema, options: options)
-                    try StoreMetadata.write(schema, in: db)
-                    try StoreMetadata.append(record, in: db)
-                }
-                return .commit
+    /// Creates, resets or migrates the store, in one exclusive transaction that other openers wait for.
+    private static func prepare(_ database: any SQLDatabase, url: URL, schema: Schema, options: Options) throws {
+        try database.exclusive { db in
+            // Another thread or process may have done the work while this one waited for the lock.
+            let metadata = try StoreMetadata.read(db)
+            switch try decision(for: metadata, schema: schema, options: options) {
+            case .open:
+                return true
+            case .create:
+                if try !db.tableNames().isEmpty { throw notAMoltStore(url) }
+                try create(schema, in: db)
+            case .reset:
+                try dropEverything(in: db)
+                try create(schema, in: db)
+            case .migrate(let stored):
+                let record = try migrate(db, from: stored, to: schema, options: options)
+                try StoreMetadata.write(schema, in: db)
+                try StoreMetadata.append(record, in: db)
             }
+            return true
         }
     }
 
-    /// Runs the migration from `stored` to `schema` inside the caller's transaction, which must have foreign
-    /// key enforcement off (they are checked once, by validation). Shared by opening and by dry runs.
-    static func migrate(_ db: Database, from stored: Schema, to schema: Schema, options: Options) throws -> MigrationRecord {
+    /// Runs the migration from `stored` to `schema` inside the caller's exclusive transaction. Shared by
+    /// opening and by dry runs.
+    static func migrate(_ db: any SQLConnection, from stored: Schema, to schema: Schema, options: Options) throws -> MigrationRecord {
         let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
         return try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
     }
 
-    static func create(_ schema: Schema, in db: Database) throws {
+    static func create(_ schema: Schema, in db: any SQLConnection) throws {
         try StoreMetadata.create(db)
-        for statement in SchemaSQL.createStatements(schema) { try db.execute(sql: statement) }
+        for statement in SchemaDDL(dialect: db.dialect).createStatements(schema) { try db.execute(statement) }
         try StoreMetadata.write(schema, in: db)
     }
 
-    static func dropEverything(in db: Database) throws {
-        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        for table in tables { try db.execute(sql: "DROP TABLE \(SchemaSQL.quote(table))") }
+    static func dropEverything(in db: any SQLConnection) throws {
+        for table in try db.tableNames() { try db.execute("DROP TABLE \(db.dialect.quote(table))") }
     }
 }

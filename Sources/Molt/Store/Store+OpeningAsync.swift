@@ -4,9 +4,10 @@ extension Store {
     /// Opens (creating or migrating) the store off the caller's thread: the explicit moment a migration runs,
     /// never lazily on whatever thread touches the store first.
     ///
-    /// Cancelling the calling task cancels a running migration, which rolls back. As with GRDB's `write`, the
-    /// asynchronous overload is the one an `async` function calls: a migration never blocks a cooperative
-    /// thread.
+    /// The opening, its migration and its wait for another opener's lock run on a thread of their own, never on
+    /// a thread of Swift's cooperative pool; the task awaits the result. Cancelling the calling task cancels a
+    /// running migration, which rolls back. As with GRDB's `write`, the asynchronous overload is the one an
+    /// `async` function calls.
     ///
     /// ```swift
     /// let store = try await Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
@@ -39,9 +40,18 @@ extension Store {
             continuation.yield(progress)
         }
         let opening = options
-        let task = Task.detached(priority: .userInitiated) {
-            defer { continuation.finish() }
-            return try Store.open(at: url, schema: schema, options: opening)
+        let task = Task<Store, Error> {
+            try await withCheckedThrowingContinuation { result in
+                // A thread of its own: a migration (or a wait for another process's) can take minutes, and must
+                // not hold one of the few threads every task of the app shares.
+                let thread = Thread {
+                    defer { continuation.finish() }
+                    result.resume(with: Result { try Store.open(at: url, schema: schema, options: opening) })
+                }
+                thread.name = "Molt opening \(url.lastPathComponent)"
+                thread.qualityOfService = .userInitiated
+                thread.start()
+            }
         }
         return Opening(progress: stream, task: task, cancellation: cancellation)
     }

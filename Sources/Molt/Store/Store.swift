@@ -1,7 +1,6 @@
 import Foundation
-import GRDB
 
-/// A Molt store: an SQLite file that holds objects of a ``Schema`` and records its own version, schema and
+/// A Molt store: a database that holds objects of a ``Schema`` and records its own version, schema and
 /// migration history.
 ///
 /// Opening a store is the one moment a migration runs: ``open(at:schema:options:)`` creates a new file,
@@ -18,30 +17,46 @@ import GRDB
 /// }
 /// ```
 ///
+/// In an `async` function, the same calls take `await` and run off Swift's cooperative thread pool:
+///
+/// ```swift
+/// let store = try await Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
+/// let count = try await store.read { objects in try objects.count("UserMemo") }
+/// ```
+///
 /// ## Topics
 /// ### Opening
-/// - ``open(at:schema:options:)``
+/// - ``open(at:schema:options:)-(URL,_,_)``
+/// - ``openReadOnly(at:)``
 /// - ``inMemory(schema:)``
 /// - ``Options``
 /// ### Reading a file without opening it
 /// - ``version(at:)``
 /// - ``inspect(at:)``
 /// ### Objects
-/// - ``read(_:)``
-/// - ``write(_:)``
+/// - ``read(_:)-(_)``
+/// - ``write(_:)-(_)``
+/// ### Maintenance
+/// - ``history()``
+/// - ``backup(to:)``
+/// - ``verify()``
+/// - ``compact()``
 public final class Store: Sendable {
     /// The schema the store is at.
     public let schema: Schema
-    /// The store's file, or nil for an in-memory store.
+    /// The store's file, or nil for an in-memory store or a database that is not a file.
     public let url: URL?
-    let queue: DatabaseQueue
+    /// Whether the store was opened read-only: writes throw ``MoltError/Code/readOnly``.
+    public let isReadOnly: Bool
+    let database: any SQLDatabase
     let layout: StoreLayout
 
-    init(schema: Schema, url: URL?, queue: DatabaseQueue) {
+    init(schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false) {
         self.schema = schema
         self.url = url
-        self.queue = queue
-        self.layout = .standard(schema)
+        self.database = database
+        self.isReadOnly = isReadOnly
+        self.layout = .standard(schema, dialect: database.dialect)
     }
 
     /// Creates an empty store in memory, for tests and previews.
@@ -49,15 +64,12 @@ public final class Store: Sendable {
     /// - Throws: ``MoltError`` when the schema is invalid.
     public static func inMemory(schema: Schema) throws -> Store {
         try schema.validate()
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        let queue = try DatabaseQueue(configuration: configuration)
-        try queue.write { db in
-            try StoreMetadata.create(db)
-            for statement in SchemaSQL.createStatements(schema) { try db.execute(sql: statement) }
-            try StoreMetadata.write(schema, in: db)
+        let database = try SQLiteDatabase.inMemory()
+        try database.exclusive { db in
+            try create(schema, in: db)
+            return true
         }
-        return Store(schema: schema, url: nil, queue: queue)
+        return Store(schema: schema, url: nil, database: database)
     }
 
     /// Reads objects. Reads see a consistent state of the store.
@@ -66,7 +78,8 @@ public final class Store: Sendable {
     /// - Throws: What `body` throws, or a ``MoltError``.
     @discardableResult
     public func read<T>(_ body: (Objects) throws -> T) throws -> T {
-        try Store.mappingErrors { try queue.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) } }
+        let (schema, layout) = (self.schema, self.layout)
+        return try database.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) }
     }
 
     /// Writes objects in one transaction: everything `body` does is committed together, or not at all when it
@@ -76,43 +89,63 @@ public final class Store: Sendable {
     /// - Throws: What `body` throws, or a ``MoltError``.
     @discardableResult
     public func write<T>(_ body: (Objects) throws -> T) throws -> T {
-        try Store.mappingErrors { try queue.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) } }
+        try requireWritable()
+        let (schema, layout) = (self.schema, self.layout)
+        return try database.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) }
+    }
+
+    /// Reads objects without blocking the caller or a thread of Swift's cooperative pool: the body runs on the
+    /// store's own serial queue, and the task waits for it.
+    ///
+    /// ```swift
+    /// let notes = try await store.read { objects in
+    ///     try objects.fetch(Note.self, where: \.count > 3)
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: Reads through ``Objects``; what it returns (a `Sendable` value) is returned.
+    /// - Throws: What `body` throws, or a ``MoltError``.
+    @discardableResult
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
+        let (schema, layout) = (self.schema, self.layout)
+        return try await database.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) }
+    }
+
+    /// Writes objects in one transaction without blocking the caller or a thread of Swift's cooperative pool.
+    ///
+    /// ```swift
+    /// let saved = try await store.write { objects in
+    ///     try objects.insert(Note(title: "Milk"))
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: Writes through ``Objects``; what it returns (a `Sendable` value) is returned.
+    /// - Throws: What `body` throws, or a ``MoltError``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
+        try requireWritable()
+        let (schema, layout) = (self.schema, self.layout)
+        return try await database.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) }
+    }
+
+    private func requireWritable() throws {
+        guard !isReadOnly else {
+            throw MoltError(
+                .readOnly,
+                "This store was opened read-only (\(database.location)); nothing was written. Open it with `Store.open(at:schema:options:)` to write.")
+        }
     }
 
     /// The migration runs recorded in the store, oldest first.
     public func history() throws -> [MigrationRecord] {
-        try queue.read { try StoreMetadata.history($0) }
+        try database.read { try StoreMetadata.history($0) }
     }
 
     /// Closes the store's connection. Using the store afterwards throws.
     public func close() throws {
-        try queue.close()
+        try database.close()
     }
 
-    /// Maps SQLite's errors to ``MoltError`` with a sentence a developer can act on.
-    static func mappingErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_CONSTRAINT:
-                throw MoltError(.constraintViolation, "A constraint was violated: \(error.message ?? "unknown").", underlying: "\(error)")
-            case .SQLITE_FULL:
-                throw MoltError(.ioError, "The disk is full; the transaction was rolled back. Free some space and try again.", underlying: "\(error)")
-            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                throw MoltError(.corruptStore, "The store is damaged: \(error.message ?? "unknown"). Restore it from a backup.", underlying: "\(error)")
-            case .SQLITE_BUSY, .SQLITE_LOCKED:
-                throw MoltError(
-                    .ioError, "The store is locked by another connection or process (\(error.message ?? "busy")); nothing was written. Try again once it is done.",
-                    underlying: "\(error)")
-            default:
-                throw MoltError(.ioError, "SQLite failed: \(error.message ?? "\(error.resultCode)").", underlying: "\(error)")
-            }
-        }
-    }
-}
-
-extension Store {
     /// Rebuilds the store file to reclaim the space that migrations and deletions freed (SQLite's `VACUUM`).
     ///
     /// A table rebuild can leave the file up to twice its size; a migration with
@@ -124,6 +157,7 @@ extension Store {
     /// try store.compact()
     /// ```
     public func compact() throws {
-        try Store.mappingErrors { try queue.vacuum() }
+        try requireWritable()
+        try database.compact()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a store file says about itself, read without migrating it or needing the app's schema.
 ///
@@ -28,7 +27,7 @@ public struct StoreInfo: Sendable {
 extension Store {
     /// Reads a store's version, schema, object counts and migration history without migrating it.
     ///
-    /// The file is opened read-only; nothing is written.
+    /// The file is opened for reading only; nothing is written.
     ///
     /// - Throws: ``MoltError`` with code ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore`` or
     ///   ``MoltError/Code/corruptStore``.
@@ -37,7 +36,7 @@ extension Store {
             guard let metadata = try StoreMetadata.read(db) else { throw notAMoltStore(url) }
             var counts: [String: Int] = [:]
             for entity in metadata.schema.entities {
-                counts[entity.name] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(SchemaSQL.quote(entity.name))") ?? 0
+                counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
             }
             return StoreInfo(
                 url: url, formatVersion: metadata.formatVersion, schema: metadata.schema,
@@ -65,8 +64,15 @@ extension Store {
             "The file at \(url.path) is an SQLite database but not a Molt store (it has no \(StoreMetadata.table) table). Choose another path, or import its data with `molt import`; nothing was written.")
     }
 
-    /// Runs `body` on a read-only connection to an existing file, mapping SQLite's errors to ``MoltError``.
-    static func withReadOnlyConnection<T>(at url: URL, _ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` on a connection that reads an existing file and writes nothing to it.
+    static func withReadOnlyConnection<T>(at url: URL, _ body: (any SQLConnection) throws -> T) throws -> T {
+        let database = try openForReading(url)
+        defer { try? database.close() }
+        return try database.inspect(body)
+    }
+
+    /// Opens an existing file for reading only.
+    static func openForReading(_ url: URL) throws -> SQLiteDatabase {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
         }
@@ -74,49 +80,14 @@ extension Store {
         // removes the -wal and -shm files it needed on close, which a read-only connection cannot; and it
         // rolls back the journal of a process that died mid-transaction (a killed migration), reading the
         // last committed state. A file that cannot be opened for writing is read read-only.
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") }
+        var settings = SQLiteDatabase.Settings()
+        settings.busyTimeout = 10
+        settings.queryOnly = true
         do {
-            let queue: DatabaseQueue
-            do {
-                queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            } catch let error as DatabaseError
-                where [.SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode)
-            {
-                configuration.readonly = true
-                queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            }
-            defer { try? queue.close() }
-            return try queue.read(body)
-        } catch let error as DatabaseError {
-            throw mapOpeningError(error, url: url)
-        }
-    }
-
-    static func mapOpeningError(_ error: DatabaseError, url: URL) -> MoltError {
-        switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return MoltError(
-                .corruptStore,
-                "The file at \(url.path) is not a readable Molt store: \(error.message ?? "\(error.resultCode)"). It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written.",
-                underlying: "\(error)")
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
-            return MoltError(
-                .ioError, "The store at \(url.path) cannot be opened: \(error.message ?? "\(error.resultCode)"). Check the path and its permissions.",
-                underlying: "\(error)")
-        case .SQLITE_FULL:
-            return MoltError(
-                .ioError, "The disk is full while writing \(url.path); nothing was committed. Free some space and open the store again.",
-                underlying: "\(error)")
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return MoltError(
-                .ioError,
-                "The store at \(url.path) stayed locked by another process (one migrating it takes the lock for the whole run); nothing was written. Open it again later, or raise `Store.Options.migrationWaitTimeout`.",
-                underlying: "\(error)")
-        default:
-            return MoltError(
-                .migrationFailed, "SQLite failed on \(url.path): \(error.message ?? "\(error.resultCode)").", underlying: "\(error)")
+            return try SQLiteDatabase.open(path: url.path, settings: settings)
+        } catch let error as MoltError where error.code == .ioError || error.code == .readOnly {
+            settings.readOnly = true
+            return try SQLiteDatabase.open(path: url.path, settings: settings)
         }
     }
 }

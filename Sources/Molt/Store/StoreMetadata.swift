@@ -1,12 +1,15 @@
 import Foundation
-import GRDB
 
-/// What a Molt store records about itself in its `_molt_metadata` table.
+/// What a Molt store records about itself in its `_molt_metadata` table, and its migration history in
+/// `_molt_history`.
+///
+/// Every value is read by code that throws: a damaged or hand-edited table is reported as
+/// ``MoltError/Code/corruptStore``, naming the table, the key or column, and the fix.
 struct StoreMetadata {
     /// The version of Molt's file format that this Molt writes. A later Molt upgrades older formats in place,
     /// without touching the application's schema version.
     static let currentFormatVersion = 1
-    /// `PRAGMA application_id` of Molt stores: "MOLT".
+    /// `PRAGMA application_id` of SQLite Molt stores: "MOLT".
     static let applicationID: Int32 = 0x4D4F_4C54
     static let table = "_molt_metadata"
     static let historyTable = "_molt_history"
@@ -15,18 +18,29 @@ struct StoreMetadata {
     var schema: Schema
     var schemaHash: String
 
+    private static func damaged(_ what: String) -> MoltError {
+        MoltError(
+            .corruptStore,
+            "The store's \(what); the file was damaged or edited by hand. Restore it from a backup.")
+    }
+
     /// Reads the metadata, or nil when the database has no Molt metadata table.
-    static func read(_ db: Database) throws -> StoreMetadata? {
-        guard try db.tableExists(table) else { return nil }
-        let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM \(table)")
+    static func read(_ db: any SQLConnection) throws -> StoreMetadata? {
+        guard try db.tableNames().contains(table) else { return nil }
+        let rows = try db.fetchRows("SELECT key, value FROM \(db.dialect.quote(table))", types: [nil, nil])
         var values: [String: String] = [:]
-        for row in pairs { values[row["key"]] = row["value"] }
-        guard let format = values["formatVersion"].flatMap(Int.init), let json = values["schema"],
-            let hash = values["schemaHash"]
-        else {
-            throw MoltError(
-                .corruptStore,
-                "The store's metadata table is incomplete (it lacks the format version, the schema or its hash); the file was damaged or edited by hand. Restore it from a backup.")
+        for row in rows {
+            guard case .string(let key) = row[0] else { throw damaged("table \(table) has a key that is not text (\(row[0]))") }
+            guard case .string(let value) = row[1] else {
+                throw damaged("table \(table) holds \(row[1]) for '\(key)', where Molt writes text")
+            }
+            values[key] = value
+        }
+        guard let formatText = values["formatVersion"], let json = values["schema"], let hash = values["schemaHash"] else {
+            throw damaged("metadata table is incomplete (it lacks the format version, the schema or its hash)")
+        }
+        guard let format = Int(formatText), format >= 1 else {
+            throw damaged("metadata table \(table) gives '\(formatText.prefix(40))' as the file format, which is not a format number")
         }
         guard format <= currentFormatVersion else {
             throw MoltError(
@@ -35,72 +49,75 @@ struct StoreMetadata {
         }
         let schema: Schema
         do {
-            schema = try JSONDecoder().decode(Schema.self, from: Data(json.utf8))
-        } catch {
-            throw MoltError(
-                .corruptStore,
-                "The schema recorded in the store cannot be read (\(error)); the file was damaged or edited by hand. Restore it from a backup.")
+            schema = try Schema(unvalidatedSnapshotJSON: Data(json.utf8))
+        } catch let error as MoltError {
+            throw damaged("recorded schema (table \(table), key 'schema') cannot be read: \(error.message)")
         }
         return StoreMetadata(formatVersion: format, schema: schema, schemaHash: hash)
     }
 
     /// Creates the metadata tables.
-    static func create(_ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE \(table) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
-        try db.execute(sql: """
-            CREATE TABLE \(historyTable) (
+    static func create(_ db: any SQLConnection) throws {
+        let q = db.dialect.quote
+        try db.execute("CREATE TABLE \(q(table)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+        try db.execute("""
+            CREATE TABLE \(q(historyTable)) (
                 id INTEGER PRIMARY KEY, fromVersion INTEGER NOT NULL, toVersion INTEGER NOT NULL,
                 startedAt REAL NOT NULL, duration REAL NOT NULL, objectsTouched INTEGER NOT NULL, steps TEXT NOT NULL)
             """)
-        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        if db.dialect is SQLiteDialect { try db.execute("PRAGMA application_id = \(applicationID)") }
     }
 
     /// Records `schema` as the store's schema.
-    static func write(_ schema: Schema, in db: Database) throws {
+    static func write(_ schema: Schema, in db: any SQLConnection) throws {
         let json = String(decoding: try schema.snapshotJSON(), as: UTF8.self)
         let values: [(String, String)] = [
             ("formatVersion", String(currentFormatVersion)), ("schemaVersion", String(schema.version)),
             ("schemaHash", schema.contentHash), ("schema", json),
         ]
+        let q = db.dialect.quote
         for (key, value) in values {
-            try db.execute(sql: "INSERT OR REPLACE INTO \(table) (key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.execute("DELETE FROM \(q(table)) WHERE key = ?", [.string(key)])
+            try db.execute("INSERT INTO \(q(table)) (key, value) VALUES (?, ?)", [.string(key), .string(value)])
         }
-        try db.execute(sql: "PRAGMA user_version = \(schema.version)")
+        if db.dialect is SQLiteDialect { try db.execute("PRAGMA user_version = \(Int32(clamping: schema.version))") }
     }
 
-    static func append(_ record: MigrationRecord, in db: Database) throws {
+    static func append(_ record: MigrationRecord, in db: any SQLConnection) throws {
         try db.execute(
-            sql: "INSERT INTO \(historyTable) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [
-                record.fromVersion, record.toVersion, record.startedAt.timeIntervalSince1970, record.duration,
-                record.objectsTouched, record.steps.joined(separator: "\n"),
+            "INSERT INTO \(db.dialect.quote(historyTable)) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                .int(Int64(record.fromVersion)), .int(Int64(record.toVersion)), .double(record.startedAt.timeIntervalSince1970),
+                .double(record.duration), .int(Int64(record.objectsTouched)), .string(record.steps.joined(separator: "\n")),
             ])
     }
 
-    static func history(_ db: Database) throws -> [MigrationRecord] {
-        guard try db.tableExists(historyTable) else { return [] }
-        return try Row.fetchAll(db, sql: "SELECT * FROM \(historyTable) ORDER BY id").map { row in
-            let steps: String = row["steps"]
+    static func history(_ db: any SQLConnection) throws -> [MigrationRecord] {
+        guard try db.tableNames().contains(historyTable) else { return [] }
+        let rows = try db.fetchRows(
+            "SELECT id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps FROM \(db.dialect.quote(historyTable)) ORDER BY id",
+            types: [.int, .int, .int, .double, .double, .int, .string])
+        let columns = ["id", "fromVersion", "toVersion", "startedAt", "duration", "objectsTouched", "steps"]
+        return try rows.map { row in
+            func integer(_ i: Int) throws -> Int {
+                guard case .int(let v) = row[i], let value = Int(exactly: v) else {
+                    throw damaged("history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes an integer")
+                }
+                return value
+            }
+            func real(_ i: Int) throws -> Double {
+                guard case .double(let v) = row[i], v.isFinite else {
+                    throw damaged("history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes a number")
+                }
+                return v
+            }
+            guard case .string(let steps) = row[6] else {
+                throw damaged("history table \(historyTable) holds \(row[6]) in column 'steps' (row \(row[0])), where Molt writes text")
+            }
             return MigrationRecord(
-                fromVersion: row["fromVersion"], toVersion: row["toVersion"],
-                startedAt: Date(timeIntervalSince1970: row["startedAt"]), duration: row["duration"],
-                objectsTouched: row["objectsTouched"], steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"))
+                fromVersion: try integer(1), toVersion: try integer(2), startedAt: Date(timeIntervalSince1970: try real(3)),
+                duration: try real(4), objectsTouched: try integer(5),
+                steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"))
         }
     }
-}
-
-/// One migration run recorded in a store's history.
-public struct MigrationRecord: Hashable, Sendable, Codable {
-    /// The version the store was at before the run.
-    public var fromVersion: Int
-    /// The version the run brought it to.
-    public var toVersion: Int
-    /// When the run started.
-    public var startedAt: Date
-    /// How long it took, in seconds.
-    public var duration: Double
-    /// How many rows it wrote (copies made by table rebuilds, values converted or set by stages).
-    public var objectsTouched: Int
-    /// A line per step: "1 → 2 inferred: Attribute 'UserMemo.count' has been added."
-    public var steps: [String]
 }

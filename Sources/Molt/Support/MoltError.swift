@@ -1,19 +1,41 @@
+import Foundation
+
 /// The error Molt throws: a code to switch on, a message that names the problem and the fix, and context.
 ///
 /// ```swift
 /// do {
 ///     let store = try Store.open(at: url, schema: v3)
-/// } catch let error as MoltError where error.code == .storeIsNewer {
+/// } catch MoltError.Code.storeIsNewer {
 ///     // The user downgraded the app: show a message, keep the file.
+/// } catch let error as MoltError {
+///     logger.error("\(error.debugDescription)")
 /// }
 /// ```
-public struct MoltError: Error, Hashable, Sendable, CustomStringConvertible {
+///
+/// ## Topics
+/// ### Switching on the kind of problem
+/// - ``code``
+/// - ``Code``
+/// ### Context
+/// - ``message``
+/// - ``entity``
+/// - ``property``
+/// - ``sql``
+/// - ``cause``
+public struct MoltError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of problem this is. New codes may be added without breaking a `switch` with a default.
+    ///
+    /// A code matches a thrown error in a `catch` clause or a `switch`:
+    ///
+    /// ```swift
+    /// catch MoltError.Code.locked { retryLater() }
+    /// ```
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case invalidSchema, invalidValue, notAMoltStore, corruptStore, storeIsNewer, schemaChangedWithoutVersionBump
             case migrationNotInferable, migrationFailed, validationFailed, invalidPlan, objectNotFound
             case constraintViolation, storeNotFound, unsupportedFormat, cancelled, ioError
+            case locked, diskFull, snapshotMissing, dataLossRefused, readOnly
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -25,7 +47,7 @@ public struct MoltError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidValue = Code(.invalidValue)
         /// The file is an SQLite database but not a Molt store.
         public static let notAMoltStore = Code(.notAMoltStore)
-        /// The file is damaged or is not a database at all.
+        /// The file is damaged, is not a database at all, or holds values Molt did not write.
         public static let corruptStore = Code(.corruptStore)
         /// The store was written by a newer version of the app.
         public static let storeIsNewer = Code(.storeIsNewer)
@@ -49,8 +71,23 @@ public struct MoltError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsupportedFormat = Code(.unsupportedFormat)
         /// The work was cancelled and rolled back.
         public static let cancelled = Code(.cancelled)
-        /// Reading or writing a file failed.
+        /// Reading or writing a file failed for a reason no more specific code names.
         public static let ioError = Code(.ioError)
+        /// Another connection or process held the store's lock for longer than Molt waits.
+        public static let locked = Code(.locked)
+        /// The disk (or the process's file size limit) has no room for what the work needs to write.
+        public static let diskFull = Code(.diskFull)
+        /// A schema snapshot that a check needs is not recorded.
+        public static let snapshotMissing = Code(.snapshotMissing)
+        /// A migration would delete data that the plan does not declare deleted: nothing was written.
+        public static let dataLossRefused = Code(.dataLossRefused)
+        /// The store was opened read-only, or its file cannot be written.
+        public static let readOnly = Code(.readOnly)
+
+        /// Whether `error` is a ``MoltError`` with this code.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? MoltError)?.code == code
+        }
     }
 
     /// What kind of problem this is.
@@ -61,18 +98,30 @@ public struct MoltError: Error, Hashable, Sendable, CustomStringConvertible {
     public var entity: String?
     /// The attribute or relationship concerned, if any.
     public var property: String?
-    /// The underlying error's description (an SQLite message, a file-system error), if any.
-    public var underlying: String?
+    /// The SQL statement that failed, if any.
+    public var sql: String?
+    /// The error that caused this one (an SQLite error, a file-system error), if any.
+    public var cause: (any Error)?
 
     /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of problem it is.
+    ///   - message: Sentences that name the problem and the fix.
+    ///   - entity: The entity concerned.
+    ///   - property: The attribute or relationship concerned.
+    ///   - sql: The statement that failed.
+    ///   - cause: The underlying error.
     public init(
-        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, underlying: String? = nil
+        _ code: Code, _ message: String, entity: String? = nil, property: String? = nil, sql: String? = nil,
+        cause: (any Error)? = nil
     ) {
         self.code = code
         self.message = message
         self.entity = entity
         self.property = property
-        self.underlying = underlying
+        self.sql = sql
+        self.cause = cause
     }
 
     /// The message.
@@ -83,7 +132,19 @@ public struct MoltError: Error, Hashable, Sendable, CustomStringConvertible {
         var parts = ["MoltError.\(code): \(message)"]
         if let entity { parts.append("entity: \(entity)") }
         if let property { parts.append("property: \(property)") }
-        if let underlying { parts.append("underlying: \(underlying)") }
+        if let sql { parts.append("sql: \(sql)") }
+        if let cause { parts.append("cause: \(String(reflecting: cause))") }
         return parts.joined(separator: "\n  ")
     }
+
+    /// Errors are equal when their code, message and context are; the cause is not compared.
+    public static func == (lhs: MoltError, rhs: MoltError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.entity == rhs.entity && lhs.property == rhs.property
+            && lhs.sql == rhs.sql
+    }
+}
+
+extension MoltError: LocalizedError {
+    /// The message, so that `localizedDescription` shows it on every platform.
+    public var errorDescription: String? { message }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a migration would do, found by running it inside a transaction that is rolled back.
 ///
@@ -49,36 +48,24 @@ extension Store {
         else {
             return MigrationDryRun(fromVersion: stored.version, toVersion: stored.version, steps: [], statements: [], objectsTouched: 0)
         }
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        } catch let error as DatabaseError {
-            throw mapOpeningError(error, url: url)
-        }
-        defer { try? queue.close() }
+        let database = try SQLiteDatabase.open(path: url.path)
+        defer { try? database.close() }
         let recorder = StatementRecorder()
         var result: MigrationDryRun?
-        do {
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    db.trace(options: .statement) { event in
-                        if case .statement(let statement) = event { recorder.record(statement.expandedSQL) }
-                    }
-                    defer { db.trace(options: [], nil) }
-                    let record = try Store.migrate(db, from: from, to: schema, options: options)
-                    result = MigrationDryRun(
-                        fromVersion: from.version, toVersion: schema.version, steps: record.steps,
-                        statements: [], objectsTouched: record.objectsTouched)
-                    return .rollback
-                }
-            }
-        } catch let error as DatabaseError {
-            throw mapOpeningError(error, url: url)
+        try database.exclusive { db in
+            db.statementObserver = { recorder.record($0) }
+            defer { db.statementObserver = nil }
+            let record = try Store.migrate(db, from: from, to: schema, options: options)
+            result = MigrationDryRun(
+                fromVersion: from.version, toVersion: schema.version, steps: record.steps,
+                statements: [], objectsTouched: record.objectsTouched)
+            return false
         }
-        result!.statements = recorder.statements
-        return result!
+        guard var dryRun = result else {
+            throw MoltError(.migrationFailed, "The dry run of the migration of \(url.path) ended without a result; nothing was written.")
+        }
+        dryRun.statements = recorder.statements
+        return dryRun
     }
 }
 
@@ -105,33 +92,15 @@ extension Store {
 
 /// Collects the statements that change a store, skipping reads (`SELECT`, `PRAGMA`, `WITH … SELECT`).
 private final class StatementRecorder: @unchecked Sendable {
-    private(set) var statements: [String] = []
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    var statements: [String] { lock.withLock { recorded } }
 
     func record(_ sql: String) {
         let text = sql.trimmingCharacters(in: .whitespacesAndNewlines)
         let keyword = text.prefix { $0.isLetter }.uppercased()
         guard ["CREATE", "ALTER", "INSERT", "UPDATE", "DELETE", "DROP", "REPLACE"].contains(keyword) else { return }
-        statements.append(text)
-    }
-}
-
-extension Objects {
-    /// Inserts an object under a given identifier instead of the next free one, so that an import keeps the
-    /// identifiers of an export (and the relationships that name them).
-    ///
-    /// ```swift
-    /// try objects.insert("UserMemo", ["title": "Milk"], keepingID: 42)
-    /// ```
-    ///
-    /// - Throws: ``MoltError`` when a value does not fit, or another object already has that identifier.
-    @discardableResult
-    package func insert(_ entityName: String, _ values: [String: Value], keepingID id: Int64) throws -> DynamicObject {
-        let object = try insert(entityName, values)
-        let table = layout.table(entityName)
-        let idColumn = SchemaSQL.quote(SchemaSQL.idColumn)
-        try Store.mappingErrors {
-            try db.execute(sql: "UPDATE \(table) SET \(idColumn) = ? WHERE \(idColumn) = ?", arguments: [id, object.id!])
-        }
-        return DynamicObject(entity: object.entity, id: id, values: object.attributeValues)
+        lock.withLock { recorded.append(text) }
     }
 }

@@ -87,7 +87,7 @@ public enum FrozenSchemas {
         } catch let error as MoltError {
             throw error
         } catch {
-            throw MoltError(.ioError, "Could not write the snapshot \(file.path): \(error.localizedDescription)", underlying: "\(error)")
+            throw MoltError(.ioError, "Could not write the snapshot \(file.path): \(error.localizedDescription)", cause: error)
         }
         return file
     }

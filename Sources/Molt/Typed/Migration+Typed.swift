@@ -48,7 +48,7 @@ extension Migration {
         for (id, targets) in links {
             let object = DynamicObject(entity: newEntity.name, id: id, values: [:])
             for (relationship, target) in zip(newToOnes, targets) {
-                let targetID = target.int.map(Int64.init)
+                let targetID = target.int
                 guard try new.destinationIDs(entity: newEntity, relationship: relationship, of: id).first != targetID else { continue }
                 try new.set(relationship.name, of: object, to: targetID.map { DynamicObject(entity: relationship.destination, id: $0, values: [:]) })
             }

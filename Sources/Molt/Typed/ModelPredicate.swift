@@ -1,4 +1,4 @@
-/// A condition on a model's stored properties, written with key paths and compiled to a ``Predicate``.
+/// A condition on a model's stored properties, written with key paths and compiled to an ``ObjectPredicate``.
 ///
 /// ```swift
 /// try objects.fetch(Note.self, where: \.title == "Milk" || (\.count > 3 && .contains(\.title, "Bread")))
@@ -8,26 +8,26 @@
 /// an asynchronous transaction. A key path that is not stored (computed, `@Transient`) makes the fetch throw.
 public struct ModelPredicate<Model: PersistentModel>: Sendable {
     /// The dynamic predicate, or the error that building it met.
-    let compiled: Result<Predicate, MoltError>
+    let compiled: Result<ObjectPredicate, MoltError>
 
     /// Wraps a dynamic predicate on the model's entity, for what key paths can't say.
     ///
     /// ```swift
     /// let hasSubtitle: ModelPredicate<Note> = .dynamic(.isNotNull("subtitle"))
     /// ```
-    public static func dynamic(_ predicate: Predicate) -> ModelPredicate { ModelPredicate(compiled: .success(predicate)) }
+    public static func dynamic(_ predicate: ObjectPredicate) -> ModelPredicate { ModelPredicate(compiled: .success(predicate)) }
 
     /// The dynamic predicate.
     ///
     /// - Throws: ``MoltError`` when a key path is not a stored property.
-    public func predicate() throws -> Predicate { try compiled.get() }
+    public func predicate() throws -> ObjectPredicate { try compiled.get() }
 
-    static func make(_ keyPath: PartialKeyPath<Model>, _ build: (String) -> Predicate) -> ModelPredicate {
-        ModelPredicate(compiled: Result { try Model.storedName(keyPath) }.mapError { $0 as! MoltError }.map(build))
+    static func make(_ keyPath: PartialKeyPath<Model>, _ build: (String) -> ObjectPredicate) -> ModelPredicate {
+        ModelPredicate(compiled: Result { () throws(MoltError) in try Model.storedName(keyPath) }.map(build))
     }
 
-    static func combine(_ parts: [ModelPredicate], _ build: ([Predicate]) -> Predicate) -> ModelPredicate {
-        ModelPredicate(compiled: Result { try build(parts.map { try $0.compiled.get() }) }.mapError { $0 as! MoltError })
+    static func combine(_ parts: [ModelPredicate], _ build: ([ObjectPredicate]) -> ObjectPredicate) -> ModelPredicate {
+        ModelPredicate(compiled: Result { () throws(MoltError) in try build(parts.map { part throws(MoltError) in try part.compiled.get() }) })
     }
 
     /// The string property contains `text` (case-sensitive).
@@ -56,15 +56,15 @@ public struct ModelPredicate<Model: PersistentModel>: Sendable {
     }
 
     /// Both conditions hold.
-    public static func && (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate { combine([lhs, rhs], Predicate.and) }
+    public static func && (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate { combine([lhs, rhs], ObjectPredicate.and) }
     /// At least one condition holds.
-    public static func || (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate { combine([lhs, rhs], Predicate.or) }
+    public static func || (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate { combine([lhs, rhs], ObjectPredicate.or) }
     /// The condition does not hold.
     public static prefix func ! (operand: ModelPredicate) -> ModelPredicate { combine([operand]) { .not($0[0]) } }
     /// Every condition holds (true for none).
-    public static func and(_ parts: [ModelPredicate]) -> ModelPredicate { combine(parts, Predicate.and) }
+    public static func and(_ parts: [ModelPredicate]) -> ModelPredicate { combine(parts, ObjectPredicate.and) }
     /// At least one condition holds (false for none).
-    public static func or(_ parts: [ModelPredicate]) -> ModelPredicate { combine(parts, Predicate.or) }
+    public static func or(_ parts: [ModelPredicate]) -> ModelPredicate { combine(parts, ObjectPredicate.or) }
 }
 
 /// The property equals the value (`\.subtitle == nil` tests for null).
@@ -98,15 +98,15 @@ public func >= <M: PersistentModel, V: PersistentValue & Comparable>(lhs: KeyPat
 /// try objects.fetch(Note.self, orderBy: [.descending(\.count), .ascending(\.title)])
 /// ```
 public struct ModelSort<Model: PersistentModel>: Sendable {
-    let compiled: Result<SortDescriptor, MoltError>
+    let compiled: Result<ObjectSort, MoltError>
 
     /// Smaller values first.
     public static func ascending<V: PersistentValue>(_ keyPath: KeyPath<Model, V>) -> ModelSort {
-        ModelSort(compiled: Result { try Model.storedName(keyPath) }.mapError { $0 as! MoltError }.map { SortDescriptor($0) })
+        ModelSort(compiled: Result { () throws(MoltError) in try Model.storedName(keyPath) }.map { ObjectSort($0) })
     }
 
     /// Larger values first.
     public static func descending<V: PersistentValue>(_ keyPath: KeyPath<Model, V>) -> ModelSort {
-        ModelSort(compiled: Result { try Model.storedName(keyPath) }.mapError { $0 as! MoltError }.map { SortDescriptor($0, ascending: false) })
+        ModelSort(compiled: Result { () throws(MoltError) in try Model.storedName(keyPath) }.map { ObjectSort($0, ascending: false) })
     }
 }

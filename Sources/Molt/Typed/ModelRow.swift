@@ -1,10 +1,9 @@
 import Foundation
-import GRDBSQLite
 
 /// The stored values of one object, in column order, from which a ``PersistentModel`` initializes itself.
 ///
-/// A row reads either straight from an SQLite statement (fetching: no dictionary, no boxing) or from a list of
-/// ``Value``s (converting a ``DynamicObject``, for instance in a migration stage). Column `0` is the model's
+/// A row reads either straight from the store's statement through its value codec (fetching: no dictionary)
+/// or from a list of ``Value``s (converting a ``DynamicObject``, for instance in a migration stage). Column `0` is the model's
 /// first attribute; attributes come in declaration order, then to-one relationships.
 ///
 /// Generated code reads it as below; a hand-written conformance does the same:
@@ -18,28 +17,32 @@ import GRDBSQLite
 /// ```
 public struct ModelRow {
     enum Storage {
-        case statement(OpaquePointer)
-        case values([Value], Entity)
+        case statement(any SQLStatement)
+        case values([Value])
     }
 
     let storage: Storage
+    /// The entity whose attributes (then to-one relationships) the columns hold, for messages.
+    let entity: Entity
     /// The identifier Molt gave the object, or nil for an object that is not stored yet.
     public let id: Int64?
 
-    init(statement: OpaquePointer) {
+    init(statement: any SQLStatement, entity: Entity) {
         storage = .statement(statement)
-        id = sqlite3_column_int64(statement, 0)
+        self.entity = entity
+        id = statement.int64(0)
     }
 
     init(values: [Value], entity: Entity, id: Int64?) {
-        storage = .values(values, entity)
+        storage = .values(values)
+        self.entity = entity
         self.id = id
     }
 
     /// The value of column `index`, converted to the property's type.
     ///
-    /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidValue`` when a value read from a dynamic object
-    ///   does not fit the type (a required attribute left null, another type).
+    /// - Throws: ``MoltError`` when the stored value does not fit the type (a required attribute left null,
+    ///   another type, a store edited outside Molt).
     public func value<V: PersistentValue>(at index: Int, as type: V.Type = V.self) throws -> V {
         try V.read(from: self, at: index)
     }
@@ -47,68 +50,53 @@ public struct ModelRow {
     /// Whether column `index` holds null.
     public func isNull(at index: Int) -> Bool {
         switch storage {
-        case .statement(let statement): return sqlite3_column_type(statement, Int32(index + 1)) == SQLITE_NULL
-        case .values(let values, _): return values[index].isNull
+        case .statement(let statement): return statement.isNull(index + 1)
+        case .values(let values): return values[index].isNull
         }
     }
 
+    /// The name of column `index`: an attribute, then a to-one relationship.
+    private func name(_ index: Int) -> String {
+        if index < entity.attributes.count { return entity.attributes[index].name }
+        let toOne = entity.relationships.filter { $0.kind == .toOne }
+        return index - entity.attributes.count < toOne.count ? toOne[index - entity.attributes.count].name : "column \(index)"
+    }
+
     /// The value of column `index` as a dynamic ``Value`` of `type`.
-    public func dynamicValue(at index: Int, type: AttributeType) -> Value {
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/corruptStore`` when the stored value is not of `type`.
+    public func dynamicValue(at index: Int, type: AttributeType) throws -> Value {
         switch storage {
         case .statement(let statement):
-            let column = Int32(index + 1)
-            switch sqlite3_column_type(statement, column) {
-            case SQLITE_NULL: return .null
-            default:
-                switch type {
-                case .string: return .string(Self.text(statement, column))
-                case .int: return .int(sqlite3_column_int64(statement, column))
-                case .double: return .double(sqlite3_column_double(statement, column))
-                case .bool: return .bool(sqlite3_column_int64(statement, column) != 0)
-                case .date: return .date(Date(timeIntervalSince1970: sqlite3_column_double(statement, column)))
-                case .data: return .data(Self.blob(statement, column))
-                case .uuid:
-                    let text = Self.text(statement, column)
-                    return UUID(uuidString: text).map(Value.uuid) ?? .string(text)
-                }
+            guard let value = statement.value(index + 1, as: type) else {
+                throw SQLStoredValue.mismatch(
+                    entity: entity.name, attribute: name(index), objectID: id, found: statement.describe(index + 1), expected: type)
             }
-        case .values(let values, _):
+            return value
+        case .values(let values):
             return values[index]
         }
     }
 
-    /// Converts a dynamic value to `V`, or throws naming the attribute.
-    func converted<V: ValueConvertible>(_ index: Int, _ type: V.Type) throws -> V {
-        guard case .values(let values, let entity) = storage else { preconditionFailure("converted(_:_:) reads dynamic rows only") }
-        let value = values[index]
+    /// Converts column `index` to `V`, or throws naming the attribute.
+    func converted<V: ValueConvertible & PersistentValue>(_ index: Int, _ type: V.Type) throws -> V {
+        let value = try dynamicValue(at: index, type: V.attributeType)
         if let converted = V(moltValue: value) { return converted }
-        let name = index < entity.attributes.count ? entity.attributes[index].name : "column \(index)"
         if value.isNull {
             throw MoltError(
-                .invalidValue, "Attribute '\(entity.name).\(name)' is required but holds null; give it a value before reading it as '\(entity.name)'.",
-                entity: entity.name, property: name)
+                .invalidValue, "Attribute '\(entity.name).\(name(index))' is required but holds null; give it a value before reading it as '\(entity.name)'.",
+                entity: entity.name, property: name(index))
         }
         throw MoltError(
-            .invalidValue, "Attribute '\(entity.name).\(name)' holds \(value), which is not a \(V.self).", entity: entity.name, property: name)
-    }
-
-    static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    }
-
-    static func blob(_ statement: OpaquePointer, _ column: Int32) -> Data {
-        let count = Int(sqlite3_column_bytes(statement, column))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
-        return Data(bytes: bytes, count: count)
+            .invalidValue, "Attribute '\(entity.name).\(name(index))' holds \(value), which is not a \(V.self).", entity: entity.name,
+            property: name(index))
     }
 }
 
 /// The stored values of one object being written, in column order: what a ``PersistentModel`` encodes itself
 /// into.
 ///
-/// Values go straight to an SQLite statement when inserting or saving, or into a list of ``Value``s when
+/// Values go straight to the store's statement when inserting or saving, or into a list of ``Value``s when
 /// converting to a ``DynamicObject``. Append attributes in declaration order, then to-one relationships.
 ///
 /// ```swift
@@ -119,17 +107,19 @@ public struct ModelRow {
 /// ```
 public struct ModelColumns {
     enum Storage {
-        case statement(OpaquePointer)
+        case statement(any SQLStatement)
         case values([Value])
     }
 
     var storage: Storage
     /// The index of the next column.
     public private(set) var count = 0
-    /// The first column given a NaN, which SQLite would store as null: inserting or saving refuses it.
+    /// The first column given a NaN, which cannot be stored: inserting or saving refuses it, naming the attribute.
     var nanColumn: Int?
+    /// The first error binding a value met, thrown by the insert or save.
+    var failure: (any Error)?
 
-    init(statement: OpaquePointer) { storage = .statement(statement) }
+    init(statement: any SQLStatement) { storage = .statement(statement) }
     init() { storage = .values([]) }
 
     /// Appends the next column's value.
@@ -139,18 +129,18 @@ public struct ModelColumns {
 
     /// Appends the next column's value as a dynamic ``Value``.
     public mutating func appendValue(_ value: Value) {
+        var value = value
+        switch value {
+        case .double(let v) where v.isNaN: flagNaN(); value = .null
+        case .date(let v) where v.timeIntervalSince1970.isNaN: flagNaN(); value = .null
+        default: break
+        }
         switch storage {
         case .statement(let statement):
-            let index = Int32(count + 1)
-            switch value {
-            case .null: sqlite3_bind_null(statement, index)
-            case .string(let v): Self.bind(v, statement, index)
-            case .int(let v): sqlite3_bind_int64(statement, index, v)
-            case .double(let v): sqlite3_bind_double(statement, index, v)
-            case .bool(let v): sqlite3_bind_int64(statement, index, v ? 1 : 0)
-            case .date(let v): sqlite3_bind_double(statement, index, v.timeIntervalSince1970)
-            case .data(let v): Self.bind(v, statement, index)
-            case .uuid(let v): Self.bind(v.uuidString, statement, index)
+            do {
+                try statement.bind(value, at: count)
+            } catch {
+                if failure == nil { failure = error }
             }
         case .values(var values):
             storage = .values([])
@@ -169,31 +159,5 @@ public struct ModelColumns {
     /// Notes that the next column's value is NaN, before appending it.
     mutating func flagNaN() {
         if nanColumn == nil { nanColumn = count }
-    }
-
-    /// Binds the next column through `statementBody`, or stores `value()` for a dynamic object.
-    mutating func append(statement statementBody: (OpaquePointer, Int32) -> Void, value: () -> Value) {
-        switch storage {
-        case .statement(let statement):
-            statementBody(statement, Int32(count + 1))
-            count += 1
-        case .values:
-            appendValue(value())
-        }
-    }
-
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    static func bind(_ string: String, _ statement: OpaquePointer, _ index: Int32) {
-        var string = string
-        string.withUTF8 { bytes in
-            _ = sqlite3_bind_text(statement, index, bytes.baseAddress, Int32(bytes.count), transient)
-        }
-    }
-
-    static func bind(_ data: Data, _ statement: OpaquePointer, _ index: Int32) {
-        data.withUnsafeBytes { bytes in
-            _ = sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
-        }
     }
 }

@@ -1,11 +1,10 @@
 import Foundation
-import GRDB
-import GRDBSQLite
 
 /// Typed access: insert, save, fetch, count and delete ``PersistentModel`` values.
 ///
-/// Values go column by column between the model and SQLite through prepared statements, with no dictionary
-/// per object; the dynamic API and the typed API can be mixed in one transaction.
+/// Values go column by column between the model and the store's prepared statements, through the same value
+/// codec as the dynamic API, with no dictionary per object; the dynamic API and the typed API can be mixed in
+/// one transaction.
 ///
 /// ```swift
 /// try store.write { objects in
@@ -59,13 +58,13 @@ extension Objects {
     public func insert<M: PersistentModel>(_ model: M) throws -> M {
         try requireWritable()
         let entity = try typedEntity(M.self)
-        let statement = try db.cachedStatement(sql: TypedSQL.of(M.self, in: layout).insert).sqliteStatement
+        let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).insert)
+        statement.reset()
         var columns = ModelColumns(statement: statement)
         model.encode(to: &columns)
         try refuseNaN(columns, entity: entity)
-        try TypedSQL.execute(statement)
         var inserted = model
-        inserted.persistentID = db.lastInsertedRowID
+        inserted.persistentID = try statement.insert([])
         try linkInverses(of: inserted, entity: entity, previous: nil)
         return inserted
     }
@@ -94,21 +93,26 @@ extension Objects {
         }
         let previous = try M.toOneRelationships.contains { $0.inverse != nil }
             ? M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first } : nil
-        let statement = try db.cachedStatement(sql: TypedSQL.of(M.self, in: layout).update).sqliteStatement
+        let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).update)
+        statement.reset()
         var columns = ModelColumns(statement: statement)
         model.encode(to: &columns)
         try refuseNaN(columns, entity: entity)
         columns.appendValue(.int(id))
-        try TypedSQL.execute(statement)
-        guard db.changesCount == 1 else {
+        if let failure = columns.failure { throw failure }
+        guard try statement.execute([]) == 1 else {
             throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
         }
         try linkInverses(of: model, entity: entity, previous: previous)
     }
 
-    /// Refuses a NaN, which SQLite would store as null, with the dynamic API's message.
+    /// Refuses a NaN, which SQLite would store as null, with the dynamic API's message; then any other value
+    /// the statement could not take.
     private func refuseNaN(_ columns: ModelColumns, entity: Entity) throws {
-        guard let index = columns.nanColumn, index < entity.attributes.count else { return }
+        guard let index = columns.nanColumn, index < entity.attributes.count else {
+            if let failure = columns.failure { throw failure }
+            return
+        }
         let attribute = entity.attributes[index]
         throw MoltError(
             .invalidValue, "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not nan.",
@@ -122,23 +126,23 @@ extension Objects {
         let values = model.encodedValues
         let object = DynamicObject(entity: entity.name, id: id, values: [:])
         for (offset, relationship) in relationships.enumerated() where relationship.inverse != nil {
-            let target = values[M.entity.attributes.count + offset].int.map(Int64.init)
+            let target = values[M.entity.attributes.count + offset].int
             let old = previous?[offset] ?? nil
             guard target != old || previous == nil else { continue }
             guard let target else {
                 // The column is already null: put the old link back and let `set` unlink both sides.
                 if let old {
                     try db.execute(
-                        sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?",
-                        arguments: [old, id])
+                        "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?",
+                        [.int(old), .int(id)])
                     try set(relationship.name, of: object, to: nil as DynamicObject?)
                 }
                 continue
             }
             // Put the previous link back so that `set` unlinks it and its inverse, then links the new one.
             try db.execute(
-                sql: "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(SchemaSQL.quote(SchemaSQL.idColumn)) = ?",
-                arguments: [old, id])
+                "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?",
+                [old.map(Value.int) ?? .null, .int(id)])
             try set(relationship.name, of: object, to: DynamicObject(entity: relationship.destination, id: target, values: [:]))
         }
     }
@@ -199,34 +203,25 @@ extension Objects {
         var sql = TypedSQL.of(M.self, in: layout).select
         var arguments: [Value] = []
         if let predicate {
-            let dynamic: Predicate = try predicate.predicate()
-            let compiled: (String, [Value]) = try dynamic.sql(for: entity, layout: layout)
+            let compiled = try predicate.predicate().sql(for: entity, layout: layout)
             sql += " WHERE \(compiled.0)"
             arguments = compiled.1
         }
         let sorts = try orderBy.map { try $0.compiled.get() }
-        sql += " ORDER BY " + (sorts.isEmpty ? SchemaSQL.quote(SchemaSQL.idColumn)
-            : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", "))
-        if let limit { sql += " LIMIT \(limit)" }
-        if let offset { sql += limit == nil ? " LIMIT -1 OFFSET \(offset)" : " OFFSET \(offset)" }
-        let prepared = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-        let statement = prepared.sqliteStatement
-        defer { sqlite3_reset(statement) }
-        var binder = ModelColumns(statement: statement)
-        for argument in arguments { binder.appendValue(argument) }
-        while true {
-            let code = sqlite3_step(statement)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw TypedSQL.error(code: code, message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
-            }
-            try body(M(row: ModelRow(statement: statement)))
+        sql += " ORDER BY " + (sorts.isEmpty ? idColumn
+            : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(separator: ", "))
+        sql += dialect.limitClause(limit: limit, offset: offset)
+        let statement = cached ? try db.cachedStatement(sql) : try db.makeStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() {
+            try body(M(row: ModelRow(statement: statement, entity: entity)))
         }
     }
 
     /// The model whose object has this identifier, or nil.
     public func model<M: PersistentModel>(_ type: M.Type, id: Int64) throws -> M? {
-        try fetch(type, where: .dynamic(.equal(SchemaSQL.idColumn, .int(id))), limit: 1).first
+        try fetch(type, where: .dynamic(.equal(StoreLayout.idColumn, .int(id))), limit: 1).first
     }
 
     /// The model whose primary key attribute has this value, or nil.

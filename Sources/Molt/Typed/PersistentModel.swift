@@ -106,7 +106,7 @@ extension PersistentModel {
     /// The name stored for a key path.
     ///
     /// - Throws: ``MoltError`` when the key path is not a stored property of the model.
-    static func storedName(_ keyPath: PartialKeyPath<Self>) throws -> String {
+    static func storedName(_ keyPath: PartialKeyPath<Self>) throws(MoltError) -> String {
         guard let name = propertyName(for: keyPath) else {
             throw MoltError(
                 .invalidValue, "A key path to a '\(type(of: keyPath).valueType)' value is not a stored property of '\(entity.name)': use an attribute or a relationship, not a computed or @Transient property.",

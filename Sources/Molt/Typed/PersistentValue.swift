@@ -1,11 +1,12 @@
 import Foundation
-import GRDBSQLite
 
 /// A Swift type that a ``PersistentModel`` property can have: `String`, `Int`, `Int64`, `Double`, `Bool`,
 /// `Date`, `Data`, `UUID`, and their optionals.
 ///
-/// Each type names its ``AttributeType`` and reads and writes itself column by column, straight from and to
-/// SQLite when fetching and saving, so typed access costs no dictionary per object.
+/// Each type names its ``AttributeType`` and reads and writes itself column by column through the store's value
+/// codec when fetching and saving, so typed access costs no dictionary per object. The default
+/// implementations go through ``Value``: a type only names its attribute type and converts to and from
+/// ``Value`` (``ValueConvertible``).
 ///
 /// ```swift
 /// String.attributeType        // .string
@@ -27,102 +28,49 @@ public protocol PersistentValue: ValueConvertible, Sendable {
 extension PersistentValue {
     /// False: only optionals may hold null.
     public static var isOptional: Bool { false }
+
+    /// Reads the stored value of the column as ``attributeType`` and converts it with
+    /// ``ValueConvertible/init(moltValue:)``.
+    public static func read(from row: ModelRow, at index: Int) throws -> Self {
+        try row.converted(index, Self.self)
+    }
+
+    /// Appends ``ValueConvertible/moltValue``.
+    public func write(to columns: inout ModelColumns) {
+        columns.appendValue(moltValue)
+    }
 }
 
 extension String: PersistentValue {
     public static var attributeType: AttributeType { .string }
-    public static func read(from row: ModelRow, at index: Int) throws -> String {
-        if case .statement(let s) = row.storage { return ModelRow.text(s, Int32(index + 1)) }
-        return try row.converted(index, String.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        columns.append(statement: { ModelColumns.bind(self, $0, $1) }, value: { .string(self) })
-    }
 }
 
 extension Int: PersistentValue {
     public static var attributeType: AttributeType { .int }
-    public static func read(from row: ModelRow, at index: Int) throws -> Int {
-        if case .statement(let s) = row.storage { return Int(sqlite3_column_int64(s, Int32(index + 1))) }
-        return try row.converted(index, Int.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        columns.append(statement: { sqlite3_bind_int64($0, $1, Int64(self)) }, value: { .int(Int64(self)) })
-    }
 }
 
 extension Int64: PersistentValue {
     public static var attributeType: AttributeType { .int }
-    public static func read(from row: ModelRow, at index: Int) throws -> Int64 {
-        if case .statement(let s) = row.storage { return sqlite3_column_int64(s, Int32(index + 1)) }
-        return try row.converted(index, Int64.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        columns.append(statement: { sqlite3_bind_int64($0, $1, self) }, value: { .int(self) })
-    }
 }
 
 extension Double: PersistentValue {
     public static var attributeType: AttributeType { .double }
-    public static func read(from row: ModelRow, at index: Int) throws -> Double {
-        if case .statement(let s) = row.storage { return sqlite3_column_double(s, Int32(index + 1)) }
-        return try row.converted(index, Double.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        if isNaN { columns.flagNaN() }
-        columns.append(statement: { sqlite3_bind_double($0, $1, self) }, value: { .double(self) })
-    }
 }
 
 extension Bool: PersistentValue {
     public static var attributeType: AttributeType { .bool }
-    public static func read(from row: ModelRow, at index: Int) throws -> Bool {
-        if case .statement(let s) = row.storage { return sqlite3_column_int64(s, Int32(index + 1)) != 0 }
-        return try row.converted(index, Bool.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        columns.append(statement: { sqlite3_bind_int64($0, $1, self ? 1 : 0) }, value: { .bool(self) })
-    }
 }
 
 extension Date: PersistentValue {
     public static var attributeType: AttributeType { .date }
-    public static func read(from row: ModelRow, at index: Int) throws -> Date {
-        if case .statement(let s) = row.storage { return Date(timeIntervalSince1970: sqlite3_column_double(s, Int32(index + 1))) }
-        return try row.converted(index, Date.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        if timeIntervalSince1970.isNaN { columns.flagNaN() }
-        columns.append(statement: { sqlite3_bind_double($0, $1, self.timeIntervalSince1970) }, value: { .date(self) })
-    }
 }
 
 extension Data: PersistentValue {
     public static var attributeType: AttributeType { .data }
-    public static func read(from row: ModelRow, at index: Int) throws -> Data {
-        if case .statement(let s) = row.storage { return ModelRow.blob(s, Int32(index + 1)) }
-        return try row.converted(index, Data.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        columns.append(statement: { ModelColumns.bind(self, $0, $1) }, value: { .data(self) })
-    }
 }
 
 extension UUID: PersistentValue {
     public static var attributeType: AttributeType { .uuid }
-    public static func read(from row: ModelRow, at index: Int) throws -> UUID {
-        if case .statement(let s) = row.storage {
-            let text = ModelRow.text(s, Int32(index + 1))
-            guard let uuid = UUID(uuidString: text) else {
-                throw MoltError(.invalidValue, "Column \(index) holds '\(text)', which is not a UUID.")
-            }
-            return uuid
-        }
-        return try row.converted(index, UUID.self)
-    }
-    public func write(to columns: inout ModelColumns) {
-        columns.append(statement: { ModelColumns.bind(self.uuidString, $0, $1) }, value: { .uuid(self) })
-    }
 }
 
 extension Optional: ValueConvertible where Wrapped: ValueConvertible {

@@ -28,6 +28,6 @@ struct AsyncOpeningTests {
         await #expect(throws: MoltError.self) { try await opening.store }
         #expect(try Store.version(at: dir.file()) == 1)
         let store = try await Store.open(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
-        #expect(try store.read { try $0.count("Item") } == 3000)
+        #expect(try await store.read { try $0.count("Item") } == 3000)
     }
 }

@@ -212,11 +212,11 @@ public struct SchemaDiff: Sendable {
 
     private mutating func compareIndexes(_ old: Entity, _ new: Entity, origins: [String: String]) {
         let renamed = Dictionary(origins.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        let oldIndexes = SchemaSQL.indexes(of: old).compactMap { index -> Index? in
+        let oldIndexes = old.storedIndexes.compactMap { index -> Index? in
             let columns = index.attributes.compactMap { renamed[$0] }
             return columns.count == index.attributes.count ? Index(columns, unique: index.isUnique) : nil
         }
-        let newIndexes = SchemaSQL.indexes(of: new)
+        let newIndexes = new.storedIndexes
         for index in newIndexes where !oldIndexes.contains(index) {
             changes.append(SchemaChange(kind: .indexAdded(index.attributes, unique: index.isUnique), entity: new.name))
         }

@@ -1,9 +1,11 @@
 /// A condition on an entity's attributes, for fetching, counting and deleting objects.
 ///
+/// Named so as not to clash with Foundation's `Predicate`; the leading-dot forms read the same.
+///
 /// ```swift
 /// try objects.fetch("UserMemo", where: .equal("favorite", true) && .contains("title", "milk"))
 /// ```
-public indirect enum Predicate: Sendable, Hashable {
+public indirect enum ObjectPredicate: Sendable, Hashable {
     case equal(String, Value)
     case notEqual(String, Value)
     case less(String, Value)
@@ -18,18 +20,19 @@ public indirect enum Predicate: Sendable, Hashable {
     case hasPrefix(String, String)
     /// The attribute equals one of the values.
     case `in`(String, [Value])
-    case and([Predicate])
-    case or([Predicate])
-    case not(Predicate)
+    case and([ObjectPredicate])
+    case or([ObjectPredicate])
+    case not(ObjectPredicate)
 
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate { .and([lhs, rhs]) }
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate { .or([lhs, rhs]) }
-    public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
+    public static func && (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate { .and([lhs, rhs]) }
+    public static func || (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate { .or([lhs, rhs]) }
+    public static prefix func ! (p: ObjectPredicate) -> ObjectPredicate { .not(p) }
 
     /// The SQL condition and its arguments, checking attribute names against the entity.
-    func sql(for entity: Entity, layout: StoreLayout = StoreLayout(entities: [:])) throws -> (String, [Value]) {
+    func sql(for entity: Entity, layout: StoreLayout) throws -> (String, [Value]) {
+        let dialect = layout.dialect
         func column(_ name: String) throws -> String {
-            guard entity.attribute(named: name) != nil || name == SchemaSQL.idColumn
+            guard entity.attribute(named: name) != nil || name == StoreLayout.idColumn
                 || entity.relationship(named: name)?.kind == .toOne
             else {
                 throw MoltError(
@@ -51,13 +54,13 @@ public indirect enum Predicate: Sendable, Hashable {
         case .greaterOrEqual(let n, let v): return ("\(try column(n)) >= ?", [v])
         case .isNull(let n): return ("\(try column(n)) IS NULL", [])
         case .isNotNull(let n): return ("\(try column(n)) IS NOT NULL", [])
-        case .contains(let n, let text): return ("instr(\(try column(n)), ?) > 0", [.string(text)])
-        case .hasPrefix(let n, let text): return ("substr(\(try column(n)), 1, length(?)) = ?", [.string(text), .string(text)])
+        case .contains(let n, let text): return (dialect.containsCondition(try column(n)), [.string(text)])
+        case .hasPrefix(let n, let text): return (dialect.hasPrefixCondition(try column(n)), [.string(text), .string(text)])
         case .in(let n, let values):
-            if values.isEmpty { return ("0", []) }
+            if values.isEmpty { return ("0 = 1", []) }
             return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
         case .and(let ps), .or(let ps):
-            if ps.isEmpty { if case .and = self { return ("1", []) } else { return ("0", []) } }
+            if ps.isEmpty { if case .and = self { return ("1 = 1", []) } else { return ("0 = 1", []) } }
             let parts = try ps.map { try $0.sql(for: entity, layout: layout) }
             let joiner: String = { if case .and = self { return " AND " } else { return " OR " } }()
             return ("(" + parts.map(\.0).joined(separator: joiner) + ")", parts.flatMap(\.1))
@@ -69,20 +72,24 @@ public indirect enum Predicate: Sendable, Hashable {
 }
 
 /// An order for fetched objects.
-public struct SortDescriptor: Sendable, Hashable {
+///
+/// ```swift
+/// try objects.fetch("UserMemo", orderBy: [.descending("memoDate"), .ascending("title")])
+/// ```
+public struct ObjectSort: Sendable, Hashable {
     /// The attribute to sort by.
     public var attribute: String
     /// Whether smaller values come first.
-    public var ascending: Bool
+    public var isAscending: Bool
 
     /// Sorts by `attribute`, smaller values first unless `ascending` is false.
     public init(_ attribute: String, ascending: Bool = true) {
         self.attribute = attribute
-        self.ascending = ascending
+        self.isAscending = ascending
     }
 
     /// Sorts by `attribute`, smaller values first.
-    public static func ascending(_ attribute: String) -> SortDescriptor { SortDescriptor(attribute) }
+    public static func ascending(_ attribute: String) -> ObjectSort { ObjectSort(attribute) }
     /// Sorts by `attribute`, larger values first.
-    public static func descending(_ attribute: String) -> SortDescriptor { SortDescriptor(attribute, ascending: false) }
+    public static func descending(_ attribute: String) -> ObjectSort { ObjectSort(attribute, ascending: false) }
 }

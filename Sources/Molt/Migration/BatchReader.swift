@@ -1,0 +1,139 @@
+/// Reads a table in batches of identifiers: `WHERE _id > ? ORDER BY _id LIMIT n`.
+///
+/// Call ``slot(_:_:attribute:)`` for each column to read, then ``next(in:)`` until it returns false. A batch
+/// is read in full before the caller sees it, so the caller may write to the table (engines do not define what
+/// an open cursor yields over rows changed under it). A batch holds at most ``maximumRows`` rows and stops
+/// early once it holds ``maximumBytes`` of text and bytes, so memory stays flat whatever the row size. Its
+/// values live in one flat array reused from batch to batch.
+struct BatchReader {
+    static let maximumRows = 1024
+    static let maximumBytes = 8 << 20
+    let table: String
+    /// The entity, for messages about a stored value of the wrong type.
+    let entity: String
+    private(set) var columns: [String] = []
+    private var types: [AttributeType] = []
+    private var attributes: [String] = []
+    private var positions: [String: Int] = [:]
+    private var statement: (any SQLStatement)?
+    private var last = Int64.min
+    private var finished = false
+    /// The batch ``next(in:)`` read last.
+    private(set) var batch = Batch(width: 0)
+
+    /// The rows of one batch: identifiers, and `width` values per row (the columns of the read list).
+    struct Batch {
+        fileprivate(set) var ids: [Int64] = []
+        fileprivate(set) var values: [Value] = []
+        let width: Int
+
+        var count: Int { ids.count }
+
+        /// The value of a column (a slot's index) in a row of the batch.
+        subscript(row: Int, column: Int) -> Value { values[row &* width &+ column] }
+    }
+
+    init(table: String, entity: String) {
+        self.table = table
+        self.entity = entity
+    }
+
+    /// The position of a column in each row read, adding it to the read list once.
+    mutating func slot(_ column: String, _ type: AttributeType, attribute: String) -> (index: Int, type: AttributeType) {
+        if let index = positions[column] { return (index, type) }
+        positions[column] = columns.count
+        columns.append(column)
+        types.append(type)
+        attributes.append(attribute)
+        return (columns.count - 1, type)
+    }
+
+    /// Reads the next batch into ``batch``.
+    ///
+    /// - Returns: Whether there was one; false once the table has been read to its end.
+    /// - Throws: ``MoltError`` when a stored value is not of its attribute's type.
+    mutating func next(in db: any SQLConnection) throws -> Bool {
+        guard !finished else { return false }
+        if statement == nil {
+            let q = db.dialect.quote
+            let id = q(StoreLayout.idColumn)
+            let list = ([StoreLayout.idColumn] + columns).map(q).joined(separator: ", ")
+            statement = try db.makeStatement(
+                "SELECT \(list) FROM \(q(table)) WHERE \(id) > ? ORDER BY \(id) LIMIT \(Self.maximumRows)")
+            batch = Batch(width: types.count)
+            batch.ids.reserveCapacity(Self.maximumRows)
+            batch.values.reserveCapacity(Self.maximumRows * types.count)
+        }
+        let statement = statement!
+        try statement.bind([.int(last)])
+        defer { statement.reset() }
+        batch.ids.removeAll(keepingCapacity: true)
+        batch.values.removeAll(keepingCapacity: true)
+        var bytes = 0
+        var full = false
+        while try statement.step() {
+            let id = statement.int64(0)
+            batch.ids.append(id)
+            for (i, type) in types.enumerated() {
+                guard let value = statement.value(i + 1, as: type) else {
+                    throw SQLStoredValue.mismatch(
+                        entity: entity, attribute: attributes[i], objectID: id, found: statement.describe(i + 1), expected: type)
+                }
+                switch value {
+                case .string(let text): bytes &+= text.utf8.count
+                case .data(let data): bytes &+= data.count
+                default: break
+                }
+                batch.values.append(value)
+            }
+            if bytes >= Self.maximumBytes {
+                full = true
+                break
+            }
+        }
+        guard let lastID = batch.ids.last else {
+            finished = true
+            return false
+        }
+        last = lastID
+        if batch.count < Self.maximumRows && !full { finished = true }
+        return true
+    }
+}
+
+/// Prepared `UPDATE … WHERE _id = ?` statements, one per set of changed attributes.
+struct UpdateStatements {
+    let table: String
+    let columns: [String]
+    private var cache: [UInt64: (any SQLStatement, [Int])] = [:]
+    /// The statement used last, looked up without hashing: a stage usually changes the same attributes of
+    /// every object.
+    private var last: (key: UInt64, statement: any SQLStatement, indices: [Int])?
+
+    init(table: String, columns: [String]) {
+        self.table = table
+        self.columns = columns
+    }
+
+    mutating func write(_ object: MigrationObject, in db: any SQLConnection) throws {
+        let key = object.manyChanged ? UInt64.max : object.changed
+        let (statement, indices): (any SQLStatement, [Int])
+        if let last, last.key == key {
+            (statement, indices) = (last.statement, last.indices)
+        } else if let cached = cache[key] {
+            (statement, indices) = cached
+        } else {
+            let changed = columns.indices.filter { object.manyChanged || object.isChanged($0) }
+            let q = db.dialect.quote
+            let sql = "UPDATE \(q(table)) SET \(changed.map { "\(q(columns[$0])) = ?" }.joined(separator: ", ")) WHERE \(q(StoreLayout.idColumn)) = ?"
+            (statement, indices) = (try db.makeStatement(sql), changed)
+            cache[key] = (statement, indices)
+        }
+        if last?.key != key { last = (key, statement, indices) }
+        statement.reset()
+        for (position, index) in indices.enumerated() { try statement.bind(object.values[index], at: position) }
+        try statement.bind(.int(object.id), at: indices.count)
+        _ = try statement.step()
+        statement.reset()
+    }
+}

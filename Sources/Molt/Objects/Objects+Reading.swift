@@ -1,0 +1,100 @@
+extension Objects {
+    /// `SELECT _id, attributes… FROM table [WHERE …] ORDER BY … [LIMIT …]` and its arguments.
+    func selectSQL(
+        _ entity: Entity, columns: [String], where predicate: ObjectPredicate?, orderBy: [ObjectSort], limit: Int?, offset: Int?
+    ) throws -> (String, [Value]) {
+        var sql = "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name))"
+        var arguments: [Value] = []
+        if let predicate {
+            let (condition, values) = try predicate.sql(for: entity, layout: layout)
+            sql += " WHERE \(condition)"
+            arguments = values
+        }
+        for sort in orderBy where entity.attribute(named: sort.attribute) == nil && sort.attribute != StoreLayout.idColumn {
+            throw MoltError(
+                .invalidValue, "Entity '\(entity.name)' has no attribute '\(sort.attribute)' to sort by.", entity: entity.name,
+                property: sort.attribute)
+        }
+        sql += " ORDER BY " + (orderBy.isEmpty ? idColumn
+            : orderBy.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(separator: ", "))
+        sql += dialect.limitClause(limit: limit, offset: offset)
+        return (sql, arguments)
+    }
+
+    /// The object of the statement's current row: `_id`, then the entity's attributes in order.
+    func object(from statement: any SQLStatement, entity: Entity) throws -> DynamicObject {
+        let id = statement.int64(0)
+        var values: [String: Value] = [:]
+        values.reserveCapacity(entity.attributes.count)
+        for (index, attribute) in entity.attributes.enumerated() {
+            guard let value = statement.value(index + 1, as: attribute.type) else {
+                throw SQLStoredValue.mismatch(
+                    entity: entity.name, attribute: attribute.name, objectID: id, found: statement.describe(index + 1),
+                    expected: attribute.type)
+            }
+            values[attribute.name] = value
+        }
+        return DynamicObject(entity: entity.name, id: id, values: values)
+    }
+
+    /// Fetches the objects of an entity that match a predicate, sorted, limited.
+    ///
+    /// Without a sort, objects come in insertion order.
+    ///
+    /// ```swift
+    /// let recent = try objects.fetch("UserMemo", where: .equal("favorite", true), orderBy: [.descending("memoDate")], limit: 10)
+    /// ```
+    public func fetch(
+        _ entityName: String, where predicate: ObjectPredicate? = nil, orderBy: [ObjectSort] = [], limit: Int? = nil,
+        offset: Int? = nil
+    ) throws -> [DynamicObject] {
+        var result: [DynamicObject] = []
+        try forEach(entityName, where: predicate, orderBy: orderBy, limit: limit, offset: offset) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each matching object, one at a time, without loading them all.
+    ///
+    /// `body` may read and write through the same ``Objects``.
+    public func forEach(
+        _ entityName: String, where predicate: ObjectPredicate? = nil, orderBy: [ObjectSort] = [], limit: Int? = nil,
+        offset: Int? = nil, _ body: (DynamicObject) throws -> Void
+    ) throws {
+        let entity = try entity(entityName)
+        let columns = entity.attributes.map { layout.column(entity.name, $0.name) }
+        let (sql, arguments) = try selectSQL(entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)
+        let statement = try db.makeStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        while try statement.step() { try body(try object(from: statement, entity: entity)) }
+    }
+
+    /// The object of an entity with this identifier, or nil.
+    public func object(_ entityName: String, id: Int64) throws -> DynamicObject? {
+        try fetch(entityName, where: .equal(StoreLayout.idColumn, .int(id)), limit: 1).first
+    }
+
+    /// The object of an entity whose primary key attribute has this value, or nil.
+    ///
+    /// - Throws: ``MoltError`` when the entity declares no primary key.
+    public func object(_ entityName: String, primaryKey: Value) throws -> DynamicObject? {
+        let entity = try entity(entityName)
+        guard let key = entity.primaryKey else {
+            throw MoltError(.invalidValue, "Entity '\(entity.name)' declares no primary key; fetch it with `object(_:id:)` or a predicate.", entity: entity.name)
+        }
+        return try fetch(entityName, where: .equal(key, primaryKey), limit: 1).first
+    }
+
+    /// The number of objects of an entity that match a predicate (all of them without one).
+    public func count(_ entityName: String, where predicate: ObjectPredicate? = nil) throws -> Int {
+        let entity = try entity(entityName)
+        var sql = "SELECT COUNT(*) FROM \(layout.table(entity.name))"
+        var arguments: [Value] = []
+        if let predicate {
+            let (condition, values) = try predicate.sql(for: entity, layout: layout)
+            sql += " WHERE \(condition)"
+            arguments = values
+        }
+        return Int(try db.fetchInt(sql, arguments) ?? 0)
+    }
+}

@@ -1,0 +1,119 @@
+extension Objects {
+    /// Inserts an object with these attribute values; missing values take the attribute's default.
+    ///
+    /// ```swift
+    /// let memo = try objects.insert("UserMemo", ["title": "Groceries", "favorite": true])
+    /// ```
+    ///
+    /// - Returns: The inserted object, with its identifier.
+    /// - Throws: ``MoltError`` when a value does not fit its attribute, a required value is missing, or a
+    ///   uniqueness constraint is violated.
+    @discardableResult
+    public func insert(_ entityName: String, _ values: [String: Value] = [:]) throws -> DynamicObject {
+        try insert(entityName, values, id: nil)
+    }
+
+    /// Inserts an object under a given identifier instead of the next free one, so that an import keeps the
+    /// identifiers of an export (and the relationships that name them).
+    ///
+    /// - Throws: ``MoltError`` when a value does not fit, or another object already has that identifier.
+    @discardableResult
+    package func insert(_ entityName: String, _ values: [String: Value], keepingID id: Int64) throws -> DynamicObject {
+        try insert(entityName, values, id: id)
+    }
+
+    private func insert(_ entityName: String, _ values: [String: Value], id: Int64?) throws -> DynamicObject {
+        try requireWritable()
+        let entity = try entity(entityName)
+        let checked = try checkedValues(values, for: entity, applyingDefaults: true)
+        let fillers = layout.fillers(entity.name)
+        var columns = checked.map { layout.column(entity.name, $0.0.name) } + fillers.map { dialect.quote($0.column) }
+        var marks = checked.map { _ in "?" } + fillers.map(\.literal)
+        var arguments = checked.map(\.1)
+        if let id {
+            columns.insert(idColumn, at: 0)
+            marks.insert("?", at: 0)
+            arguments.insert(.int(id), at: 0)
+        }
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(layout.table(entity.name)) DEFAULT VALUES"
+            : "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))"
+        let newID = try db.cachedStatement(sql).insert(arguments)
+        var result: [String: Value] = [:]
+        for (attribute, value) in checked { result[attribute.name] = value }
+        return DynamicObject(entity: entity.name, id: id ?? newID, values: result)
+    }
+
+    /// Writes an object's attribute values back to the store: the attributes it holds a value for (an
+    /// explicit `.null` included); attributes it has no entry for keep their stored value.
+    ///
+    /// - Throws: ``MoltError`` when the object was never inserted or no longer exists, or a value does not fit.
+    public func update(_ object: DynamicObject) throws {
+        try requireWritable()
+        let entity = try entity(object.entity)
+        guard let id = object.id else {
+            throw MoltError(.objectNotFound, "This '\(entity.name)' object was never inserted; insert it instead of updating it.", entity: entity.name)
+        }
+        let checked = try checkedValues(object.values, for: entity, applyingDefaults: false)
+        guard !checked.isEmpty else { return }
+        let assignments = checked.map { "\(layout.column(entity.name, $0.0.name)) = ?" }.joined(separator: ", ")
+        let changed = try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(idColumn) = ?")
+            .execute(checked.map(\.1) + [.int(id)])
+        guard changed == 1 else {
+            throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
+        }
+    }
+
+    /// Deletes an object, applying the delete rule of each of its relationships: cascade deletes the
+    /// destinations, deny refuses while there are destinations, nullify unlinks them.
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/constraintViolation`` when a deny rule applies.
+    public func delete(_ object: DynamicObject) throws {
+        try requireWritable()
+        guard let id = object.id else { return }
+        var visited: Set<String> = []
+        try delete(entity: try entity(object.entity), id: id, visited: &visited)
+    }
+
+    private func delete(entity: Entity, id: Int64, visited: inout Set<String>) throws {
+        guard visited.insert("\(entity.name)#\(id)").inserted else { return }
+        for relationship in entity.relationships {
+            let targets = try destinationIDs(entity: entity, relationship: relationship, of: id)
+            switch relationship.deleteRule {
+            case .nullify: continue
+            case .deny where !targets.isEmpty:
+                throw MoltError(
+                    .constraintViolation,
+                    "Cannot delete '\(entity.name)' _id \(id): its relationship '\(relationship.name)' has the delete rule deny and still points to \(targets.count) object(s). Remove them first.",
+                    entity: entity.name, property: relationship.name)
+            case .deny: continue
+            case .cascade:
+                let destination = try self.entity(relationship.destination)
+                for target in targets { try delete(entity: destination, id: target, visited: &visited) }
+            }
+        }
+        try db.cachedStatement("DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
+        deletionLog?.entities.insert(entity.name)
+    }
+
+    /// Deletes every object of an entity that matches a predicate (all of them without one), applying delete
+    /// rules.
+    ///
+    /// - Returns: The number of objects deleted, not counting cascades.
+    @discardableResult
+    public func deleteAll(_ entityName: String, where predicate: ObjectPredicate? = nil) throws -> Int {
+        try requireWritable()
+        let entity = try entity(entityName)
+        let (condition, arguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1 = 1", [])
+        if entity.relationships.allSatisfy({ $0.deleteRule == .nullify }) {
+            // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
+            let count = try db.execute("DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
+            if count > 0 { deletionLog?.entities.insert(entity.name) }
+            return count
+        }
+        let ids = try db.fetchInts("SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
+        var visited: Set<String> = []
+        for id in ids { try delete(entity: entity, id: id, visited: &visited) }
+        return ids.count
+    }
+}

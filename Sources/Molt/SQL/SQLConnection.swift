@@ -1,0 +1,169 @@
+/// A connection to a store's database inside one transaction: the only way objects, stages, mappings and the
+/// migrator reach the storage engine.
+///
+/// Everything above this seam is engine-neutral; everything below it speaks one engine (SQLite through GRDB in
+/// this module; PostgreSQL in `MoltPostgres`). Statements use `?` placeholders and the engine's
+/// ``SQLDialect`` for what differs: types, literals, conversions, DDL details.
+///
+/// Errors thrown are ``MoltError``s mapped by the engine's one error map, with the failing SQL attached.
+package protocol SQLConnection: AnyObject {
+    /// The engine's SQL.
+    var dialect: any SQLDialect { get }
+
+    /// Runs one statement that returns no rows.
+    ///
+    /// - Returns: The number of rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [Value]) throws -> Int
+
+    /// A prepared statement kept for the connection's life, found by its SQL text: for statements run again
+    /// and again (inserts, updates, lookups). Not for a query whose rows are read while the same SQL runs again.
+    func cachedStatement(_ sql: String) throws -> any SQLStatement
+
+    /// A prepared statement of its own, for a query read row by row while other statements run.
+    func makeStatement(_ sql: String) throws -> any SQLStatement
+
+    /// Calls `observer` with the SQL of every statement that changes the database, until set to nil (dry runs).
+    var statementObserver: (@Sendable (String) -> Void)? { get set }
+
+    // MARK: - Introspection
+
+    /// The names of the tables of the store's namespace (Molt's own included, the engine's internal ones not).
+    func tableNames() throws -> [String]
+
+    /// The indexes of a table, as the engine reports them.
+    func indexes(on table: String) throws -> [SQLIndexInfo]
+
+    /// The names of every index of the store's namespace (index names are unique across tables).
+    func indexNames() throws -> [String]
+
+    // MARK: - Engine strategies
+
+    /// Brings one table to its new shape: cheap `ALTER`s where the engine can, a rebuild otherwise; the
+    /// indexes are then synchronised with ``syncIndexes(of:table:version:)``.
+    func apply(_ change: SQLTableChange) throws -> SQLTableChangeResult
+
+    /// The shape of every table that belongs to the application's schema (not the engine's nor Molt's own).
+    func tableShapes() throws -> [String: SQLTableShape]
+
+    /// The shapes a store of `schema` has when created fresh by this engine, for validation.
+    func expectedShapes(of schema: Schema) throws -> [String: SQLTableShape]
+
+    /// The application tables that are among `tables` or hold a reference to one of them (names compared as
+    /// the engine compares them).
+    func tablesReferencing(_ tables: Set<String>) throws -> [String]
+
+    /// The links (foreign keys) that point to a missing row, in `tables`, or in every table when nil.
+    func brokenLinks(in tables: [String]?) throws -> [SQLBrokenLink]
+}
+
+extension SQLConnection {
+    /// Runs one statement that returns no rows, without arguments.
+    @discardableResult
+    package func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    /// The first column of the first row of a query, as an integer (a count, a maximum), or nil.
+    package func fetchInt(_ sql: String, _ arguments: [Value] = []) throws -> Int64? {
+        let statement = try makeStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.int64(0)
+    }
+
+    /// The first column of every row of a query, as integers (identifiers).
+    package func fetchInts(_ sql: String, _ arguments: [Value] = []) throws -> [Int64] {
+        let statement = try makeStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var result: [Int64] = []
+        while try statement.step() { result.append(statement.int64(0)) }
+        return result
+    }
+
+    /// The rows of a query, each column decoded as the given type (nil: as stored).
+    package func fetchRows(_ sql: String, _ arguments: [Value] = [], types: [AttributeType?]) throws -> [[Value]] {
+        let statement = try makeStatement(sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var rows: [[Value]] = []
+        while try statement.step() {
+            rows.append(types.indices.map { column in
+                types[column].flatMap { statement.value(column, as: $0) } ?? statement.rawValue(column)
+            })
+        }
+        return rows
+    }
+}
+
+/// A prepared statement: bind arguments, step through rows, read columns through the engine's value codec.
+///
+/// Columns and parameters are numbered from 0.
+package protocol SQLStatement {
+    /// The statement's SQL.
+    var sql: String { get }
+    /// Resets the statement and binds `arguments` in order.
+    func bind(_ arguments: [Value]) throws
+    /// Binds one argument (0-based), without resetting.
+    func bind(_ value: Value, at index: Int) throws
+    /// Advances to the next row: true when there is one, false when the statement is done.
+    func step() throws -> Bool
+    /// Resets the statement so that it can run again; bindings are kept.
+    func reset()
+    /// Runs the statement to its end with `arguments` and returns the rows it changed.
+    @discardableResult
+    func execute(_ arguments: [Value]) throws -> Int
+    /// Runs an `INSERT` with `arguments` and returns the identifier (`_id`) of the inserted row.
+    func insert(_ arguments: [Value]) throws -> Int64
+
+    // MARK: Reading the current row (the codec)
+
+    /// Whether the column holds null.
+    func isNull(_ column: Int) -> Bool
+    /// The column as an integer.
+    func int64(_ column: Int) -> Int64
+    /// The column as a double.
+    func double(_ column: Int) -> Double
+    /// The column as text, every byte kept.
+    func text(_ column: Int) -> String
+    /// The column as bytes.
+    func data(_ column: Int) -> Data
+    /// The column as a value of `type`, or nil when what is stored is not a value of that type (a store
+    /// edited outside Molt): callers refuse it with ``SQLStoredValue/mismatch(table:column:objectID:found:expected:)``.
+    func value(_ column: Int, as type: AttributeType) -> Value?
+    /// The column as the engine stores it: `.int`, `.double`, `.string`, `.data` or `.null`.
+    func rawValue(_ column: Int) -> Value
+    /// A short description of what the column holds (`text 'abc'`, `null`), for messages.
+    func describe(_ column: Int) -> String
+}
+
+/// The cause of a ``MoltError`` when the engine refused a statement itself (a syntax error, an unknown name,
+/// a violated constraint, a wrong type), as opposed to a failure of the file, the disk, the network or a lock.
+package struct SQLStatementRefusal: Error {
+    /// The engine's message.
+    package var message: String
+    /// The engine's own error.
+    package var cause: (any Error)?
+
+    package init(message: String, cause: (any Error)?) {
+        self.message = message
+        self.cause = cause
+    }
+}
+
+/// The refusal of a stored value that is not of its attribute's type: a store edited outside Molt, or damaged.
+package enum SQLStoredValue {
+    /// The error for a value of `table.column` (for the object with `objectID`) that holds `found` where the
+    /// schema says `expected`.
+    package static func mismatch(
+        entity: String, attribute: String, objectID: Int64?, found: String, expected: AttributeType
+    ) -> MoltError {
+        let object = objectID.map { " of the object with _id \($0)" } ?? ""
+        return MoltError(
+            .corruptStore,
+            "Attribute '\(entity).\(attribute)'\(object) holds \(found), which is not a \(expected.rawValue) value: the store was edited outside Molt or is damaged. Fix or delete that value with SQL (or restore a backup); Molt does not guess what it meant.",
+            entity: entity, property: attribute)
+    }
+}
+
+import Foundation

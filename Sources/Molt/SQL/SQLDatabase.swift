@@ -1,0 +1,31 @@
+/// A store's database as an engine opens it: transactions for reads, writes and the one exclusive transaction
+/// in which a store is created or migrated.
+///
+/// ``Store`` holds one and never speaks to the engine otherwise. SQLite's is ``SQLiteDatabase``; PostgreSQL's
+/// lives in `MoltPostgres`.
+package protocol SQLDatabase: AnyObject, Sendable {
+    /// The engine's SQL.
+    var dialect: any SQLDialect { get }
+    /// Where the store is (a file path, a database URL without its password), for messages.
+    var location: String { get }
+
+    /// Runs `body` in a read-only transaction that sees one consistent state.
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` in a write transaction, committed when it returns, rolled back when it throws.
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// ``read(_:)`` off the caller's thread, without blocking a thread of Swift's cooperative pool.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// ``write(_:)`` off the caller's thread, without blocking a thread of Swift's cooperative pool.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+
+    /// Runs `body` in the exclusive transaction of a creation or a migration: other openers (threads,
+    /// processes, servers) wait for it, and reference checks are deferred until ``SQLConnection/brokenLinks(in:)``
+    /// is asked. Committed when `body` returns true, rolled back when it returns false or throws.
+    func exclusive(_ body: (any SQLConnection) throws -> Bool) throws
+
+    /// Reclaims the space freed by migrations and deletions.
+    func compact() throws
+
+    /// Closes the database; using it afterwards throws.
+    func close() throws
+}

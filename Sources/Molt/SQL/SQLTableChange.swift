@@ -1,0 +1,89 @@
+/// Where a column's values come from during an inferred run, in terms of the table as it was when the run
+/// started: an engine-neutral expression that a dialect renders.
+package indirect enum SQLColumnSource: Equatable, Sendable {
+    /// An existing column, unchanged.
+    case column(String)
+    /// A constant, for a column added during the run.
+    case literal(Value)
+    /// A widening conversion (``AttributeType/widens(to:)``) of another source.
+    case converted(SQLColumnSource, from: AttributeType, to: AttributeType)
+    /// Another source, or `fallback` where it is null: an attribute made required with a default.
+    case coalesce(SQLColumnSource, Value)
+
+    /// The source converted from `from` to `to`; the same source when their storage is the same.
+    package static func convert(_ source: SQLColumnSource, from: AttributeType, to: AttributeType) -> SQLColumnSource {
+        if from == to { return source }
+        if case .literal(.null) = source { return source }
+        switch (from, to) {
+        case (.bool, .int), (.uuid, .string): return source
+        default: return .converted(source, from: from, to: to)
+        }
+    }
+
+    /// The SQL expression in `dialect`.
+    package func sql(_ dialect: any SQLDialect) -> String {
+        switch self {
+        case .column(let name): return dialect.quote(name)
+        case .literal(let value): return dialect.literal(value)
+        case .converted(let source, let from, let to): return dialect.conversion(source.sql(dialect), from: from, to: to)
+        case .coalesce(let source, let fallback): return "COALESCE(\(source.sql(dialect)), \(dialect.literal(fallback)))"
+        }
+    }
+
+    /// The column it reads as is, if it is one.
+    package var plainColumn: String? {
+        if case .column(let name) = self { return name }
+        return nil
+    }
+}
+
+/// How one entity table changes in an inferred run, for the engine to apply: SQLite alters or rebuilds it,
+/// PostgreSQL alters its columns in place.
+package struct SQLTableChange: Sendable {
+    /// The table, already under its final name.
+    package var table: String
+    /// The entity the table must hold afterwards: its attributes and to-one relationships are the final columns.
+    package var entity: Entity
+    /// The columns the table has now: attributes, then to-one relationships.
+    package var originColumns: [String]
+    /// Of those, the columns of to-one relationships (references).
+    package var originReferences: Set<String>
+    /// For each final column (attribute or to-one relationship name): where its values come from.
+    package var sources: [String: SQLColumnSource]
+    /// Whether a column's nullability changed, which SQLite cannot alter in place.
+    package var constraintsChanged: Bool
+    /// The version the run leads to, for messages.
+    package var version: Int
+
+    package init(
+        table: String, entity: Entity, originColumns: [String], originReferences: Set<String>,
+        sources: [String: SQLColumnSource], constraintsChanged: Bool, version: Int
+    ) {
+        self.table = table
+        self.entity = entity
+        self.originColumns = originColumns
+        self.originReferences = originReferences
+        self.sources = sources
+        self.constraintsChanged = constraintsChanged
+        self.version = version
+    }
+
+    /// The final columns in order, each with its source (null for a column nothing fills).
+    package var finalColumns: [(name: String, source: SQLColumnSource)] {
+        entity.attributes.map { ($0.name, sources[$0.name] ?? .literal(.null)) }
+            + entity.relationships.filter { $0.kind == .toOne }.map { ($0.name, sources[$0.name] ?? .literal(.null)) }
+    }
+}
+
+/// What applying a ``SQLTableChange`` did.
+package struct SQLTableChangeResult: Sendable {
+    /// Rows written (copied by a rebuild, filled by a conversion).
+    package var rowsWritten: Int
+    /// Whether rows were written or replaced, so that their links must be checked.
+    package var rewroteRows: Bool
+
+    package init(rowsWritten: Int, rewroteRows: Bool) {
+        self.rowsWritten = rowsWritten
+        self.rewroteRows = rewroteRows
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// SQLite's SQL: dynamic typing with column affinities, `rowid`, `INSERT OR IGNORE`, `temp.` tables.
+///
+/// Conversions to text call the functions of ``SQLiteFunctions``, which run ``ValueConversion``'s Swift rules
+/// inside SQLite, so that a set-based migration writes exactly what a custom stage would.
+package struct SQLiteDialect: SQLDialect {
+    package static let shared = SQLiteDialect()
+
+    package var engineName: String { "SQLite" }
+
+    package func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .uuid: return "TEXT"
+        case .int, .bool: return "INTEGER"
+        case .double, .date: return "REAL"
+        case .data: return "BLOB"
+        }
+    }
+
+    package func identifierColumn(_ name: String) -> String { "\(quote(name)) INTEGER PRIMARY KEY" }
+
+    package func reference(table: String, column: String, onDelete action: SQLReferenceAction) -> String {
+        "REFERENCES \(quote(table))(\(quote(column))) ON DELETE \(action == .cascade ? "CASCADE" : "SET NULL")"
+    }
+
+    package func literal(_ value: Value) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .string(let v): return Self.textLiteral(v)
+        case .int(let v): return String(v)
+        case .double(let v): return Self.doubleLiteral(v)
+        case .bool(let v): return v ? "1" : "0"
+        case .date(let v): return Self.doubleLiteral(v.timeIntervalSince1970)
+        case .data(let v): return "X'" + Self.hex(v) + "'"
+        case .uuid(let v): return "'" + v.uuidString + "'"
+        }
+    }
+
+    package func conversion(_ expression: String, from: AttributeType, to: AttributeType) -> String {
+        if from == to { return expression }
+        switch (from, to) {
+        case (.bool, .int), (.uuid, .string): return expression
+        case (.int, .double): return "CAST(\(expression) AS REAL)"
+        case (.int, .string): return "CAST(\(expression) AS TEXT)"
+        case (.double, .string): return "\(SQLiteFunctions.doubleText)(\(expression))"
+        case (.date, .string): return "\(SQLiteFunctions.dateText)(\(expression))"
+        case (.bool, .string): return "(CASE WHEN \(expression) IS NULL THEN NULL WHEN \(expression) = 0 THEN 'false' ELSE 'true' END)"
+        default: return expression
+        }
+    }
+
+    package func inexactDoubleCondition(_ column: String) -> String {
+        "typeof(\(column)) = 'integer' AND CAST(\(column) AS REAL) <> \(column)"
+    }
+
+    package func containsCondition(_ column: String) -> String { "instr(\(column), ?) > 0" }
+
+    package func hasPrefixCondition(_ column: String) -> String { "substr(\(column), 1, length(?)) = ?" }
+
+    package func limitClause(limit: Int?, offset: Int?) -> String {
+        switch (limit, offset) {
+        case (nil, nil): return ""
+        case (let limit?, nil): return " LIMIT \(limit)"
+        case (nil, let offset?): return " LIMIT -1 OFFSET \(offset)"
+        case (let limit?, let offset?): return " LIMIT \(limit) OFFSET \(offset)"
+        }
+    }
+
+    package func insertIgnoringDuplicates(into table: String, columns: [String], _ select: String) -> String {
+        "INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) \(select)"
+    }
+
+    package func temporaryTable(_ name: String) -> String { "temp.\(quote(name))" }
+
+    package func storageMismatchCondition(_ column: String, type: AttributeType) -> String? {
+        let allowed: String
+        switch type {
+        case .int, .bool: allowed = "'integer'"
+        case .double, .date: allowed = "'real', 'integer'"
+        case .string, .uuid: allowed = "'text'"
+        case .data: allowed = "'blob'"
+        }
+        return "typeof(\(column)) NOT IN ('null', \(allowed))"
+    }
+
+    package var insertionOrder: String { "rowid" }
+
+    package var maximumIdentifierLength: Int? { nil }
+
+    // MARK: - Literals
+
+    static func textLiteral(_ text: String) -> String {
+        // A NUL would end the statement's text early: such strings are written as a cast blob.
+        if text.utf8.contains(0) { return "CAST(X'\(hex(Data(text.utf8)))' AS TEXT)" }
+        var result = "'"
+        for scalar in text.unicodeScalars {
+            if scalar == "'" { result += "''" } else { result.unicodeScalars.append(scalar) }
+        }
+        return result + "'"
+    }
+
+    static func doubleLiteral(_ v: Double) -> String {
+        if v.isNaN { return "NULL" }
+        if v.isInfinite { return v > 0 ? "9e999" : "-9e999" }
+        let text = "\(v)"
+        return text.contains(".") || text.contains("e") ? text : text + ".0"
+    }
+
+    static func hex(_ data: Data) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(data.count * 2)
+        for byte in data {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

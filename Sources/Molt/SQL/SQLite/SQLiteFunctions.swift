@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+
+/// Swift functions registered on every connection Molt opens, so that SQL statements convert values with
+/// ``ValueConversion``'s rules rather than SQLite's own (`CAST` keeps 15 digits of a double; `strftime` keeps
+/// milliseconds of a date).
+enum SQLiteFunctions {
+    /// `molt_double_text(x)`: the text of a double that reads back as the same double.
+    static let doubleText = "molt_double_text"
+    /// `molt_date_text(x)`: the ISO 8601 text of a date (seconds since 1970) that reads back as the same date.
+    static let dateText = "molt_date_text"
+
+    private static let functions: [DatabaseFunction] = [
+        DatabaseFunction(doubleText, argumentCount: 1, pure: true) { values in
+            number(values[0]).map { ValueConversion.text(double: $0) }
+        },
+        DatabaseFunction(dateText, argumentCount: 1, pure: true) { values in
+            number(values[0]).map { ValueConversion.text(dateSince1970: $0) }
+        },
+    ]
+
+    private static func number(_ value: DatabaseValue) -> Double? {
+        switch value.storage {
+        case .double(let d): return d
+        case .int64(let i): return Double(i)
+        default: return nil
+        }
+    }
+
+    /// Adds the functions to a connection.
+    static func register(in db: Database) {
+        for function in functions { db.add(function: function) }
+    }
+}

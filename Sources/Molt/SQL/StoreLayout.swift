@@ -1,0 +1,98 @@
+/// Where each entity of a schema lives in the database: its table, the column of each attribute and to-one
+/// relationship, and the join table of each to-many relationship.
+///
+/// A store's own layout names everything after the schema (``standard(_:)``): one table per entity with an
+/// `_id` integer primary key, a column per attribute and per to-one relationship, and a join table
+/// `Entity_relationship` (`owner`, `target`, and `position` when ordered) per to-many relationship. During a
+/// custom migration stage the new version's objects live in the old version's tables, next to the old data,
+/// and the new version's layout points there.
+///
+/// Names returned by ``table(_:)``, ``column(_:_:)`` and ``joinTable(_:_:)`` are quoted for SQL.
+package struct StoreLayout: Sendable {
+    /// The integer identifier column every entity table has.
+    package static let idColumn = "_id"
+    /// The join table column of the object that owns a to-many relationship.
+    package static let ownerColumn = "owner"
+    /// The join table column of the object it points to.
+    package static let targetColumn = "target"
+    /// The join table column that orders an ordered relationship.
+    package static let positionColumn = "position"
+
+    /// The join table that stores a to-many relationship.
+    package static func joinTableName(entity: String, relationship: String) -> String {
+        Entity.joinTableName(entity: entity, relationship: relationship)
+    }
+
+    package struct EntityLayout: Sendable {
+        package var table: String
+        /// Attribute and to-one relationship name → column.
+        package var columns: [String: String]
+        /// To-many relationship name → join table.
+        package var joinTables: [String: String]
+        /// Columns that belong to no property of this version but must not be null (old data kept during a
+        /// stage): inserts give them these SQL literals.
+        package var fillers: [(column: String, literal: String)] = []
+
+        package init(table: String, columns: [String: String], joinTables: [String: String], fillers: [(column: String, literal: String)] = []) {
+            self.table = table
+            self.columns = columns
+            self.joinTables = joinTables
+            self.fillers = fillers
+        }
+    }
+
+    package var entities: [String: EntityLayout]
+    /// The dialect that quotes the names.
+    package let dialect: any SQLDialect
+
+    package init(entities: [String: EntityLayout], dialect: any SQLDialect) {
+        self.entities = entities
+        self.dialect = dialect
+    }
+
+    /// The layout of a store at `schema`.
+    package static func standard(_ schema: Schema, dialect: any SQLDialect) -> StoreLayout {
+        var entities: [String: EntityLayout] = [:]
+        for entity in schema.entities {
+            var columns: [String: String] = [:]
+            for attribute in entity.attributes { columns[attribute.name] = attribute.name }
+            var joinTables: [String: String] = [:]
+            for relationship in entity.relationships {
+                switch relationship.kind {
+                case .toOne: columns[relationship.name] = relationship.name
+                case .toMany: joinTables[relationship.name] = joinTableName(entity: entity.name, relationship: relationship.name)
+                }
+            }
+            entities[entity.name] = EntityLayout(table: entity.name, columns: columns, joinTables: joinTables)
+        }
+        return StoreLayout(entities: entities, dialect: dialect)
+    }
+
+    /// The quoted table of an entity.
+    package func table(_ entity: String) -> String { dialect.quote(entities[entity]?.table ?? entity) }
+
+    /// The quoted column of an attribute or to-one relationship (or `_id`).
+    package func column(_ entity: String, _ property: String) -> String {
+        dialect.quote(entities[entity]?.columns[property] ?? property)
+    }
+
+    /// The quoted join table of a to-many relationship.
+    package func joinTable(_ entity: String, _ relationship: String) -> String {
+        dialect.quote(entities[entity]?.joinTables[relationship] ?? Self.joinTableName(entity: entity, relationship: relationship))
+    }
+
+    package func fillers(_ entity: String) -> [(column: String, literal: String)] { entities[entity]?.fillers ?? [] }
+
+    /// Whether the entity's table and columns are named after the schema (no stage workspace, no filler).
+    package func isStandard(_ entity: String) -> Bool {
+        guard let layout = entities[entity] else { return true }
+        return layout.table == entity && layout.fillers.isEmpty && layout.columns.allSatisfy { $0.key == $0.value }
+    }
+
+    /// Every table a schema owns: entity tables and join tables.
+    package static func tableNames(_ schema: Schema) -> [String] {
+        schema.entities.flatMap { entity in
+            [entity.name] + entity.relationships.filter { $0.kind == .toMany }.map { joinTableName(entity: entity.name, relationship: $0.name) }
+        }
+    }
+}
