@@ -9,6 +9,9 @@ package protocol SQLDatabase: AnyObject, Sendable {
     /// Where the store is (a file path, a database URL without its password), for messages.
     var location: String { get }
 
+    /// Runs `body` in a read-only transaction, for the first look at a store that may not be one (or be
+    /// damaged, or newer): nothing is written, and errors name the store's location.
+    func inspect<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in a read-only transaction that sees one consistent state.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// Runs `body` in a write transaction, committed when it returns, rolled back when it throws.

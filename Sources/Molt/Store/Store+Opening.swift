@@ -24,41 +24,36 @@ extension Store {
     ///   ``MoltError/Code/notAMoltStore``, ``MoltError/Code/corruptStore``…, or the error a custom stage threw,
     ///   unchanged, so that the app can catch its own error types; in every case the store is left as it was.
     public static func open(at url: URL, schema: Schema, options: Options = Options()) throws -> Store {
+        try open(at: .file(url), schema: schema, options: options)
+    }
+
+    /// Opens the store at `location` at `schema`'s version: creates it, opens it, or migrates it first, by the
+    /// rules of ``open(at:schema:options:)-(URL,_,_)``.
+    ///
+    /// ```swift
+    /// let store = try Store.open(at: .file(url), schema: v6, options: .init().migrating(with: plan))
+    /// ```
+    public static func open(at location: StoreLocation, schema: Schema, options: Options = Options()) throws -> Store {
         try schema.validate()
         if let plan = options.plan, plan.newestVersion != schema.version {
             throw MoltError(
                 .invalidPlan,
                 "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan.")
         }
-        var settings = SQLiteDatabase.Settings()
-        settings.busyTimeout = options.migrationWaitTimeout
-        settings.fastSecureDelete = options.secureDelete == .fast
-        let database = try SQLiteDatabase.open(path: url.path, settings: settings)
+        let database = try location.engine.open(options: options)
         do {
             // The first read writes nothing: a foreign, damaged or newer file is reported without a byte written.
             let current = try database.inspect { db in try StoreMetadata.read(db) }
             if let current, case .open = try decision(for: current, schema: schema, options: options) {
-                try applyJournalMode(database, options: options, isNew: false)
-                return Store(schema: schema, url: url, database: database)
+                try location.engine.finishOpening(database, options: options, isNew: false)
+                return Store(schema: schema, url: location.url, database: database)
             }
-            try prepare(database, url: url, schema: schema, options: options)
-            try applyJournalMode(database, options: options, isNew: current == nil)
-            return Store(schema: schema, url: url, database: database)
+            try prepare(database, location: location, schema: schema, options: options)
+            try location.engine.finishOpening(database, options: options, isNew: current == nil)
+            return Store(schema: schema, url: location.url, database: database)
         } catch {
             try? database.close()
             throw error
-        }
-    }
-
-    /// Switches the file to write-ahead logging when the options ask for it; a file already in WAL mode is not
-    /// written to, and ``Options/JournalMode-swift.enum/preserve`` keeps the file's own mode.
-    static func applyJournalMode(_ database: SQLiteDatabase, options: Options, isNew: Bool) throws {
-        switch options.journalMode {
-        case .wal: try database.switchToWAL()
-        case .rollback: return
-        case .preserve:
-            // A store just created takes WAL; an existing one keeps its mode.
-            if try isNew || database.journalMode() == "wal" { try database.switchToWAL() }
         }
     }
 
@@ -87,7 +82,7 @@ extension Store {
     }
 
     /// Creates, resets or migrates the store, in one exclusive transaction that other openers wait for.
-    private static func prepare(_ database: any SQLDatabase, url: URL, schema: Schema, options: Options) throws {
+    private static func prepare(_ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options) throws {
         try database.exclusive { db in
             // Another thread or process may have done the work while this one waited for the lock.
             let metadata = try StoreMetadata.read(db)
@@ -95,7 +90,7 @@ extension Store {
             case .open:
                 return true
             case .create:
-                if try !db.tableNames().isEmpty { throw notAMoltStore(url) }
+                if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
                 try create(schema, in: db)
             case .reset:
                 try dropEverything(in: db)

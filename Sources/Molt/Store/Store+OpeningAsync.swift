@@ -13,7 +13,12 @@ extension Store {
     /// let store = try await Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
     /// ```
     public static func open(at url: URL, schema: Schema, options: Options = Options()) async throws -> Store {
-        let opening = opening(at: url, schema: schema, options: options)
+        try await open(at: .file(url), schema: schema, options: options)
+    }
+
+    /// Opens (creating or migrating) the store at `location` off the caller's thread.
+    public static func open(at location: StoreLocation, schema: Schema, options: Options = Options()) async throws -> Store {
+        let opening = opening(at: location, schema: schema, options: options)
         return try await withTaskCancellationHandler {
             try await opening.store
         } onCancel: {
@@ -30,6 +35,11 @@ extension Store {
     /// let store = try await opening.store
     /// ```
     public static func opening(at url: URL, schema: Schema, options: Options = Options()) -> Opening {
+        opening(at: .file(url), schema: schema, options: options)
+    }
+
+    /// Starts opening the store at `location` in the background; see ``opening(at:schema:options:)-(URL,_,_)``.
+    public static func opening(at location: StoreLocation, schema: Schema, options: Options = Options()) -> Opening {
         let (stream, continuation) = AsyncStream.makeStream(of: MigrationProgress.self, bufferingPolicy: .bufferingNewest(64))
         var options = options
         let cancellation = options.cancellation ?? MigrationCancellation()
@@ -46,9 +56,9 @@ extension Store {
                 // not hold one of the few threads every task of the app shares.
                 let thread = Thread {
                     defer { continuation.finish() }
-                    result.resume(with: Result { try Store.open(at: url, schema: schema, options: opening) })
+                    result.resume(with: Result { try Store.open(at: location, schema: schema, options: opening) })
                 }
-                thread.name = "Molt opening \(url.lastPathComponent)"
+                thread.name = "Molt opening \(location)"
                 thread.qualityOfService = .userInitiated
                 thread.start()
             }

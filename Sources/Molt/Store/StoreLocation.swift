@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where a store lives: a file (SQLite), or — with the `MoltPostgres` product — a schema of a PostgreSQL
+/// database.
+///
+/// Every way to open or inspect a store takes a location; the `URL` forms are shorthands for ``file(_:)``.
+///
+/// ```swift
+/// let store = try Store.open(at: .file(url), schema: v6)      // the same as Store.open(at: url, schema: v6)
+/// ```
+public struct StoreLocation: Sendable, CustomStringConvertible {
+    /// The store's file, for a store in a file.
+    public let url: URL?
+    /// Where the store is, for messages: a path, or a database URL without its password.
+    public let description: String
+    package let engine: any StoreEngine
+
+    package init(url: URL?, description: String, engine: any StoreEngine) {
+        self.url = url
+        self.description = description
+        self.engine = engine
+    }
+
+    /// A store in an SQLite file.
+    public static func file(_ url: URL) -> StoreLocation {
+        StoreLocation(url: url, description: url.path, engine: SQLiteFileEngine(url: url))
+    }
+}
+
+/// How an engine opens a store's database: the seam between ``Store``'s opening rules and a storage engine.
+package protocol StoreEngine: Sendable {
+    /// Opens the database for a store's work (creating what the engine needs to reach it), writing nothing to
+    /// the store itself.
+    func open(options: Store.Options) throws -> any SQLDatabase
+    /// Opens the database to read it only: nothing is written, ever.
+    func openForReading() throws -> any SQLDatabase
+    /// Called once the store is created, opened or migrated, before it is handed out (SQLite sets its journal
+    /// mode there).
+    func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws
+}
+
+/// SQLite files, through ``SQLiteDatabase``.
+struct SQLiteFileEngine: StoreEngine {
+    let url: URL
+
+    func open(options: Store.Options) throws -> any SQLDatabase {
+        var settings = SQLiteDatabase.Settings()
+        settings.busyTimeout = options.migrationWaitTimeout
+        settings.fastSecureDelete = options.secureDelete == .fast
+        return try SQLiteDatabase.open(path: url.path, settings: settings)
+    }
+
+    func openForReading() throws -> any SQLDatabase {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
+        }
+        // A writable connection that refuses writes (`query_only`): as the last connection to a WAL store it
+        // removes the -wal and -shm files it needed on close, which a read-only connection cannot; and it
+        // rolls back the journal of a process that died mid-transaction (a killed migration), reading the
+        // last committed state. A file that cannot be opened for writing is read read-only.
+        var settings = SQLiteDatabase.Settings()
+        settings.busyTimeout = 10
+        settings.queryOnly = true
+        do {
+            return try SQLiteDatabase.open(path: url.path, settings: settings)
+        } catch let error as MoltError where error.code == .ioError || error.code == .readOnly {
+            settings.readOnly = true
+            return try SQLiteDatabase.open(path: url.path, settings: settings)
+        }
+    }
+
+    func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws {
+        guard let database = database as? SQLiteDatabase else { return }
+        switch options.journalMode {
+        case .wal: try database.switchToWAL()
+        case .rollback: return
+        case .preserve:
+            // A store just created takes WAL; an existing one keeps its mode.
+            if try isNew || database.journalMode() == "wal" { try database.switchToWAL() }
+        }
+    }
+}
