@@ -31,7 +31,8 @@ struct DemoTests {
             #expect(lines.contains(expected), "missing line: \(expected)\n\(result.stdout)")
         }
         #expect(lines.filter { $0.hasPrefix("    migrated by inference in ") }.count == 5)
-        #expect(lines.filter { $0.hasPrefix("    migrated by the custom stage in ") && $0.hasSuffix(", 240 objects touched") }.count == 1)
+        #expect(lines.filter { $0.hasPrefix("    migrated by the custom stage in ") && $0.hasSuffix(", 120 objects updated") }.count == 1)
+        #expect(lines.filter { $0.hasPrefix("    migrated by inference in ") && $0.hasSuffix(", dropped 120 values of 'UserMemo.count'") }.count == 1)
 
         let info = try Molt.run(["info", store.path, "--json"])
         #expect(info.status == 0, "\(info)")

@@ -27,7 +27,7 @@ struct InspectionTests {
         ])
         #expect(lines.contains("    count: int = 100"))
         #expect(lines.contains("    0 → 1 inferred: Attribute 'UserMemo.count' has been added."))
-        #expect(lines.contains { $0.hasPrefix("  0 → 1  ") && $0.hasSuffix("  0 objects touched") })
+        #expect(lines.contains { $0.hasPrefix("  0 → 1  ") && $0.hasSuffix("  no object changed") })
     }
 
     @Test("info --json is an object with version, entities, counts, attributes and history")

@@ -33,7 +33,7 @@ struct MigrationCommandTests {
             SQL:
               ALTER TABLE "UserMemo" ADD COLUMN "count" INTEGER NOT NULL DEFAULT 100;
 
-            Rows written: 0
+            Changes: no object changed
 
             """)
         #expect(try setup.files() == before)
@@ -52,7 +52,10 @@ struct MigrationCommandTests {
         let statements = json["statements"] as! [String]
         #expect(statements.contains { $0.hasPrefix("INSERT INTO \"_molt_new_UserMemo\"") && $0.contains("COALESCE") })
         #expect(statements.contains("DROP TABLE \"UserMemo\""))
-        #expect(json["objectsTouched"] as? Int == 20)
+        // The memos whose null subtitle takes the new default (7 of the 20) are the objects the step changes.
+        #expect(json["objectsTouched"] as? Int == 7)
+        let records = json["stepRecords"] as? [[String: Any]]
+        #expect(records?.first?["objectsUpdated"] as? Int == 7)
         #expect(try setup.files() == before)
     }
 
@@ -64,7 +67,7 @@ struct MigrationCommandTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         #expect(lines[0].hasPrefix("Migrated \(setup.store.path) from version 0 to 1 in "))
-        #expect(lines[0].hasSuffix(" (0 objects touched)."))
+        #expect(lines[0].hasSuffix(" (no object changed)."))
         #expect(lines[1] == "  0 → 1 inferred: Attribute 'UserMemo.count' has been added.")
         let info = try Store.inspect(at: setup.store)
         #expect(info.version == 1)

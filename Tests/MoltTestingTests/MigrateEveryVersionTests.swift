@@ -82,10 +82,12 @@ struct MigrateEveryVersionTests {
 
     @Test("objects that disappear are reported by key, and counts are compared")
     func lostObjects() throws {
-        // Version 3 renames Folder to Category but forgets `originalName`: Molt infers a removal and an addition.
+        // Version 3 replaces Folder by Category and declares Folder deleted: Molt drops the folders, which the
+        // expectation says should have become categories.
         var v3 = Memo.v3
         v3.entities[0] = Entity("Category") { Attribute("name", .string) }
         v3.entities[1].relationships = []
+        v3.deletions = [.entity("Folder")]
         let tester = MigrationTester(schemas: [Memo.v0, Memo.v1, Memo.v2, v3])
         let error = try #require(throws: MigrationTestError.self) {
             try tester.migrate(from: 2, fixtures: Memo.fixtures(at: 2), expectedCounts: ["Category": 1, "UserMemo": 2]) { old in
@@ -109,7 +111,7 @@ struct MigrateEveryVersionTests {
     @Test("a plan that fails from one old version but not from another names the one that fails")
     func failsFromOneVersionOnly() throws {
         // Version 1 renames `text` to `body`; version 2 drops the hint, as it should. A shortcut stage 0 → 2,
-        // inferred in one go, sees no hint: from 0 the text is lost, from 1 it is kept.
+        // inferred in one go, sees no hint: from 0 the text would be lost, which Molt refuses; from 1 it is kept.
         let s0 = Schema(version: 0) { Entity("Note") { Attribute("text", .string, isOptional: true) } }
         let s1 = Schema(version: 1) { Entity("Note") { Attribute("body", .string, isOptional: true, originalName: "text") } }
         let s2 = Schema(version: 2) {
@@ -124,15 +126,14 @@ struct MigrateEveryVersionTests {
                 [Fixture("Note", "milk", [version == 0 ? "text" : "body": "Buy milk"])]
             }
         }
-        #expect(error.code == .valueMismatch)
+        #expect(error.code == .migrationFailed)
         #expect(error.version == 0)
         #expect(error.failures.count == 1)
         #expect(error.message == """
             The migration plan fails from 1 of 2 starting versions (passed: 1):
-            From version 0 (path 0 → 2): 1 of 1 fixture objects differ after the migration to version 2:
-            'Note' object "milk" (_id 1, stored at version 0):
-              body: expected "Buy milk", found null
-            Fix the stages on the path 0 → 2 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
+            From version 0 (path 0 → 2): the migration to version 2 failed: Molt will not migrate from version 0 to 2: it would delete stored data that the schema does not declare deleted.
+            - Version 2 removes attribute 'Note.text', which holds 1 value, and adds 'body' of the same type: a likely rename, and the values would be deleted. If it was renamed to 'body', declare `originalName: "text"` on attribute 'body' (in a snapshot: "originalName" : "text"). If the values are meant to go, declare it: `Schema(version: 2, deleting: [.property("text", of: "Note")])` (in a snapshot: "deletions" : [{"entity" : "Note", "property" : "text"}]).
+            Nothing was written.
             """)
     }
 

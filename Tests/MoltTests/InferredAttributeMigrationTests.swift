@@ -19,11 +19,12 @@ struct InferredAttributeMigrationTests {
         #expect(try store.read { try $0.count("Shelf") } == 1)
     }
 
-    @Test("removing an entity drops its objects and the links to them, and keeps everything else", arguments: StoreKind.files)
+    @Test("removing an entity declared deleted drops its objects and the links to them, and keeps everything else", arguments: StoreKind.files)
     func removeEntity(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
             $0.entities.removeAll { $0.name == "Tag" }
+            $0.deletions = [.entity("Tag")]
             $0.edit("Book") { $0.relationships.removeAll { $0.name == "tags" } }
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)

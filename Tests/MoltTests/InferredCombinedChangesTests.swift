@@ -123,13 +123,10 @@ struct InferredCombinedChangesTests {
         }
     }
 
-    @Test("a rename whose old name is taken by a new entity or attribute is refused as ambiguous: names match first", arguments: StoreKind.files)
+    @Test("an originalName hint wins over a same name: an old name can be reused by a new entity or attribute", arguments: StoreKind.files)
     func oldNamesReused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
         let v0 = Library.v0()
-        let before = try Library.makeStore(at: url, schema: v0, kind: kind)
-        let bytes = FileState(url)
         let v1 = v0.next(1) {
             $0.edit("Tag") { $0.name = "Label"; $0.originalName = "Tag" }
             $0.edit("Book") {
@@ -139,16 +136,29 @@ struct InferredCombinedChangesTests {
             }
             $0.entities.append(Entity("Tag") { Attribute("label", .string) })
         }
-        let error = moltError { _ = try Store.open(at: url, schema: v1, options: kind.options) }
-        #expect(error?.code == .migrationNotInferable)
-        #expect(error?.message == """
-            Molt cannot infer the migration from version 0 to 1:
-            - Entity 'Label' says it was renamed from 'Tag', but 'Tag' also comes from 'Tag' between versions 0 and 1; the rename is ambiguous. Keep one `originalName: "Tag"`, or split the entity in a custom stage from version 0 to 1.
-            - 'Book.heading' says it was renamed from 'title', but 'Book.title' also comes from 'title' between versions 0 and 1; the rename is ambiguous. Remove one of the `originalName` hints, or copy the values in a custom stage from version 0 to 1.
-            - Relationship 'Book.tags' now points to 'Label' instead of 'Tag' between versions 0 and 1; Molt cannot know which new objects to link. Link them in a custom stage from version 0 to 1.
-            """)
-        #expect(FileState(url) == bytes)
-        #expect(try StoreDump(at: url, schema: v0, options: kind.options) == before)
+        let (before, after, history) = try Library.migrate(kind, from: v0, to: v1, in: dir)
+        var expected = before.renamingEntity("Tag", to: "Label").renamingAttribute("Book", "title", to: "heading")
+            .setting("Book", "title", to: "untitled")
+        expected.entities["Tag"] = [:]
+        #expect(after == expected)
+        #expect(history.first?.steps.first?.contains("Entity 'Tag' has been renamed to 'Label'.") == true)
+    }
+
+    @Test("two attributes that swap names by originalName swap their values", arguments: StoreKind.files)
+    func swappedNames(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v0 = Library.v0()
+        let v1 = v0.next(1) {
+            $0.edit("Book") {
+                $0.editAttribute("title") { $0.name = "isbn"; $0.originalName = "title" }
+                $0.editAttribute("isbn") { $0.name = "title"; $0.originalName = "isbn" }
+            }
+        }
+        let (before, after, _) = try Library.migrate(kind, from: v0, to: v1, in: dir)
+        let expected = before.mapping("Book") { state in
+            (state.values["isbn"], state.values["title"]) = (state.values["title"], state.values["isbn"])
+        }
+        #expect(after == expected)
     }
 
     @Test("widened and made required at once: converted values, the default for nulls", arguments: StoreKind.files)
@@ -167,6 +177,7 @@ struct InferredCombinedChangesTests {
         let v0 = Library.v0()
         let v1 = v0.next(1) {
             $0.entities.removeAll { $0.name == "Tag" }
+            $0.deletions = [.entity("Tag")]
             $0.edit("Book") {
                 $0.relationships.removeAll { $0.name == "tags" }
                 $0.attributes.removeAll { $0.name == "pages" }

@@ -107,6 +107,47 @@ struct SchemaValidationTests {
             },
             message: "relationship 'Note.tags' is stored in table 'Note_tags', which is also the name of an entity; rename one of them.",
             entity: "Note", property: "tags"),
+        Invalid(
+            name: "entities that differ only in case",
+            schema: Schema(version: 3) {
+                Entity("Note") { Attribute("text", .string) }
+                Entity("NOTE") { Attribute("text", .string) }
+            },
+            message: "entities 'Note' and 'NOTE' differ only in case, which the storage engines do not tell apart; rename one of them.",
+            entity: "NOTE"),
+        Invalid(
+            name: "properties that differ only in case",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("title", .string); Attribute("Title", .string) } },
+            message: "properties 'Note.title' and 'Note.Title' differ only in case, which the storage engines do not tell apart; rename one of them.",
+            entity: "Note", property: "Title"),
+        Invalid(
+            name: "join table named like an entity but for case",
+            schema: Schema(version: 3) {
+                Entity("Note") { Relationship("tags", toMany: "NOTE_TAGS") }
+                Entity("NOTE_TAGS") { Attribute("label", .string) }
+            },
+            message: "relationship 'Note.tags' is stored in table 'Note_tags', which is also the name of an entity; rename one of them.",
+            entity: "Note", property: "tags"),
+        Invalid(
+            name: "a name SQLite reserves",
+            schema: Schema(version: 3) { Entity("sqlite_notes") { Attribute("text", .string) } },
+            message: "Entity name 'sqlite_notes' is reserved by Molt; choose another name.", entity: "sqlite_notes"),
+        Invalid(
+            name: "the identifier column in another case",
+            schema: Schema(version: 3) { Entity("Note") { Attribute("_ID", .int) } },
+            message: "Attribute 'Note' name '_ID' is reserved by Molt; choose another name.", entity: "Note", property: "_ID"),
+        Invalid(
+            name: "a deleted entity that the schema still has",
+            schema: Schema(version: 3, deleting: [.entity("Note")]) { Entity("Note") { Attribute("text", .string) } },
+            message: "entity 'Note' is declared deleted, but entity 'Note' still comes from it; remove the deletion, or the entity.",
+            entity: "Note"),
+        Invalid(
+            name: "a deleted property that the entity still has under a new name",
+            schema: Schema(version: 3, deleting: [.property("text", of: "Note")]) {
+                Entity("Note") { Attribute("body", .string, originalName: "text") }
+            },
+            message: "property 'Note.text' is declared deleted, but the entity still has a property that comes from it; remove the deletion, or the property.",
+            entity: "Note", property: "text"),
     ]
 
     @Test("an invalid schema is rejected with an exact message naming the culprit", arguments: cases)
@@ -124,6 +165,12 @@ struct SchemaValidationTests {
     func negativeVersion() {
         let error = moltError { try Schema(version: -1) { Entity("Note") { Attribute("text", .string) } }.validate() }
         #expect(error?.message == "Invalid schema version -1: the version must not be negative.")
+    }
+
+    @Test("a version too large for a store to record is rejected")
+    func hugeVersion() {
+        let error = moltError { try Schema(version: .max) { Entity("Note") { Attribute("text", .string) } }.validate() }
+        #expect(error?.message == "Invalid schema version \(Int.max): the version must not be greater than 2147483646 (stores record it as a 32-bit number).")
     }
 
     @Test("a valid schema with every type, default and relationship kind passes")

@@ -61,6 +61,13 @@ enum SwiftDataTastings {
         }
     }
 
+    /// The same versions with the custom stage forgotten: the SwiftData trap of the seed ("built without errors
+    /// but silently migrated nothing"). Molt refuses it: V2 drops four models that hold tastings.
+    enum ForgottenStagePlan: SchemaMigrationPlan {
+        static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self]
+        static var stages: [MigrationStage] { [] }
+    }
+
     static func run(_ check: Checker) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-tastings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -77,6 +84,21 @@ enum SwiftDataTastings {
             try objects.insert(V1.CocktailNote(name: "Daiquiri", base: "rum", rating: 3))
         }
         try v1.close()
+
+        // Forgetting the stage is refused before anything is written, with the fix in the message.
+        do {
+            _ = try Store.open(at: url, plan: ForgottenStagePlan.self)
+            check.expect("opened", "refused", "a plan that forgets the stage is refused")
+        } catch let error as MoltError {
+            check.expect(error.code, .dataLossRefused, "a plan that forgets the stage is refused")
+            check.expect(
+                error.message.contains("Version 2 removes entity 'CocktailNote', which holds 2 objects; they would be deleted."), true,
+                "the refusal names the entity and the objects it would delete")
+            check.expect(
+                error.message.contains("write a custom stage from version 1 to 2 that reads them"), true,
+                "the refusal tells the developer to write the stage")
+            check.expect(try Store.version(at: url), 1, "the refused store is still at version 1")
+        }
 
         let store = try Store.open(at: url, plan: TastingPlan.self)
         try store.read { objects in

@@ -35,35 +35,41 @@ extension Migration {
                 entity: type)
         }
         let layout = workspace.newLayout.entities[newEntity.name]!
-        var reader = BatchReader(table: oldEntity.name, entity: newEntity.name)
-        let oldSlots = oldEntity.attributes.map { reader.slot($0.name, $0.type, attribute: $0.name) }
-        let newSlots = newEntity.attributes.map { reader.slot(layout.columns[$0.name]!, $0.type, attribute: $0.name) }
         let oldShape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
         let newShape = ObjectShape(entity: newEntity, version: toVersion)
-        var updates = UpdateStatements(table: layout.table, columns: newEntity.attributes.map { layout.columns[$0.name]! })
+        let newColumns = newEntity.attributes.map { layout.columns[$0.name]! }
+        var updates = UpdateStatements(table: layout.table, columns: newColumns)
+        // A's columns among those the stage writes: writing one makes the old side read a snapshot first.
+        let oldColumns = Set(oldEntity.attributes.map(\.name) + oldEntity.relationships.map(\.name))
+        let sharesColumns = newColumns.contains(where: oldColumns.contains)
         let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(oldEntity.name))") ?? 0)
         var done = 0
         run.report(entity: newEntity.name, completed: 0, total: total)
+        var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: newEntity, newColumns: newColumns)
         // One old and one new object, refilled for each row: their value arrays are reused rather than
         // allocated per object (a copy the body keeps is copied on write, as for any Swift value).
         var old = MigrationObject(shape: oldShape)
         var new = MigrationObject(shape: newShape)
         // A loop rather than a closure, so that `old` and `new` are plain locals the compiler need not copy
         // defensively when it hands them to `body` and to the update.
-        while try reader.next(in: db) {
-            for row in 0..<reader.batch.count {
-                let id = reader.batch.ids[row]
-                old.refill(id: id, from: reader.batch, row: row, slots: oldSlots)
-                if new.shape !== newShape || new.values.count != newSlots.count { new = MigrationObject(shape: newShape) }
-                new.refill(id: id, from: reader.batch, row: row, slots: newSlots)
+        while try pass.next() {
+            let batch = pass.reader.batch
+            for row in 0..<batch.count {
+                let id = batch.ids[row]
+                old.refill(id: id, from: batch, row: row, slots: pass.oldSlots)
+                if new.shape !== newShape || new.values.count != pass.newSlots.count { new = MigrationObject(shape: newShape) }
+                new.refill(id: id, from: batch, row: row, slots: pass.newSlots)
                 try body(old, &new)
                 if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
                 if new.changed != 0 || new.manyChanged {
+                    if sharesColumns && !workspace.isSnapshotted(layout.table) {
+                        try workspace.willWrite(table: layout.table, columns: updates.changedColumns(new))
+                    }
                     try updates.write(new, in: db)
-                    run.touched += 1
+                    workspace.didUpdate(newEntity.name, id: id)
                 }
             }
-            done += reader.batch.count
+            done += batch.count
             run.report(entity: newEntity.name, completed: done, total: total)
             try run.checkCancellation()
         }
@@ -81,21 +87,79 @@ extension Migration {
         guard let oldEntity = try entityPair(type).old else {
             throw MoltError(.invalidValue, "Entity '\(type)' does not exist in version \(fromVersion); it has no old objects.", entity: type)
         }
-        var reader = BatchReader(table: oldEntity.name, entity: oldEntity.name)
-        let slots = oldEntity.attributes.map { reader.slot($0.name, $0.type, attribute: $0.name) }
         let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
-        let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(oldEntity.name))") ?? 0)
+        let total = Int(try old.count(oldEntity.name))
         var done = 0
-        var old = MigrationObject(shape: shape)
-        while try reader.next(in: db) {
-            for row in 0..<reader.batch.count {
-                old.refill(id: reader.batch.ids[row], from: reader.batch, row: row, slots: slots)
-                try body(old)
+        var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: nil, newColumns: [])
+        var object = MigrationObject(shape: shape)
+        while try pass.next() {
+            let batch = pass.reader.batch
+            for row in 0..<batch.count {
+                object.refill(id: batch.ids[row], from: batch, row: row, slots: pass.oldSlots)
+                try body(object)
             }
-            done += reader.batch.count
+            done += batch.count
             run.report(entity: oldEntity.name, completed: done, total: total)
             try run.checkCancellation()
         }
+    }
+}
+
+/// One walk over the objects of an entity during a stage: the batch reader, and the slots of the old and new
+/// values in its rows. When the new side's writes have made the old side read a snapshot, the next batch is
+/// read from the snapshot joined with the new table, from where the walk stands.
+struct EnumerationPass {
+    let migration: Migration
+    let oldEntity: Entity
+    let newEntity: Entity?
+    let newColumns: [String]
+    private(set) var reader: BatchReader
+    private(set) var oldSlots: [(index: Int, type: AttributeType)] = []
+    private(set) var newSlots: [(index: Int, type: AttributeType)] = []
+    private var generation: Int
+
+    init(migration: Migration, oldEntity: Entity, newEntity: Entity?, newColumns: [String]) {
+        self.migration = migration
+        self.oldEntity = oldEntity
+        self.newEntity = newEntity
+        self.newColumns = newColumns
+        generation = migration.workspace.generation
+        reader = BatchReader(source: Self.source(migration, oldEntity, newEntity), entity: newEntity?.name ?? oldEntity.name)
+        addSlots()
+    }
+
+    /// The rows to read now: A's table while the old side reads it, else its snapshot joined with B's table.
+    private static func source(_ migration: Migration, _ oldEntity: Entity, _ newEntity: Entity?) -> BatchReader.Source {
+        let dialect = migration.db.dialect
+        let q = dialect.quote
+        let oldTable = migration.workspace.oldLayout.table(oldEntity.name)
+        let newTable = newEntity.map { migration.workspace.newLayout.table($0.name) }
+        guard let newTable, oldTable != newTable else {
+            return .init(from: "\(oldTable) AS o", id: "o.\(q(StoreLayout.idColumn))")
+        }
+        return .init(
+            from: "\(oldTable) AS o LEFT JOIN \(newTable) AS n ON n.\(q(StoreLayout.idColumn)) = o.\(q(StoreLayout.idColumn))",
+            id: "o.\(q(StoreLayout.idColumn))", presence: "n.\(q(StoreLayout.idColumn))")
+    }
+
+    private mutating func addSlots() {
+        let q = migration.db.dialect.quote
+        let joined = reader.source.presence != nil
+        oldSlots = oldEntity.attributes.map { reader.slot("o.\(q($0.name))", $0.type, attribute: $0.name) }
+        guard let newEntity else { return }
+        newSlots = zip(newEntity.attributes, newColumns).map { attribute, column in
+            reader.slot("\(joined ? "n" : "o").\(q(column))", attribute.type, attribute: attribute.name)
+        }
+    }
+
+    /// Reads the next batch, from the snapshot if one was taken since the last.
+    mutating func next() throws -> Bool {
+        if migration.workspace.generation != generation {
+            generation = migration.workspace.generation
+            reader = reader.resume(from: Self.source(migration, oldEntity, newEntity))
+            addSlots()
+        }
+        return try reader.next(in: migration.db)
     }
 }
 

@@ -83,10 +83,15 @@ extension Migration {
         let mapTable = dialect.temporaryTable(m.mapTable)
         let sorted = m.mapping.attributes.sorted { $0.key < $1.key }
         try withSQLContext(m.label) {
+            try checkExactDoubles(of: m, condition: condition)
             if m.inPlace {
                 if !sorted.isEmpty {
                     let assignments = sorted.map { "\(layout.column(m.destination.name, $0.key)) = (\($0.value))" }.joined(separator: ", ")
-                    run.touched += try db.execute("UPDATE \(table) SET \(assignments)\(condition)")
+                    try workspace.willWrite(
+                        table: layout.physicalTable(m.destination.name),
+                        columns: sorted.map { layout.physicalColumn(m.destination.name, $0.key) })
+                    let updated = try db.execute("UPDATE \(table) SET \(assignments)\(condition)")
+                    workspace.counts.updatedAll(m.destination.name, count: updated)
                     try checkStoredTypes(of: m)
                 }
                 if m.hasMapTable {
@@ -116,7 +121,8 @@ extension Migration {
                 columns.append(q(filler.column))
                 values.append(filler.literal)
             }
-            run.touched += try db.execute("""
+            try workspace.willWrite(table: layout.physicalTable(m.destination.name), columns: nil)
+            workspace.counts.inserted += try db.execute("""
                 INSERT INTO \(table) (\(columns.joined(separator: ", ")))
                 SELECT \(values.joined(separator: ", "))
                 FROM \(q(m.source.name)) JOIN \(mapTable) AS _molt_map ON _molt_map._molt_src = \(q(m.source.name)).\(id)
@@ -172,7 +178,9 @@ extension Migration {
         case .toOne:
             let table = layout.table(entity.name)
             let column = layout.column(entity.name, relationship.name)
-            run.touched += try db.execute("""
+            try workspace.willWrite(
+                table: layout.physicalTable(entity.name), columns: [layout.physicalColumn(entity.name, relationship.name)])
+            _ = try db.execute("""
                 UPDATE \(table) SET \(column) = (SELECT \(target) FROM \(pairs) WHERE \(owner) = \(table).\(q(StoreLayout.idColumn)))
                 WHERE \(q(StoreLayout.idColumn)) IN (SELECT \(owner) FROM \(pairs))
                 """)
@@ -184,7 +192,24 @@ extension Migration {
                 columns.append(q(StoreLayout.positionColumn))
                 select += ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(target))"
             }
-            run.touched += try db.execute(dialect.insertIgnoringDuplicates(into: table, columns: columns, "\(select) FROM \(pairs)"))
+            try workspace.willWrite(table: layout.physicalJoinTable(entity.name, relationship.name), columns: nil)
+            _ = try db.execute(dialect.insertIgnoringDuplicates(into: table, columns: columns, "\(select) FROM \(pairs)"))
+        }
+    }
+
+    /// Refuses an expression that gives an integer with no exact double for a double or date attribute: the
+    /// column would round it, and Molt never rounds a value silently (the same rule as every other path).
+    private func checkExactDoubles(of m: ResolvedMapping, condition: String) throws {
+        let q = db.dialect.quote
+        for (name, expression) in m.mapping.attributes.sorted(by: { $0.key < $1.key }) {
+            guard let attribute = m.destination.attribute(named: name), attribute.type == .double || attribute.type == .date else { continue }
+            let filter = condition.isEmpty ? " WHERE " : "\(condition) AND "
+            let sql = "SELECT \(q(m.source.name)).\(q(StoreLayout.idColumn)), (\(expression)) FROM \(q(m.source.name))\(filter)\(db.dialect.inexactDoubleCondition("(\(expression))")) LIMIT 1"
+            guard let row = try db.fetchRows(sql, types: [.int, .int]).first, case .int(let id) = row[0], case .int(let value) = row[1]
+            else { continue }
+            throw ValueConversion.inexactDouble(
+                entity: m.destination.name, attribute: name, value: value, objectID: nil, version: toVersion,
+                origin: "given by the expression `\(expression)` of \(m.label), for source _id \(id)")
         }
     }
 

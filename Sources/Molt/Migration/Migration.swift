@@ -3,8 +3,10 @@
 ///
 /// During a stage from version A to version B, every object of an entity that exists in both versions is one
 /// object with two faces: ``enumerateObjects(ofType:_:)`` hands you both. ``old`` reads version A (including
-/// entities and attributes B removed); ``new`` reads and writes version B. What you create or change stays
-/// there until the run commits: there is no context reset between phases.
+/// entities and attributes B removed), exactly as the stage found it for the whole stage: what ``new``
+/// creates, deletes or rewrites never shows on the old side, in counts, fetches, relationships or a second
+/// enumeration (Realm's immutable `oldObject`). ``new`` reads and writes version B. What you create or change
+/// stays there until the run commits: there is no context reset between phases.
 ///
 /// ```swift
 /// .custom(from: 3, to: 4) { migration in
@@ -41,7 +43,6 @@ public final class Migration {
     let db: any SQLConnection
     let workspace: StageWorkspace
     let run: RunContext
-    let deletions = DeletionLog()
     /// Old entity → (new attribute name → old attribute name), from `renameProperty`.
     var renamedProperties: [String: [String: String]] = [:]
 
@@ -51,8 +52,8 @@ public final class Migration {
         self.newSchema = workspace.to
         self.db = db
         self.run = run
-        self.old = Objects(db: db, schema: workspace.from, isWritable: false)
-        self.new = Objects(db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, deletionLog: deletions)
+        self.old = Objects(db: db, schema: workspace.from, isWritable: false, layoutSource: workspace)
+        self.new = Objects(db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, observer: workspace)
     }
 
     /// The version the stage starts from.
@@ -109,7 +110,10 @@ public final class Migration {
                 column: oldName, table: oldEntity.name, entity: newEntity.name, attribute: newName, version: toVersion, in: db)
         }
         let expression = SQLColumnSource.convert(.column(oldName), from: source.type, to: destination.type).sql(db.dialect)
-        run.touched += try db.execute("UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
+        let table = workspace.newLayout.physicalTable(newEntity.name)
+        try workspace.willWrite(table: table, columns: [workspace.newLayout.physicalColumn(newEntity.name, newName)])
+        let changed = try db.execute("UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
+        workspace.counts.updatedAll(newEntity.name, count: changed)
     }
 
     /// Creates an object of the new version, as Realm's `migration.create(_:value:)` does.
@@ -117,24 +121,22 @@ public final class Migration {
     /// - Returns: The new object, with its identifier.
     @discardableResult
     public func create(_ type: String, value: [String: Value] = [:]) throws -> DynamicObject {
-        let object = try new.insert(type, value)
-        run.touched += 1
-        return object
+        try new.insert(type, value)
     }
 
     /// Deletes an object of the new version (which, for an entity both versions have, is also the old object).
     public func delete(_ object: DynamicObject) throws {
         try new.delete(object)
-        run.touched += 1
     }
 
     /// Deletes every object of an entity, of either version, as Realm's `deleteData(forType:)` does; the data
     /// of an entity the new version removed is deleted anyway when the stage ends.
     public func deleteData(forType type: String) throws {
         let (oldEntity, newEntity) = try entityPair(type)
-        let table = newEntity.map { workspace.newLayout.table($0.name) } ?? db.dialect.quote(oldEntity!.name)
-        run.touched += try db.execute("DELETE FROM \(table)")
-        if let newEntity { deletions.entities.insert(newEntity.name) }
+        let table = newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldEntity!.name
+        try workspace.willWrite(table: table, columns: nil)
+        let count = try db.execute("DELETE FROM \(db.dialect.quote(table))")
+        if let newEntity { workspace.didDelete(newEntity.name, count: count) } else { workspace.counts.deleted += count }
     }
 }
 
@@ -145,7 +147,6 @@ final class RunContext {
     let stepCount: Int
     var stepIndex = 0
     var step: (from: Int, to: Int) = (0, 0)
-    var touched = 0
 
     init(progress: (@Sendable (MigrationProgress) -> Void)?, cancellation: MigrationCancellation?, stepCount: Int) {
         self.progress = progress

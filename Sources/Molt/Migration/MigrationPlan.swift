@@ -63,6 +63,9 @@ public struct MigrationPlan: Sendable {
         self.schemas = schemas
         self.stages = stages
         self.realmBlock = nil
+        for (previous, next) in zip(schemas, schemas.dropFirst()) {
+            if let error = SchemaDiff(from: previous, to: next).unmatchedDeletionsError { throw error }
+        }
         for schema in schemas.dropLast() {
             do {
                 _ = try path(from: schema)
@@ -124,6 +127,15 @@ public struct MigrationPlan: Sendable {
             let stage = MigrationStage.custom(from: stored.version, to: target.version) { try realmBlock($0, stored.version) }
             return [MigrationStep(diff: SchemaDiff(from: stored, to: target), stage: stage)]
         }
+        return try listedPath(from: stored)
+    }
+
+    /// The deletions declared by every version after `from` up to `to`, for a step that crosses them.
+    private func deletions(after from: Int, through to: Int) -> [Deletion] {
+        schemas.filter { $0.version > from && $0.version <= to }.flatMap(\.deletions)
+    }
+
+    private func listedPath(from stored: Schema) throws -> [MigrationStep] {
         guard let listed = schema(version: stored.version) else {
             throw MoltError(
                 .invalidPlan,
@@ -141,11 +153,12 @@ public struct MigrationPlan: Sendable {
             let declared = stages.filter { $0.fromVersion == current.version && $0.toVersion <= newestVersion }
             if let stage = declared.max(by: { $0.toVersion < $1.toVersion }) {
                 let next = schema(version: stage.toVersion)!
-                steps.append(MigrationStep(diff: SchemaDiff(from: current, to: next), stage: stage))
+                let deletions = deletions(after: current.version, through: next.version)
+                steps.append(MigrationStep(diff: SchemaDiff(from: current, to: next, declaredDeletions: deletions), stage: stage))
                 current = next
             } else {
                 let next = schemas.first { $0.version > current.version }!
-                let diff = SchemaDiff(from: current, to: next)
+                let diff = SchemaDiff(from: current, to: next, declaredDeletions: deletions(after: current.version, through: next.version))
                 if let error = diff.notInferableError { throw error }
                 steps.append(MigrationStep(diff: diff, stage: nil))
                 current = next

@@ -1,6 +1,12 @@
 import Foundation
 
 /// One migration run recorded in a store's history.
+///
+/// ```swift
+/// for record in try store.history() {
+///     print(record.fromVersion, "→", record.toVersion, record.stepRecords.map(\.summary))
+/// }
+/// ```
 public struct MigrationRecord: Hashable, Sendable, Codable {
     /// The version the store was at before the run.
     public var fromVersion: Int
@@ -10,8 +16,111 @@ public struct MigrationRecord: Hashable, Sendable, Codable {
     public var startedAt: Date
     /// How long it took, in seconds.
     public var duration: Double
-    /// How many rows it wrote (copies made by table rebuilds, values converted or set by stages).
+    /// Objects inserted, updated and deleted by the run, each counted once per step (the sum of the steps').
     public var objectsTouched: Int
     /// A line per step: "1 → 2 inferred: Attribute 'UserMemo.count' has been added."
     public var steps: [String]
+    /// What each step did, exactly: objects inserted, updated and deleted, and data dropped. Empty for runs
+    /// recorded by a Molt that did not record them.
+    public var stepRecords: [MigrationStepRecord]
+
+    public init(
+        fromVersion: Int, toVersion: Int, startedAt: Date, duration: Double, steps: [String],
+        stepRecords: [MigrationStepRecord], objectsTouched: Int? = nil
+    ) {
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.startedAt = startedAt
+        self.duration = duration
+        self.steps = steps
+        self.stepRecords = stepRecords
+        self.objectsTouched = objectsTouched
+            ?? stepRecords.reduce(0) { $0 + $1.objectsInserted + $1.objectsUpdated + $1.objectsDeleted }
+    }
+
+    /// Everything the run dropped, over all its steps.
+    public var dropped: [DroppedData] { stepRecords.flatMap(\.dropped) }
+}
+
+/// What one step of a migration run did.
+public struct MigrationStepRecord: Hashable, Sendable, Codable {
+    /// How the step ran.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// Inferred by Molt.
+        case inferred
+        /// A custom stage's code.
+        case custom
+        /// Entity mappings (and their hook).
+        case mapping
+    }
+
+    /// The version the step starts from.
+    public var fromVersion: Int
+    /// The version it leads to.
+    public var toVersion: Int
+    /// How it ran.
+    public var kind: Kind
+    /// Objects the step created (a stage's `create`, a mapping's inserts).
+    public var objectsInserted: Int
+    /// Objects whose stored values the step changed (a stage's writes, a conversion, a default filled in),
+    /// each counted once however many times it was written.
+    public var objectsUpdated: Int
+    /// Objects the step deleted (a stage's `delete` and `deleteData`, with their cascades).
+    public var objectsDeleted: Int
+    /// The objects, values and links the step's schema change dropped.
+    public var dropped: [DroppedData]
+
+    public init(
+        fromVersion: Int, toVersion: Int, kind: Kind, objectsInserted: Int = 0, objectsUpdated: Int = 0,
+        objectsDeleted: Int = 0, dropped: [DroppedData] = []
+    ) {
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        self.kind = kind
+        self.objectsInserted = objectsInserted
+        self.objectsUpdated = objectsUpdated
+        self.objectsDeleted = objectsDeleted
+        self.dropped = dropped
+    }
+
+    /// "3 → 4 custom: 300 objects updated; dropped 300 values of 'UserMemo.count'".
+    public var summary: String {
+        var parts: [String] = []
+        if objectsInserted > 0 { parts.append("\(objectsInserted) object\(objectsInserted == 1 ? "" : "s") inserted") }
+        if objectsUpdated > 0 { parts.append("\(objectsUpdated) object\(objectsUpdated == 1 ? "" : "s") updated") }
+        if objectsDeleted > 0 { parts.append("\(objectsDeleted) object\(objectsDeleted == 1 ? "" : "s") deleted") }
+        let drops = dropped.filter { $0.count > 0 }
+        if !drops.isEmpty { parts.append("dropped " + drops.map(\.description).joined(separator: ", ")) }
+        return "\(fromVersion) → \(toVersion) \(kind.rawValue): " + (parts.isEmpty ? "no object changed" : parts.joined(separator: "; "))
+    }
+}
+
+/// Stored data a migration step dropped with the schema change: the objects of a removed entity, the values of
+/// a removed attribute, the links of a removed relationship.
+public struct DroppedData: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The entity, by its name in the version the step starts from.
+    public var entity: String
+    /// The attribute or relationship, by its name then; nil for the entity's objects.
+    public var property: String?
+    /// Whether the property was a relationship (its links were dropped) rather than an attribute.
+    public var isRelationship: Bool
+    /// How many objects, non-null values or links were dropped.
+    public var count: Int
+    /// Whether the schema declared the deletion (``Schema/deletions``).
+    public var isDeclared: Bool
+
+    public init(entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool) {
+        self.entity = entity
+        self.property = property
+        self.isRelationship = isRelationship
+        self.count = count
+        self.isDeclared = isDeclared
+    }
+
+    /// "300 values of 'UserMemo.count'", "12 objects of 'WineNote'", "4 links of 'Folder.notes'".
+    public var description: String {
+        guard let property else { return "\(count) object\(count == 1 ? "" : "s") of '\(entity)'" }
+        let unit = isRelationship ? "link" : "value"
+        return "\(count) \(unit)\(count == 1 ? "" : "s") of '\(entity).\(property)'"
+    }
 }

@@ -15,64 +15,96 @@ struct Migrator {
         let startedAt = Date()
         let clock = ContinuousClock.now
         guard let target = path.last?.to else {
-            return MigrationRecord(fromVersion: stored.version, toVersion: stored.version, startedAt: startedAt, duration: 0, objectsTouched: 0, steps: [])
+            return MigrationRecord(
+                fromVersion: stored.version, toVersion: stored.version, startedAt: startedAt, duration: 0, steps: [], stepRecords: [])
         }
         let run = RunContext(progress: progress, cancellation: cancellation, stepCount: path.count)
-        var lines: [String] = []
-        var pending = LightweightMigration(start: stored)
-        // The tables where links may have broken; nil once a custom stage ran (its code may write anywhere).
-        var linkedTables: Set<String>? = []
-        func applyPending() throws {
-            var tables: Set<String> = []
-            run.touched += try pending.apply(in: db, linkedTables: &tables)
-            linkedTables?.formUnion(tables)
-        }
+        var state = RunState(start: stored)
         for (index, step) in path.enumerated() {
             run.stepIndex = index
             run.step = (step.from.version, step.to.version)
             run.report(entity: nil, completed: 0, total: 1)
             try run.checkCancellation()
-            let diff = step.diff
-            let summary = diff.changes.isEmpty ? "no change" : diff.changes.map(\.description).joined(separator: " ")
-            switch step.stage?.kind {
-            case nil, .lightweight?:
-                try pending.fold(diff)
-                lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
-            case .custom(let bodies)?:
-                try applyPending()
-                linkedTables = nil
-                let migration = Migration(workspace: try StageWorkspace.prepare(from: step.from, to: step.to, in: db), db: db, run: run)
-                for body in bodies { try body(migration) }
-                pending = try migration.finish()
-                lines.append("\(step.from.version) → \(step.to.version) custom: \(summary)")
-            case .mapping(let mappings, let hook)?:
-                try applyPending()
-                linkedTables = nil
-                let migration = Migration(workspace: try StageWorkspace.prepare(from: step.from, to: step.to, in: db), db: db, run: run)
-                try migration.apply(mappings)
-                try hook?(migration)
-                pending = try migration.finish()
-                lines.append("\(step.from.version) → \(step.to.version) mapping (\(mappings.count) entity mapping(s)): \(summary)")
-            }
+            try state.run(step, in: db, run: run)
         }
         run.stepIndex = path.count - 1
         try run.checkCancellation()
-        try applyPending()
-        try StoreValidator.validate(db, against: target, checkingLinksOf: linkedTables)
+        try state.applyPending(in: db)
+        try StoreValidator.validate(db, against: target, checkingLinksOf: state.linkedTables)
         run.stepIndex = path.count
         run.report(entity: nil, completed: 1, total: 1)
         let duration = ContinuousClock.now - clock
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return MigrationRecord(
-            fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds,
-            objectsTouched: run.touched, steps: lines)
+            fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds, steps: state.lines,
+            stepRecords: state.records)
+    }
+}
+
+/// The state of a run between its steps: the inferred steps folded but not yet applied, the tables whose links
+/// may have broken, the history lines and records.
+private struct RunState {
+    var pending: LightweightMigration
+    /// The tables where links may have broken; nil once a custom stage ran (its code may write anywhere).
+    var linkedTables: Set<String>? = []
+    var lines: [String] = []
+    var records: [MigrationStepRecord] = []
+
+    init(start: Schema) { pending = LightweightMigration(start: start) }
+
+    mutating func applyPending(in db: any SQLConnection) throws {
+        var tables: Set<String> = []
+        _ = try pending.apply(in: db, linkedTables: &tables)
+        linkedTables?.formUnion(tables)
+    }
+
+    mutating func run(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
+        let diff = step.diff
+        let summary = diff.changes.isEmpty ? "no change" : diff.changes.map(\.description).joined(separator: " ")
+        let (from, to) = (step.from.version, step.to.version)
+        switch step.stage?.kind {
+        case nil, .lightweight?:
+            if let error = diff.notInferableError { throw error }
+            let (dropped, updated) = try pending.count(diff, in: db)
+            try pending.fold(diff)
+            lines.append("\(from) → \(to) inferred: \(summary)")
+            records.append(MigrationStepRecord(fromVersion: from, toVersion: to, kind: .inferred, objectsUpdated: updated, dropped: dropped))
+        case .custom(let bodies)?:
+            let migration = try beginStage(step, in: db, run: run)
+            for body in bodies { try body(migration) }
+            try endStage(migration, kind: .custom)
+            lines.append("\(from) → \(to) custom: \(summary)")
+        case .mapping(let mappings, let hook)?:
+            let migration = try beginStage(step, in: db, run: run)
+            try migration.apply(mappings)
+            try hook?(migration)
+            try endStage(migration, kind: .mapping)
+            lines.append("\(from) → \(to) mapping (\(mappings.count) entity mapping(s)): \(summary)")
+        }
+    }
+
+    private mutating func beginStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws -> Migration {
+        try applyPending(in: db)
+        linkedTables = nil
+        let workspace = try StageWorkspace.prepare(from: step.from, to: step.to, diff: step.diff, in: db)
+        return Migration(workspace: workspace, db: db, run: run)
+    }
+
+    private mutating func endStage(_ migration: Migration, kind: MigrationStepRecord.Kind) throws {
+        let (finalizer, dropped) = try migration.finish()
+        pending = finalizer
+        let counts = migration.workspace.counts
+        records.append(MigrationStepRecord(
+            fromVersion: migration.fromVersion, toVersion: migration.toVersion, kind: kind, objectsInserted: counts.inserted,
+            objectsUpdated: counts.updated, objectsDeleted: counts.deleted, dropped: dropped))
     }
 }
 
 extension Migration {
     /// Ends the stage: checks that every required attribute of the new version has a value, unlinks objects
-    /// the stage deleted, and returns the change that brings the tables to the new version's layout.
-    func finish() throws -> LightweightMigration {
+    /// the stage deleted, drops the old side's snapshots, counts what the new version drops, and returns the
+    /// change that brings the tables to the new version's layout.
+    func finish() throws -> (LightweightMigration, [DroppedData]) {
         let layout = workspace.newLayout
         for entity in newSchema.entities {
             for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? [] {
@@ -86,8 +118,22 @@ extension Migration {
                 }
             }
         }
-        try sweepLinks(to: deletions.entities)
-        return workspace.finalizer
+        try sweepLinks(to: workspace.counts.deletedEntities)
+        try workspace.dropSnapshots()
+        let dropped = try DataLoss.check(workspace.diff, refusing: false) { loss in try storedCount(of: loss) }
+        return (workspace.finalizer, dropped)
+    }
+
+    /// What is stored now, in the workspace, for a removal of the new version.
+    private func storedCount(of loss: SchemaDiff.Loss) throws -> Int {
+        let q = db.dialect.quote
+        guard let entity = oldSchema.entity(named: loss.entity) else { return 0 }
+        guard let property = loss.property else { return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name))") ?? 0) }
+        if let relationship = entity.relationship(named: property), relationship.kind == .toMany {
+            let table = StoreLayout.joinTableName(entity: entity.name, relationship: property)
+            return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(table))") ?? 0)
+        }
+        return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name)) WHERE \(q(property)) IS NOT NULL") ?? 0)
     }
 
     /// Foreign keys are not enforced during a migration: unlink what points to objects the stage deleted.

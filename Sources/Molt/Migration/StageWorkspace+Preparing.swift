@@ -1,16 +1,18 @@
 extension StageWorkspace {
     /// Adds version B's columns and tables beside A's data, converting what converts safely, and returns the
     /// workspace.
-    static func prepare(from: Schema, to: Schema, in db: any SQLConnection) throws -> StageWorkspace {
-        var builder = try Builder(from: from, to: to, db: db)
+    static func prepare(from: Schema, to: Schema, diff: SchemaDiff, in db: any SQLConnection) throws -> StageWorkspace {
+        var builder = try Builder(from: from, to: to, diff: diff, db: db)
         try builder.build()
-        return StageWorkspace(
-            from: from, to: to, newLayout: StoreLayout(entities: builder.layouts, dialect: db.dialect),
+        let workspace = StageWorkspace(
+            diff: diff, newLayout: StoreLayout(entities: builder.layouts, dialect: db.dialect),
             origins: builder.origins,
             finalizer: LightweightMigration(
                 start: from, current: to, tables: builder.states, joins: builder.joins, droppedTables: builder.droppedTables,
                 droppedJoinTables: builder.droppedJoinTables),
             requiredWithoutDefault: builder.required)
+        workspace.attach(db)
+        return workspace
     }
 
     /// Collects the workspace while it creates its tables and columns.
@@ -32,11 +34,11 @@ extension StageWorkspace {
         var droppedJoinTables: [String] = []
         var required: [String: [(attribute: String, column: String)]] = [:]
 
-        init(from: Schema, to: Schema, db: any SQLConnection) throws {
+        init(from: Schema, to: Schema, diff: SchemaDiff, db: any SQLConnection) throws {
             self.from = from
             self.to = to
             self.db = db
-            self.diff = SchemaDiff(from: from, to: to)
+            self.diff = diff
             self.ddl = SchemaDDL(dialect: db.dialect)
             self.tableNames = FreeNames(taken: try db.tableNames())
         }

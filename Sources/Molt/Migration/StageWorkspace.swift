@@ -1,3 +1,5 @@
+import Foundation
+
 /// The store during a custom stage from version A to version B: A's tables, untouched, plus what B adds beside
 /// them (new columns, new tables, new join tables), so that old and new data are visible together.
 ///
@@ -5,29 +7,120 @@
 /// convert safely are filled in), a `CREATE TABLE` per new entity or relationship. A's objects keep their
 /// identifiers and are B's objects of the matching entity. When the stage ends, ``finalizer`` brings the
 /// tables to B's exact layout, rebuilding a table at most once, and can absorb the inferred steps that follow.
-struct StageWorkspace {
-    init(
-        from: Schema, to: Schema, newLayout: StoreLayout, origins: [String: String], finalizer: LightweightMigration,
-        requiredWithoutDefault: [String: [(attribute: String, column: String)]]
-    ) {
-        self.from = from
-        self.to = to
-        self.newLayout = newLayout
-        self.origins = origins
-        self.finalizer = finalizer
-        self.requiredWithoutDefault = requiredWithoutDefault
-    }
-
-    let from: Schema
-    let to: Schema
+///
+/// **The old side stays version A.** B's objects share A's rows; a write of the new side that would change
+/// what the old side reads (an insert or delete in a shared table, an update of one of A's columns, a link in
+/// one of A's join tables) first copies that table as A has it into a temporary snapshot, and the old side
+/// reads the snapshot from then on. A stage that only writes B's new columns copies nothing.
+final class StageWorkspace: StageObserver, StageLayoutSource {
+    /// The step: from A to B, with the deletions it declares.
+    let diff: SchemaDiff
+    var from: Schema { diff.source }
+    var to: Schema { diff.destination }
     /// Where B's objects live during the stage.
     let newLayout: StoreLayout
     /// B's entity → A's entity, for entities that existed in A.
     let origins: [String: String]
     /// The change from the workspace to B, not yet applied.
-    private(set) var finalizer: LightweightMigration
+    let finalizer: LightweightMigration
     /// Required attributes of B whose workspace column may still hold nulls: entity → (attribute, column).
     let requiredWithoutDefault: [String: [(attribute: String, column: String)]]
+    /// Where the old side reads now.
+    private(set) var oldLayout: StoreLayout
+    /// Bumped by every snapshot, so that readers prepared before it prepare again.
+    private(set) var generation = 0
+    /// What the stage did, for the run's counts.
+    let counts = StageCounts()
+    private var db: (any SQLConnection)?
+    /// A's tables → the columns of A they hold (nil for join tables, whose every column is A's).
+    private let oldTables: [String: Set<String>?]
+    /// A's tables already copied, and the name of their copy.
+    private var snapshots: [String: String] = [:]
+
+    init(
+        diff: SchemaDiff, newLayout: StoreLayout, origins: [String: String], finalizer: LightweightMigration,
+        requiredWithoutDefault: [String: [(attribute: String, column: String)]]
+    ) {
+        self.diff = diff
+        let from = diff.source
+        self.newLayout = newLayout
+        self.origins = origins
+        self.finalizer = finalizer
+        self.requiredWithoutDefault = requiredWithoutDefault
+        self.oldLayout = .standard(from, dialect: newLayout.dialect)
+        var tables: [String: Set<String>?] = [:]
+        for entity in from.entities {
+            tables[entity.name] = Set(entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name))
+            for relationship in entity.relationships where relationship.kind == .toMany {
+                tables[Entity.joinTableName(entity: entity.name, relationship: relationship.name)] = .some(nil)
+            }
+        }
+        self.oldTables = tables
+    }
+
+    /// Connects the workspace to the run's connection, for the snapshots it takes.
+    func attach(_ db: any SQLConnection) { self.db = db }
+
+    // MARK: - StageObserver
+
+    func willWrite(table: String, columns: [String]?) throws {
+        guard snapshots[table] == nil, let entry = oldTables[table] else { return }
+        if let columns, let oldColumns = entry, columns.allSatisfy({ !oldColumns.contains($0) }) { return }
+        try snapshot(table)
+    }
+
+    func didInsert(_ entity: String, count: Int) { counts.inserted += count }
+    func didUpdate(_ entity: String, id: Int64) { counts.updated(entity, id: id) }
+    func didDelete(_ entity: String, count: Int) {
+        guard count > 0 else { return }
+        counts.deleted += count
+        counts.deletedEntities.insert(entity)
+    }
+
+    /// Whether the old side reads `table` from a snapshot.
+    func isSnapshotted(_ table: String) -> Bool { snapshots[table] != nil }
+
+    /// Copies A's table as it is now (A's data, since nothing the old side reads has been written yet) into a
+    /// temporary table, and points the old side at it.
+    private func snapshot(_ table: String) throws {
+        guard let db else { return }
+        let dialect = db.dialect
+        let q = dialect.quote
+        // Stages drop their snapshots when they end, so the name is free.
+        let copy = "_molt_old_\(table)"
+        if let entity = from.entity(named: table) {
+            // A's own columns, with the references as plain integers: the copy is read, never linked to.
+            var definition = entity
+            definition.attributes += entity.relationships.filter { $0.kind == .toOne }.map { Attribute($0.name, .int, isOptional: true) }
+            definition.relationships = []
+            let columns = ([StoreLayout.idColumn] + definition.attributes.map(\.name)).map(q).joined(separator: ", ")
+            try db.execute(SchemaDDL(dialect: dialect).createTable(definition, named: copy, temporary: true))
+            try db.execute("INSERT INTO \(dialect.temporaryTable(copy)) (\(columns)) SELECT \(columns) FROM \(q(table))")
+        } else {
+            try db.execute("CREATE TEMP TABLE \(q(copy)) AS SELECT * FROM \(q(table))")
+            try db.execute("CREATE INDEX \(dialect.temporaryTable(copy + "_owner")) ON \(q(copy)) (\(q(StoreLayout.ownerColumn)))")
+        }
+        snapshots[table] = copy
+        retarget(table, to: copy)
+        generation += 1
+    }
+
+    /// Points every use of `table` in the old layout at its copy.
+    private func retarget(_ table: String, to copy: String) {
+        for (entity, var layout) in oldLayout.entities {
+            if layout.table == table { layout.table = copy }
+            for (relationship, joinTable) in layout.joinTables where joinTable == table { layout.joinTables[relationship] = copy }
+            oldLayout.entities[entity] = layout
+        }
+        oldLayout.temporaryTables.insert(copy)
+    }
+
+    /// Drops the snapshots; called when the stage ends.
+    func dropSnapshots() throws {
+        guard let db else { return }
+        for copy in snapshots.values { try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable(copy))") }
+        snapshots = [:]
+    }
 
     /// Names for what the workspace adds beside the old data: the preferred name when it is free (as SQLite
     /// compares names, ignoring case), otherwise `_molt_new_<name>`, numbered if needed.
@@ -61,4 +154,47 @@ struct StageWorkspace {
     }
 }
 
-import Foundation
+/// What a stage did: objects inserted, updated (each counted once however often it is written) and deleted.
+final class StageCounts {
+    var inserted = 0
+    var deleted = 0
+    /// The entities some of whose objects were deleted, so that links to them are cleaned once at the end.
+    var deletedEntities: Set<String> = []
+    private var updatedIDs: [String: IDSet] = [:]
+    /// Entities whose rows a set operation updated (a mapping, `renameProperty`): how many, at most.
+    private var bulkUpdated: [String: Int] = [:]
+
+    func updated(_ entity: String, id: Int64) { updatedIDs[entity, default: IDSet()].insert(id) }
+
+    /// Notes that one statement updated `count` objects of `entity` (every object of it, usually).
+    func updatedAll(_ entity: String, count: Int) { bulkUpdated[entity] = max(bulkUpdated[entity] ?? 0, count) }
+
+    /// Objects updated, each counted once.
+    var updated: Int {
+        Set(updatedIDs.keys).union(bulkUpdated.keys).reduce(0) { total, entity in
+            total + max(updatedIDs[entity]?.count ?? 0, bulkUpdated[entity] ?? 0)
+        }
+    }
+}
+
+/// A set of identifiers as a bitmap of 64-id words, cheap for the dense, increasing ids a stage walks.
+struct IDSet {
+    private var words: [Int64: UInt64] = [:]
+    private var lastKey = Int64.min
+    private var lastWord: UInt64 = 0
+    private(set) var count = 0
+
+    mutating func insert(_ id: Int64) {
+        let key = id >> 6
+        let bit = UInt64(1) << UInt64(id & 63)
+        if key != lastKey {
+            if lastKey != .min { words[lastKey] = lastWord }
+            lastKey = key
+            lastWord = words[key] ?? 0
+        }
+        if lastWord & bit == 0 {
+            lastWord |= bit
+            count += 1
+        }
+    }
+}

@@ -125,7 +125,22 @@ extension Objects {
                 .invalidValue, "Relationship '\(relationship.name)' points to '\(relationship.destination)' objects, not '\(destination.entity)'.",
                 property: relationship.name)
         }
-        return try requireID(destination)
+        let id = try requireID(destination)
+        try requireExists(relationship.destination, id: id, linkedBy: relationship.name)
+        return id
+    }
+
+    /// Throws when no object of `entity` has `id`: a link to it would dangle (or, in a stage, vanish).
+    func requireExists(_ entity: String, id: Int64, linkedBy relationship: String) throws {
+        let statement = try db.cachedStatement("SELECT 1 FROM \(layout.table(entity)) WHERE \(idColumn) = ?")
+        try statement.bind([.int(id)])
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw MoltError(
+                .objectNotFound,
+                "Relationship '\(relationship)' cannot point to '\(entity)' _id \(id): no such object is in the store (it was never inserted, or was deleted). Insert it first, and link the inserted object.",
+                entity: entity, property: relationship)
+        }
     }
 
     /// Links `source → target`, and `target → source` through the inverse; a to-one side first lets go of what
@@ -159,10 +174,12 @@ extension Objects {
         let q = dialect.quote
         switch relationship.kind {
         case .toOne:
+            try willWrite(entity.name, properties: [relationship.name])
             try db.cachedStatement(
                 "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
             ).execute([.int(target), .int(source)])
         case .toMany:
+            try willWriteLinks(entity.name, relationship.name)
             let table = layout.joinTable(entity.name, relationship.name)
             let (owner, targetColumn) = (q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn))
             if relationship.isOrdered {
@@ -182,10 +199,12 @@ extension Objects {
         let q = dialect.quote
         switch relationship.kind {
         case .toOne:
+            try willWrite(entity.name, properties: [relationship.name])
             let column = layout.column(entity.name, relationship.name)
             try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(idColumn) = ? AND \(column) = ?")
                 .execute([.int(source), .int(target)])
         case .toMany:
+            try willWriteLinks(entity.name, relationship.name)
             let table = layout.joinTable(entity.name, relationship.name)
             try db.cachedStatement("DELETE FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? AND \(q(StoreLayout.targetColumn)) = ?")
                 .execute([.int(source), .int(target)])

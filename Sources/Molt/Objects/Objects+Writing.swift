@@ -38,7 +38,9 @@ extension Objects {
         let sql = columns.isEmpty
             ? "INSERT INTO \(layout.table(entity.name)) DEFAULT VALUES"
             : "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))"
+        try willWrite(entity.name, properties: nil)
         let newID = try db.cachedStatement(sql).insert(arguments)
+        observer?.didInsert(entity.name, count: 1)
         var result: [String: Value] = [:]
         for (attribute, value) in checked { result[attribute.name] = value }
         return DynamicObject(entity: entity.name, id: id ?? newID, values: result)
@@ -57,11 +59,13 @@ extension Objects {
         let checked = try checkedValues(object.values, for: entity, applyingDefaults: false)
         guard !checked.isEmpty else { return }
         let assignments = checked.map { "\(layout.column(entity.name, $0.0.name)) = ?" }.joined(separator: ", ")
+        try willWrite(entity.name, properties: checked.map(\.0.name))
         let changed = try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(idColumn) = ?")
             .execute(checked.map(\.1) + [.int(id)])
         guard changed == 1 else {
             throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
         }
+        observer?.didUpdate(entity.name, id: id)
     }
 
     /// Deletes an object, applying the delete rule of each of its relationships: cascade deletes the
@@ -92,8 +96,9 @@ extension Objects {
                 for target in targets { try delete(entity: destination, id: target, visited: &visited) }
             }
         }
-        try db.cachedStatement("DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
-        deletionLog?.entities.insert(entity.name)
+        try willWrite(entity.name, properties: nil)
+        let count = try db.cachedStatement("DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
+        observer?.didDelete(entity.name, count: count)
     }
 
     /// Deletes every object of an entity that matches a predicate (all of them without one), applying delete
@@ -107,8 +112,9 @@ extension Objects {
         let (condition, arguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1 = 1", [])
         if entity.relationships.allSatisfy({ $0.deleteRule == .nullify }) {
             // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
+            try willWrite(entity.name, properties: nil)
             let count = try db.execute("DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
-            if count > 0 { deletionLog?.entities.insert(entity.name) }
+            observer?.didDelete(entity.name, count: count)
             return count
         }
         let ids = try db.fetchInts("SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)

@@ -35,17 +35,26 @@ public struct Objects {
     /// The schema the objects follow.
     public let schema: Schema
     let isWritable: Bool
-    let layout: StoreLayout
-    /// Records the entities whose objects were deleted, where foreign keys are not enforced (in a migration).
-    let deletionLog: DeletionLog?
+    private let fixedLayout: StoreLayout
+    /// The stage that watches the writes of the new side of a migration stage.
+    let observer: (any StageObserver)?
+    /// The stage whose old side these objects are: their tables may be replaced by snapshots.
+    let layoutSource: (any StageLayoutSource)?
 
-    init(db: any SQLConnection, schema: Schema, layout: StoreLayout? = nil, isWritable: Bool, deletionLog: DeletionLog? = nil) {
+    init(
+        db: any SQLConnection, schema: Schema, layout: StoreLayout? = nil, isWritable: Bool,
+        observer: (any StageObserver)? = nil, layoutSource: (any StageLayoutSource)? = nil
+    ) {
         self.db = db
         self.schema = schema
-        self.layout = layout ?? .standard(schema, dialect: db.dialect)
+        self.fixedLayout = layout ?? .standard(schema, dialect: db.dialect)
         self.isWritable = isWritable
-        self.deletionLog = deletionLog
+        self.observer = observer
+        self.layoutSource = layoutSource
     }
+
+    /// Where the objects live now.
+    var layout: StoreLayout { layoutSource?.oldLayout ?? fixedLayout }
 
     var dialect: any SQLDialect { db.dialect }
     var idColumn: String { dialect.quote(StoreLayout.idColumn) }
@@ -100,7 +109,17 @@ public struct Objects {
     }
 }
 
-/// The entities whose objects a migration stage deleted, so that links to them are cleaned once at the end.
-final class DeletionLog {
-    var entities: Set<String> = []
+extension Objects {
+    /// Tells the stage, if any, that the objects of `entity` are about to be updated (`properties`) or, with
+    /// nil, inserted or deleted.
+    func willWrite(_ entity: String, properties: [String]?) throws {
+        guard let observer else { return }
+        try observer.willWrite(
+            table: layout.physicalTable(entity), columns: properties?.map { layout.physicalColumn(entity, $0) })
+    }
+
+    /// Tells the stage, if any, that a to-many relationship's links are about to change.
+    func willWriteLinks(_ entity: String, _ relationship: String) throws {
+        try observer?.willWrite(table: layout.physicalJoinTable(entity, relationship), columns: nil)
+    }
 }

@@ -31,6 +31,9 @@ package protocol SQLConnection: AnyObject {
     /// The names of the tables of the store's namespace (Molt's own included, the engine's internal ones not).
     func tableNames() throws -> [String]
 
+    /// The columns of a table, in order.
+    func columnNames(in table: String) throws -> [String]
+
     /// The indexes of a table, as the engine reports them.
     func indexes(on table: String) throws -> [SQLIndexInfo]
 

@@ -22,11 +22,13 @@ package struct SchemaDDL: Sendable {
 
     /// `CREATE TABLE` for an entity's own table, under `tableName` (the entity's name unless rebuilding);
     /// `tables` maps the entities its to-one relationships point to onto their tables.
-    package func createTable(_ entity: Entity, named tableName: String? = nil, tables: (String) -> String = { $0 }) -> String {
+    package func createTable(
+        _ entity: Entity, named tableName: String? = nil, temporary: Bool = false, tables: (String) -> String = { $0 }
+    ) -> String {
         var columns = [dialect.identifierColumn(StoreLayout.idColumn)]
         columns += entity.attributes.map { columnDefinition($0) }
         columns += entity.relationships.filter { $0.kind == .toOne }.map { columnDefinition($0, destinationTable: tables($0.destination)) }
-        return "CREATE TABLE \(quote(tableName ?? entity.name)) (\(columns.joined(separator: ", ")))"
+        return "CREATE \(temporary ? "TEMP " : "")TABLE \(quote(tableName ?? entity.name)) (\(columns.joined(separator: ", ")))"
     }
 
     /// The statements that create a to-many relationship's join table and its index.

@@ -44,10 +44,17 @@ package struct StoreLayout: Sendable {
     package var entities: [String: EntityLayout]
     /// The dialect that quotes the names.
     package let dialect: any SQLDialect
+    /// The tables of the layout that live among the connection's temporary tables (a stage's snapshots).
+    package var temporaryTables: Set<String> = []
 
     package init(entities: [String: EntityLayout], dialect: any SQLDialect) {
         self.entities = entities
         self.dialect = dialect
+    }
+
+    /// A table's name for SQL: quoted, and qualified when it is temporary.
+    package func reference(_ table: String) -> String {
+        temporaryTables.contains(table) ? dialect.temporaryTable(table) : dialect.quote(table)
     }
 
     /// The layout of a store at `schema`.
@@ -69,7 +76,18 @@ package struct StoreLayout: Sendable {
     }
 
     /// The quoted table of an entity.
-    package func table(_ entity: String) -> String { dialect.quote(entities[entity]?.table ?? entity) }
+    package func table(_ entity: String) -> String { reference(physicalTable(entity)) }
+
+    /// The unquoted name of an entity's table.
+    package func physicalTable(_ entity: String) -> String { entities[entity]?.table ?? entity }
+
+    /// The unquoted column of an attribute or to-one relationship.
+    package func physicalColumn(_ entity: String, _ property: String) -> String { entities[entity]?.columns[property] ?? property }
+
+    /// The unquoted join table of a to-many relationship.
+    package func physicalJoinTable(_ entity: String, _ relationship: String) -> String {
+        entities[entity]?.joinTables[relationship] ?? Self.joinTableName(entity: entity, relationship: relationship)
+    }
 
     /// The quoted column of an attribute or to-one relationship (or `_id`).
     package func column(_ entity: String, _ property: String) -> String {
@@ -78,7 +96,7 @@ package struct StoreLayout: Sendable {
 
     /// The quoted join table of a to-many relationship.
     package func joinTable(_ entity: String, _ relationship: String) -> String {
-        dialect.quote(entities[entity]?.joinTables[relationship] ?? Self.joinTableName(entity: entity, relationship: relationship))
+        reference(physicalJoinTable(entity, relationship))
     }
 
     package func fillers(_ entity: String) -> [(column: String, literal: String)] { entities[entity]?.fillers ?? [] }
@@ -87,6 +105,7 @@ package struct StoreLayout: Sendable {
     package func isStandard(_ entity: String) -> Bool {
         guard let layout = entities[entity] else { return true }
         return layout.table == entity && layout.fillers.isEmpty && layout.columns.allSatisfy { $0.key == $0.value }
+            && !temporaryTables.contains(layout.table)
     }
 
     /// Every table a schema owns: entity tables and join tables.

@@ -8,7 +8,7 @@ extension Schema: Codable {
     /// The version of the snapshot format that this Molt writes.
     public static let snapshotFormatVersion = 1
 
-    enum CodingKeys: String, CodingKey { case formatVersion, version, entities }
+    enum CodingKeys: String, CodingKey { case formatVersion, version, entities, deletions }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -20,6 +20,7 @@ extension Schema: Codable {
         }
         version = try container.decode(Int.self, forKey: .version)
         entities = try container.decode([Entity].self, forKey: .entities)
+        deletions = try container.decodeIfPresent([Deletion].self, forKey: .deletions) ?? []
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -27,6 +28,7 @@ extension Schema: Codable {
         try container.encode(Schema.snapshotFormatVersion, forKey: .formatVersion)
         try container.encode(version, forKey: .version)
         try container.encode(entities, forKey: .entities)
+        if !deletions.isEmpty { try container.encode(deletions, forKey: .deletions) }
     }
 
     /// The snapshot as pretty-printed JSON with sorted keys.

@@ -1,116 +1,196 @@
 extension Schema {
+    /// The largest version number a schema may have: stores record it as a 32-bit integer, and the next
+    /// version must still be a number.
+    public static let maximumVersion = Int(Int32.max) - 1
+
     /// Checks that the schema is well formed, and throws an error naming the first culprit otherwise.
     ///
-    /// It rejects duplicate or empty names, names reserved by Molt (`_id`, names starting with `_molt`),
-    /// relationships to missing entities or with an inverse that does not point back, primary keys and indexes
-    /// on missing or optional attributes, and defaults of the wrong type.
+    /// It rejects a version out of range; duplicate or empty names, and names that differ only in case (the
+    /// storage engines compare names ignoring case); names reserved by Molt or the engines (`_id`, names
+    /// starting with `_molt` or `sqlite_`); relationships to missing entities or with an inverse that does not
+    /// point back; primary keys and indexes on missing or optional attributes; defaults of the wrong type; and
+    /// deletions that contradict the schema.
+    ///
+    /// ```swift
+    /// try Schema(version: 2) { Entity("Note") { Attribute("title", .string); Attribute("Title", .string) } }.validate()
+    /// // Invalid schema version 2: properties 'Note.title' and 'Note.Title' differ only in case; …
+    /// ```
     ///
     /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidSchema``.
     public func validate() throws {
-        func fail(_ message: String, _ entity: String? = nil, _ property: String? = nil) -> MoltError {
-            MoltError(.invalidSchema, "Invalid schema version \(version): \(message)", entity: entity, property: property)
+        guard version >= 0 else { throw invalid("the version must not be negative.") }
+        guard version <= Self.maximumVersion else {
+            throw invalid("the version must not be greater than \(Self.maximumVersion) (stores record it as a 32-bit number).")
         }
-        guard version >= 0 else { throw fail("the version must not be negative.") }
-        var entityNames: Set<String> = []
+        var entityNames = NameSet(kind: "entities", schema: self)
         for entity in entities {
-            try Self.checkName(entity.name, what: "Entity", fail: { fail($0, entity.name) })
-            guard entityNames.insert(entity.name).inserted else {
-                throw fail("entity '\(entity.name)' is declared twice.", entity.name)
-            }
+            try checkName(entity.name, what: "Entity", entity: entity.name)
+            try entityNames.insert(entity.name, label: entity.name, entity: entity.name)
         }
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
-            var propertyNames: Set<String> = []
-            for attribute in entity.attributes {
-                let label = "\(entity.name).\(attribute.name)"
-                try Self.checkName(attribute.name, what: "Attribute '\(entity.name)'", fail: { fail($0, entity.name, attribute.name) })
-                guard propertyNames.insert(attribute.name).inserted else {
-                    throw fail("property '\(label)' is declared twice.", entity.name, attribute.name)
-                }
-                if case .double(let number)? = attribute.defaultValue, !number.isFinite {
-                    throw fail(
-                        "the default value \(number) of attribute '\(label)' is not a finite number, which a schema snapshot cannot record.",
-                        entity.name, attribute.name)
-                }
-                if let value = attribute.defaultValue, attribute.coerce(value) == nil {
-                    throw fail(
-                        "the default value \(value) of attribute '\(label)' is not of type '\(attribute.type.rawValue)'.",
-                        entity.name, attribute.name)
-                }
-            }
-            for relationship in entity.relationships {
-                let label = "\(entity.name).\(relationship.name)"
-                try Self.checkName(relationship.name, what: "Relationship '\(entity.name)'", fail: { fail($0, entity.name, relationship.name) })
-                guard propertyNames.insert(relationship.name).inserted else {
-                    throw fail("property '\(label)' is declared twice.", entity.name, relationship.name)
-                }
-                guard let destination = self.entity(named: relationship.destination) else {
-                    throw fail(
-                        "relationship '\(label)' points to entity '\(relationship.destination)', which is not in the schema.",
-                        entity.name, relationship.name)
-                }
-                if relationship.isOrdered && relationship.kind == .toOne {
-                    throw fail("relationship '\(label)' is to-one and cannot be ordered.", entity.name, relationship.name)
-                }
-                if let inverseName = relationship.inverse {
-                    guard let inverse = destination.relationship(named: inverseName) else {
-                        throw fail(
-                            "relationship '\(label)' names inverse '\(destination.name).\(inverseName)', which does not exist.",
-                            entity.name, relationship.name)
-                    }
-                    guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
-                        throw fail(
-                            "relationship '\(label)' names inverse '\(destination.name).\(inverseName)', which does not point back to it; declare `inverse: \"\(relationship.name)\"` on both sides.",
-                            entity.name, relationship.name)
-                    }
-                }
-            }
-            if let key = entity.primaryKey {
-                guard let attribute = entity.attribute(named: key) else {
-                    throw fail("primary key '\(entity.name).\(key)' is not an attribute of the entity.", entity.name, key)
-                }
-                guard !attribute.isOptional else {
-                    throw fail("primary key '\(entity.name).\(key)' must not be optional.", entity.name, key)
-                }
-            }
-            var indexKeys: Set<[String]> = []
-            for index in entity.indexes {
-                guard !index.attributes.isEmpty else { throw fail("an index of '\(entity.name)' lists no attribute.", entity.name) }
-                for name in index.attributes where entity.attribute(named: name) == nil {
-                    throw fail("an index of '\(entity.name)' names '\(name)', which is not an attribute of the entity.", entity.name, name)
-                }
-                guard indexKeys.insert(index.attributes).inserted else {
-                    throw fail("the index on '\(entity.name)'(\(index.attributes.joined(separator: ", "))) is declared twice.", entity.name)
-                }
-            }
+            try validateMembers(of: entity)
+            try validateRelationships(of: entity, entities: byName)
+            try validateKeys(of: entity)
         }
         try validateJoinTableNames()
+        try validateDeletions()
     }
 
-    private static func checkName(_ name: String, what: String, fail: (String) -> MoltError) throws {
-        guard !name.isEmpty else { throw fail("\(what) has an empty name.") }
-        guard name != "_id", !name.lowercased().hasPrefix("_molt") else {
-            throw fail("\(what) name '\(name)' is reserved by Molt; choose another name.")
+    func invalid(_ message: String, _ entity: String? = nil, _ property: String? = nil) -> MoltError {
+        MoltError(.invalidSchema, "Invalid schema version \(version): \(message)", entity: entity, property: property)
+    }
+
+    private func validateMembers(of entity: Entity) throws {
+        var propertyNames = NameSet(kind: "properties", schema: self)
+        for attribute in entity.attributes {
+            let label = "\(entity.name).\(attribute.name)"
+            try checkName(attribute.name, what: "Attribute '\(entity.name)'", entity: entity.name, property: attribute.name)
+            try propertyNames.insert(attribute.name, label: label, entity: entity.name)
+            if case .double(let number)? = attribute.defaultValue, !number.isFinite {
+                throw invalid(
+                    "the default value \(number) of attribute '\(label)' is not a finite number, which a schema snapshot cannot record.",
+                    entity.name, attribute.name)
+            }
+            if let value = attribute.defaultValue, attribute.coerce(value) == nil {
+                throw invalid(
+                    "the default value \(value) of attribute '\(label)' is not of type '\(attribute.type.rawValue)'.",
+                    entity.name, attribute.name)
+            }
+        }
+        for relationship in entity.relationships {
+            let label = "\(entity.name).\(relationship.name)"
+            try checkName(relationship.name, what: "Relationship '\(entity.name)'", entity: entity.name, property: relationship.name)
+            try propertyNames.insert(relationship.name, label: label, entity: entity.name)
+        }
+    }
+
+    private func validateRelationships(of entity: Entity, entities: [String: Entity]) throws {
+        for relationship in entity.relationships {
+            let label = "\(entity.name).\(relationship.name)"
+            guard let destination = entities[relationship.destination] else {
+                throw invalid(
+                    "relationship '\(label)' points to entity '\(relationship.destination)', which is not in the schema.",
+                    entity.name, relationship.name)
+            }
+            if relationship.isOrdered && relationship.kind == .toOne {
+                throw invalid("relationship '\(label)' is to-one and cannot be ordered.", entity.name, relationship.name)
+            }
+            guard let inverseName = relationship.inverse else { continue }
+            guard let inverse = destination.relationship(named: inverseName) else {
+                throw invalid(
+                    "relationship '\(label)' names inverse '\(destination.name).\(inverseName)', which does not exist.",
+                    entity.name, relationship.name)
+            }
+            guard inverse.destination == entity.name, inverse.inverse == relationship.name else {
+                throw invalid(
+                    "relationship '\(label)' names inverse '\(destination.name).\(inverseName)', which does not point back to it; declare `inverse: \"\(relationship.name)\"` on both sides.",
+                    entity.name, relationship.name)
+            }
+        }
+    }
+
+    private func validateKeys(of entity: Entity) throws {
+        if let key = entity.primaryKey {
+            guard let attribute = entity.attribute(named: key) else {
+                throw invalid("primary key '\(entity.name).\(key)' is not an attribute of the entity.", entity.name, key)
+            }
+            guard !attribute.isOptional else {
+                throw invalid("primary key '\(entity.name).\(key)' must not be optional.", entity.name, key)
+            }
+        }
+        var indexKeys: Set<[String]> = []
+        for index in entity.indexes {
+            guard !index.attributes.isEmpty else { throw invalid("an index of '\(entity.name)' lists no attribute.", entity.name) }
+            for name in index.attributes where entity.attribute(named: name) == nil {
+                throw invalid("an index of '\(entity.name)' names '\(name)', which is not an attribute of the entity.", entity.name, name)
+            }
+            guard indexKeys.insert(index.attributes).inserted else {
+                throw invalid("the index on '\(entity.name)'(\(index.attributes.joined(separator: ", "))) is declared twice.", entity.name)
+            }
+        }
+    }
+
+    private func checkName(_ name: String, what: String, entity: String, property: String? = nil) throws {
+        guard !name.isEmpty else { throw invalid("\(what) has an empty name.", entity, property) }
+        let lowercased = name.lowercased()
+        guard lowercased != "_id", !lowercased.hasPrefix("_molt"), !lowercased.hasPrefix("sqlite_") else {
+            throw invalid("\(what) name '\(name)' is reserved by Molt; choose another name.", entity, property)
         }
         guard name.unicodeScalars.allSatisfy({ $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }),
             let first = name.unicodeScalars.first, !("0"..."9").contains(first)
         else {
-            throw fail("\(what) name '\(name)' must be made of letters, digits and '_', and not start with a digit.")
+            throw invalid("\(what) name '\(name)' must be made of letters, digits and '_', and not start with a digit.", entity, property)
         }
     }
 
-    /// To-many relationships live in join tables named `Entity_relationship`; those must not clash with entities.
+    /// To-many relationships live in join tables named `Entity_relationship`; those must not clash with
+    /// entities or each other, ignoring case as the engines do.
     private func validateJoinTableNames() throws {
-        let names = Set(entities.map { $0.name.lowercased() })
+        var tables: [String: String] = [:]
+        for entity in entities { tables[entity.name.lowercased()] = "an entity" }
         for entity in entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
                 let table = Entity.joinTableName(entity: entity.name, relationship: relationship.name)
-                if names.contains(table.lowercased()) {
+                if let other = tables[table.lowercased()] {
                     throw MoltError(
                         .invalidSchema,
-                        "Invalid schema version \(version): relationship '\(entity.name).\(relationship.name)' is stored in table '\(table)', which is also the name of an entity; rename one of them.",
+                        "Invalid schema version \(version): relationship '\(entity.name).\(relationship.name)' is stored in table '\(table)', which is also the name of \(other); rename one of them.",
                         entity: entity.name, property: relationship.name)
                 }
+                tables[table.lowercased()] = "the table of relationship '\(entity.name).\(relationship.name)'"
             }
         }
+    }
+
+    /// A deletion names the previous version's data; this version must not still declare it under that name.
+    private func validateDeletions() throws {
+        var seen: Set<Deletion> = []
+        for deletion in deletions {
+            guard seen.insert(deletion).inserted else { throw invalid("the deletion of \(deletion) is declared twice.", deletion.entity) }
+            guard let property = deletion.property else {
+                if let kept = entities.first(where: { $0.name == deletion.entity || $0.originalName == deletion.entity }) {
+                    throw invalid(
+                        "entity '\(deletion.entity)' is declared deleted, but entity '\(kept.name)' still comes from it; remove the deletion, or the entity.",
+                        deletion.entity)
+                }
+                continue
+            }
+            let owner = entities.first { $0.name == deletion.entity || $0.originalName == deletion.entity }
+            let keeps = owner.map { entity in
+                entity.attributes.contains { $0.name == property || $0.originalName == property }
+                    || entity.relationships.contains { $0.name == property || $0.originalName == property }
+            } ?? false
+            if keeps {
+                throw invalid(
+                    "property '\(deletion.entity).\(property)' is declared deleted, but the entity still has a property that comes from it; remove the deletion, or the property.",
+                    deletion.entity, property)
+            }
+        }
+    }
+}
+
+/// Names already used in one scope, compared as the storage engines compare them (ignoring case).
+private struct NameSet {
+    let kind: String
+    let schema: Schema
+    private var names: [String: String] = [:]
+
+    init(kind: String, schema: Schema) {
+        self.kind = kind
+        self.schema = schema
+    }
+
+    mutating func insert(_ name: String, label: String, entity: String) throws {
+        if let other = names[name.lowercased()] {
+            let what = kind == "entities" ? "entity" : "property"
+            if other == label {
+                throw schema.invalid("\(what) '\(label)' is declared twice.", entity, kind == "entities" ? nil : name)
+            }
+            throw schema.invalid(
+                "\(kind) '\(other)' and '\(label)' differ only in case, which the storage engines do not tell apart; rename one of them.",
+                entity, kind == "entities" ? nil : name)
+        }
+        names[name.lowercased()] = label
     }
 }

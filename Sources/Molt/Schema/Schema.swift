@@ -25,20 +25,34 @@ public struct Schema: Hashable, Sendable {
     public var version: Int
     /// The entities, in declaration order.
     public var entities: [Entity]
+    /// The data this version deletes on purpose from the previous one (see ``Deletion``): a migration hint,
+    /// not part of ``contentHash``.
+    public var deletions: [Deletion]
 
     /// Creates a schema from a list of entities.
-    public init(version: Int, entities: [Entity]) {
+    ///
+    /// - Parameters:
+    ///   - version: The version number; it must grow with every change of the model.
+    ///   - deletions: Entities and properties of the previous version that this one deletes on purpose.
+    ///   - entities: The entities.
+    public init(version: Int, deleting deletions: [Deletion] = [], entities: [Entity]) {
         self.version = version
         self.entities = entities
+        self.deletions = deletions
     }
 
     /// Creates a schema whose entities are listed in a builder block.
-    public init(version: Int, @SchemaBuilder entities: () -> [Entity]) {
-        self.init(version: version, entities: entities())
+    public init(version: Int, deleting deletions: [Deletion] = [], @SchemaBuilder entities: () -> [Entity]) {
+        self.init(version: version, deleting: deletions, entities: entities())
     }
 
     /// The entity with this name.
     public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+
+    /// Whether this version declares the previous version's entity (or one of its properties) deleted.
+    public func declaresDeletion(ofEntity entity: String, property: String? = nil) -> Bool {
+        deletions.contains { $0.entity == entity && $0.property == property }
+    }
 
     /// A copy of this schema with another version number.
     public func withVersion(_ version: Int) -> Schema {

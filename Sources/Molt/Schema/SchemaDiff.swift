@@ -1,8 +1,9 @@
 /// The differences between two schema versions, and how each new entity and property maps to the old ones.
 ///
-/// Entities and properties match by name first, then by `originalName`. A diff is what Molt uses to infer a
-/// lightweight migration, what it prints when a model changed without a version bump, and what `molt diff`
-/// shows.
+/// Entities and properties match by `originalName` first — an explicit hint wins, so two attributes can swap
+/// names — then by name. A diff is what Molt uses to infer a lightweight migration, what it prints when a model
+/// changed without a version bump, and what `molt diff` shows; it also finds the removals that would lose data
+/// (``losses``) and the likely renames behind them (``likelyRenames``).
 ///
 /// ```swift
 /// let diff = SchemaDiff(from: v5, to: v6)
@@ -20,14 +21,24 @@ public struct SchemaDiff: Sendable {
     private(set) var entityOrigins: [String: String] = [:]
     /// For each entity of the newer schema that existed before: new property name → old property name.
     private(set) var propertyOrigins: [String: [String: String]] = [:]
+    /// The deletions the step declares: the newer schema's, or those of every version a shortcut crosses.
+    public let declaredDeletions: [Deletion]
+    private let oldEntities: [String: Entity]
 
     /// Computes the differences between two schemas.
-    public init(from source: Schema, to destination: Schema) {
+    ///
+    /// - Parameters:
+    ///   - source: The older schema.
+    ///   - destination: The newer schema.
+    ///   - deletions: The deletions the step declares; nil for the newer schema's own ``Schema/deletions``.
+    public init(from source: Schema, to destination: Schema, declaredDeletions deletions: [Deletion]? = nil) {
         self.source = source
         self.destination = destination
+        self.declaredDeletions = deletions ?? destination.deletions
+        self.oldEntities = Dictionary(source.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         matchEntities()
         for entity in destination.entities {
-            guard let oldName = entityOrigins[entity.name], let old = source.entity(named: oldName) else { continue }
+            guard let oldName = entityOrigins[entity.name], let old = oldEntities[oldName] else { continue }
             compare(old, entity)
         }
     }
@@ -48,24 +59,33 @@ public struct SchemaDiff: Sendable {
 
     private mutating func matchEntities() {
         var claimed: [String: String] = [:]  // old name -> new name
-        for entity in destination.entities where source.entity(named: entity.name) != nil {
-            entityOrigins[entity.name] = entity.name
-            claimed[entity.name] = entity.name
-        }
-        for entity in destination.entities where entityOrigins[entity.name] == nil {
-            guard let original = entity.originalName, source.entity(named: original) != nil else {
-                changes.append(SchemaChange(kind: .entityAdded, entity: entity.name))
-                continue
-            }
+        var refusals: [String: SchemaChange] = [:]
+        // An explicit hint first, so that names can swap; then the same name.
+        for entity in destination.entities {
+            guard let original = entity.originalName, original != entity.name, oldEntities[original] != nil else { continue }
             if let other = claimed[original] {
-                changes.append(SchemaChange(
+                refusals[entity.name] = SchemaChange(
                     kind: .entityRenamed(from: original), entity: entity.name,
-                    refusal: "Entity '\(entity.name)' says it was renamed from '\(original)', but '\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Keep one `originalName: \"\(original)\"`, or split the entity in \(customStageHint)."))
+                    refusal: "Entity '\(entity.name)' says it was renamed from '\(original)', but '\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Keep one `originalName: \"\(original)\"`, or split the entity in \(customStageHint).")
                 continue
             }
             claimed[original] = entity.name
             entityOrigins[entity.name] = original
-            changes.append(SchemaChange(kind: .entityRenamed(from: original), entity: entity.name))
+        }
+        for entity in destination.entities where entityOrigins[entity.name] == nil && refusals[entity.name] == nil {
+            if oldEntities[entity.name] != nil, claimed[entity.name] == nil {
+                entityOrigins[entity.name] = entity.name
+                claimed[entity.name] = entity.name
+            }
+        }
+        for entity in destination.entities where entityOrigins[entity.name] != entity.name {
+            if let refusal = refusals[entity.name] {
+                changes.append(refusal)
+            } else if let original = entityOrigins[entity.name] {
+                changes.append(SchemaChange(kind: .entityRenamed(from: original), entity: entity.name))
+            } else {
+                changes.append(SchemaChange(kind: .entityAdded, entity: entity.name))
+            }
         }
         for entity in source.entities where claimed[entity.name] == nil {
             changes.append(SchemaChange(kind: .entityRemoved, entity: entity.name))
@@ -78,13 +98,10 @@ public struct SchemaDiff: Sendable {
         var claimed: [String: String] = [:]
         let newProperties: [(name: String, originalName: String?)] =
             new.attributes.map { ($0.name, $0.originalName) } + new.relationships.map { ($0.name, $0.originalName) }
-        for property in newProperties where oldNames.contains(property.name) {
-            origins[property.name] = property.name
-            claimed[property.name] = property.name
-        }
         var ambiguous: Set<String> = []
-        for property in newProperties where origins[property.name] == nil {
-            guard let original = property.originalName, oldNames.contains(original) else { continue }
+        // An explicit hint first, so that two properties can swap names; then the same name.
+        for property in newProperties {
+            guard let original = property.originalName, original != property.name, oldNames.contains(original) else { continue }
             if let other = claimed[original] {
                 ambiguous.insert(property.name)
                 let isAttribute = new.attribute(named: property.name) != nil
@@ -96,6 +113,11 @@ public struct SchemaDiff: Sendable {
             }
             claimed[original] = property.name
             origins[property.name] = original
+        }
+        for property in newProperties where origins[property.name] == nil && !ambiguous.contains(property.name) {
+            guard oldNames.contains(property.name), claimed[property.name] == nil else { continue }
+            origins[property.name] = property.name
+            claimed[property.name] = property.name
         }
         propertyOrigins[new.name] = origins
 

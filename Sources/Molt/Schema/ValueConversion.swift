@@ -38,9 +38,9 @@ package enum ValueConversion {
     ///
     /// - Parameter version: The version that widens the attribute, when a migration does.
     package static func inexactDouble(
-        entity: String, attribute: String, value: Int64, objectID: Int64?, version: Int? = nil
+        entity: String, attribute: String, value: Int64, objectID: Int64?, version: Int? = nil, origin: String? = nil
     ) -> MoltError {
-        let object = objectID.map { " of the object with _id \($0)" } ?? ""
+        let object = (objectID.map { " of the object with _id \($0)" } ?? "") + (origin.map { " (\($0))" } ?? "")
         let message: String
         if let version {
             message = "Attribute '\(entity).\(attribute)' cannot be widened from 'int' to 'double' in version \(version): the value \(value)\(object) has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version \(version), or keep the attribute an int."

@@ -63,7 +63,8 @@ struct StoreMetadata {
         try db.execute("""
             CREATE TABLE \(q(historyTable)) (
                 id INTEGER PRIMARY KEY, fromVersion INTEGER NOT NULL, toVersion INTEGER NOT NULL,
-                startedAt REAL NOT NULL, duration REAL NOT NULL, objectsTouched INTEGER NOT NULL, steps TEXT NOT NULL)
+                startedAt REAL NOT NULL, duration REAL NOT NULL, objectsTouched INTEGER NOT NULL, steps TEXT NOT NULL,
+                details TEXT)
             """)
         if db.dialect is SQLiteDialect { try db.execute("PRAGMA application_id = \(applicationID)") }
     }
@@ -83,41 +84,61 @@ struct StoreMetadata {
         if db.dialect is SQLiteDialect { try db.execute("PRAGMA user_version = \(Int32(clamping: schema.version))") }
     }
 
+    /// Appends a run to the history, with its step records as JSON in `details` (a column added to the
+    /// history tables of stores created before it; earlier Molts ignore it).
     static func append(_ record: MigrationRecord, in db: any SQLConnection) throws {
+        let q = db.dialect.quote
+        if try !hasDetails(db) { try db.execute("ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT") }
+        let details = String(decoding: try JSONEncoder().encode(record.stepRecords), as: UTF8.self)
         try db.execute(
-            "INSERT INTO \(db.dialect.quote(historyTable)) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO \(q(historyTable)) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .int(Int64(record.fromVersion)), .int(Int64(record.toVersion)), .double(record.startedAt.timeIntervalSince1970),
                 .double(record.duration), .int(Int64(record.objectsTouched)), .string(record.steps.joined(separator: "\n")),
+                .string(details),
             ])
+    }
+
+    private static func hasDetails(_ db: any SQLConnection) throws -> Bool {
+        try db.columnNames(in: historyTable).contains("details")
     }
 
     static func history(_ db: any SQLConnection) throws -> [MigrationRecord] {
         guard try db.tableNames().contains(historyTable) else { return [] }
+        let details = try hasDetails(db) ? "details" : "NULL"
         let rows = try db.fetchRows(
-            "SELECT id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps FROM \(db.dialect.quote(historyTable)) ORDER BY id",
-            types: [.int, .int, .int, .double, .double, .int, .string])
-        let columns = ["id", "fromVersion", "toVersion", "startedAt", "duration", "objectsTouched", "steps"]
-        return try rows.map { row in
-            func integer(_ i: Int) throws -> Int {
-                guard case .int(let v) = row[i], let value = Int(exactly: v) else {
-                    throw damaged("history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes an integer")
-                }
-                return value
-            }
-            func real(_ i: Int) throws -> Double {
-                guard case .double(let v) = row[i], v.isFinite else {
-                    throw damaged("history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes a number")
-                }
-                return v
-            }
-            guard case .string(let steps) = row[6] else {
-                throw damaged("history table \(historyTable) holds \(row[6]) in column 'steps' (row \(row[0])), where Molt writes text")
-            }
-            return MigrationRecord(
-                fromVersion: try integer(1), toVersion: try integer(2), startedAt: Date(timeIntervalSince1970: try real(3)),
-                duration: try real(4), objectsTouched: try integer(5),
-                steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"))
+            "SELECT id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details) FROM \(db.dialect.quote(historyTable)) ORDER BY id",
+            types: [.int, .int, .int, .double, .double, .int, .string, .string])
+        return try rows.map(record)
+    }
+
+    private static func record(_ row: [Value]) throws -> MigrationRecord {
+        let columns = ["id", "fromVersion", "toVersion", "startedAt", "duration", "objectsTouched", "steps", "details"]
+        func wrong(_ i: Int, _ expected: String) -> MoltError {
+            damaged("history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes \(expected)")
         }
+        func integer(_ i: Int) throws -> Int {
+            guard case .int(let v) = row[i], let value = Int(exactly: v) else { throw wrong(i, "an integer") }
+            return value
+        }
+        func real(_ i: Int) throws -> Double {
+            guard case .double(let v) = row[i], v.isFinite else { throw wrong(i, "a number") }
+            return v
+        }
+        guard case .string(let steps) = row[6] else { throw wrong(6, "text") }
+        var stepRecords: [MigrationStepRecord] = []
+        switch row[7] {
+        case .null: break
+        case .string(let json):
+            guard let decoded = try? JSONDecoder().decode([MigrationStepRecord].self, from: Data(json.utf8)) else {
+                throw wrong(7, "the JSON of its step records")
+            }
+            stepRecords = decoded
+        default: throw wrong(7, "text")
+        }
+        return MigrationRecord(
+            fromVersion: try integer(1), toVersion: try integer(2), startedAt: Date(timeIntervalSince1970: try real(3)),
+            duration: try real(4), steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"), stepRecords: stepRecords,
+            objectsTouched: try integer(5))
     }
 }

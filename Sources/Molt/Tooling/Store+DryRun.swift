@@ -13,8 +13,10 @@ package struct MigrationDryRun: Sendable, Hashable {
     package var steps: [String]
     /// Every statement that changes the store, in order, with its arguments inlined.
     package var statements: [String]
-    /// The rows the run would write (copies made by table rebuilds, values converted or set by stages).
+    /// The objects the run would insert, update and delete.
     package var objectsTouched: Int
+    /// What each step would do.
+    package var stepRecords: [MigrationStepRecord]
 }
 
 extension Store {
@@ -46,7 +48,8 @@ extension Store {
             for: StoreMetadata(formatVersion: StoreMetadata.currentFormatVersion, schema: stored, schemaHash: stored.contentHash),
             schema: schema, options: options)
         else {
-            return MigrationDryRun(fromVersion: stored.version, toVersion: stored.version, steps: [], statements: [], objectsTouched: 0)
+            return MigrationDryRun(
+                fromVersion: stored.version, toVersion: stored.version, steps: [], statements: [], objectsTouched: 0, stepRecords: [])
         }
         let database = try SQLiteDatabase.open(path: url.path)
         defer { try? database.close() }
@@ -58,7 +61,7 @@ extension Store {
             let record = try Store.migrate(db, from: from, to: schema, options: options)
             result = MigrationDryRun(
                 fromVersion: from.version, toVersion: schema.version, steps: record.steps,
-                statements: [], objectsTouched: record.objectsTouched)
+                statements: [], objectsTouched: record.objectsTouched, stepRecords: record.stepRecords)
             return false
         }
         guard var dryRun = result else {

@@ -118,6 +118,8 @@ public struct ModelColumns {
     var nanColumn: Int?
     /// The first error binding a value met, thrown by the insert or save.
     var failure: (any Error)?
+    /// The first to-one column that points to a destination never inserted, and its entity.
+    var uninserted: (column: Int, destination: String)?
 
     init(statement: any SQLStatement) { storage = .statement(statement) }
     init() { storage = .values([]) }
@@ -159,5 +161,10 @@ public struct ModelColumns {
     /// Notes that the next column's value is NaN, before appending it.
     mutating func flagNaN() {
         if nanColumn == nil { nanColumn = count }
+    }
+
+    /// Notes that the next column, a to-one relationship, points to a `destination` value never inserted.
+    mutating func flagUninserted(_ destination: String) {
+        if uninserted == nil { uninserted = (count, destination) }
     }
 }

@@ -63,8 +63,11 @@ extension Objects {
         var columns = ModelColumns(statement: statement)
         model.encode(to: &columns)
         try refuseNaN(columns, entity: entity)
+        try checkLinkedObjectsExist(of: model, entity: entity)
+        try willWrite(entity.name, properties: nil)
         var inserted = model
         inserted.persistentID = try statement.insert([])
+        observer?.didInsert(entity.name, count: 1)
         try linkInverses(of: inserted, entity: entity, previous: nil)
         return inserted
     }
@@ -100,15 +103,27 @@ extension Objects {
         try refuseNaN(columns, entity: entity)
         columns.appendValue(.int(id))
         if let failure = columns.failure { throw failure }
+        try checkLinkedObjectsExist(of: model, entity: entity)
+        try willWrite(entity.name, properties: entity.attributes.map(\.name) + M.toOneRelationships.map(\.name))
         guard try statement.execute([]) == 1 else {
             throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
         }
+        observer?.didUpdate(entity.name, id: id)
         try linkInverses(of: model, entity: entity, previous: previous)
     }
 
     /// Refuses a NaN, which SQLite would store as null, with the dynamic API's message; then any other value
     /// the statement could not take.
     private func refuseNaN(_ columns: ModelColumns, entity: Entity) throws {
+        if let (column, destination) = columns.uninserted {
+            let toOne = entity.relationships.filter { $0.kind == .toOne }
+            let index = column - entity.attributes.count
+            let name = toOne.indices.contains(index) ? toOne[index].name : "a to-one relationship"
+            throw MoltError(
+                .objectNotFound,
+                "Relationship '\(entity.name).\(name)' points to a '\(destination)' value that was never inserted (its persistentID is nil), so it would be stored empty. Insert the '\(destination)' first and link the value `insert` returned.",
+                entity: entity.name, property: name)
+        }
         guard let index = columns.nanColumn, index < entity.attributes.count else {
             if let failure = columns.failure { throw failure }
             return
@@ -117,6 +132,17 @@ extension Objects {
         throw MoltError(
             .invalidValue, "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not nan.",
             entity: entity.name, property: attribute.name)
+    }
+
+    /// In a migration stage, where references are not enforced until the end, a to-one relationship to an
+    /// object that is not in the store would be swept to nil: refuse it now, naming it.
+    private func checkLinkedObjectsExist<M: PersistentModel>(of model: M, entity: Entity) throws {
+        guard observer != nil, !M.toOneRelationships.isEmpty else { return }
+        let values = model.encodedValues
+        for (offset, relationship) in M.toOneRelationships.enumerated() {
+            guard let target = values[M.entity.attributes.count + offset].int else { continue }
+            try requireExists(relationship.destination, id: target, linkedBy: "\(entity.name).\(relationship.name)")
+        }
     }
 
     /// Keeps the inverse side of to-one relationships in step after their column was written.

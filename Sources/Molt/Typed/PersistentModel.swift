@@ -130,10 +130,19 @@ extension PersistentModel {
 /// ```
 public struct ToOne<Destination: PersistentModel>: Hashable, Sendable, ExpressibleByNilLiteral {
     /// The destination's identifier, or nil when the relationship is empty.
-    public var id: Int64?
+    public var id: Int64? {
+        didSet { pointsToUninserted = false }
+    }
+    /// Whether it was made from a destination that was never inserted: saving it throws rather than store an
+    /// empty relationship.
+    public private(set) var pointsToUninserted = false
 
-    /// A relationship to `destination`, which must have been inserted.
-    public init(_ destination: Destination?) { id = destination?.persistentID }
+    /// A relationship to `destination`, which must have been inserted (saving a relationship to a value that
+    /// was never inserted throws ``MoltError/Code/objectNotFound``).
+    public init(_ destination: Destination?) {
+        id = destination?.persistentID
+        pointsToUninserted = destination != nil && destination?.persistentID == nil
+    }
     /// A relationship to the object with this identifier.
     public init(id: Int64?) { self.id = id }
     /// An empty relationship.
@@ -145,7 +154,10 @@ public struct ToOne<Destination: PersistentModel>: Hashable, Sendable, Expressib
     }
 
     /// Appends the identifier as the next column.
-    public func write(to columns: inout ModelColumns) { columns.append(id) }
+    public func write(to columns: inout ModelColumns) {
+        if pointsToUninserted { columns.flagUninserted(Destination.entity.name) }
+        columns.append(id)
+    }
 }
 
 /// A to-many relationship of a model: a handle on the destinations of a stored object.

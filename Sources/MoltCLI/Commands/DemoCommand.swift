@@ -98,9 +98,10 @@ struct DemoCommand: ParsableCommand {
             let elapsed = seconds(since: clock)
             let record = try store.history().last
             try store.close()
-            let touched = record?.objectsTouched ?? 0
+            let steps = record?.stepRecords ?? []
+            let changes = Format.changes(steps)
             Terminal.line(
-                "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(Format.count(touched, "object")) touched\(touched == 0 ? " (schema text only)" : "")")
+                "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(changes)\(changes == "no object changed" ? " (schema text only)" : "")")
         }
 
         let info = try Store.inspect(at: url)

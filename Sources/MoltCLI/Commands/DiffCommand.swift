@@ -73,41 +73,13 @@ struct DiffReport: Encodable {
         suggestedRenames = Self.renames(in: diff, newFile: newFile)
     }
 
-    /// Pairs each removed attribute with the added attributes of the same type in the same entity, and each
-    /// removed entity with the one added entity with the same attribute names.
+    /// The likely renames of the diff, with the fix in the snapshot file's terms.
     static func renames(in diff: SchemaDiff, newFile: String) -> [RenameSuggestion] {
-        var result: [RenameSuggestion] = []
-        for entity in diff.destination.entities {
-            let oldName = diff.source.entity(named: entity.name) != nil ? entity.name : entity.originalName
-            guard let oldName, let oldEntity = diff.source.entity(named: oldName) else { continue }
-            let removed = diff.changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved }
-                .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
-            let added = diff.changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded }
-                .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
-            for old in removed {
-                // Same type first; among several, those with the same optionality; if still several, each one.
-                var candidates = added.filter { $0.type == old.type }
-                if candidates.count > 1, candidates.contains(where: { $0.isOptional == old.isOptional }) {
-                    candidates = candidates.filter { $0.isOptional == old.isOptional }
-                }
-                for new in candidates {
-                    result.append(RenameSuggestion(
-                        entity: entity.name, from: old.name, to: new.name, type: new.type.rawValue,
-                        fix: "If '\(entity.name).\(old.name)' was renamed to '\(new.name)', add \"originalName\" : \"\(old.name)\" to attribute '\(new.name)' of entity '\(entity.name)' in \(newFile) (in Swift: Attribute(\"\(new.name)\", .\(new.type.rawValue), originalName: \"\(old.name)\")); its values are then kept instead of deleted."))
-                }
-            }
+        diff.likelyRenames.map { rename in
+            RenameSuggestion(
+                entity: rename.entity, from: rename.from, to: rename.to, type: rename.type?.rawValue ?? "entity",
+                fix: rename.fix(inFile: newFile))
         }
-        let removedEntities = diff.changes.filter { $0.kind == .entityRemoved }.compactMap { diff.source.entity(named: $0.entity) }
-        let addedEntities = diff.changes.filter { $0.kind == .entityAdded }.compactMap { diff.destination.entity(named: $0.entity) }
-        for old in removedEntities {
-            let shape = Set(old.attributes.map(\.name))
-            let candidates = addedEntities.filter { Set($0.attributes.map(\.name)) == shape }
-            guard candidates.count == 1, let new = candidates.first else { continue }
-            result.append(RenameSuggestion(
-                entity: new.name, from: old.name, to: new.name, type: "entity",
-                fix: "If entity '\(old.name)' was renamed to '\(new.name)', add \"originalName\" : \"\(old.name)\" to entity '\(new.name)' in \(newFile) (in Swift: Entity(\"\(new.name)\", originalName: \"\(old.name)\")); its objects are then kept instead of deleted."))
-        }
-        return result
     }
 
     func print() {

@@ -58,6 +58,7 @@ struct InfoReport: Encodable {
         var duration: Double
         var objectsTouched: Int
         var steps: [String]
+        var stepRecords: [MigrationStepRecord]
     }
 
     var path: String
@@ -95,7 +96,7 @@ struct InfoReport: Encodable {
         history = info.history.map {
             HistoryEntry(
                 fromVersion: $0.fromVersion, toVersion: $0.toVersion, startedAt: Format.timestamp($0.startedAt),
-                duration: $0.duration, objectsTouched: $0.objectsTouched, steps: $0.steps)
+                duration: $0.duration, objectsTouched: $0.objectsTouched, steps: $0.steps, stepRecords: $0.stepRecords)
         }
     }
 
@@ -122,7 +123,7 @@ struct InfoReport: Encodable {
         if history.isEmpty { Terminal.line("  (no migration yet)") }
         for entry in history {
             Terminal.line(
-                "  \(entry.fromVersion) → \(entry.toVersion)  \(entry.startedAt)  \(Format.duration(entry.duration))  \(Format.count(entry.objectsTouched, "object")) touched")
+                "  \(entry.fromVersion) → \(entry.toVersion)  \(entry.startedAt)  \(Format.duration(entry.duration))  \(entry.stepRecords.isEmpty ? Format.count(entry.objectsTouched, "object") + " touched" : Format.changes(entry.stepRecords))")
             for step in entry.steps { Terminal.line("    \(step)") }
         }
     }

@@ -35,6 +35,7 @@ struct MigrateCommand: ParsableCommand {
         var duration: Double
         var objectsTouched: Int
         var steps: [String]
+        var stepRecords: [MigrationStepRecord]
         var backup: String?
     }
 
@@ -50,7 +51,7 @@ struct MigrateCommand: ParsableCommand {
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             try finish(Report(
                 store: info.url.path, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
-                steps: [], backup: nil))
+                steps: [], stepRecords: [], backup: nil))
             return
         }
         // Refuse before copying anything: a newer store, or a step that needs code, leaves no backup behind.
@@ -81,7 +82,7 @@ struct MigrateCommand: ParsableCommand {
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(Report(
             store: info.url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
-            objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
+            objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [], stepRecords: record?.stepRecords ?? [],
             backup: keepBackup ? backupURL?.path : nil))
     }
 
@@ -95,7 +96,7 @@ struct MigrateCommand: ParsableCommand {
             return
         }
         Terminal.line(
-            "Migrated \(report.store) from version \(report.fromVersion) to \(report.toVersion) in \(Format.duration(report.duration)) (\(Format.count(report.objectsTouched, "object")) touched).")
+            "Migrated \(report.store) from version \(report.fromVersion) to \(report.toVersion) in \(Format.duration(report.duration)) (\(Format.changes(report.stepRecords))).")
         for step in report.steps { Terminal.line("  \(step)") }
         if let backup = report.backup { Terminal.line("Backup kept at \(backup).") }
     }

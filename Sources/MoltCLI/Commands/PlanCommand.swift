@@ -30,6 +30,7 @@ struct PlanCommand: ParsableCommand {
         var steps: [String]
         var statements: [String]
         var objectsTouched: Int
+        var stepRecords: [MigrationStepRecord]
     }
 
     func run() throws {
@@ -43,7 +44,7 @@ struct PlanCommand: ParsableCommand {
         let dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
         let report = Report(
             store: info.url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
-            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched)
+            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords)
         if output.json {
             try Terminal.json(report)
             return
@@ -60,6 +61,6 @@ struct PlanCommand: ParsableCommand {
         Terminal.line("SQL:")
         for statement in report.statements { Terminal.line("  \(statement);") }
         Terminal.line()
-        Terminal.line("Rows written: \(report.objectsTouched)")
+        Terminal.line("Changes: \(Format.changes(report.stepRecords))")
     }
 }

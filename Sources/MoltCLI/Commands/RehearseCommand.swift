@@ -33,6 +33,7 @@ struct RehearseCommand: ParsableCommand {
         var steps: [String]
         var duration: Double
         var objectsTouched: Int
+        var stepRecords: [MigrationStepRecord]
         var peakMemoryBytes: Int
     }
 
@@ -79,7 +80,7 @@ struct RehearseCommand: ParsableCommand {
             store: info.url.path, fromVersion: info.version, toVersion: schema.version, entities: entities,
             steps: record?.steps ?? [],
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            objectsTouched: record?.objectsTouched ?? 0, peakMemoryBytes: Files.peakResidentMemory())
+            objectsTouched: record?.objectsTouched ?? 0, stepRecords: record?.stepRecords ?? [], peakMemoryBytes: Files.peakResidentMemory())
         if output.json {
             try Terminal.json(report)
         } else {
@@ -102,7 +103,7 @@ struct RehearseCommand: ParsableCommand {
             for step in report.steps { Terminal.line("  \(step)") }
         }
         Terminal.line()
-        Terminal.line("Time:        \(Format.duration(report.duration)) (\(Format.count(report.objectsTouched, "object")) touched)")
+        Terminal.line("Time:        \(Format.duration(report.duration)) (\(Format.changes(report.stepRecords)))")
         Terminal.line("Peak memory: \(Format.bytes(report.peakMemoryBytes))")
     }
 }

@@ -53,7 +53,7 @@ enum Memo {
 
     /// v3 as a careless developer writes it: `title` added as optional without `originalName`, so Molt infers
     /// that `memoTitle` was removed and its values are lost.
-    static let v3Lossy = Schema(version: 3) {
+    static let v3Lossy = Schema(version: 3, deleting: [.property("memoTitle", of: "UserMemo")]) {
         folder
         Entity("UserMemo", primaryKey: "objectID") {
             Attribute("objectID", .uuid)

@@ -137,4 +137,32 @@ struct Seed003And004Tests {
             }
         }
     }
+
+    /// Version 2 of seed 004 as one `Note` replacing the four note entities.
+    static let mergedNotes = Schema(version: 2) {
+        Entity("Note") {
+            Attribute("title", .string)
+            Attribute("kind", .string)
+            Attribute("rating", .int)
+        }
+    }
+
+    @Test("the seed-004 trap one level up: a plan that forgets the stage is refused, naming every entity, not run", arguments: StoreKind.files)
+    func seed004ForgottenStage(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        let store = try Store.open(at: url, schema: Self.notes1, options: kind.options)
+        try store.write { objects in
+            for (k, field) in Self.kinds { try objects.insert("\(k)Note", ["name": "a", field: "b", "rating": 1]) }
+        }
+        try store.close()
+        let bytes = FileState(url)
+        let plan = try MigrationPlan(schemas: [Self.notes1, Self.mergedNotes])
+        let error = moltError { _ = try Store.open(at: url, schema: Self.mergedNotes, options: kind.options.migrating(with: plan)) }
+        #expect(error?.code == .dataLossRefused)
+        for k in Self.kinds.keys {
+            #expect(error?.message.contains("Version 2 removes entity '\(k)Note', which holds 1 object; they would be deleted. If its objects become other objects, write a custom stage from version 1 to 2 that reads them") == true)
+        }
+        #expect(FileState(url) == bytes)
+    }
 }

@@ -86,6 +86,7 @@ extension Schema {
     /// A copy with version `version`, changed by `change`.
     func next(_ version: Int, _ change: (inout Schema) -> Void) -> Schema {
         var copy = withVersion(version)
+        copy.deletions = []  // a deletion belongs to the version that declares it
         change(&copy)
         return copy
     }

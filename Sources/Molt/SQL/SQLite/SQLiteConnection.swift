@@ -82,6 +82,10 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    func columnNames(in table: String) throws -> [String] {
+        try mapping { try db.columns(in: table).map(\.name) }
+    }
+
     func indexes(on table: String) throws -> [SQLIndexInfo] {
         try mapping {
             try db.indexes(on: table).map {

@@ -1,0 +1,122 @@
+extension SchemaDiff {
+    /// A removed entity or attribute that is probably the same as an added one, renamed without its
+    /// `originalName`.
+    public struct LikelyRename: Hashable, Sendable {
+        /// The entity (its name in the newer schema; for an entity rename, the added entity).
+        public var entity: String
+        /// The removed name (entity or attribute) in the older schema.
+        public var from: String
+        /// The added name in the newer schema.
+        public var to: String
+        /// The attribute's type, or nil for an entity.
+        public var type: AttributeType?
+
+        /// Whether it is an entity rather than an attribute.
+        public var isEntity: Bool { type == nil }
+
+        /// The fix, as a sentence: the `originalName` to add, in a snapshot file (when named) and in Swift.
+        public func fix(inFile file: String? = nil) -> String {
+            let place = file.map { " in \($0)" } ?? ""
+            guard let type else {
+                return "If entity '\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to entity '\(to)'\(place) (in Swift: Entity(\"\(to)\", originalName: \"\(from)\")); its objects are then kept instead of deleted."
+            }
+            return "If '\(entity).\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to attribute '\(to)' of entity '\(entity)'\(place) (in Swift: Attribute(\"\(to)\", .\(type.rawValue), originalName: \"\(from)\")); its values are then kept instead of deleted."
+        }
+    }
+
+    /// Pairs each removed attribute with the added attributes of the same type in the same entity (preferring
+    /// the same optionality among several), and each removed entity with the one added entity that has the
+    /// same attribute names.
+    public var likelyRenames: [LikelyRename] {
+        var result: [LikelyRename] = []
+        for entity in destination.entities {
+            guard let oldName = originalName(ofEntity: entity.name), let oldEntity = source.entity(named: oldName) else { continue }
+            let removed = changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved }
+                .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
+            let added = changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded }
+                .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
+            for old in removed {
+                var candidates = added.filter { $0.type == old.type }
+                if candidates.count > 1, candidates.contains(where: { $0.isOptional == old.isOptional }) {
+                    candidates = candidates.filter { $0.isOptional == old.isOptional }
+                }
+                for new in candidates {
+                    result.append(LikelyRename(entity: entity.name, from: old.name, to: new.name, type: new.type))
+                }
+            }
+        }
+        let removedEntities = changes.filter { $0.kind == .entityRemoved }.compactMap { source.entity(named: $0.entity) }
+        let addedEntities = changes.filter { $0.kind == .entityAdded }.compactMap { destination.entity(named: $0.entity) }
+        for old in removedEntities {
+            let shape = Set(old.attributes.map(\.name))
+            let candidates = addedEntities.filter { Set($0.attributes.map(\.name)) == shape }
+            guard candidates.count == 1, let new = candidates.first else { continue }
+            result.append(LikelyRename(entity: new.name, from: old.name, to: new.name, type: nil))
+        }
+        return result
+    }
+
+    /// Data the step would delete, as the engine must check it against what is stored.
+    public struct Loss: Hashable, Sendable {
+        /// The entity, by its name in the older schema.
+        public var entity: String
+        /// The attribute or relationship, by its name in the older schema; nil for the whole entity.
+        public var property: String?
+        /// Whether the step declares it (``Schema/deletions``): the loss is intended, and reported.
+        public var isDeclared: Bool
+        /// Whether it is a likely rename (``likelyRenames``) rather than a plain removal.
+        public var isLikelyRename: Bool
+        /// The added entity or attribute it is probably the same as, if any.
+        public var renamedTo: [String]
+
+        /// Whether losing stored data here must be refused: an undeclared entity removal, or an undeclared
+        /// attribute removal that looks like a rename. A plain attribute removal is inferred, and reported.
+        public var mustBeDeclared: Bool { !isDeclared && (property == nil || isLikelyRename) }
+    }
+
+    /// Every removal that deletes stored values: entities, attributes and relationships of the older schema
+    /// that the newer one no longer has.
+    public var losses: [Loss] {
+        let renames = likelyRenames
+        var result: [Loss] = []
+        for change in changes {
+            switch change.kind {
+            case .entityRemoved:
+                let targets = renames.filter { $0.isEntity && $0.from == change.entity }.map(\.to)
+                result.append(Loss(
+                    entity: change.entity, property: nil, isDeclared: isDeclared(change.entity, nil),
+                    isLikelyRename: !targets.isEmpty, renamedTo: targets))
+            case .attributeRemoved, .relationshipRemoved:
+                let oldEntity = originalName(ofEntity: change.entity) ?? change.entity
+                let property = change.property ?? ""
+                let targets = renames.filter { !$0.isEntity && $0.entity == change.entity && $0.from == property }.map(\.to)
+                result.append(Loss(
+                    entity: oldEntity, property: property, isDeclared: isDeclared(oldEntity, property),
+                    isLikelyRename: !targets.isEmpty, renamedTo: targets))
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
+    private func isDeclared(_ entity: String, _ property: String?) -> Bool {
+        declaredDeletions.contains { $0.entity == entity && ($0.property == property || $0.property == nil) }
+    }
+
+    /// The error for declared deletions that name nothing the older schema has (a typo would otherwise make
+    /// a deletion declaration useless), or nil.
+    public var unmatchedDeletionsError: MoltError? {
+        let unmatched = declaredDeletions.filter { deletion in
+            guard let entity = source.entity(named: deletion.entity) else { return true }
+            guard let property = deletion.property else { return false }
+            return entity.attribute(named: property) == nil && entity.relationship(named: property) == nil
+        }
+        guard let first = unmatched.first else { return nil }
+        let names = unmatched.map(\.description).joined(separator: ", ")
+        return MoltError(
+            .invalidPlan,
+            "Version \(destination.version) declares the deletion of \(names), which version \(source.version) does not have. A deletion names an entity or property of the previous version; fix the name or remove the declaration.",
+            entity: first.entity, property: first.property)
+    }
+}
