@@ -28,14 +28,24 @@ public protocol VersionedSchema: SendableMetatype {
     static var version: Int { get }
     /// The models of this version, each stored as one entity.
     static var models: [any PersistentModel.Type] { get }
+    /// The models and properties of the previous version that this version deletes on purpose, with their data
+    /// (see ``Deletion``). Molt refuses to drop objects, or the values of a likely rename, that are not declared.
+    ///
+    /// ```swift
+    /// static let deletions: [Deletion] = [.entity("WineNote"), .property("memoContent", of: "UserMemo")]
+    /// ```
+    static var deletions: [Deletion] { get }
 }
 
 extension VersionedSchema {
+    /// No deletion declared.
+    public static var deletions: [Deletion] { [] }
+
     /// The runtime schema of this version: one entity per model, in the order of ``models``.
     ///
     /// Everything the runtime schema supports applies unchanged: inference, validation, plans, snapshots.
     public static var schema: Schema {
-        Schema(version: version, entities: models.map { $0.entity })
+        Schema(version: version, deleting: deletions, entities: models.map { $0.entity })
     }
 }
 
