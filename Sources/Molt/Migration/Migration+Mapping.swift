@@ -12,6 +12,7 @@ extension Migration {
             m.isLinked = linkedEntities.contains(m.destination.name)
             resolved.append(m)
         }
+        try checkExpressions(of: resolved)
         for mapping in resolved {
             run.report(entity: mapping.destination.name, completed: 0, total: 1)
             try execute(mapping)

@@ -50,6 +50,9 @@ package protocol SQLDialect: Sendable {
 
     /// The longest identifier the engine keeps whole, in bytes; nil when there is no practical limit.
     var maximumIdentifierLength: Int? { get }
+
+    /// A checker of queries an app supplies (a mapping's expressions), against `schema`'s tables: reads only.
+    func queryChecker(for schema: Schema) throws -> any SQLQueryChecker
 }
 
 /// What a reference does when the row it points to is deleted.

@@ -10,7 +10,7 @@ import Molt
 /// | 2 | Usage error: an unknown option, a missing argument, a value out of range. |
 /// | 3 | Bad input file: no such file, not a Molt store, a damaged file, invalid JSON, a schema that does not validate. |
 /// | 4 | Version conflict: the store is newer than the schema, or its version's schema was changed without a bump. |
-/// | 5 | The migration cannot be inferred: a step needs a custom stage or a mapping. |
+/// | 5 | The migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion. |
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case failure = 1
@@ -26,7 +26,7 @@ enum ExitStatus: Int32, CaseIterable {
             self = .badInput
         case .storeIsNewer, .schemaChangedWithoutVersionBump:
             self = .versionConflict
-        case .migrationNotInferable, .invalidPlan:
+        case .migrationNotInferable, .invalidPlan, .dataLossRefused:
             self = .notInferable
         default:
             self = .failure
@@ -43,7 +43,7 @@ enum ExitStatus: Int32, CaseIterable {
           2  usage error (unknown option, missing argument, value out of range)
           3  bad input file: no such file, not a Molt store, damaged file, invalid JSON, invalid schema
           4  version conflict: the store is newer than the schema, or a version changed without a bump
-          5  the migration cannot be inferred: a step needs a custom stage or a mapping
+          5  the migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion
         """
 }
 

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import Molt
+
+/// A mapping's expression, filter and source key are expressions: anything else is refused, naming the mapping
+/// and the text, before anything is written.
+@Suite("Mappings: expressions that cannot escape")
+struct MappingInjectionTests {
+    static let v1 = Schema(version: 1) {
+        Entity("Pet") { Attribute("name", .string); Attribute("age", .int) }
+        Entity("Toy") { Attribute("label", .string); Relationship("owner", to: "Pet") }
+    }
+    static let v2 = Schema(version: 2) {
+        Entity("Pet") { Attribute("name", .string); Attribute("age", .int); Attribute("nickname", .string, isOptional: true) }
+        Entity("Toy") { Attribute("label", .string); Relationship("owner", to: "Pet") }
+    }
+
+    static func makeStore(_ url: URL, kind: StoreKind) throws {
+        let store = try Store.open(at: url, schema: v1, options: kind.options)
+        defer { try? store.close() }
+        try store.write { objects in
+            for name in ["Rex", "Tom"] {
+                let pet = try objects.insert("Pet", ["name": .string(name), "age": 3])
+                let toy = try objects.insert("Toy", ["label": "ball"])
+                try objects.set("owner", of: toy, to: pet)
+            }
+        }
+    }
+
+    struct Injection: CustomTestStringConvertible, Sendable {
+        var name: String
+        var mapping: EntityMapping
+        var problem: String
+        var testDescription: String { name }
+    }
+
+    static let injections: [Injection] = [
+        Injection(
+            name: "a statement after the expression",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "name); DELETE FROM \"Pet\"; --"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `name); DELETE FROM \"Pet\"; --` — it closes a parenthesis it did not open."),
+        Injection(
+            name: "a commit",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "name) WHERE 1; COMMIT; SELECT (1"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `name) WHERE 1; COMMIT; SELECT (1` — it closes a parenthesis it did not open."),
+        Injection(
+            name: "an ATTACH in the filter",
+            mapping: EntityMapping(destination: "Pet", filter: "1; ATTACH DATABASE 'x.sqlite' AS x", attributes: ["nickname": "name"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the filter is not one SQL expression over the old version's data: `1; ATTACH DATABASE 'x.sqlite' AS x` — it contains ';', which ends a statement."),
+        Injection(
+            name: "a second column",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "name, \"age\" = 99"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `name, \"age\" = 99` — it is a list, not one expression (a ',' outside parentheses)."),
+        Injection(
+            name: "a read of Molt's own tables",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "(SELECT value FROM _molt_metadata LIMIT 1)"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `(SELECT value FROM _molt_metadata LIMIT 1)` — SQLite cannot read it: no such table: _molt_metadata."),
+        Injection(
+            name: "a read of SQLite's catalog",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "(SELECT sql FROM sqlite_master LIMIT 1)"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `(SELECT sql FROM sqlite_master LIMIT 1)` — it reads 'sqlite_master', which is not a table of the old version's entities."),
+        Injection(
+            name: "a function with side effects",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "load_extension('evil')"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `load_extension('evil')` — it calls load_extension(), which a mapping may not call."),
+        Injection(
+            name: "a comment that hides the rest",
+            mapping: EntityMapping(destination: "Pet", attributes: ["nickname": "name --"]),
+            problem: "In the mapping of 'Pet' into 'Pet', the expression of 'Pet.nickname' is not one SQL expression over the old version's data: `name --` — it contains a comment."),
+    ]
+
+    @Test("an injected statement, clause, write or read is refused and the store is unchanged", arguments: StoreKind.files, injections)
+    func refused(kind: StoreKind, injection: Injection) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        try Self.makeStore(url, kind: kind)
+        let bytes = FileState(url)
+        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [.mapping(from: 1, to: 2, [injection.mapping])])
+        let error = moltError { _ = try Store.open(at: url, schema: Self.v2, options: kind.options.migrating(with: plan)) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message == injection.problem + " A mapping may read the entities of version 1 and call SQL functions; it cannot run statements, write, or read other tables. Nothing was written.")
+        #expect(FileState(url) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x.sqlite").path))
+    }
+
+    @Test("expressions with functions, CASE, casts and reads of other old entities are allowed", arguments: StoreKind.files)
+    func allowed(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        try Self.makeStore(url, kind: kind)
+        let expression = "CASE WHEN age > 2 THEN replace(upper(name), 'R', 'r') || '/' || CAST((SELECT COUNT(*) FROM \"Toy\" WHERE \"Toy\".\"owner\" = \"Pet\".\"_id\") AS TEXT) ELSE NULL END"
+        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
+            .mapping(from: 1, to: 2, [EntityMapping(destination: "Pet", filter: "name <> 'nobody'", attributes: ["nickname": expression])]),
+        ])
+        let store = try Store.open(at: url, schema: Self.v2, options: kind.options.migrating(with: plan))
+        defer { try? store.close() }
+        #expect(try store.read { try $0.fetch("Pet").map { $0["nickname"] } } == ["rEX/1", "TOM/1"])
+    }
+
+    @Test("the expression check reads SQL as tokens: quotes, parentheses, CASE … END, function names")
+    func tokens() {
+        #expect(SQLExpressionCheck.problem(in: "'a;b' || \"c)\"") == nil)
+        #expect(SQLExpressionCheck.problem(in: "CASE WHEN x THEN 1 ELSE 2 END") == nil)
+        #expect(SQLExpressionCheck.problem(in: "replace(name, 'a', 'b')") == nil)
+        #expect(SQLExpressionCheck.problem(in: "(SELECT 1 FROM \"Toy\")") == nil)
+        #expect(SQLExpressionCheck.problem(in: "x FROM y") == "it contains the keyword FROM outside parentheses")
+        #expect(SQLExpressionCheck.problem(in: "(x") == "a parenthesis is not closed")
+        #expect(SQLExpressionCheck.problem(in: "'x") == "a quote or bracket is not closed")
+        #expect(SQLExpressionCheck.problem(in: "  ") == "it is empty")
+    }
+}
