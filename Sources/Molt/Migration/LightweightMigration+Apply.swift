@@ -38,18 +38,64 @@ extension LightweightMigration {
             }
         }
         for entity in current.entities {
-            guard let state = tables[entity.name], let origin = state.origin else { continue }
+            guard let state = tables[entity.name], let change = tableChange(for: entity) else { continue }
             try checkExactDoubles(state, table: entity.name, in: db)
-            let change = SQLTableChange(
-                table: entity.name, entity: entity,
-                originColumns: origin.attributes.map(\.name) + origin.relationships.filter { $0.kind == .toOne }.map(\.name),
-                originReferences: Set(origin.relationships.filter { $0.kind == .toOne }.map(\.name)),
-                sources: state.columns, constraintsChanged: state.needsRebuild, version: current.version)
-            let result = try db.apply(change)
+            let result: SQLTableChangeResult
+            do {
+                result = try db.apply(change)
+            } catch let error as MoltError where error.code == .constraintViolation {
+                throw try mappedColumnError(entity, in: db) ?? error
+            }
             written += result.rowsWritten
             if result.rewroteRows { linkedTables.insert(entity.name) }
+            try checkMappedStorage(entity, in: db)
         }
         return written
+    }
+
+    /// SQLite keeps what an expression gives, whatever the column's type: refuse a mapped value of the wrong
+    /// type, naming the attribute and an object, rather than commit it.
+    private func checkMappedStorage(_ entity: Entity, in db: any SQLConnection) throws {
+        let q = db.dialect.quote
+        for (name, mapped) in (mappedColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) where mapped.checksStorage {
+            guard let attribute = entity.attribute(named: name),
+                let mismatch = db.dialect.storageMismatchCondition(q(name), type: attribute.type)
+            else { continue }
+            let sql = "SELECT \(q(StoreLayout.idColumn)), typeof(\(q(name))), quote(\(q(name))) FROM \(q(entity.name)) WHERE \(mismatch) LIMIT 1"
+            guard let row = try db.fetchRows(sql, types: [.int, .string, .string]).first,
+                case .int(let objectID) = row[0], case .string(let storage) = row[1], case .string(let text) = row[2]
+            else { continue }
+            throw MappingChecks.wrongStorage(
+                label: mapped.label, entity: entity.name, attribute: attribute, expression: mapped.expression, storage: storage,
+                text: text, objectID: objectID, fromVersion: mapped.fromVersion)
+        }
+    }
+
+    /// The change that brings the table of `entity` (of ``current``) from its origin to `entity`, or nil for a
+    /// table the run creates.
+    func tableChange(for entity: Entity) -> SQLTableChange? {
+        guard let state = tables[entity.name], let origin = state.origin else { return nil }
+        return SQLTableChange(
+            table: entity.name, entity: entity,
+            originColumns: origin.attributes.map(\.name) + origin.relationships.filter { $0.kind == .toOne }.map(\.name),
+            originReferences: Set(origin.relationships.filter { $0.kind == .toOne }.map(\.name)),
+            sources: state.columns, constraintsChanged: state.needsRebuild, version: current.version)
+    }
+
+    /// When a rebuild that computes mapped columns fails a constraint: the mapped required attribute that a
+    /// row leaves empty, named as a stage's would be.
+    private func mappedColumnError(_ entity: Entity, in db: any SQLConnection) throws -> MoltError? {
+        let q = db.dialect.quote
+        for (attribute, mapped) in (mappedColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard entity.attribute(named: attribute)?.isOptional == false, let source = tables[entity.name]?.columns[attribute] else { continue }
+            let missing = try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name)) WHERE \(source.sql(db.dialect)) IS NULL") ?? 0
+            guard missing > 0 else { continue }
+            return MoltError(
+                .validationFailed,
+                "Attribute '\(entity.name).\(attribute)' is required in version \(current.version), but the expression `\(mapped.expression)` of \(mapped.label) gives no value for \(missing) object(s). Make the expression give a value for every object (for example with COALESCE), give the attribute a default, or make it optional. The store was left at its old version.",
+                entity: entity.name, property: attribute)
+        }
+        return nil
     }
 
     private func renameTables(_ renames: [(from: String, to: String)], in db: any SQLConnection) throws {

@@ -48,6 +48,19 @@ struct LightweightMigration {
     var joins: [String: JoinState] = [:]
     var droppedTables: [String] = []
     var droppedJoinTables: [String] = []
+    /// Columns a mapping computes in this run's rebuild rather than in a pass of its own: entity → attribute.
+    var mappedColumns: [String: [String: MappedColumn]] = [:]
+
+    /// A column a mapping computes in the rebuild: its expression and what to check once it is computed.
+    struct MappedColumn {
+        var expression: String
+        /// "the mapping of 'A' into 'B'", for messages.
+        var label: String
+        /// The version the mapping starts from, for messages.
+        var fromVersion: Int
+        /// Whether the engine may have kept a value of another type (SQLite's dynamic typing), to check after.
+        var checksStorage: Bool
+    }
 
     init(start: Schema) {
         self.start = start

@@ -5,6 +5,13 @@ extension Migration {
     /// - Throws: ``MoltError`` naming the mapping, entity or attribute that does not exist, a required
     ///   attribute no mapping fills, an ambiguous link, or the SQL error of an expression.
     public func apply(_ mappings: [EntityMapping]) throws {
+        try apply(mappings, foldingIntoRebuild: false)
+    }
+
+    /// - Parameter folding: Whether an in-place mapping may compute its columns in the rebuild that ends the
+    ///   stage, when the table is rebuilt anyway, instead of in a pass of its own: only when no code reads the
+    ///   mapped values before the stage ends (a mapping stage without a hook).
+    func apply(_ mappings: [EntityMapping], foldingIntoRebuild folding: Bool) throws {
         var resolved: [ResolvedMapping] = []
         let linkedEntities = Set(mappings.flatMap { $0.links.map(\.to) })
         for (index, mapping) in mappings.enumerated() {
@@ -15,7 +22,7 @@ extension Migration {
         try checkExpressions(of: resolved)
         for mapping in resolved {
             run.report(entity: mapping.destination.name, completed: 0, total: 1)
-            try execute(mapping)
+            try execute(mapping, folding: folding)
             try run.checkCancellation()
         }
         for mapping in resolved {
@@ -74,7 +81,7 @@ extension Migration {
         return ResolvedMapping(mapping: mapping, index: index, source: source, destination: destination, inPlace: inPlace)
     }
 
-    private func execute(_ m: ResolvedMapping) throws {
+    private func execute(_ m: ResolvedMapping, folding: Bool) throws {
         let dialect = db.dialect
         let q = dialect.quote
         let layout = workspace.newLayout
@@ -86,7 +93,7 @@ extension Migration {
         try withSQLContext(m.label) {
             try checkExactDoubles(of: m, condition: condition)
             if m.inPlace {
-                if !sorted.isEmpty {
+                if !sorted.isEmpty, !(try folding && fold(m)) {
                     let assignments = sorted.map { "\(layout.column(m.destination.name, $0.key)) = (\($0.value))" }.joined(separator: ", ")
                     try workspace.willWrite(
                         table: layout.physicalTable(m.destination.name),
@@ -219,27 +226,17 @@ extension Migration {
     private func checkStoredTypes(of m: ResolvedMapping) throws {
         let layout = workspace.newLayout
         let dialect = db.dialect
-        // A TEXT column turns integers and reals into text by itself: only a blob can break a string
-        // attribute, and none can come from an expression over entities without data attributes that uses no
-        // blob function. Skipping that scan keeps an in-place mapping at the cost of a hand-written UPDATE.
-        let mayYieldBlobs = (m.source.attributes + m.destination.attributes).contains { $0.type == .data }
         for (name, expression) in m.mapping.attributes.sorted(by: { $0.key < $1.key }) {
-            guard let attribute = m.destination.attribute(named: name) else { continue }
-            if attribute.type == .string || attribute.type == .uuid, !mayYieldBlobs,
-                !["x'", "blob", "jsonb", "unhex", "cast"].contains(where: expression.lowercased().contains)
-            {
-                continue
-            }
+            guard let attribute = m.destination.attribute(named: name), MappingChecks.mayStoreWrongType(attribute, expression, m) else { continue }
             let column = layout.column(m.destination.name, name)
             guard let mismatch = dialect.storageMismatchCondition(column, type: attribute.type) else { continue }
             let sql = "SELECT \(dialect.quote(StoreLayout.idColumn)), typeof(\(column)), quote(\(column)) FROM \(layout.table(m.destination.name)) WHERE \(mismatch) LIMIT 1"
             guard let row = try db.fetchRows(sql, types: [.int, .string, .string]).first,
                 case .int(let objectID) = row[0], case .string(let storage) = row[1], case .string(let text) = row[2]
             else { continue }
-            throw MoltError(
-                .migrationFailed,
-                "The mapping of '\(m.source.name)' into '\(m.destination.name)' gives '\(m.destination.name).\(name)' a \(storage) value (\(text) for _id \(objectID)), but the attribute holds \(attribute.type.rawValue) values. Fix its expression `\(expression)` (for example with CAST); the store was left at version \(fromVersion).",
-                entity: m.destination.name, property: name)
+            throw MappingChecks.wrongStorage(
+                label: m.label, entity: m.destination.name, attribute: attribute, expression: expression, storage: storage, text: text,
+                objectID: objectID, fromVersion: fromVersion)
         }
     }
 
@@ -255,5 +252,32 @@ extension Migration {
                 "\(db.dialect.engineName) rejected \(label) in the stage \(fromVersion) → \(toVersion): \(detail). Check its expressions and filter; the store was left at version \(fromVersion).",
                 sql: error.sql, cause: error)
         }
+    }
+}
+
+/// The checks of a mapping's values, shared by the pass that updates in place and the rebuild that computes them.
+enum MappingChecks {
+    /// Whether a mapped value could be stored with another type than the attribute's: a TEXT column turns
+    /// integers and reals into text by itself, so only a blob can break a string attribute, and none can come
+    /// from an expression over entities without data attributes that uses no blob function. Skipping that scan
+    /// keeps an in-place mapping at the cost of a hand-written UPDATE.
+    static func mayStoreWrongType(_ attribute: Attribute, _ expression: String, _ m: Migration.ResolvedMapping) -> Bool {
+        let mayYieldBlobs = (m.source.attributes + m.destination.attributes).contains { $0.type == .data }
+        if attribute.type == .string || attribute.type == .uuid, !mayYieldBlobs,
+            !["x'", "blob", "jsonb", "unhex", "cast"].contains(where: expression.lowercased().contains)
+        {
+            return false
+        }
+        return true
+    }
+
+    static func wrongStorage(
+        label: String, entity: String, attribute: Attribute, expression: String, storage: String, text: String, objectID: Int64,
+        fromVersion: Int
+    ) -> MoltError {
+        MoltError(
+            .migrationFailed,
+            "\(label.prefix(1).uppercased() + label.dropFirst()) gives '\(entity).\(attribute.name)' a \(storage) value (\(text) for _id \(objectID)), but the attribute holds \(attribute.type.rawValue) values. Fix its expression `\(expression)` (for example with CAST); the store was left at version \(fromVersion).",
+            entity: entity, property: attribute.name)
     }
 }

@@ -45,7 +45,8 @@ struct Migrator {
 /// may have broken, the history lines and records.
 private struct RunState {
     var pending: LightweightMigration
-    /// The tables where links may have broken; nil once a custom stage ran (its code may write anywhere).
+    /// The tables where links may have broken: those inferred steps and stages wrote to (stages write through
+    /// objects and mappings, which report every table), so that validation checks them and what links to them.
     var linkedTables: Set<String>? = []
     var lines: [String] = []
     var records: [MigrationStepRecord] = []
@@ -76,7 +77,7 @@ private struct RunState {
             lines.append("\(from) → \(to) custom: \(summary)")
         case .mapping(let mappings, let hook)?:
             let migration = try beginStage(step, in: db, run: run)
-            try migration.apply(mappings)
+            try migration.apply(mappings, foldingIntoRebuild: hook == nil)
             try hook?(migration)
             try endStage(migration, kind: .mapping)
             lines.append("\(from) → \(to) mapping (\(mappings.count) entity mapping(s)): \(summary)")
@@ -85,7 +86,6 @@ private struct RunState {
 
     private mutating func beginStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws -> Migration {
         try applyPending(in: db)
-        linkedTables = nil
         let workspace = try StageWorkspace.prepare(from: step.from, to: step.to, diff: step.diff, in: db)
         return Migration(workspace: workspace, db: db, run: run)
     }
@@ -93,6 +93,7 @@ private struct RunState {
     private mutating func endStage(_ migration: Migration, kind: MigrationStepRecord.Kind) throws {
         let (finalizer, dropped) = try migration.finish()
         pending = finalizer
+        linkedTables?.formUnion(migration.workspace.writtenTables)
         let counts = migration.workspace.counts
         records.append(MigrationStepRecord(
             fromVersion: migration.fromVersion, toVersion: migration.toVersion, kind: kind, objectsInserted: counts.inserted,
@@ -107,7 +108,8 @@ extension Migration {
     func finish() throws -> (LightweightMigration, [DroppedData]) {
         let layout = workspace.newLayout
         for entity in newSchema.entities {
-            for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? [] {
+            for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? []
+            where !workspace.computedLater.contains(attribute, of: entity.name) {
                 let missing = try db.fetchInt(
                     "SELECT COUNT(*) FROM \(layout.table(entity.name)) WHERE \(db.dialect.quote(column)) IS NULL") ?? 0
                 if missing > 0 {

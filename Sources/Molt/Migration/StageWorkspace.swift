@@ -21,8 +21,8 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     let newLayout: StoreLayout
     /// B's entity → A's entity, for entities that existed in A.
     let origins: [String: String]
-    /// The change from the workspace to B, not yet applied.
-    let finalizer: LightweightMigration
+    /// The change from the workspace to B, not yet applied; a mapping can compute its columns in it.
+    var finalizer: LightweightMigration
     /// Required attributes of B whose workspace column may still hold nulls: entity → (attribute, column).
     let requiredWithoutDefault: [String: [(attribute: String, column: String)]]
     /// Where the old side reads now.
@@ -31,11 +31,19 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     private(set) var generation = 0
     /// What the stage did, for the run's counts.
     let counts = StageCounts()
+    /// Required attributes that the rebuild ending the stage computes (a folded mapping): not checked for
+    /// nulls before it, since they are filled by it.
+    var computedLater = AttributeSet()
     private var db: (any SQLConnection)?
     /// A's tables → the columns of A they hold (nil for join tables, whose every column is A's).
     private let oldTables: [String: Set<String>?]
     /// A's tables already copied, and the name of their copy.
     private var snapshots: [String: String] = [:]
+    /// The tables the stage wrote to, by the names they have in B (or A's for tables B drops): where links may
+    /// have broken, for validation to check rather than the whole store.
+    private(set) var writtenTables: Set<String> = []
+    /// Workspace table → the name it has in B.
+    private let finalNames: [String: String]
 
     init(
         diff: SchemaDiff, newLayout: StoreLayout, origins: [String: String], finalizer: LightweightMigration,
@@ -56,6 +64,14 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
             }
         }
         self.oldTables = tables
+        var finalNames: [String: String] = [:]
+        for (entity, layout) in newLayout.entities {
+            finalNames[layout.table] = entity
+            for (relationship, joinTable) in layout.joinTables {
+                finalNames[joinTable] = StoreLayout.joinTableName(entity: entity, relationship: relationship)
+            }
+        }
+        self.finalNames = finalNames
     }
 
     /// Connects the workspace to the run's connection, for the snapshots it takes.
@@ -64,6 +80,7 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     // MARK: - StageObserver
 
     func willWrite(table: String, columns: [String]?) throws {
+        writtenTables.insert(finalNames[table] ?? table)
         guard snapshots[table] == nil, let entry = oldTables[table] else { return }
         if let columns, let oldColumns = entry, columns.allSatisfy({ !oldColumns.contains($0) }) { return }
         try snapshot(table)
@@ -152,6 +169,13 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         }
     }
+}
+
+/// A set of attributes of entities.
+struct AttributeSet {
+    private var names: Set<String> = []
+    mutating func insert(_ attribute: String, of entity: String) { names.insert(entity + "." + attribute) }
+    func contains(_ attribute: String, of entity: String) -> Bool { names.contains(entity + "." + attribute) }
 }
 
 /// What a stage did: objects inserted, updated (each counted once however often it is written) and deleted.

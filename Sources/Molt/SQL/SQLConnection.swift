@@ -46,6 +46,10 @@ package protocol SQLConnection: AnyObject {
     /// indexes are then synchronised with ``syncIndexes(of:table:version:)``.
     func apply(_ change: SQLTableChange) throws -> SQLTableChangeResult
 
+    /// Whether applying `change` rewrites every row of the table (a rebuild), so that computing a column in it
+    /// costs no extra pass.
+    func rewritesRows(_ change: SQLTableChange) -> Bool
+
     /// The shape of every table that belongs to the application's schema (not the engine's nor Molt's own).
     func tableShapes() throws -> [String: SQLTableShape]
 

@@ -9,6 +9,9 @@ package indirect enum SQLColumnSource: Equatable, Sendable {
     case converted(SQLColumnSource, from: AttributeType, to: AttributeType)
     /// Another source, or `fallback` where it is null: an attribute made required with a default.
     case coalesce(SQLColumnSource, Value)
+    /// An app's SQL expression over the table's columns (a mapping's, checked by ``SQLExpressionCheck``), or, where
+    /// `filter` is false, another source.
+    case sql(String, filter: String?, otherwise: SQLColumnSource)
 
     /// The source converted from `from` to `to`; the same source when their storage is the same.
     package static func convert(_ source: SQLColumnSource, from: AttributeType, to: AttributeType) -> SQLColumnSource {
@@ -27,6 +30,9 @@ package indirect enum SQLColumnSource: Equatable, Sendable {
         case .literal(let value): return dialect.literal(value)
         case .converted(let source, let from, let to): return dialect.conversion(source.sql(dialect), from: from, to: to)
         case .coalesce(let source, let fallback): return "COALESCE(\(source.sql(dialect)), \(dialect.literal(fallback)))"
+        case .sql(let expression, nil, _): return "(\(expression))"
+        case .sql(let expression, let filter?, let otherwise):
+            return "(CASE WHEN (\(filter)) THEN (\(expression)) ELSE \(otherwise.sql(dialect)) END)"
         }
     }
 

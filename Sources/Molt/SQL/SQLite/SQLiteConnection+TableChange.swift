@@ -9,35 +9,49 @@ extension SQLiteConnection {
     /// `ALTER TABLE`s that change only the schema text. Anything else (a computed column, a changed constraint,
     /// several drops, a dropped reference, a rename onto a name still in use) rebuilds the table with one
     /// `INSERT … SELECT`.
+    func rewritesRows(_ change: SQLTableChange) -> Bool { Plan(change, dialect: dialect).rebuild }
+
+    /// What applying a change takes: a rebuild, or these `ALTER TABLE`s.
+    private struct Plan {
+        var rebuild: Bool
+        var renames: [(String, String)] = []
+        var adds: [String] = []
+        var drops: [String] = []
+
+        init(_ change: SQLTableChange, dialect: any SQLDialect) {
+            let ddl = SchemaDDL(dialect: dialect)
+            let entity = change.entity
+            func definition(_ column: String) -> String {
+                if let attribute = entity.attribute(named: column) { return ddl.columnDefinition(attribute) }
+                return ddl.columnDefinition(entity.relationship(named: column)!)
+            }
+            rebuild = change.constraintsChanged
+            var used: Set<String> = []
+            for column in change.finalColumns {
+                switch column.source {
+                case .column(let name):
+                    used.insert(name)
+                    if name != column.name { renames.append((name, column.name)) }
+                case .literal(let value):
+                    adds.append(value.isNull ? definition(column.name) : "\(definition(column.name)) DEFAULT \(dialect.literal(value))")
+                case .converted, .coalesce, .sql:
+                    rebuild = true
+                }
+            }
+            drops = change.originColumns.filter { !used.contains($0) }
+            if drops.count > 1 || drops.contains(where: change.originReferences.contains) { rebuild = true }
+            if renames.contains(where: { used.contains($0.1) }) { rebuild = true }
+        }
+    }
+
     func apply(_ change: SQLTableChange) throws -> SQLTableChangeResult {
         let q = dialect.quote
         let ddl = SchemaDDL(dialect: dialect)
         let entity = change.entity
         let table = change.table
-        func definition(_ column: String) -> String {
-            if let attribute = entity.attribute(named: column) { return ddl.columnDefinition(attribute) }
-            return ddl.columnDefinition(entity.relationship(named: column)!)
-        }
-        var rebuild = change.constraintsChanged
-        var used: Set<String> = []
-        var renames: [(String, String)] = []
-        var adds: [String] = []
-        for column in change.finalColumns {
-            switch column.source {
-            case .column(let name):
-                used.insert(name)
-                if name != column.name { renames.append((name, column.name)) }
-            case .literal(let value):
-                adds.append(value.isNull ? definition(column.name) : "\(definition(column.name)) DEFAULT \(dialect.literal(value))")
-            case .converted, .coalesce:
-                rebuild = true
-            }
-        }
-        let drops = change.originColumns.filter { !used.contains($0) }
-        if drops.count > 1 || drops.contains(where: change.originReferences.contains) { rebuild = true }
-        if renames.contains(where: { used.contains($0.1) }) { rebuild = true }
-
-        if rebuild {
+        let plan = Plan(change, dialect: dialect)
+        let (renames, adds, drops) = (plan.renames, plan.adds, plan.drops)
+        if plan.rebuild {
             let temporary = "_molt_new_" + table
             try execute(ddl.createTable(entity, named: temporary))
             let names = [StoreLayout.idColumn] + change.finalColumns.map(\.name)
