@@ -9,7 +9,7 @@ import Foundation
 @main
 struct MoltReliability: ParsableCommand {
     static let kinds: [any CampaignKind] = [
-        SigkillKind(),
+        SigkillKind(), ConcurrentMigratorsKind(), ReadersDuringMigrationKind(), DamagedStoreKind(),
     ]
 
     static let configuration = CommandConfiguration(
@@ -46,8 +46,8 @@ struct MoltReliability: ParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Run only these kinds.", valueName: "kind"))
     var only: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds after which a command counts as hung and is killed.", valueName: "seconds"))
-    var timeout: Double = 60
+    @Option(help: ArgumentHelp("Seconds after which a command counts as hung and is killed (quick: 20, else 60).", valueName: "seconds"))
+    var timeout: Double?
 
     @Option(help: ArgumentHelp("Independent, untimed cases run at once.", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -66,7 +66,7 @@ struct MoltReliability: ParsableCommand {
         if let trials, trials < 1 { throw ValidationError("--trials needs at least 1.") }
         if let objects, objects < 16 { throw ValidationError("--objects needs at least 16.") }
         if jobs < 1 { throw ValidationError("--jobs needs at least 1.") }
-        if timeout <= 0 { throw ValidationError("--timeout needs a positive number of seconds.") }
+        if let timeout, timeout <= 0 { throw ValidationError("--timeout needs a positive number of seconds.") }
         let unknown = only.filter { name in !Self.kinds.contains { $0.name == name } }
         if !unknown.isEmpty {
             throw ValidationError("Unknown kind(s): \(unknown.joined(separator: ", ")). Kinds: \(Self.kinds.map(\.name).joined(separator: ", ")).")
@@ -78,6 +78,7 @@ struct MoltReliability: ParsableCommand {
         var profile = quick ? Profile.quick : (medium ? Profile.medium : Profile.full)
         if let trials { profile.trials = trials }
         if let objects { profile.objects = objects }
+        if let timeout { profile.timeout = timeout }
         let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("molt-reliability-\(ProcessInfo.processInfo.processIdentifier)").path)
         let report: Report
@@ -86,7 +87,7 @@ struct MoltReliability: ParsableCommand {
             try StoreFiles.freshFolder(work)
             let scratch = try StoreFiles.freshFolder(work.appendingPathComponent("scratch"))
             let campaign = try Campaign(
-                molt: Molt(path: binary, scratch: scratch, timeout: timeout), profile: profile, seed: seed, jobs: jobs, work: work)
+                molt: Molt(path: binary, scratch: scratch, timeout: profile.timeout), profile: profile, seed: seed, jobs: jobs, work: work)
             log("molt-reliability: profile \(profile.name), seed \(seed), molt \(binary), work folder \(work.path)")
             var result = KindResult()
             for kind in Self.kinds where only.isEmpty || only.contains(kind.name) {

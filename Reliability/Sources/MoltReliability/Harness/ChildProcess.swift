@@ -45,8 +45,11 @@ final class ChildProcess {
     ///   - scratch: A folder for the captured output files.
     ///   - stdoutFile: Where standard output goes and stays (for large outputs, such as exports); nil to capture it
     ///     in memory.
+    ///   - environment: Variables to set or replace in the child's environment (the rest is the harness's).
     /// - Throws: ``HarnessError`` when the process cannot be started.
-    static func spawn(_ command: [String], scratch: URL, stdoutFile: URL? = nil) throws -> ChildProcess {
+    static func spawn(
+        _ command: [String], scratch: URL, stdoutFile: URL? = nil, environment: [String: String] = [:]
+    ) throws -> ChildProcess {
         let token = UUID().uuidString.prefix(12)
         let stdoutURL = stdoutFile ?? scratch.appendingPathComponent("\(token).out")
         let stderrURL = scratch.appendingPathComponent("\(token).err")
@@ -73,8 +76,11 @@ final class ChildProcess {
 
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
         guard status == 0 else {
             throw HarnessError("could not start \(command[0]): \(String(cString: strerror(status)))")
         }
@@ -106,12 +112,23 @@ final class ChildProcess {
         while !poll() { usleep(200) }
     }
 
+    /// Kills the child because it ran past its time limit: its run is then a hang, not a crash.
+    func killForTimeout() {
+        guard termination == nil else { return }
+        timedOut = true
+        killNow()
+    }
+
+    /// Whether the child has run longer than `limit` seconds.
+    func isPast(_ limit: Double) -> Bool {
+        (ContinuousClock.now - started).seconds > limit
+    }
+
     /// Waits for the child to end; after `timeout` seconds it is killed and the run is marked as timed out.
     func wait(timeout: Double?) -> ProcessRun {
         while !poll() {
-            if let timeout, (ContinuousClock.now - started).seconds > timeout {
-                timedOut = true
-                killNow()
+            if let timeout, isPast(timeout) {
+                killForTimeout()
                 break
             }
             usleep(500)

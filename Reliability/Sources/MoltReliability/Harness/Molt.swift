@@ -14,22 +14,26 @@ struct Molt: Sendable {
     /// Seconds after which a run counts as a hang and is killed.
     let timeout: Double
 
+    /// Set in molt's environment: a crash still ends the process with its signal and Swift's one-line fatal error,
+    /// but without the symbolicated backtrace, which takes about two seconds a crash.
+    static let environment = ["SWIFT_BACKTRACE": "enable=no"]
+
     /// `molt ARGUMENTS` as a command line.
     func command(_ arguments: [String]) -> [String] { [path] + arguments }
 
     /// Runs `molt ARGUMENTS` to its end, or until its time limit.
     func run(_ arguments: [String], timeout: Double? = nil, stdoutFile: URL? = nil) throws -> ProcessRun {
-        try ChildProcess.spawn(command(arguments), scratch: scratch, stdoutFile: stdoutFile).wait(timeout: timeout ?? self.timeout)
+        try spawn(arguments, stdoutFile: stdoutFile).wait(timeout: timeout ?? self.timeout)
     }
 
     /// Starts `molt ARGUMENTS` and returns at once.
     func spawn(_ arguments: [String], stdoutFile: URL? = nil) throws -> ChildProcess {
-        try ChildProcess.spawn(command(arguments), scratch: scratch, stdoutFile: stdoutFile)
+        try ChildProcess.spawn(command(arguments), scratch: scratch, stdoutFile: stdoutFile, environment: Self.environment)
     }
 
-    /// Runs any command (an absolute path first) to its end, or until the time limit.
+    /// Runs any command (an absolute path first; `sh -c '…; exec molt …'`) to its end, or until the time limit.
     func runCommand(_ command: [String], timeout: Double? = nil) throws -> ProcessRun {
-        try ChildProcess.spawn(command, scratch: scratch).wait(timeout: timeout ?? self.timeout)
+        try ChildProcess.spawn(command, scratch: scratch, environment: Self.environment).wait(timeout: timeout ?? self.timeout)
     }
 
     /// Builds `molt` from the repository (`swift build -c release --product molt`) and returns its path.

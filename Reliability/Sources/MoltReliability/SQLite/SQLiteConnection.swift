@@ -16,10 +16,10 @@ final class SQLiteConnection {
     let path: String
 
     /// Opens `url` for reading and writing (so that a hot journal is rolled back, as any application's opening
-    /// would), or read-only.
-    init(_ url: URL, readOnly: Bool = false, busyTimeout: Double = 10) throws {
+    /// would), or read-only; with `creating`, makes the file when there is none.
+    init(_ url: URL, readOnly: Bool = false, creating: Bool = false, busyTimeout: Double = 10) throws {
         path = url.path
-        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0))
         let status = sqlite3_open_v2(url.path, &handle, flags, nil)
         guard status == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(status)"
