@@ -9,7 +9,8 @@ import Foundation
 @main
 struct MoltReliability: ParsableCommand {
     static let kinds: [any CampaignKind] = [
-        SigkillKind(), ConcurrentMigratorsKind(), ReadersDuringMigrationKind(), DamagedStoreKind(),
+        SigkillKind(), ConcurrentMigratorsKind(), ReadersDuringMigrationKind(), DamagedStoreKind(), DamagedInputKind(),
+        DiskFullKind(), RerunKind(),
     ]
 
     static let configuration = CommandConfiguration(

@@ -5,8 +5,7 @@
 /// for a run while working on a fix.
 struct Profile: Sendable {
     var name: String
-    /// Objects in the stores of the add-attribute, rebuild and mapping SIGKILL kinds, of concurrent migrators,
-    /// and of rerun.
+    /// Objects in the stores of the add-attribute, rebuild and mapping SIGKILL kinds, and of concurrent migrators.
     var objects: Int
     /// Objects in the store of the split SIGKILL kind (the split's cost grows faster than linearly).
     var splitObjects: Int
@@ -18,7 +17,8 @@ struct Profile: Sendable {
     /// Objects in the store that readers export while it migrates; rounds per journal mode.
     var readersObjects: Int
     var readersRounds: Int
-    /// Objects in the base store of the damaged-store kind (small, so that damage hits every kind of page).
+    /// Objects in the stores of the damaged-store, damaged-input and rerun kinds (small, so that damage hits every
+    /// kind of page).
     var damagedObjects: Int
     /// Random bit-flip and truncation damages, on top of the fixed ones.
     var randomDamages: Int
