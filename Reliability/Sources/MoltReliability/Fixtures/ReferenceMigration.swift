@@ -74,6 +74,26 @@ extension Campaign {
         return (reference, true)
     }
 
+    /// The reference migrations of `kind` in both journal modes, or nil when one of them fails; the reference cases
+    /// this call made are added to `result` (row `reference`), and when one fails `rows` are skipped.
+    func references(
+        _ kind: MigrationKind, objects: Int, checkExport: Bool = true, skipping rows: [String], in result: inout KindResult
+    ) throws -> [JournalMode: ReferenceMigration]? {
+        var references: [JournalMode: ReferenceMigration] = [:]
+        for mode in JournalMode.allCases {
+            let (reference, fresh) = try reference(kind, objects: objects, mode: mode, checkExport: checkExport)
+            if fresh { result.add(reference.outcome) }
+            references[mode] = reference
+        }
+        guard references.values.allSatisfy(\.usable) else {
+            for row in rows {
+                result.skip(row, because: "the uninterrupted \(kind.name) migration fails (see row `reference`), so there is no new version to compare with")
+            }
+            return nil
+        }
+        return references
+    }
+
     /// Compares `molt export` of a migrated store with the objects `kind` computes from `data`.
     private func checkExportedObjects(_ store: URL, kind: MigrationKind, data: ClinicData, verdict: inout Verdict) throws {
         let copy = store.deletingLastPathComponent().appendingPathComponent("export-source.sqlite")

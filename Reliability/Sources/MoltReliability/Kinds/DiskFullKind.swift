@@ -22,17 +22,9 @@ struct DiskFullKind: CampaignKind {
     func run(_ campaign: Campaign) throws -> KindResult {
         var result = KindResult()
         let objects = campaign.profile.diskFullObjects
-        var references: [JournalMode: ReferenceMigration] = [:]
-        for mode in JournalMode.allCases {
-            let (reference, fresh) = try campaign.reference(.rebuild, objects: objects, mode: mode, checkExport: objects <= 20_000)
-            if fresh { result.add(reference.outcome) }
-            references[mode] = reference
-        }
-        guard references.values.allSatisfy(\.usable) else {
-            result.skip("disk-full tmpfs", because: "the uninterrupted rebuild fails (see row `reference`)")
-            result.skip("disk-full ulimit -f", because: "the uninterrupted rebuild fails (see row `reference`)")
-            return result
-        }
+        guard let references = try campaign.references(
+            .rebuild, objects: objects, checkExport: objects <= 20_000, skipping: ["disk-full tmpfs", "disk-full ulimit -f"], in: &result)
+        else { return result }
         let folder = try campaign.folder("disk-full")
         var random = campaign.random("disk-full")
         if geteuid() != 0 {
@@ -55,12 +47,9 @@ struct DiskFullKind: CampaignKind {
         var result = KindResult()
         let row = "disk-full tmpfs"
         for index in 0..<campaign.profile.tmpfsCases {
-            let mode: JournalMode = index % 2 == 0 ? .wal : .rollback
-            let reference = references[mode]!
-            let pristine = try campaign.pristine(objects: reference.objects).url(mode)
-            let size = StoreFiles.size(pristine)
-            // From no room at all to more than a rebuild needs, in steps spread over the cases.
-            let fraction = (Double(index) + Double.random(in: 0..<1, using: &random)) / Double(campaign.profile.tmpfsCases) * 2.2
+            // From no room at all to more than a rebuild needs.
+            let (mode, reference, pristine, size, fraction) = try setup(
+                index, of: campaign.profile.tmpfsCases, from: 0, to: 2.2, references, random: &random, campaign)
             let room = Int(Double(size) * fraction)
             let bytes = (size + room + 4095) / 4096 * 4096 + 4096
             let mountPoint = try StoreFiles.freshFolder(folder.appendingPathComponent("tmpfs-\(index)"))
@@ -96,11 +85,8 @@ struct DiskFullKind: CampaignKind {
         let row = "disk-full ulimit -f"
         let block = try ulimitBlockSize(folder, campaign)
         for index in 0..<campaign.profile.ulimitCases {
-            let mode: JournalMode = index % 2 == 0 ? .wal : .rollback
-            let reference = references[mode]!
-            let pristine = try campaign.pristine(objects: reference.objects).url(mode)
-            let size = StoreFiles.size(pristine)
-            let fraction = 0.2 + (Double(index) + Double.random(in: 0..<1, using: &random)) / Double(campaign.profile.ulimitCases) * 1.8
+            let (mode, reference, pristine, size, fraction) = try setup(
+                index, of: campaign.profile.ulimitCases, from: 0.2, to: 2.0, references, random: &random, campaign)
             let blocks = max(1, Int(Double(size) * fraction) / block)
             let caseFolder = try StoreFiles.freshFolder(folder.appendingPathComponent("ulimit-\(index)"))
             let store = caseFolder.appendingPathComponent("store.sqlite")
@@ -125,6 +111,21 @@ struct DiskFullKind: CampaignKind {
         let size = StoreFiles.size(probe)
         guard size == 512 || size == 1024 else { throw HarnessError("could not tell the size of a `ulimit -f` block (a 1-block file took \(size) bytes)") }
         return size
+    }
+
+    // MARK: Cases
+
+    /// Case `index` of `count`: its journal mode (alternating), reference, pristine store and size, and a fraction
+    /// of that size between `low` and `high`, spread over the cases so that each gets another part of the range.
+    private func setup(
+        _ index: Int, of count: Int, from low: Double, to high: Double, _ references: [JournalMode: ReferenceMigration],
+        random: inout SeededGenerator, _ campaign: Campaign
+    ) throws -> (JournalMode, ReferenceMigration, URL, Int, Double) {
+        let mode: JournalMode = index % 2 == 0 ? .wal : .rollback
+        let reference = references[mode]!
+        let pristine = try campaign.pristine(objects: reference.objects).url(mode)
+        let fraction = low + (Double(index) + Double.random(in: 0..<1, using: &random)) / Double(count) * (high - low)
+        return (mode, reference, pristine, StoreFiles.size(pristine), fraction)
     }
 
     // MARK: Judging

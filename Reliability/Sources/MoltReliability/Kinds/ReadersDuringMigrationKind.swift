@@ -43,18 +43,9 @@ struct ReadersDuringMigrationKind: CampaignKind {
         let objects = campaign.profile.readersObjects
         let kind = MigrationKind.rebuild
         campaign.log("readers-during-migration: \(objects) objects, \(campaign.profile.readersRounds) round(s) per journal mode")
-        var references: [JournalMode: ReferenceMigration] = [:]
-        for mode in JournalMode.allCases {
-            let (reference, fresh) = try campaign.reference(kind, objects: objects, mode: mode, checkExport: objects <= 200_000)
-            if fresh { result.add(reference.outcome) }
-            references[mode] = reference
-        }
-        guard references.values.allSatisfy(\.usable) else {
-            for mode in JournalMode.allCases {
-                result.skip(row(mode), because: "the uninterrupted rebuild fails (see row `reference`)")
-            }
-            return result
-        }
+        guard let references = try campaign.references(
+            kind, objects: objects, checkExport: objects <= 200_000, skipping: JournalMode.allCases.map(row), in: &result)
+        else { return result }
         let folder = try campaign.folder("readers")
         let expected = try self.expected(references[.wal]!, folder: folder, campaign: campaign)
         for mode in JournalMode.allCases {

@@ -30,16 +30,9 @@ struct SigkillKind: CampaignKind {
         let row = "sigkill \(kind.name)"
         let objects = kind.name == "split" ? campaign.profile.splitObjects : campaign.profile.objects
         campaign.log("sigkill \(kind.name): \(campaign.profile.trials) trials on \(objects) objects")
-        var references: [JournalMode: ReferenceMigration] = [:]
-        for mode in JournalMode.allCases {
-            let (reference, fresh) = try campaign.reference(kind, objects: objects, mode: mode)
-            if fresh { result.add(reference.outcome) }
-            references[mode] = reference
-        }
-        guard let wal = references[.wal], let rollback = references[.rollback], wal.usable, rollback.usable else {
-            result.skip(row, because: "the uninterrupted migration fails (see row `reference`), so there is no new version to compare with")
-            return result
-        }
+        guard let references = try campaign.references(kind, objects: objects, skipping: [row], in: &result),
+            let wal = references[.wal], let rollback = references[.rollback]
+        else { return result }
         if wal.ends.newDigest != rollback.ends.newDigest {
             result.notes.append("\(row): WAL and rollback-journal migrations leave different tables (digests \(hex(wal.ends.newDigest)) and \(hex(rollback.ends.newDigest))); each trial is compared with its own mode's")
         }
