@@ -41,7 +41,7 @@ struct MoltReliability: ParsableCommand {
     @Option(help: ArgumentHelp("SIGKILL trials per migration kind (full: 200).", valueName: "n"))
     var trials: Int?
 
-    @Option(help: ArgumentHelp("Objects in the SIGKILL, concurrency and rerun stores (full: 200,000).", valueName: "n"))
+    @Option(help: ArgumentHelp("Objects in the SIGKILL (but split) and concurrency stores (full: 200,000).", valueName: "n"))
     var objects: Int?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Run only these kinds.", valueName: "kind"))
@@ -75,7 +75,6 @@ struct MoltReliability: ParsableCommand {
     }
 
     func run() throws {
-        let start = ContinuousClock.now
         var profile = quick ? Profile.quick : (medium ? Profile.medium : Profile.full)
         if let trials { profile.trials = trials }
         if let objects { profile.objects = objects }
@@ -85,6 +84,7 @@ struct MoltReliability: ParsableCommand {
         let report: Report
         do {
             let binary = try molt.map(Self.checkedBinary) ?? Molt.build(repository: Molt.repository, log: log)
+            let start = ContinuousClock.now
             try StoreFiles.freshFolder(work)
             let scratch = try StoreFiles.freshFolder(work.appendingPathComponent("scratch"))
             let campaign = try Campaign(
