@@ -30,6 +30,7 @@ enum MappingInputs {
     /// Statements to inject, given the folder the run happens in (for files an injection could create there).
     static let injections: [(String, @Sendable (URL) -> String)] = [
         ("delete-all-pets", { _ in #"DELETE FROM "Pet"; --"# }),
+        ("delete-all-pets-and-links", { _ in #"DELETE FROM "Owner_pets"; DELETE FROM "Pet"; --"# }),
         ("commit", { _ in "COMMIT; --" }),
         ("rollback", { _ in "ROLLBACK; --" }),
         ("attach-and-write", { folder in "ATTACH DATABASE '\(folder.appendingPathComponent("evil.sqlite").path)' AS evil; CREATE TABLE evil.loot (x); --" }),
