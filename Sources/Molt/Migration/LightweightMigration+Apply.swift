@@ -7,7 +7,7 @@ extension LightweightMigration {
     ///   them) rather than every row of the store. Adding an empty column, renaming and dropping a column leave
     ///   every link as it was.
     /// - Returns: The number of rows written (copied by rebuilds, filled by conversions).
-    func apply(in db: any SQLConnection, linkedTables: inout Set<String>) throws -> Int {
+    func apply(in db: any SQLConnection, linkedTables: inout Set<String>, run: RunContext? = nil) throws -> Int {
         let q = db.dialect.quote
         let ddl = SchemaDDL(dialect: db.dialect)
         var written = 0
@@ -42,7 +42,16 @@ extension LightweightMigration {
             try checkExactDoubles(state, table: entity.name, in: db)
             let result: SQLTableChangeResult
             do {
-                result = try db.apply(change)
+                var begun = false
+                result = try db.apply(change) { copied, total in
+                    guard let run else { return }
+                    if !begun {
+                        run.begin("rebuilding '\(entity.name)'", entity: entity.name, total: total)
+                        begun = true
+                    }
+                    if copied > 0 { run.report(completed: copied) }
+                    try run.checkCancellation()
+                }
             } catch let error as MoltError where error.code == .constraintViolation {
                 throw try mappedColumnError(entity, in: db) ?? error
             }

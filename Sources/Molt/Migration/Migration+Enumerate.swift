@@ -44,7 +44,7 @@ extension Migration {
         let sharesColumns = newColumns.contains(where: oldColumns.contains)
         let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(oldEntity.name))") ?? 0)
         var done = 0
-        run.report(entity: newEntity.name, completed: 0, total: total)
+        run.begin("enumerating '\(newEntity.name)'", entity: newEntity.name, total: total)
         var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: newEntity, newColumns: newColumns)
         // One old and one new object, refilled for each row: their value arrays are reused rather than
         // allocated per object (a copy the body keeps is copied on write, as for any Swift value).
@@ -70,7 +70,7 @@ extension Migration {
                 }
             }
             done += batch.count
-            run.report(entity: newEntity.name, completed: done, total: total)
+            run.report(completed: done)
             try run.checkCancellation()
         }
     }
@@ -90,6 +90,7 @@ extension Migration {
         let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
         let total = Int(try old.count(oldEntity.name))
         var done = 0
+        run.begin("enumerating old '\(oldEntity.name)'", entity: oldEntity.name, total: total)
         var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: nil, newColumns: [])
         var object = MigrationObject(shape: shape)
         while try pass.next() {
@@ -99,7 +100,7 @@ extension Migration {
                 try body(object)
             }
             done += batch.count
-            run.report(entity: oldEntity.name, completed: done, total: total)
+            run.report(completed: done)
             try run.checkCancellation()
         }
     }

@@ -20,13 +20,18 @@ extension Migration {
             resolved.append(m)
         }
         try checkExpressions(of: resolved)
-        for mapping in resolved {
-            run.report(entity: mapping.destination.name, completed: 0, total: 1)
+        run.begin("mapping", entity: nil, total: resolved.count)
+        for (done, mapping) in resolved.enumerated() {
             try execute(mapping, folding: folding)
+            run.report(completed: done + 1)
             try run.checkCancellation()
         }
-        for mapping in resolved {
-            for link in mapping.mapping.links { try connect(link, of: mapping, among: resolved) }
+        let links = resolved.flatMap { mapping in mapping.mapping.links.map { (mapping, $0) } }
+        run.begin("linking", entity: nil, total: links.count)
+        for (done, (mapping, link)) in links.enumerated() {
+            try connect(link, of: mapping, among: resolved)
+            run.report(completed: done + 1)
+            try run.checkCancellation()
         }
         for mapping in resolved where mapping.hasMapTable {
             try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable(mapping.mapTable))")

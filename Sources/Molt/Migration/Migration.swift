@@ -140,13 +140,21 @@ public final class Migration {
     }
 }
 
-/// The state of a migration run that stages report to: progress, cancellation, rows written.
+/// The state of a migration run that stages report to: progress and cancellation.
+///
+/// Progress is measured in units of work: ``begin(_:entity:total:)`` starts one, which takes half of what
+/// remains of the current step's share, and ``report(completed:)`` moves within it. Reported fractions never
+/// decrease.
 final class RunContext {
     let progress: (@Sendable (MigrationProgress) -> Void)?
     let cancellation: MigrationCancellation?
     let stepCount: Int
-    var stepIndex = 0
-    var step: (from: Int, to: Int) = (0, 0)
+    private(set) var stepIndex = 0
+    private(set) var step: (from: Int, to: Int) = (0, 0)
+    /// How much of the current step is done, from 0 to 1.
+    private var stepFraction = 0.0
+    private var unit: (base: Double, span: Double, phase: String?, entity: String?, total: Int) = (0, 0, nil, nil, 0)
+    private var reported = 0.0
 
     init(progress: (@Sendable (MigrationProgress) -> Void)?, cancellation: MigrationCancellation?, stepCount: Int) {
         self.progress = progress
@@ -154,10 +162,41 @@ final class RunContext {
         self.stepCount = stepCount
     }
 
-    func report(entity: String?, completed: Int, total: Int) {
-        progress?(MigrationProgress(
-            fromVersion: step.from, toVersion: step.to, entity: entity, completed: completed, total: total,
-            stepsCompleted: stepIndex, stepCount: stepCount))
+    /// Moves to step `index` (from `from` to `to`); a step never goes back.
+    func enter(step index: Int, from: Int, to: Int) {
+        if index != stepIndex { stepFraction = 0 }
+        stepIndex = index
+        step = (from, to)
+        begin(nil, entity: nil, total: 0)
+    }
+
+    /// Starts a unit of work of `total` items (0 when unknown) within the current step.
+    func begin(_ phase: String?, entity: String?, total: Int) {
+        unit = (stepFraction, (1 - stepFraction) / 2, phase, entity, total)
+        report(completed: 0)
+    }
+
+    /// Reports `completed` items of the current unit.
+    func report(completed: Int) {
+        if unit.total > 0 { stepFraction = unit.base + unit.span * min(1, Double(completed) / Double(unit.total)) }
+        emit(completed: completed, total: unit.total)
+    }
+
+    /// Reports the whole run done.
+    func finish() {
+        stepIndex = stepCount
+        stepFraction = 0
+        unit = (0, 0, nil, nil, 0)
+        emit(completed: 0, total: 0)
+    }
+
+    private func emit(completed: Int, total: Int) {
+        guard let progress else { return }
+        let overall = stepCount > 0 ? min(1, (Double(stepIndex) + stepFraction) / Double(stepCount)) : 1
+        reported = max(reported, overall)
+        progress(MigrationProgress(
+            fromVersion: step.from, toVersion: step.to, entity: unit.entity, phase: unit.phase, completed: completed,
+            total: total, stepsCompleted: min(stepIndex, stepCount), stepCount: stepCount, fractionCompleted: reported))
     }
 
     func checkCancellation() throws {

@@ -21,18 +21,15 @@ struct Migrator {
         let run = RunContext(progress: progress, cancellation: cancellation, stepCount: path.count)
         var state = RunState(start: stored)
         for (index, step) in path.enumerated() {
-            run.stepIndex = index
-            run.step = (step.from.version, step.to.version)
-            run.report(entity: nil, completed: 0, total: 1)
+            run.enter(step: index, from: step.from.version, to: step.to.version)
             try run.checkCancellation()
             try state.run(step, in: db, run: run)
         }
-        run.stepIndex = path.count - 1
         try run.checkCancellation()
-        try state.applyPending(in: db)
+        try state.applyPending(in: db, run: run)
+        run.begin("validating", entity: nil, total: 0)
         try StoreValidator.validate(db, against: target, checkingLinksOf: state.linkedTables)
-        run.stepIndex = path.count
-        run.report(entity: nil, completed: 1, total: 1)
+        run.finish()
         let duration = ContinuousClock.now - clock
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return MigrationRecord(
@@ -53,9 +50,9 @@ private struct RunState {
 
     init(start: Schema) { pending = LightweightMigration(start: start) }
 
-    mutating func applyPending(in db: any SQLConnection) throws {
+    mutating func applyPending(in db: any SQLConnection, run: RunContext) throws {
         var tables: Set<String> = []
-        _ = try pending.apply(in: db, linkedTables: &tables)
+        _ = try pending.apply(in: db, linkedTables: &tables, run: run)
         linkedTables?.formUnion(tables)
     }
 
@@ -85,7 +82,7 @@ private struct RunState {
     }
 
     private mutating func beginStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws -> Migration {
-        try applyPending(in: db)
+        try applyPending(in: db, run: run)
         let workspace = try StageWorkspace.prepare(from: step.from, to: step.to, diff: step.diff, in: db)
         return Migration(workspace: workspace, db: db, run: run)
     }

@@ -138,9 +138,37 @@ struct StageBehaviorTests {
         let fractions = all.map(\.fractionCompleted)
         #expect(fractions == fractions.sorted())
         #expect(fractions.last == 1)
-        let items = all.filter { $0.entity == "Item" }
+        let items = all.filter { $0.phase == "enumerating 'Item'" }
         #expect(items.map(\.completed) == [0, 1024, 2048, 2500])
-        #expect(items.allSatisfy { $0.total == 2500 && $0.fromVersion == 1 && $0.toVersion == 2 })
+        #expect(items.allSatisfy { $0.total == 2500 && $0.entity == "Item" && $0.fromVersion == 1 && $0.toVersion == 2 })
+        // The table rebuilt at the end of the stage reports the rows it copied.
+        #expect(all.filter { $0.phase == "rebuilding 'Item'" }.map(\.completed) == [0, 2500])
+    }
+
+    @Test("progress never goes back when a stage walks several entities, then a mapping stage runs", arguments: StoreKind.files)
+    func progressOverSeveralUnits(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        try ImmutableOldSideTests.makeStore(dir.file(), kind: kind)
+        let v3 = ImmutableOldSideTests.v2.next(3) { $0.edit("Tag") { $0.attributes.append(Attribute("upper", .string, isOptional: true)) } }
+        let plan = try MigrationPlan(schemas: [ImmutableOldSideTests.v1, ImmutableOldSideTests.v2, v3], stages: [
+            .custom(from: 1, to: 2) { migration in
+                try migration.enumerateObjects(ofType: "Note") { old, new in new["summary"] = old["title"] }
+                try migration.enumerateObjects(ofType: "Folder") { _, _ in }
+                try migration.enumerateObjects(ofType: "Tag") { _, _ in }
+            },
+            .mapping(from: 2, to: 3, [EntityMapping(destination: "Tag", attributes: ["upper": "upper(label)"])]),
+        ])
+        let events = Events()
+        var options = kind.options.migrating(with: plan)
+        options.progress = { events.append($0) }
+        _ = try Store.open(at: dir.file(), schema: v3, options: options)
+        let fractions = events.all.map(\.fractionCompleted)
+        #expect(fractions == fractions.sorted())
+        #expect(fractions.last == 1)
+        let phases = events.all.compactMap(\.phase)
+        for phase in ["enumerating 'Note'", "enumerating 'Folder'", "enumerating 'Tag'", "mapping", "validating"] {
+            #expect(phases.contains(phase), "\(phase)")
+        }
     }
 
     @Test("a required attribute the stage leaves empty is reported with its name; nothing is committed")

@@ -44,7 +44,10 @@ extension SQLiteConnection {
         }
     }
 
-    func apply(_ change: SQLTableChange) throws -> SQLTableChangeResult {
+    /// Rows copied by one statement of a rebuild, between two progress reports.
+    static let rebuildChunk: Int64 = 65_536
+
+    func apply(_ change: SQLTableChange, progress: (Int, Int) throws -> Void) throws -> SQLTableChangeResult {
         let q = dialect.quote
         let ddl = SchemaDDL(dialect: dialect)
         let entity = change.entity
@@ -56,10 +59,8 @@ extension SQLiteConnection {
             try execute(ddl.createTable(entity, named: temporary))
             let names = [StoreLayout.idColumn] + change.finalColumns.map(\.name)
             let sources = [q(StoreLayout.idColumn)] + change.finalColumns.map { $0.source.sql(dialect) }
-            let written = try execute("""
-                INSERT INTO \(q(temporary)) (\(names.map(q).joined(separator: ", ")))
-                SELECT \(sources.joined(separator: ", ")) FROM \(q(table))
-                """)
+            let written = try copyInChunks(
+                into: temporary, columns: names, from: table, sources: sources, progress: progress)
             try execute("DROP TABLE \(q(table))")
             try execute("ALTER TABLE \(q(temporary)) RENAME TO \(q(table))")
             try syncIndexes(of: entity, table: table, version: change.version)
@@ -81,5 +82,34 @@ extension SQLiteConnection {
         }
         try syncIndexes(of: entity, table: table, version: change.version)
         return SQLTableChangeResult(rowsWritten: 0, rewroteRows: false)
+    }
+
+    /// `INSERT INTO into (columns) SELECT sources FROM from`, in chunks of rows taken in identifier order (however
+    /// sparse the identifiers), so that progress is reported (and a cancellation honoured) while a large table
+    /// is copied.
+    private func copyInChunks(
+        into target: String, columns: [String], from table: String, sources: [String], progress: (Int, Int) throws -> Void
+    ) throws -> Int {
+        let q = dialect.quote
+        let id = q(StoreLayout.idColumn)
+        let total = Int(try fetchInt("SELECT COUNT(*) FROM \(q(table))") ?? 0)
+        let insert = try makeStatement("""
+            INSERT INTO \(q(target)) (\(columns.map(q).joined(separator: ", ")))
+            SELECT \(sources.joined(separator: ", ")) FROM \(q(table)) WHERE \(id) > ? ORDER BY \(id) LIMIT \(Self.rebuildChunk)
+            """)
+        let lastCopied = try makeStatement("SELECT MAX(\(id)) FROM \(q(target))")
+        var copied = 0
+        var last = Int64.min
+        try progress(0, total)
+        while true {
+            let rows = try insert.execute([.int(last)])
+            guard rows > 0 else { break }
+            copied += rows
+            try progress(copied, total)
+            guard rows == Int(Self.rebuildChunk), try lastCopied.step() else { break }
+            last = lastCopied.int64(0)
+            lastCopied.reset()
+        }
+        return copied
     }
 }
