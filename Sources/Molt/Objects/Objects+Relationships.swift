@@ -170,7 +170,7 @@ extension Objects {
         try rawUnlink(entity: destination, relationship: try self.relationship(inverseName, of: destination), target, source)
     }
 
-    private func rawLink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
+    func rawLink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
         let q = dialect.quote
         switch relationship.kind {
         case .toOne:

@@ -120,9 +120,20 @@ public struct ModelColumns {
     var failure: (any Error)?
     /// The first to-one column that points to a destination never inserted, and its entity.
     var uninserted: (column: Int, destination: String)?
+    /// The columns before the to-one relationships, whose identifiers are kept in ``toOneIDs``.
+    private let attributeCount: Int
+    /// The to-one relationships' identifiers, as appended after the attributes (read back after an insert).
+    private(set) var toOneIDs: [Int64?] = []
 
-    init(statement: any SQLStatement) { storage = .statement(statement) }
-    init() { storage = .values([]) }
+    init(statement: any SQLStatement, attributeCount: Int) {
+        storage = .statement(statement)
+        self.attributeCount = attributeCount
+    }
+
+    init() {
+        storage = .values([])
+        attributeCount = .max
+    }
 
     /// Appends the next column's value.
     public mutating func append<V: PersistentValue>(_ value: V) {
@@ -144,6 +155,7 @@ public struct ModelColumns {
             } catch {
                 if failure == nil { failure = error }
             }
+            if count >= attributeCount { toOneIDs.append(value.int) }
         case .values(var values):
             storage = .values([])
             values.append(value)

@@ -60,15 +60,16 @@ extension Objects {
         let entity = try typedEntity(M.self)
         let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).insert)
         statement.reset()
-        var columns = ModelColumns(statement: statement)
+        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count)
         model.encode(to: &columns)
         try refuseNaN(columns, entity: entity)
         try checkLinkedObjectsExist(of: model, entity: entity)
         try willWrite(entity.name, properties: nil)
         var inserted = model
-        inserted.persistentID = try statement.insert([])
+        let id = try statement.insert([])
+        inserted.persistentID = id
         observer?.didInsert(entity.name, count: 1)
-        try linkInverses(of: inserted, entity: entity, previous: nil)
+        try linkInversesOfInsert(M.self, id: id, entity: entity, targets: columns.toOneIDs)
         return inserted
     }
 
@@ -98,7 +99,7 @@ extension Objects {
             ? M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first } : nil
         let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).update)
         statement.reset()
-        var columns = ModelColumns(statement: statement)
+        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count)
         model.encode(to: &columns)
         try refuseNaN(columns, entity: entity)
         columns.appendValue(.int(id))
@@ -146,6 +147,25 @@ extension Objects {
     }
 
     /// Keeps the inverse side of to-one relationships in step after their column was written.
+    /// Links the inverse side of a newly inserted object's to-one relationships: its own column was written by
+    /// the insert, so only the destination's side changes — one cached statement each (a join-table row, or,
+    /// for a one-to-one, the destination's column and the release of its previous source).
+    private func linkInversesOfInsert<M: PersistentModel>(_ type: M.Type, id: Int64, entity: Entity, targets: [Int64?]) throws {
+        for (offset, relationship) in M.toOneRelationships.enumerated() {
+            guard let inverseName = relationship.inverse, offset < targets.count, let target = targets[offset] else { continue }
+            let destination = try self.entity(relationship.destination)
+            let inverse = try self.relationship(inverseName, of: destination)
+            if inverse.kind == .toOne {
+                // The destination pointed back at another object, which must let go of it (one to one).
+                let column = layout.column(entity.name, relationship.name)
+                try willWrite(entity.name, properties: [relationship.name])
+                try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) = ? AND \(idColumn) <> ?")
+                    .execute([.int(target), .int(id)])
+            }
+            try rawLink(entity: destination, relationship: inverse, target, id)
+        }
+    }
+
     private func linkInverses<M: PersistentModel>(of model: M, entity: Entity, previous: [Int64?]?) throws {
         let relationships = M.toOneRelationships
         guard relationships.contains(where: { $0.inverse != nil }), let id = model.persistentID else { return }
@@ -158,17 +178,17 @@ extension Objects {
             guard let target else {
                 // The column is already null: put the old link back and let `set` unlink both sides.
                 if let old {
-                    try db.execute(
-                        "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?",
-                        [.int(old), .int(id)])
+                    try db.cachedStatement(
+                        "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
+                    ).execute([.int(old), .int(id)])
                     try set(relationship.name, of: object, to: nil as DynamicObject?)
                 }
                 continue
             }
             // Put the previous link back so that `set` unlinks it and its inverse, then links the new one.
-            try db.execute(
-                "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?",
-                [old.map(Value.int) ?? .null, .int(id)])
+            try db.cachedStatement(
+                "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
+            ).execute([old.map(Value.int) ?? .null, .int(id)])
             try set(relationship.name, of: object, to: DynamicObject(entity: relationship.destination, id: target, values: [:]))
         }
     }

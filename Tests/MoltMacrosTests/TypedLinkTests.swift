@@ -1,0 +1,49 @@
+import Foundation
+import Molt
+import MoltMacros
+import Testing
+
+/// Typed writes with relationships: a one-to-one inverse kept in step on insert, and a relationship to a value
+/// that was never inserted refused rather than stored empty.
+@Suite("Typed links")
+struct TypedLinkTests {
+    @Model struct Person {
+        var name: String
+        @Relationship(inverse: "owner") var passport: ToOne<Passport> = nil
+    }
+
+    @Model struct Passport {
+        var number: String
+        @Relationship(inverse: "passport") var owner: ToOne<Person> = nil
+    }
+
+    static let schema = Schema(version: 1, entities: [Person.entity, Passport.entity])
+
+    @Test("inserting with a one-to-one link points the destination back, and takes it from its previous owner")
+    func oneToOne() throws {
+        let store = try Store.inMemory(schema: Self.schema)
+        try store.write { objects in
+            let passport = try objects.insert(Passport(number: "X1"))
+            let ada = try objects.insert(Person(name: "Ada", passport: ToOne(passport)))
+            func owner() throws -> Int64? { try objects.model(Passport.self, id: passport.persistentID!)?.owner.id }
+            #expect(try owner() == ada.persistentID)
+            let bob = try objects.insert(Person(name: "Bob", passport: ToOne(passport)))
+            #expect(try owner() == bob.persistentID)
+            let adaNow = try objects.model(Person.self, id: ada.persistentID!)
+            #expect(adaNow?.passport.id == nil, "\(String(describing: adaNow))")
+        }
+    }
+
+    @Test("a relationship to a value that was never inserted is refused, naming it")
+    func uninserted() throws {
+        let store = try Store.inMemory(schema: Self.schema)
+        let error = #expect(throws: MoltError.self) {
+            try store.write { objects in
+                try objects.insert(Person(name: "Ada", passport: ToOne(Passport(number: "never inserted"))))
+            }
+        }
+        #expect(error?.code == .objectNotFound)
+        #expect(error?.message == "Relationship 'Person.passport' points to a 'Passport' value that was never inserted (its persistentID is nil), so it would be stored empty. Insert the 'Passport' first and link the value `insert` returned.")
+        #expect(try store.read { try $0.count(Person.self) } == 0)
+    }
+}
