@@ -102,11 +102,10 @@ struct LightweightMigration {
     /// - Parameter diff: The step, from the schema folded so far (``current``) to the next one.
     mutating func fold(_ diff: SchemaDiff) throws {
         if let error = diff.notInferableError { throw error }
-        let destination = diff.destination
         var newTables: [String: TableState] = [:]
         var newJoins: [String: JoinState] = [:]
-        for entity in destination.entities {
-            guard let oldName = diff.originalName(ofEntity: entity.name), var state = tables[oldName] else {
+        for entity in diff.destination.entities {
+            guard let oldName = diff.originalName(ofEntity: entity.name), let state = tables[oldName] else {
                 newTables[entity.name] = TableState(origin: nil, entity: entity, columns: [:])
                 for relationship in entity.relationships where relationship.kind == .toMany {
                     newJoins[Self.key(entity.name, relationship.name)] = JoinState(
@@ -114,53 +113,10 @@ struct LightweightMigration {
                 }
                 continue
             }
-            let old = state.entity
-            var columns: [String: ColumnSource] = [:]
-            for attribute in entity.attributes {
-                guard let oldName = diff.originalName(ofProperty: attribute.name, inEntity: entity.name),
-                    let oldAttribute = old.attribute(named: oldName), let source = state.columns[oldName]
-                else {
-                    columns[attribute.name] = .literal(attribute.defaultValue ?? .null)
-                    continue
-                }
-                var result = ColumnSource.convert(source, from: oldAttribute.type, to: attribute.type)
-                if oldAttribute.type == .int, attribute.type == .double, case .column(let column) = source {
-                    state.exactDoubleChecks.append(
-                        ExactDoubleCheck(column: column, entity: entity.name, attribute: attribute.name, version: destination.version))
-                }
-                if oldAttribute.isOptional != attribute.isOptional {
-                    state.needsRebuild = true
-                    if !attribute.isOptional, let fallback = attribute.defaultValue {
-                        result = .coalesce(result, fallback)
-                    }
-                }
-                columns[attribute.name] = result
-            }
-            for relationship in entity.relationships {
-                let oldName = diff.originalName(ofProperty: relationship.name, inEntity: entity.name)
-                let oldRelationship = oldName.flatMap { old.relationship(named: $0) }
-                switch (relationship.kind, oldRelationship?.kind) {
-                case (.toOne, .toOne?):
-                    columns[relationship.name] = state.columns[oldName!] ?? .literal(.null)
-                case (.toOne, _):
-                    columns[relationship.name] = .literal(.null)
-                case (.toMany, .toMany?):
-                    var join = joins[Self.key(old.name, oldName!)]!
-                    join.owner = entity.name
-                    join.relationship = relationship
-                    newJoins[Self.key(entity.name, relationship.name)] = join
-                case (.toMany, .toOne?):
-                    var join = JoinState(originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
-                    if let table = state.origin?.name, let source = state.columns[oldName!] { join.seed = (table, source) }
-                    newJoins[Self.key(entity.name, relationship.name)] = join
-                case (.toMany, nil):
-                    newJoins[Self.key(entity.name, relationship.name)] = JoinState(
-                        originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
-                }
-            }
-            state.entity = entity
-            state.columns = columns
-            newTables[entity.name] = state
+            var folded = foldAttributes(of: entity, from: state, diff)
+            folded.columns.merge(foldRelationships(of: entity, from: state, diff, joins: &newJoins)) { first, _ in first }
+            folded.entity = entity
+            newTables[entity.name] = folded
         }
         let carriedEntities = Set(newTables.values.compactMap { $0.origin?.name })
         for state in tables.values where state.origin != nil && !carriedEntities.contains(state.origin!.name) {
@@ -172,6 +128,63 @@ struct LightweightMigration {
         }
         tables = newTables
         joins = newJoins
-        current = destination
+        current = diff.destination
+    }
+
+    /// The table state with the sources of `entity`'s attributes, composed from the previous state.
+    private func foldAttributes(of entity: Entity, from previous: TableState, _ diff: SchemaDiff) -> TableState {
+        var state = previous
+        state.columns = [:]
+        let old = previous.entity
+        for attribute in entity.attributes {
+            guard let oldName = diff.originalName(ofProperty: attribute.name, inEntity: entity.name),
+                let oldAttribute = old.attribute(named: oldName), let source = previous.columns[oldName]
+            else {
+                state.columns[attribute.name] = .literal(attribute.defaultValue ?? .null)
+                continue
+            }
+            var result = ColumnSource.convert(source, from: oldAttribute.type, to: attribute.type)
+            if oldAttribute.type == .int, attribute.type == .double, case .column(let column) = source {
+                state.exactDoubleChecks.append(
+                    ExactDoubleCheck(column: column, entity: entity.name, attribute: attribute.name, version: diff.destination.version))
+            }
+            if oldAttribute.isOptional != attribute.isOptional {
+                state.needsRebuild = true
+                if !attribute.isOptional, let fallback = attribute.defaultValue { result = .coalesce(result, fallback) }
+            }
+            state.columns[attribute.name] = result
+        }
+        return state
+    }
+
+    /// The sources of `entity`'s to-one columns; its to-many relationships' join tables go into `newJoins`.
+    private func foldRelationships(
+        of entity: Entity, from state: TableState, _ diff: SchemaDiff, joins newJoins: inout [String: JoinState]
+    ) -> [String: ColumnSource] {
+        var columns: [String: ColumnSource] = [:]
+        let old = state.entity
+        for relationship in entity.relationships {
+            let oldName = diff.originalName(ofProperty: relationship.name, inEntity: entity.name)
+            let oldRelationship = oldName.flatMap { old.relationship(named: $0) }
+            let key = Self.key(entity.name, relationship.name)
+            switch (relationship.kind, oldRelationship?.kind) {
+            case (.toOne, .toOne?):
+                columns[relationship.name] = state.columns[oldName!] ?? .literal(.null)
+            case (.toOne, _):
+                columns[relationship.name] = .literal(.null)
+            case (.toMany, .toMany?):
+                var join = joins[Self.key(old.name, oldName!)]!
+                join.owner = entity.name
+                join.relationship = relationship
+                newJoins[key] = join
+            case (.toMany, .toOne?):
+                var join = JoinState(originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                if let table = state.origin?.name, let source = state.columns[oldName!] { join.seed = (table, source) }
+                newJoins[key] = join
+            case (.toMany, nil):
+                newJoins[key] = JoinState(originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+            }
+        }
+        return columns
     }
 }

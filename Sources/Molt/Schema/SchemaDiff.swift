@@ -93,32 +93,7 @@ public struct SchemaDiff: Sendable {
     }
 
     private mutating func compare(_ old: Entity, _ new: Entity) {
-        var origins: [String: String] = [:]
-        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name))
-        var claimed: [String: String] = [:]
-        let newProperties: [(name: String, originalName: String?)] =
-            new.attributes.map { ($0.name, $0.originalName) } + new.relationships.map { ($0.name, $0.originalName) }
-        var ambiguous: Set<String> = []
-        // An explicit hint first, so that two properties can swap names; then the same name.
-        for property in newProperties {
-            guard let original = property.originalName, original != property.name, oldNames.contains(original) else { continue }
-            if let other = claimed[original] {
-                ambiguous.insert(property.name)
-                let isAttribute = new.attribute(named: property.name) != nil
-                changes.append(SchemaChange(
-                    kind: isAttribute ? .attributeRenamed(from: original) : .relationshipRenamed(from: original),
-                    entity: new.name, property: property.name,
-                    refusal: "'\(new.name).\(property.name)' says it was renamed from '\(original)', but '\(new.name).\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Remove one of the `originalName` hints, or copy the values in \(customStageHint)."))
-                continue
-            }
-            claimed[original] = property.name
-            origins[property.name] = original
-        }
-        for property in newProperties where origins[property.name] == nil && !ambiguous.contains(property.name) {
-            guard oldNames.contains(property.name), claimed[property.name] == nil else { continue }
-            origins[property.name] = property.name
-            claimed[property.name] = property.name
-        }
+        let (origins, ambiguous) = matchProperties(old, new)
         propertyOrigins[new.name] = origins
 
         for attribute in new.attributes where !ambiguous.contains(attribute.name) {
@@ -155,6 +130,37 @@ public struct SchemaDiff: Sendable {
             changes.append(SchemaChange(kind: .relationshipRemoved, entity: new.name, property: relationship.name))
         }
         compareIndexes(old, new, origins: origins)
+    }
+
+    /// New property name → old property name, by hint first (so that two properties can swap names), then by
+    /// name; and the properties whose hint is ambiguous (their refusal is recorded).
+    private mutating func matchProperties(_ old: Entity, _ new: Entity) -> (origins: [String: String], ambiguous: Set<String>) {
+        var origins: [String: String] = [:]
+        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name))
+        var claimed: [String: String] = [:]
+        let newProperties: [(name: String, originalName: String?)] =
+            new.attributes.map { ($0.name, $0.originalName) } + new.relationships.map { ($0.name, $0.originalName) }
+        var ambiguous: Set<String> = []
+        for property in newProperties {
+            guard let original = property.originalName, original != property.name, oldNames.contains(original) else { continue }
+            if let other = claimed[original] {
+                ambiguous.insert(property.name)
+                let isAttribute = new.attribute(named: property.name) != nil
+                changes.append(SchemaChange(
+                    kind: isAttribute ? .attributeRenamed(from: original) : .relationshipRenamed(from: original),
+                    entity: new.name, property: property.name,
+                    refusal: "'\(new.name).\(property.name)' says it was renamed from '\(original)', but '\(new.name).\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Remove one of the `originalName` hints, or copy the values in \(customStageHint)."))
+                continue
+            }
+            claimed[original] = property.name
+            origins[property.name] = original
+        }
+        for property in newProperties where origins[property.name] == nil && !ambiguous.contains(property.name) {
+            guard oldNames.contains(property.name), claimed[property.name] == nil else { continue }
+            origins[property.name] = property.name
+            claimed[property.name] = property.name
+        }
+        return (origins, ambiguous)
     }
 
     // MARK: - Attributes

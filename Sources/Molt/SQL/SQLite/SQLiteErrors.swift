@@ -15,6 +15,16 @@ package enum SQLiteErrors {
         case file(String)
         /// Running a migration step.
         case migration(from: Int, to: Int)
+
+        /// What failed ("the store at …") and what that left ("nothing was written").
+        var phrases: (subject: String, nothing: String) {
+            switch self {
+            case .objects: return ("the store", "the transaction was rolled back")
+            case .file(let path): return ("the store at \(path)", "nothing was written")
+            case .migration(let from, let to):
+                return ("the store", "the migration from version \(from) to \(to) was rolled back and the store is still at version \(from)")
+            }
+        }
     }
 
     /// The error for a GRDB `DatabaseError`.
@@ -39,24 +49,11 @@ package enum SQLiteErrors {
         return error
     }
 
-    // swiftlint:disable:next function_body_length
     static func map(
         code extended: Int32, message: String, sql: String?, systemErrno: Int32?, _ context: Context, cause: (any Error)?
     ) -> MoltError {
         let primary = extended & 0xFF
-        let subject: String
-        let nothing: String
-        switch context {
-        case .objects:
-            subject = "the store"
-            nothing = "the transaction was rolled back"
-        case .file(let path):
-            subject = "the store at \(path)"
-            nothing = "nothing was written"
-        case .migration(let from, let to):
-            subject = "the store"
-            nothing = "the migration from version \(from) to \(to) was rolled back and the store is still at version \(from)"
-        }
+        let (subject, nothing) = context.phrases
         // SQLite refusing the statement itself (syntax, unknown name, constraint, type), as opposed to a failure of
         // the file, the disk or a lock: callers that ran SQL of the app's (a mapping) name their own part.
         let refused = [SQLITE_ERROR, SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_RANGE, SQLITE_TOOBIG, SQLITE_AUTH].contains(primary)

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The folders of the `Molt` module form an acyclic graph: each may use the types of the folders before it,
+/// never those after it (Support ← Schema ← SQL ← Objects ← Migration ← Store ← {Tooling, Typed}).
+@Suite("Architecture")
+struct ArchitectureTests {
+    static let layers = ["Support", "Schema", "SQL", "Objects", "Migration", "Store", "Tooling", "Typed"]
+
+    /// `Sources/Molt`, found from this file.
+    static var moduleFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/Molt")
+    }
+
+    static func swiftFiles(in folder: String) throws -> [URL] {
+        let root = moduleFolder.appendingPathComponent(folder)
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    /// The source without comments and string literals.
+    static func code(_ url: URL) throws -> String {
+        var text = try String(contentsOf: url, encoding: .utf8)
+        for pattern in [#"/\*[\s\S]*?\*/"#, #"//[^\n]*"#, #""""[\s\S]*?""""#, #""(?:\\.|[^"\\\n])*""#] {
+            text = text.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
+        }
+        return text
+    }
+
+    /// The top-level types each folder declares.
+    static func declarations() throws -> [String: String] {
+        var result: [String: String] = [:]
+        let pattern = try NSRegularExpression(
+            pattern: #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
+            options: .anchorsMatchLines)
+        for layer in layers {
+            for file in try swiftFiles(in: layer) {
+                let text = try code(file)
+                for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    if let range = Range(match.range(at: 1), in: text), result[String(text[range])] == nil {
+                        result[String(text[range])] = layer
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    @Test("no folder uses a type of a folder after it")
+    func acyclic() throws {
+        let declared = try Self.declarations()
+        #expect(declared["Schema"] == "Schema" && declared["Store"] == "Store" && declared["SQLConnection"] == "SQL")
+        var violations: [String] = []
+        for (rank, layer) in Self.layers.enumerated() {
+            for file in try Self.swiftFiles(in: layer) {
+                let text = try Self.code(file)
+                for (name, owner) in declared {
+                    guard let ownerRank = Self.layers.firstIndex(of: owner), ownerRank > rank,
+                        !(["Tooling", "Typed"].contains(owner) && ["Tooling", "Typed"].contains(layer)),
+                        text.range(of: #"\b\#(name)\b"#, options: .regularExpression) != nil
+                    else { continue }
+                    violations.append("\(layer)/\(file.lastPathComponent) uses \(name) (\(owner))")
+                }
+            }
+        }
+        #expect(violations.sorted() == [])
+    }
+
+    @Test("no source file of the library is over 400 lines")
+    func smallFiles() throws {
+        var long: [String] = []
+        for layer in Self.layers {
+            for file in try Self.swiftFiles(in: layer) {
+                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+                if lines > 400 { long.append("\(layer)/\(file.lastPathComponent): \(lines) lines") }
+            }
+        }
+        #expect(long == [])
+    }
+}
