@@ -25,11 +25,11 @@ extension MigrationTester {
         of fixtures: [FixtureObject], in objects: Objects, expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() }
     ) throws -> [ObjectDiff] {
         guard let oldest = fixtures.map(\.version).min() else { return [] }
-        return try compare(fixtures, in: objects, through: schemas.filter { $0.version >= oldest }, expect: expect)
+        return try compare(fixtures, in: objects, through: try chain(from: oldest), expect: expect)
     }
 
-    /// Compares `fixtures` with the migrated store; `chain` holds the code's schemas from the fixtures'
-    /// version to the newest.
+    /// Compares `fixtures` with the migrated store; `chain` holds the schemas from the fixtures' version (as
+    /// stored) to the newest.
     func compare(
         _ fixtures: [FixtureObject], in objects: Objects, through chain: [Schema], expect: (FixtureObject) -> ObjectExpectation
     ) throws -> [ObjectDiff] {

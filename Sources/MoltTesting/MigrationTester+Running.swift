@@ -181,7 +181,7 @@ extension MigrationTester {
         }
         defer { try? store.close() }
 
-        let chain = schemas.filter { $0.version >= version }
+        let chain = try self.chain(from: version)
         var problems: [MigrationTestError] = []
         var names: [ObjectRef: String] = [:]
         for fixture in start.objects {
