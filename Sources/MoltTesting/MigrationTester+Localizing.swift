@@ -26,6 +26,7 @@ extension MigrationTester {
                     switch difference.expected {
                     case .value(let value): return carried.values[difference.property] == value
                     case .links(let keys): return carried.links[difference.property] == keys
+                    case .dropped: return false
                     }
                 }.map(\.property)
                 if !properties.isEmpty { suspects.append(Suspect(key: diff.object.key, isMissing: false, properties: properties)) }

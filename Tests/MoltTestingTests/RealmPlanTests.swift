@@ -31,7 +31,7 @@ struct RealmPlanTests {
         let runs = try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:), expectedCounts: ["Folder": 1, "UserMemo": 2]) { old in
             guard old.entity == "UserMemo" else { return .survives() }
             let title = old[old.version < 3 ? "memoTitle" : "title"].string ?? ""
-            return .survives(["memoDescription": .string("\(title) memo")])
+            return .survives(["memoDescription": .string("\(title) memo")], dropping: Memo.dropped(old))
         }
         #expect(runs.map(\.path) == [[0, 4], [1, 4], [2, 4], [3, 4]])
     }
