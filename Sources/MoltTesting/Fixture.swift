@@ -11,7 +11,13 @@
 ///     Fixture("Tag", "errand", ["label": "errand"], links: ["notes": ["milk"]]),
 /// ]
 /// ```
-
+///
+/// With typed models, write a fixture as a model value of its version (the `Fixture(_:_:links:)` that takes a
+/// `PersistentModel`):
+///
+/// ```swift
+/// Fixture("milk", V1.Note(text: "Buy milk", pinned: true), links: ["folder": "home"])
+/// ```
 public struct Fixture: Sendable, Hashable {
     /// The entity's name, in the schema version the fixture is inserted at.
     public var entity: String
@@ -22,6 +28,8 @@ public struct Fixture: Sendable, Hashable {
     /// Relationship name → keys of the fixtures it points to (one for a to-one relationship, in order for an
     /// ordered to-many one).
     public var links: [String: FixtureLinks]
+    /// The model a typed fixture was written as, checked against its version when it is stored.
+    var model: FixtureModel? = nil
 
     /// Creates a fixture.
     ///

@@ -128,6 +128,7 @@ public struct FixtureStore: Sendable {
             guard schema.entity(named: fixture.entity) != nil else {
                 throw invalid(fixture, "version \(version) has no entity '\(fixture.entity)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).")
             }
+            if let problem = fixture.modelProblem(in: schema) { throw invalid(fixture, problem.reason, attribute: problem.property) }
             guard inserted[fixture.key] == nil else {
                 throw invalid(fixture, "another fixture already has the key \"\(fixture.key)\"; give each fixture its own key.")
             }
