@@ -51,7 +51,7 @@ let package = Package(
             name: "MoltTests",
             dependencies: ["Molt", "molt-test-worker", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting"]),
+        .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "molt"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "MoltMacrosTests",

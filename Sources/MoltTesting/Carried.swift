@@ -10,6 +10,8 @@ import Foundation
 struct Carried {
     /// The entity's name at the newest version, or nil when a version removed it.
     var entity: String?
+    /// The version that removed the entity, when one did.
+    var entityRemovedBy: Int?
     /// Attribute values it should hold, by their newest names.
     var values: [String: Value] = [:]
     /// Attributes whose value cannot be predicted (a conversion that needs a stage, a required attribute added
@@ -19,6 +21,11 @@ struct Carried {
     var links: [String: [String]] = [:]
     /// Relationships whose links cannot be predicted (added, or to-many made to-one).
     var unpredictableLinks: Set<String> = []
+    /// Attributes of the object's own version that a later version removes, by their name at the object's
+    /// version: the version that removes each.
+    var removedAttributes: [String: Int] = [:]
+    /// The object's attributes that survive, by their name at the object's version: their newest name.
+    var keptAttributes: [String: String] = [:]
 
     /// Follows `object` from its version through `schemas` (consecutive code versions, the first being the
     /// object's own).
@@ -27,23 +34,43 @@ struct Carried {
             entity = nil
             return
         }
-        var values = object.values
-        var unpredictable: Set<String> = []
-        var links = object.links
-        var unpredictableLinks: Set<String> = []
+        var state = Walk(values: object.values, links: object.links, names: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, $0.name) }))
         for (previousSchema, next) in zip(schemas, schemas.dropFirst()) {
-            let previous = entity
             let diff = SchemaDiff(from: previousSchema, to: next)
-            guard let following = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == previous.name }) else {
+            guard let following = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == entity.name }) else {
                 self.entity = nil
+                entityRemovedBy = next.version
                 return
             }
+            state.step(from: entity, to: following, diff: diff, version: next.version)
+            entity = following
+        }
+        self.entity = entity.name
+        values = state.values
+        unpredictable = state.unpredictable
+        links = state.links
+        unpredictableLinks = state.unpredictableLinks
+        removedAttributes = state.removed
+        keptAttributes = Dictionary(uniqueKeysWithValues: state.names.map { ($0.value, $0.key) })
+    }
+
+    /// What is carried at one version, updated step by step.
+    private struct Walk {
+        var values: [String: Value]
+        var links: [String: [String]]
+        /// Current attribute name → its name at the object's version.
+        var names: [String: String]
+        var unpredictable: Set<String> = []
+        var unpredictableLinks: Set<String> = []
+        var removed: [String: Int] = [:]
+
+        mutating func step(from previous: Entity, to following: Entity, diff: SchemaDiff, version: Int) {
             func origin(of property: String) -> String? { diff.originalName(ofProperty: property, inEntity: following.name) }
             var newValues: [String: Value] = [:]
             var newUnpredictable: Set<String> = []
+            var newNames: [String: String] = [:]
             for attribute in following.attributes {
-                let origin = origin(of: attribute.name)
-                guard let origin, let old = previous.attribute(named: origin) else {
+                guard let origin = origin(of: attribute.name), let old = previous.attribute(named: origin) else {
                     if let fallback = attribute.defaultValue {
                         newValues[attribute.name] = attribute.coerce(fallback) ?? fallback
                     } else if attribute.isOptional {
@@ -53,7 +80,8 @@ struct Carried {
                     }
                     continue
                 }
-                guard !unpredictable.contains(origin), let value = Self.convert(values[origin] ?? .null, from: old.type, to: attribute.type)
+                newNames[attribute.name] = names[origin]
+                guard !unpredictable.contains(origin), let value = Carried.convert(values[origin] ?? .null, from: old.type, to: attribute.type)
                 else {
                     newUnpredictable.insert(attribute.name)
                     continue
@@ -66,6 +94,8 @@ struct Carried {
                     newValues[attribute.name] = value
                 }
             }
+            let survivors = Set(newNames.values)
+            for (_, original) in names where !survivors.contains(original) { removed[original] = version }
             var newLinks: [String: [String]] = [:]
             var newUnpredictableLinks: Set<String> = []
             for relationship in following.relationships {
@@ -78,17 +108,9 @@ struct Carried {
                 }
                 newLinks[relationship.name] = links[origin] ?? []
             }
-            values = newValues
-            unpredictable = newUnpredictable
-            links = newLinks
-            unpredictableLinks = newUnpredictableLinks
-            entity = following
+            (values, unpredictable, names) = (newValues, newUnpredictable, newNames)
+            (links, unpredictableLinks) = (newLinks, newUnpredictableLinks)
         }
-        self.entity = entity.name
-        self.values = values
-        self.unpredictable = unpredictable
-        self.links = links
-        self.unpredictableLinks = unpredictableLinks
     }
 
     /// `value` as Molt's lightweight migration converts it from one type to another, or nil when the

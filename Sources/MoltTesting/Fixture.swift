@@ -11,6 +11,13 @@
 ///     Fixture("Tag", "errand", ["label": "errand"], links: ["notes": ["milk"]]),
 /// ]
 /// ```
+///
+/// With typed models, write a fixture as a model value of its version (the `Fixture(_:_:links:)` that takes a
+/// `PersistentModel`):
+///
+/// ```swift
+/// Fixture("milk", V1.Note(text: "Buy milk", pinned: true), links: ["folder": "home"])
+/// ```
 public struct Fixture: Sendable, Hashable {
     /// The entity's name, in the schema version the fixture is inserted at.
     public var entity: String
@@ -21,6 +28,8 @@ public struct Fixture: Sendable, Hashable {
     /// Relationship name → keys of the fixtures it points to (one for a to-one relationship, in order for an
     /// ordered to-many one).
     public var links: [String: FixtureLinks]
+    /// The model a typed fixture was written as, checked against its version when it is stored.
+    var model: FixtureModel? = nil
 
     /// Creates a fixture.
     ///
@@ -80,15 +89,24 @@ public struct FixtureObject: Sendable, Hashable, CustomStringConvertible {
     public let values: [String: Value]
     /// Relationship name → keys of the fixtures it points to, as stored.
     public let links: [String: [String]]
+    /// The attributes the fixture gave a value (the others hold their defaults): the data a migration must
+    /// keep, or the expectation declare dropped.
+    public let givenAttributes: Set<String>
 
     /// Creates the record of a stored fixture.
-    public init(key: String, entity: String, version: Int, id: Int64, values: [String: Value], links: [String: [String]]) {
+    ///
+    /// - Parameter givenAttributes: The attributes the fixture gave; nil for every attribute that holds a value.
+    public init(
+        key: String, entity: String, version: Int, id: Int64, values: [String: Value], links: [String: [String]],
+        givenAttributes: Set<String>? = nil
+    ) {
         self.key = key
         self.entity = entity
         self.version = version
         self.id = id
         self.values = values
         self.links = links
+        self.givenAttributes = givenAttributes ?? Set(values.filter { !$0.value.isNull }.keys)
     }
 
     /// The value of an attribute; `.null` when it has none.

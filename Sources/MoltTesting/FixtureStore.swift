@@ -128,6 +128,7 @@ public struct FixtureStore: Sendable {
             guard schema.entity(named: fixture.entity) != nil else {
                 throw invalid(fixture, "version \(version) has no entity '\(fixture.entity)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).")
             }
+            if let problem = fixture.modelProblem(in: schema) { throw invalid(fixture, problem.reason, attribute: problem.property) }
             guard inserted[fixture.key] == nil else {
                 throw invalid(fixture, "another fixture already has the key \"\(fixture.key)\"; give each fixture its own key.")
             }
@@ -167,12 +168,14 @@ public struct FixtureStore: Sendable {
         }
         let keys = Dictionary(
             inserted.map { (ObjectRef(entity: $0.value.entity, id: $0.value.id!), $0.key) }, uniquingKeysWith: { first, _ in first })
+        let given = Dictionary(fixtures.map { ($0.key, Set($0.values.keys)) }, uniquingKeysWith: { first, _ in first })
         return try order.map { key in
             let object = inserted[key]!
             let stored = try objects.object(object.entity, id: object.id!)!
             let links = try StoreReading.links(of: stored, in: objects, schema: schema, keys: keys)
             return FixtureObject(
-                key: key, entity: object.entity, version: version, id: object.id!, values: stored.attributeValues, links: links)
+                key: key, entity: object.entity, version: version, id: object.id!, values: stored.attributeValues, links: links,
+                givenAttributes: given[key])
         }
     }
 }

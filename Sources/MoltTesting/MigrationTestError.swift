@@ -33,7 +33,7 @@ public struct MigrationTestError: Error, Equatable, Sendable, CustomStringConver
         private enum Base: String, Hashable, Sendable {
             case snapshotMissing, frozenVersionEdited, versionRemoved, invalidSnapshot, snapshotsRecorded
             case invalidFixture, missingStage, migrationFailed, invalidData, objectsLost, valueMismatch, countMismatch
-            case checkFailed, versionNotRecorded, severalFailures
+            case checkFailed, versionNotRecorded, severalFailures, lossNotDeclared, ambiguousMatch
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -50,7 +50,8 @@ public struct MigrationTestError: Error, Equatable, Sendable, CustomStringConver
         public static let invalidSnapshot = Code(.invalidSnapshot)
         /// Record mode was on and snapshot files were written; run again without it to verify them.
         public static let snapshotsRecorded = Code(.snapshotsRecorded)
-        /// A fixture does not fit its schema version (unknown entity or attribute, wrong type, bad link).
+        /// A fixture does not fit its schema version (unknown entity or attribute, wrong type, bad link), or its
+        /// expectation names an attribute the fixture's version does not have.
         public static let invalidFixture = Code(.invalidFixture)
         /// A step between two versions cannot be inferred and the plan declares no stage for it.
         public static let missingStage = Code(.missingStage)
@@ -63,6 +64,13 @@ public struct MigrationTestError: Error, Equatable, Sendable, CustomStringConver
         public static let objectsLost = Code(.objectsLost)
         /// Objects survived, but some attribute values or links differ from the expectation.
         public static let valueMismatch = Code(.valueMismatch)
+        /// The migration drops fixture data (the objects of a removed entity, the values of a removed attribute)
+        /// that the expectation does not declare: ``ObjectExpectation/deleted``, ``ObjectExpectation/values(_:in:)``
+        /// with the entity a stage moves the object to, or `dropping` in ``ObjectExpectation/survives(_:links:ignoring:dropping:)``.
+        public static let lossNotDeclared = Code(.lossNotDeclared)
+        /// An object expected in another entity matches several objects there, and no primary key value tells
+        /// which: the kit does not guess.
+        public static let ambiguousMatch = Code(.ambiguousMatch)
         /// The number of objects of an entity after the migration differs from the expectation.
         public static let countMismatch = Code(.countMismatch)
         /// A check closure given to the kit threw.

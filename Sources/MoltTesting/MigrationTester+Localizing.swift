@@ -14,8 +14,7 @@ extension MigrationTester {
     /// Only what the expectation left to the schemas is followed: a value a stage is expected to compute may
     /// differ from the carried one at an intermediate version on purpose.
     func firstDivergingStep(from version: Int, fixtures: [Fixture], path: [Int], diffs: [ObjectDiff]) -> (from: Int, to: Int)? {
-        guard path.count > 2 else { return nil }
-        let chain = schemas.filter { $0.version >= version }
+        guard path.count > 2, let chain = try? chain(from: version) else { return nil }
         var suspects: [Suspect] = []
         for diff in diffs {
             let carried = Carried(diff.object, through: chain)
@@ -27,6 +26,7 @@ extension MigrationTester {
                     switch difference.expected {
                     case .value(let value): return carried.values[difference.property] == value
                     case .links(let keys): return carried.links[difference.property] == keys
+                    case .dropped: return false
                     }
                 }.map(\.property)
                 if !properties.isEmpty { suspects.append(Suspect(key: diff.object.key, isMissing: false, properties: properties)) }
@@ -49,7 +49,7 @@ extension MigrationTester {
     private func probe(from version: Int, fixtures: [Fixture], to target: Int, suspects: [Suspect]) -> (diverged: Bool, fullyChecked: Bool)? {
         let prefix = MigrationTester(
             schemas: schemas.filter { $0.version <= target }, stages: stages.filter { $0.toVersion <= target }, snapshots: snapshots)
-        let chain = prefix.schemas.filter { $0.version >= version }
+        guard let chain = try? prefix.chain(from: version) else { return nil }
         var result: (diverged: Bool, fullyChecked: Bool)?
         _ = try? prefix.migrate(from: version, fixtures: fixtures, expect: { _ in .unchecked }, check: { migrated in
             var keys: [ObjectRef: String] = [:]

@@ -181,8 +181,7 @@ extension MigrationTester {
         }
         defer { try? store.close() }
 
-        let chain = schemas.filter { $0.version >= version }
-        var problems: [MigrationTestError] = []
+        let chain = try self.chain(from: version)
         var names: [ObjectRef: String] = [:]
         for fixture in start.objects {
             if let entity = Carried(fixture, through: chain).entity { names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key }
@@ -194,54 +193,21 @@ extension MigrationTester {
             for entity in newest.entities { counts[entity.name] = try objects.count(entity.name) }
             return (invalid, diffs, counts)
         }
-        if let first = invalid.first {
-            problems.append(MigrationTestError(
-                .invalidData,
-                "\(prefix): the migrated store holds values that do not fit version \(newest.version):\n"
-                    + invalid.map { "- " + $0.text }.joined(separator: "\n")
-                    + "\nFix the stage or mapping that computes them.",
-                version: version, entity: first.entity, attribute: first.attribute))
+        let report = RunReport(prefix: prefix, version: version, newest: newest.version, fixtureCount: start.objects.count)
+        let (losses, others) = (diffs.filter(\.isUndeclaredLoss), diffs.filter { !$0.isUndeclaredLoss })
+        var problems = [report.invalidData(invalid), report.undeclaredLosses(losses)].compactMap { $0 }
+        if !others.isEmpty {
+            let step = firstDivergingStep(from: version, fixtures: fixtures, path: path, diffs: others)
+            problems.append(report.differences(others, divergingStep: step, route: route))
         }
-        if !diffs.isEmpty {
-            let lost = diffs.filter { $0.kind == .missing }
-            let first = diffs[0]
-            let fix: String
-            if let step = firstDivergingStep(from: version, fixtures: fixtures, path: path, diffs: diffs) {
-                fix = "The data first differs after the step \(step.from) → \(step.to). Fix that step (its stage, or the `originalName` hints of version \(step.to)) to carry the data over, or state the intended change in the expectation."
-            } else {
-                fix = "Fix the stages on the path \(route) (or the `originalName` hints) to carry the data over, or state the intended change in the expectation."
-            }
-            problems.append(MigrationTestError(
-                lost.isEmpty ? .valueMismatch : .objectsLost,
-                "\(prefix): \(diffs.count) of \(start.objects.count) fixture objects differ after the migration to version \(newest.version):\n"
-                    + diffs.map(\.description).joined(separator: "\n") + "\n" + fix,
-                version: version, entity: first.entity, attribute: first.differences.first?.property, object: first.object.key))
-        }
-        if let expectedCounts {
-            let wrong = expectedCounts.keys.sorted().filter { counts[$0] != expectedCounts[$0] }
-            if !wrong.isEmpty {
-                let lines = wrong.map { entity in
-                    counts[entity] == nil
-                        ? "- '\(entity)': expected \(expectedCounts[entity]!) objects, but version \(newest.version) has no such entity"
-                        : "- '\(entity)': expected \(expectedCounts[entity]!) objects, found \(counts[entity]!)"
-                }
-                problems.append(MigrationTestError(
-                    .countMismatch,
-                    "\(prefix): the object counts after the migration to version \(newest.version) differ:\n" + lines.joined(separator: "\n")
-                        + "\nFix the stage that creates or deletes these objects, or the expected counts.",
-                    version: version, entity: wrong.first))
-            }
-        }
+        if let expectedCounts, let error = report.counts(counts, expected: expectedCounts) { problems.append(error) }
         if let check {
             do {
                 try store.read { objects in
                     try check(MigratedStore(fromVersion: version, objects: objects, fixtures: start.objects, schemas: chain))
                 }
             } catch {
-                let detail = (error as? MigrationTestError)?.message ?? (error as? MoltError)?.message ?? "\(error)"
-                problems.append(MigrationTestError(
-                    .checkFailed, "\(prefix): the check of the migrated store threw: \(detail)", version: version,
-                    underlying: error as? MoltError))
+                problems.append(report.checkFailure(error))
             }
         }
         if let error = MigrationTestError.combining(problems, heading: "\(prefix): several checks failed:") { throw error }

@@ -42,27 +42,36 @@ import Foundation
 /// - ``path(from:)``
 /// - ``makeStore(version:fixtures:at:)``
 public struct MigrationTester: Sendable {
-    /// The code's schemas, oldest first.
-    public let schemas: [Schema]
+    /// The plan, as given or (for ``init(schemas:stages:snapshots:)``) unchecked: its routing is the engine's.
+    let plan: MigrationPlan
+    /// Whether `plan` was built and checked by ``Molt/MigrationPlan/init(schemas:stages:)`` (or is Realm's form),
+    /// so that every run can use it whole.
+    let isChecked: Bool
+    /// The code's schemas, oldest first (for a ``Molt/MigrationPlan/realm(schema:migrationBlock:)`` plan, the
+    /// newest only: older versions come from the snapshots).
+    public var schemas: [Schema] { plan.schemas }
     /// The plan's declared stages.
-    public let stages: [MigrationStage]
+    public var stages: [MigrationStage] { plan.stages }
     /// The recorded snapshots, if any: the starting versions and their schemas come from there.
     public let snapshots: SchemaSnapshots?
 
     /// The newest schema: the one every run migrates to.
     public var newest: Schema { schemas.last! }
 
-    /// A tester for a plan that was built.
+    /// A tester for a plan that was built, in any of its forms, Realm's included.
     ///
     /// ```swift
     /// let tester = MigrationTester(plan: try MigrationPlan(schemas: [v1, v2, v3]), snapshots: snapshots)
+    /// let realm = MigrationTester(plan: .realm(schema: v3) { migration, oldVersion in … }, snapshots: snapshots)
     /// ```
     ///
     /// - Parameters:
     ///   - plan: The app's migration plan.
     ///   - snapshots: The recorded snapshots; without them, the plan's own schemas are the starting versions.
     public init(plan: MigrationPlan, snapshots: SchemaSnapshots? = nil) {
-        self.init(schemas: plan.schemas, stages: plan.stages, snapshots: snapshots)
+        self.plan = plan
+        self.isChecked = true
+        self.snapshots = snapshots
     }
 
     /// A tester for schemas and stages that are not checked as a plan yet, so that a step without a stage is
@@ -78,8 +87,8 @@ public struct MigrationTester: Sendable {
     ///   - snapshots: The recorded snapshots; without them, `schemas` are the starting versions.
     public init(schemas: [Schema], stages: [MigrationStage] = [], snapshots: SchemaSnapshots? = nil) {
         precondition(!schemas.isEmpty, "MigrationTester needs at least one schema: list every version the app has shipped.")
-        self.schemas = schemas
-        self.stages = stages
+        self.plan = MigrationPlan(uncheckedSchemas: schemas, stages: stages)
+        self.isChecked = false
         self.snapshots = snapshots
     }
 
@@ -101,13 +110,18 @@ public struct MigrationTester: Sendable {
         if let snapshots, try snapshots.recordedVersions().contains(version) {
             return try snapshots.schema(version: version)
         }
-        guard let schema = schemas.first(where: { $0.version == version }) else {
+        guard let schema = plan.schema(version: version) else {
             throw MigrationTestError(
                 .versionNotRecorded,
-                "Version \(version) is neither recorded nor declared (the code declares \(schemas.map { String($0.version) }.joined(separator: ", "))).",
+                "Version \(version) is neither recorded nor declared (the code declares \(declaredVersions)).",
                 version: version)
         }
         return schema
+    }
+
+    /// The schemas a fixture of `version` goes through: its start schema, then the code's newer versions.
+    func chain(from version: Int) throws -> [Schema] {
+        [try startSchema(version: version)] + schemas.filter { $0.version > version }
     }
 
     /// Creates a store at a version, from its recorded snapshot (or the code's schema), filled with fixtures.
@@ -122,8 +136,9 @@ public struct MigrationTester: Sendable {
         try FixtureStore.create(at: url, schema: try startSchema(version: version), fixtures: fixtures)
     }
 
-    /// The versions a store of `version` goes through to the newest, as the plan chooses them: the longest
-    /// declared stage from each version, else an inferred step to the next version.
+    /// The versions a store of `version` goes through to the newest, as the plan routes it (the engine's own
+    /// routing: a Realm-form block, else the longest declared stage from each version, else an inferred step
+    /// to the next version).
     ///
     /// ```swift
     /// try tester.path(from: 0)   // [0, 2, 3] with a shortcut stage 0 → 2
@@ -131,41 +146,48 @@ public struct MigrationTester: Sendable {
     ///
     /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/missingStage`` naming the step,
     ///   the entity and the attribute when a step has no stage and cannot be inferred, or
-    ///   ``MigrationTestError/Code/versionRemoved`` when the code does not declare `version`.
+    ///   ``MigrationTestError/Code/versionRemoved`` when the plan does not declare `version`.
     public func path(from version: Int) throws -> [Int] {
-        guard var current = schemas.first(where: { $0.version == version }) else {
-            throw MigrationTestError(
-                .versionRemoved,
-                "From version \(version): the plan does not declare version \(version) (it declares \(schemas.map { String($0.version) }.joined(separator: ", "))), so stores of that version cannot be opened. Keep every shipped version in the plan.",
-                version: version)
-        }
-        var path = [current.version]
-        while current.version < newest.version {
-            let declared = stages.filter { $0.fromVersion == current.version && $0.toVersion <= newest.version }
-            if let stage = declared.max(by: { $0.toVersion < $1.toVersion }),
-                let next = schemas.first(where: { $0.version == stage.toVersion })
-            {
-                current = next
-            } else {
-                let next = schemas.first { $0.version > current.version }!
-                let diff = SchemaDiff(from: current, to: next)
-                if !diff.isInferable {
-                    let refused = diff.refusedChanges
-                    let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
-                    throw MigrationTestError(
-                        .missingStage,
-                        "From version \(version): no stage leads from version \(current.version) to \(next.version), and Molt cannot infer that step:\n\(lines)\nAdd a stage `.custom(from: \(current.version), to: \(next.version)) { migration in … }` to the plan.",
-                        version: version, entity: refused.first?.entity, attribute: refused.first?.property)
-                }
-                current = next
-            }
-            path.append(current.version)
-        }
-        return path
+        let steps = try route(from: version)
+        return [version] + steps.map(\.to.version)
     }
 
-    /// The part of the plan a store of `version` takes, checked as a plan of its own.
+    /// The engine's steps from `version`, each inferred one checked for a missing stage.
+    func route(from version: Int) throws -> [MigrationStep] {
+        let removed = MigrationTestError(
+            .versionRemoved,
+            "From version \(version): the plan does not declare version \(version) (it declares \(declaredVersions)), so stores of that version cannot be opened. Keep every shipped version in the plan.",
+            version: version)
+        // The code's schema routes the store, as it does in the app; a Realm-form plan routes the recorded one.
+        guard let stored = plan.schema(version: version) ?? (try? startSchema(version: version)) else { throw removed }
+        let steps: [MigrationStep]
+        do {
+            steps = try plan.route(from: stored)
+        } catch let error as MoltError where error.code == .invalidPlan {
+            throw removed
+        } catch let error as MoltError {
+            throw MigrationTestError(
+                .migrationFailed, "From version \(version): \(error.message)", version: version, entity: error.entity,
+                attribute: error.property, underlying: error)
+        }
+        for step in steps where step.stage == nil && !step.diff.isInferable {
+            let refused = step.diff.refusedChanges
+            let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
+            let (from, to) = (step.from.version, step.to.version)
+            throw MigrationTestError(
+                .missingStage,
+                "From version \(version): no stage leads from version \(from) to \(to), and Molt cannot infer that step:\n\(lines)\nAdd a stage `.custom(from: \(from), to: \(to)) { migration in … }` to the plan.",
+                version: version, entity: refused.first?.entity, attribute: refused.first?.property)
+        }
+        return steps
+    }
+
+    private var declaredVersions: String { schemas.map { String($0.version) }.joined(separator: ", ") }
+
+    /// The plan a store of `version` is opened with: the plan itself when it was checked, else the part of it
+    /// that the store takes, checked as a plan of its own (so that a step missing elsewhere does not fail it).
     func plan(from version: Int, path: [Int]) throws -> MigrationPlan {
+        if isChecked { return plan }
         let visited = Set(path)
         do {
             return try MigrationPlan(

@@ -1,5 +1,6 @@
-/// How one fixture object differs, after a migration, from what was expected: missing, still present, or
-/// with some attribute values or links changed.
+/// How one fixture object differs, after a migration, from what was expected: missing, still present, with
+/// some attribute values or links changed, with data lost that the expectation does not declare, or not to be
+/// told apart from other objects.
 ///
 /// Its ``description`` is the readable report:
 ///
@@ -17,6 +18,15 @@ public struct ObjectDiff: Sendable, Hashable, CustomStringConvertible {
         case notDeleted
         /// It survived, but some values or links differ; see ``ObjectDiff/differences``.
         case changed
+        /// A version removes its entity, which deletes it, and the expectation neither declares it
+        /// (``ObjectExpectation/deleted``) nor says where a stage moves it (``ObjectExpectation/values(_:in:)``).
+        case entityRemoved(byVersion: Int)
+        /// Versions remove attributes that held its values, and the expectation does not list them in
+        /// `dropping`; see ``ObjectDiff/differences`` (found: ``PropertyDifference/Content/dropped(byVersion:)``).
+        case valuesDropped
+        /// It was expected in another entity, which has no primary key value to find it by, and this many
+        /// objects there hold the expected values: the kit does not guess which one it became.
+        case ambiguous(matches: Int)
     }
 
     /// The fixture as stored at its starting version.
@@ -43,7 +53,10 @@ public struct ObjectDiff: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .missing: return "\(name) is missing."
         case .notDeleted: return "\(name) should have been deleted, but is still there."
-        case .changed: return "\(name):\n" + differences.map { "  \($0)" }.joined(separator: "\n")
+        case .changed, .valuesDropped: return "\(name):\n" + differences.map { "  \($0)" }.joined(separator: "\n")
+        case .entityRemoved(let version): return "\(name) is deleted with its entity, which version \(version) removes."
+        case .ambiguous(let matches):
+            return "\(name) cannot be told apart: \(matches) '\(entity)' objects hold the expected values."
         }
     }
 }
@@ -60,12 +73,16 @@ public struct PropertyDifference: Sendable, Hashable, CustomStringConvertible {
         case value(Value)
         /// A relationship's destinations, by fixture key (`_id N` for an object that is no fixture).
         case links([String])
+        /// No value: the attribute is gone, removed by this version when one is named.
+        case dropped(byVersion: Int?)
 
-        /// `"Milk"`, `null`, `["home"]`.
+        /// `"Milk"`, `null`, `["home"]`, `nothing: version 2 removes it`.
         public var description: String {
             switch self {
             case .value(let value): return value.description
             case .links(let keys): return "[" + keys.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+            case .dropped(let version?): return "nothing: version \(version) removes it"
+            case .dropped(nil): return "nothing"
             }
         }
     }

@@ -104,25 +104,18 @@ public struct SchemaSnapshots: Sendable {
         self.init(directory: parent.appendingPathComponent(folder, isDirectory: true), recordMode: recordMode)
     }
 
+    /// The folder, as the core reads and writes it: every naming and reading rule lives there.
+    var folder: SnapshotFolder { SnapshotFolder(directory) }
+
     /// The file of a version: `<directory>/<version>.json`.
-    public func url(version: Int) -> URL { directory.appendingPathComponent("\(version).json") }
+    public func url(version: Int) -> URL { folder.url(version: version) }
 
     /// The versions that have a snapshot file, oldest first.
     ///
     /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidSnapshot`` when a `.json`
     ///   file is not named after a version.
     public func recordedVersions() throws -> [Int] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
-        var versions: [Int] = []
-        for name in names where name.hasSuffix(".json") {
-            guard let version = Int(name.dropLast(5)), version >= 0 else {
-                throw MigrationTestError(
-                    .invalidSnapshot,
-                    "The snapshots folder \(directory.path) holds '\(name)', which is not named after a schema version; snapshot files are named '<version>.json'. Rename or remove it.")
-            }
-            versions.append(version)
-        }
-        return versions.sorted()
+        try reporting { try folder.recordedVersions() }
     }
 
     /// The recorded schema of a version.
@@ -134,28 +127,7 @@ public struct SchemaSnapshots: Sendable {
     /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/versionNotRecorded`` when there is no
     ///   file, ``MigrationTestError/Code/invalidSnapshot`` when it cannot be read or records another version.
     public func schema(version: Int) throws -> Schema {
-        let url = url(version: version)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw MigrationTestError(
-                .versionNotRecorded,
-                "Version \(version) has no snapshot: there is no file \(url.path). Record it with \(RecordMode.environmentVariable)=1.",
-                version: version)
-        }
-        let schema: Schema
-        do {
-            schema = try Schema(snapshotJSON: data)
-        } catch let error as MoltError {
-            throw MigrationTestError(
-                .invalidSnapshot, "The snapshot \(url.lastPathComponent) cannot be read: \(error.message) Restore it from version control.",
-                version: version, entity: error.entity, attribute: error.property, underlying: error)
-        }
-        guard schema.version == version else {
-            throw MigrationTestError(
-                .invalidSnapshot,
-                "The snapshot \(url.lastPathComponent) records version \(schema.version), not \(version); a file must be named after the version it records. Restore it from version control.",
-                version: version)
-        }
-        return schema
+        try reporting(version: version) { try folder.schema(version: version) }
     }
 
     /// Every recorded schema, oldest first.
@@ -163,6 +135,21 @@ public struct SchemaSnapshots: Sendable {
     /// - Throws: ``MigrationTestError`` when a file cannot be read.
     public func schemas() throws -> [Schema] {
         try recordedVersions().map { try schema(version: $0) }
+    }
+
+    /// What the folder throws, as the kit reports it.
+    private func reporting<T>(version: Int? = nil, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as MoltError where error.code == .snapshotMissing {
+            throw MigrationTestError(
+                .versionNotRecorded, "\(error.message) Record it with \(RecordMode.environmentVariable)=1.", version: version,
+                underlying: error)
+        } catch let error as MoltError {
+            throw MigrationTestError(
+                .invalidSnapshot, error.message, version: version, entity: error.entity, attribute: error.property,
+                underlying: (error.cause as? MoltError) ?? error)
+        }
     }
 
     /// Writes the snapshot files of `schemas`: an explicit request, whatever ``recordMode`` says.
@@ -182,22 +169,15 @@ public struct SchemaSnapshots: Sendable {
     public func record(_ schemas: [Schema], overwriting: Bool = false) throws -> [URL] {
         var written: [URL] = []
         for schema in schemas {
-            let url = url(version: schema.version)
-            if !overwriting && FileManager.default.fileExists(atPath: url.path) { continue }
+            if !overwriting && folder.contains(version: schema.version) { continue }
             do {
-                try schema.validate()
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try schema.snapshotJSON().write(to: url, options: .atomic)
+                try folder.write(schema)
             } catch let error as MoltError {
                 throw MigrationTestError(
                     .invalidSnapshot, "Version \(schema.version) cannot be recorded: \(error.message)",
                     version: schema.version, entity: error.entity, attribute: error.property, underlying: error)
-            } catch {
-                throw MigrationTestError(
-                    .invalidSnapshot, "Version \(schema.version) cannot be recorded at \(url.path): \(error.localizedDescription)",
-                    version: schema.version)
             }
-            written.append(url)
+            written.append(url(version: schema.version))
         }
         return written
     }

@@ -13,9 +13,9 @@ struct SnapshotComparison {
     let code: Schema
     let lines: [Line]
 
-    /// Compares the two (as ``Molt/FrozenSchemas`` does for the library's own check); nil when they are the same.
+    /// Compares the two (as ``Molt/SnapshotFolder`` does for the library's own check); nil when they are the same.
     init?(recorded: Schema, code: Schema) {
-        let differences = FrozenSchemas.differences(recorded: recorded, current: code)
+        let differences = SnapshotFolder.differences(recorded: recorded, current: code)
         guard !differences.isEmpty else { return nil }
         self.recorded = recorded
         self.code = code

@@ -93,4 +93,18 @@ struct CheckTests {
         #expect(restored.status == 0, "\(restored)")
         #expect(restored.stdout == "Checked 2 versions (0, 1): 0 errors, 0 warnings.\n")
     }
+
+    @Test("versions far apart are reported as a range: nothing is enumerated or allocated per missing version")
+    func hugeGap() throws {
+        let dir = TemporaryDirectory()
+        try Fixtures.write(Fixtures.memoV1, to: dir.file("1.json"))
+        try Fixtures.write(Fixtures.memoV1.withVersion(Schema.maximumVersion), to: dir.file("2147483646.json"))
+        let result = try Molt.run(["check", dir.url.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout == """
+            error: versions 2 to 2147483645 (2147483644 versions) missing between 1.json and 2147483646.json; keep the snapshot of every version you shipped.
+            Checked 2 versions (1, 2147483646): 1 error, 0 warnings.
+
+            """)
+    }
 }

@@ -23,7 +23,7 @@ struct CustomStageTests {
         let runs = try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:), expectedCounts: ["Folder": 1, "UserMemo": 2]) { old in
             guard old.entity == "UserMemo" else { return .survives() }
             let title = old[old.version < 3 ? "memoTitle" : "title"].string ?? ""
-            return .survives(["memoDescription": .string("\(title) memo")])
+            return .survives(["memoDescription": .string("\(title) memo")], dropping: Memo.dropped(old))
         }
         #expect(runs.map(\.fromVersion) == [0, 1, 2, 3])
     }
@@ -68,7 +68,9 @@ struct CustomStageTests {
         }
         let tester = MigrationTester(plan: try MigrationPlan(schemas: Self.schemas, stages: [careless]))
         let error = try #require(throws: MigrationTestError.self) {
-            try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) { old in .survives(ignoring: ["memoDescription"]) }
+            try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) { old in
+                .survives(ignoring: ["memoDescription"], dropping: Memo.dropped(old))
+            }
         }
         #expect(error.failures.map(\.version) == [0, 1, 2, 3])
         #expect(error.failures.map(\.attribute) == ["title", "title", "title", "title"])
@@ -97,7 +99,9 @@ struct CustomStageTests {
         }
         let tester = MigrationTester(plan: try MigrationPlan(schemas: Self.schemas, stages: [shortcut, Self.describe]))
         let error = try #require(throws: MigrationTestError.self) {
-            try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) { old in .survives(ignoring: ["memoDescription"]) }
+            try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) { old in
+                .survives(ignoring: ["memoDescription"], dropping: Memo.dropped(old))
+            }
         }
         #expect(error.code == .valueMismatch)
         #expect(error.version == 0)

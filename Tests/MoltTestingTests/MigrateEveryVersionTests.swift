@@ -11,7 +11,7 @@ struct MigrateEveryVersionTests {
         try snapshots.record(Memo.all)
         let tester = MigrationTester(plan: try MigrationPlan(schemas: Memo.all), snapshots: snapshots)
         let runs = try tester.migrateFromEveryVersion(
-            fixtures: Memo.fixtures(at:), expectedCounts: ["Folder": 1, "UserMemo": 2])
+            fixtures: Memo.fixtures(at:), expectedCounts: ["Folder": 1, "UserMemo": 2]) { old in .survives(dropping: Memo.dropped(old)) }
         #expect(runs.map(\.path) == [[0, 1, 2, 3], [1, 2, 3], [2, 3]])
         #expect(runs.map(\.description) == [
             "from version 0 via 0 → 1 → 2 → 3: 3 fixtures checked; Folder: 1, UserMemo: 2",
@@ -61,7 +61,7 @@ struct MigrateEveryVersionTests {
         let tester = MigrationTester(schemas: [Memo.v0, Memo.v1, Memo.v2, Memo.v3Lossy])
         let error = try #require(throws: MigrationTestError.self) {
             try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) { old in
-                old.entity == "UserMemo" ? .survives(["title": old["memoTitle"]]) : .survives()
+                old.entity == "UserMemo" ? .survives(["title": old["memoTitle"]], dropping: Memo.dropped(old).union(["memoTitle"])) : .survives()
             }
         }
         #expect(error.code == .severalFailures)

@@ -6,7 +6,9 @@ import XCTest
 /// `XCTAssertThrowsError` can look at the error. (The other suites use swift-testing.)
 final class XCTestCompatibilityTests: XCTestCase {
     func testSoundPlanPassesUnderXCTest() throws {
-        let runs = try MigrationTester(schemas: Memo.all).migrateFromEveryVersion(fixtures: Memo.fixtures(at:))
+        let runs = try MigrationTester(schemas: Memo.all).migrateFromEveryVersion(fixtures: Memo.fixtures(at:)) { old in
+            .survives(dropping: Memo.dropped(old))
+        }
         XCTAssertEqual(runs.map(\.fromVersion), [0, 1, 2])
     }
 

@@ -89,6 +89,14 @@ public struct MigrationPlan: Sendable {
         self.realmBlock = realmBlock
     }
 
+    /// A plan that is not checked, for tools that report per starting version what ``init(schemas:stages:)``
+    /// would refuse as a whole (MoltTesting); ``route(from:)`` walks it as it walks any plan.
+    package init(uncheckedSchemas schemas: [Schema], stages: [MigrationStage]) {
+        self.schemas = schemas
+        self.stages = stages
+        self.realmBlock = nil
+    }
+
     /// Realm's form, so that a Realm migration block ports line by line: the app declares only its current
     /// schema and version, and one block receives every older store, with the store's own recorded schema as
     /// the old side and `schema` as the new side.
@@ -116,13 +124,29 @@ public struct MigrationPlan: Sendable {
         MigrationPlan(unchecked: [schema], realmBlock: migrationBlock)
     }
 
-    func schema(version: Int) -> Schema? { schemas.first { $0.version == version } }
+    /// The plan's schema of a version, or nil when it does not list it.
+    package func schema(version: Int) -> Schema? { schemas.first { $0.version == version } }
 
     /// The steps from a store's schema to the newest version.
     ///
     /// - Throws: ``MoltError`` when the store's version is not in the plan, when the plan's schema for it
     ///   differs from the store's (a shipped version was edited), or when a step cannot be inferred.
     func path(from stored: Schema) throws -> [MigrationStep] {
+        let steps = try route(from: stored)
+        for step in steps where step.stage == nil {
+            if let error = step.diff.notInferableError { throw error }
+        }
+        return steps
+    }
+
+    /// The steps a store of `stored`'s schema takes to the newest version, as the plan chooses them (the Realm
+    /// block, else the longest declared stage from each version, else an inferred step to the next version),
+    /// without refusing an inferred step that needs code: the one routing rule, for the engine and the tools
+    /// that report on a plan (MoltTesting).
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidPlan`` when the plan does not list the store's
+    ///   version, ``MoltError/Code/schemaChangedWithoutVersionBump`` when its schema differs from the store's.
+    package func route(from stored: Schema) throws -> [MigrationStep] {
         if let realmBlock, let target = schemas.last, stored.version < target.version {
             let stage = MigrationStage.custom(from: stored.version, to: target.version) { try realmBlock($0, stored.version) }
             return [MigrationStep(diff: SchemaDiff(from: stored, to: target), stage: stage)]
@@ -159,7 +183,6 @@ public struct MigrationPlan: Sendable {
             } else {
                 let next = schemas.first { $0.version > current.version }!
                 let diff = SchemaDiff(from: current, to: next, declaredDeletions: deletions(after: current.version, through: next.version))
-                if let error = diff.notInferableError { throw error }
                 steps.append(MigrationStep(diff: diff, stage: nil))
                 current = next
             }
@@ -169,12 +192,12 @@ public struct MigrationPlan: Sendable {
 }
 
 /// One step of a migration run: from one schema to the next, inferred or through a declared stage.
-struct MigrationStep: Sendable {
+package struct MigrationStep: Sendable {
     /// The changes of the step, computed once for planning, folding and the history line.
-    let diff: SchemaDiff
+    package let diff: SchemaDiff
     /// The declared stage, or nil for an inferred one.
-    let stage: MigrationStage?
+    package let stage: MigrationStage?
 
-    var from: Schema { diff.source }
-    var to: Schema { diff.destination }
+    package var from: Schema { diff.source }
+    package var to: Schema { diff.destination }
 }

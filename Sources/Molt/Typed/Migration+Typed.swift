@@ -31,8 +31,9 @@ extension Migration {
     public func enumerateObjects<Old: PersistentModel, New: PersistentModel>(
         _ oldType: Old.Type, to newType: New.Type, _ transform: (Old, MigrationObject) throws -> New
     ) throws {
-        let oldEntity = try old.typedEntity(Old.self)
-        let newEntity = try new.typedEntity(New.self)
+        let oldEntity = try oldSideEntity(Old.self)
+        let newEntity = try newSideEntity(New.self)
+        try checkBecomes(Old.self, oldEntity, New.self, newEntity)
         let oldToOnes = Old.toOneRelationships
         let newToOnes = New.toOneRelationships
         let attributeCount = newEntity.attributes.count
@@ -78,12 +79,49 @@ extension Migration {
     /// }
     /// ```
     public func enumerateOldObjects<Old: PersistentModel>(_ oldType: Old.Type, _ body: (Old) throws -> Void) throws {
-        let oldEntity = try old.typedEntity(Old.self)
+        let oldEntity = try oldSideEntity(Old.self)
         let oldToOnes = Old.toOneRelationships
         try enumerateOldObjects(ofType: oldEntity.name) { oldObject in
             let ids = try oldToOnes.map { try old.destinationIDs(entity: oldEntity, relationship: $0, of: oldObject.id).first }
             let row = ModelRow(values: oldObject.values + ids.map { $0.map(Value.int) ?? .null }, entity: oldEntity, id: oldObject.id)
             try body(try Old(row: row))
         }
+    }
+}
+
+/// The errors of typed stages, which suggest the typed call rather than the dynamic one.
+extension Migration {
+    /// `NotesV1.Note` for a model nested in a `VersionedSchema`: its name without the module's.
+    private static func name<M>(_ type: M.Type) -> String {
+        let full = String(reflecting: type)
+        return full.split(separator: ".", maxSplits: 1).last.map(String.init) ?? full
+    }
+
+    /// The old version's entity of a model the stage reads.
+    private func oldSideEntity<M: PersistentModel>(_ type: M.Type) throws -> Entity {
+        try old.typedEntity(
+            M.self,
+            fix: "in the stage \(fromVersion) → \(toVersion), `migration.old` reads version \(fromVersion): read it with a model of version \(fromVersion) (`migration.enumerateObjects(<model of \(fromVersion)>.self, to: <model of \(toVersion)>.self)`); an entity new in version \(toVersion) has no old objects: insert its objects with `migration.new.insert(…)`.")
+    }
+
+    /// The new version's entity of a model the stage writes.
+    private func newSideEntity<M: PersistentModel>(_ type: M.Type) throws -> Entity {
+        try new.typedEntity(
+            M.self,
+            fix: "in the stage \(fromVersion) → \(toVersion), `migration.new` writes version \(toVersion): return a model of version \(toVersion); for an entity that version \(toVersion) removes, read the old objects with `migration.enumerateOldObjects(\(Self.name(M.self)).self) { old in … }` with the model of version \(fromVersion).")
+    }
+
+    /// Checks that the new model's entity is the one the old model's entity becomes.
+    private func checkBecomes<Old: PersistentModel, New: PersistentModel>(
+        _ oldType: Old.Type, _ oldEntity: Entity, _ newType: New.Type, _ newEntity: Entity
+    ) throws {
+        let became = try entityPair(oldEntity.name).new
+        guard became?.name != newEntity.name else { return }
+        let (oldName, newName) = (Self.name(Old.self), Self.name(New.self))
+        let fate = became.map { "becomes '\($0.name)' in version \(toVersion), not '\(newEntity.name)'" } ?? "is removed by version \(toVersion)"
+        throw MoltError(
+            .invalidValue,
+            "Entity '\(oldEntity.name)' \(fate), so `enumerateObjects(\(oldName).self, to: \(newName).self)` cannot turn its objects into '\(newEntity.name)' objects in place. Read them with `migration.enumerateOldObjects(\(oldName).self) { old in … }` and insert what replaces them with `migration.new.insert(\(newName)(…))`.",
+            entity: oldEntity.name)
     }
 }

@@ -18,13 +18,11 @@ import Foundation
 extension Objects {
     /// The store's entity for a model type, checked against the model's: same attributes (names, types,
     /// optionality) and to-one relationships, in the same order.
-    func typedEntity<M: PersistentModel>(_ type: M.Type) throws -> Entity {
+    func typedEntity<M: PersistentModel>(_ type: M.Type, fix: String? = nil) throws -> Entity {
         let model = M.entity
+        let fix = fix ?? "open the store with the schema that '\(M.self)' belongs to."
         guard let stored = schema.entity(named: model.name) else {
-            throw MoltError(
-                .invalidValue,
-                "Schema version \(schema.version) has no entity '\(model.name)'; open the store with the schema that '\(M.self)' belongs to.",
-                entity: model.name)
+            throw MoltError(.invalidValue, "Schema version \(schema.version) has no entity '\(model.name)'; \(fix)", entity: model.name)
         }
         let matches = stored.attributes.count == model.attributes.count
             && zip(stored.attributes, model.attributes).allSatisfy { $0.name == $1.name && $0.type == $1.type && $0.isOptional == $1.isOptional }
@@ -35,7 +33,7 @@ extension Objects {
             let changes = SchemaDiff(from: schema, to: modelSchema).changes.map { "- \($0)" }.joined(separator: "\n")
             throw MoltError(
                 .invalidValue,
-                "The model '\(M.self)' does not match entity '\(model.name)' of the store's schema version \(schema.version):\n\(changes)\nOpen the store with the schema that '\(M.self)' belongs to.",
+                "The model '\(M.self)' does not match entity '\(model.name)' of the store's schema version \(schema.version):\n\(changes)\n\(fix.prefix(1).uppercased() + fix.dropFirst())",
                 entity: model.name)
         }
         return stored

@@ -80,7 +80,7 @@ extension PersistentModel {
     }
 
     /// The model's attributes then its to-one relationships, as dynamic values.
-    var encodedValues: [Value] {
+    package var encodedValues: [Value] {
         var columns = ModelColumns()
         encode(to: &columns)
         return columns.values

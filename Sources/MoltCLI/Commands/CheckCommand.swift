@@ -91,100 +91,18 @@ struct CheckCommand: ParsableCommand {
         if report.errors > 0 { throw ExitStatus.failure.exitCode }
     }
 
-    /// Reads every `*.json` of the folder and checks the chain of versions.
+    /// Lints the folder (``SnapshotFolder/lint(stages:shipped:)``), with the stores given by `--against` as
+    /// evidence of shipped versions.
     func lint(_ folder: URL) throws -> (Report, unreadable: Bool) {
-        // By version, the canonical name (`1.json`) before variants (`01.json`), so that those are the duplicates.
-        func key(_ name: String) -> (Int, Int, String) {
-            let number = Int(name.dropLast(5))
-            return (number ?? .max, name == number.map { "\($0).json" } ? 0 : 1, name)
-        }
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
-            .sorted { key($0) < key($1) }
-        var issues: [Issue] = []
-        var unreadable = false
-        var byVersion: [Int: (file: String, schema: Schema)] = [:]
-        for name in names {
-            guard let number = Int(name.dropLast(5)) else {
-                issues.append(Issue(severity: .error, file: name, message: "the name is not a version number; name snapshots `<version>.json`."))
-                continue
-            }
-            let schema: Schema
-            do {
-                schema = try Schema(snapshotJSON: Data(contentsOf: folder.appendingPathComponent(name)))
-            } catch let error as MoltError {
-                issues.append(Issue(severity: .error, file: name, message: error.message))
-                unreadable = true
-                continue
-            } catch {
-                issues.append(Issue(severity: .error, file: name, message: "it cannot be read: \(error.localizedDescription)"))
-                unreadable = true
-                continue
-            }
-            if schema.version != number {
-                issues.append(Issue(
-                    severity: .error, file: name,
-                    message: "it holds version \(schema.version), but its name says \(number); rename it \(schema.version).json or fix its version."))
-            }
-            if let other = byVersion[schema.version] {
-                issues.append(Issue(
-                    severity: .error, file: name,
-                    message: "version \(schema.version) is also in \(other.file); keep one snapshot per version."))
-                continue
-            }
-            byVersion[schema.version] = (name, schema)
-        }
-        let versions = byVersion.keys.sorted()
-        let declared = stages.compactMap(Self.parseStage)
-        for (from, to) in zip(versions, versions.dropFirst()) {
-            let old = byVersion[from]!, new = byVersion[to]!
-            if to > from + 1 {
-                let missing = (from + 1..<to).map(String.init).joined(separator: ", ")
-                issues.append(Issue(
-                    severity: .error, file: nil,
-                    message: "version\(to - from > 2 ? "s" : "") \(missing) missing between \(old.file) and \(new.file); keep the snapshot of every version you shipped."))
-            }
-            let diff = SchemaDiff(from: old.schema, to: new.schema)
-            let covered = declared.contains { $0.from <= from && $0.to >= to }
-            if !covered {
-                for change in diff.refusedChanges {
-                    issues.append(Issue(
-                        severity: .error, file: new.file,
-                        message: "step \(from) → \(to) cannot be inferred and no --stage covers it: \(change.refusal ?? change.description)"))
-                }
-            } else if diff.isInferable && declared.contains(where: { $0.from == from && $0.to == to }) {
-                issues.append(Issue(
-                    severity: .warning, file: new.file,
-                    message: "step \(from) → \(to) has a declared stage, but Molt can infer it; the stage is only needed if it changes values."))
-            }
-            for change in diff.changes where change.isDestructive {
-                issues.append(Issue(
-                    severity: .warning, file: new.file,
-                    message: "step \(from) → \(to) deletes data: \(change.description)"))
-            }
-            for rename in DiffReport.renames(in: diff, newFile: new.file) {
-                issues.append(Issue(severity: .warning, file: new.file, message: "step \(from) → \(to): \(rename.fix)"))
-            }
-        }
-        // A store is evidence of a shipped version: the snapshot of its version must still describe it.
-        for path in stores {
+        let shipped = try stores.map { path in
             let info = try Files.existingStore(at: path)
-            guard let snapshot = byVersion[info.version] else {
-                issues.append(Issue(
-                    severity: .error, file: nil,
-                    message: "\(info.url.lastPathComponent) is at version \(info.version), which has no snapshot in the folder; record it as \(info.version).json."))
-                continue
-            }
-            guard snapshot.schema.contentHash != info.schemaHash else { continue }
-            let changes = SchemaDiff(from: info.schema, to: snapshot.schema).changes.map(\.description).joined(separator: " ")
-            issues.append(Issue(
-                severity: .error, file: snapshot.file,
-                message: "version \(info.version) was edited after it shipped (\(info.url.lastPathComponent) was created with the original): \(changes) Restore it, and put the change in a new version."))
+            return SnapshotFolder.ShippedStore(name: info.url.lastPathComponent, schema: info.schema)
         }
-        for stage in declared where byVersion[stage.from] == nil || byVersion[stage.to] == nil {
-            issues.append(Issue(
-                severity: .error, file: nil,
-                message: "--stage \(stage.from):\(stage.to) names a version with no snapshot in the folder."))
+        let declared = stages.compactMap(Self.parseStage).map { $0.from...$0.to }
+        let lint = SnapshotFolder(folder).lint(stages: declared, shipped: shipped)
+        let issues = lint.issues.map { issue in
+            Issue(severity: issue.severity == .error ? .error : .warning, file: issue.file, message: issue.message)
         }
-        return (Report(directory: folder.path, versions: versions, issues: issues), unreadable)
+        return (Report(directory: folder.path, versions: lint.versions, issues: issues), lint.hasUnreadableFile)
     }
 }
