@@ -27,13 +27,49 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         let declaresID = declaration.memberBlock.members.contains {
             $0.decl.as(VariableDeclSyntax.self)?.bindings.contains { $0.pattern.trimmedDescription == "persistentID" } ?? false
         }
-        if declaresID { return [] }
-        return [
+        var members: [DeclSyntax] = []
+        if !declaresID {
+            members.append(
+                """
+                /// The identifier Molt gave this object when it was inserted, or nil before.
+                \(raw: access(of: declaration))var persistentID: Int64? = nil
+                """)
+        }
+        if let initializer = publicMemberwiseInit(structDecl) { members.append(initializer) }
+        return members
+    }
+
+    /// For a `public` model without an initializer of its own: the memberwise initializer Swift synthesizes only
+    /// as internal, made public so that other modules can create the model.
+    static func publicMemberwiseInit(_ declaration: StructDeclSyntax) -> DeclSyntax? {
+        guard access(of: declaration) == "public ",
+            !declaration.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) })
+        else { return nil }
+        var parameters: [String] = []
+        var assignments: [String] = []
+        for member in declaration.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                !variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) })
+            else { continue }
+            let bindings = Array(variable.bindings)
+            for (index, binding) in bindings.enumerated() {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, name != "persistentID",
+                    binding.accessorBlock.map({ !PropertyReader.isComputed($0) }) ?? true,
+                    !(variable.bindingSpecifier.tokenKind == .keyword(.let) && binding.initializer != nil),
+                    let type = bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type
+                else { continue }
+                let isOptional = type.is(OptionalTypeSyntax.self) || type.trimmedDescription.hasPrefix("Optional<")
+                let fallback = binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? (isOptional ? " = nil" : "")
+                parameters.append("\(name): \(type.trimmedDescription)\(fallback)")
+                assignments.append("self.\(name) = \(name)")
+            }
+        }
+        return """
+            /// Creates a value with every stored property (the memberwise initializer, public).
+            public init(\(raw: parameters.joined(separator: ", "))) {
+                \(raw: assignments.joined(separator: "\n    "))
+            }
             """
-            /// The identifier Molt gave this object when it was inserted, or nil before.
-            \(raw: access(of: declaration))var persistentID: Int64? = nil
-            """
-        ]
     }
 
     public static func expansion(
@@ -56,7 +92,7 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         var attributeLines: [String] = []
         for property in attributes {
             guard case .attribute(let type) = property.kind else { continue }
-            var arguments = ["\(literal(property.name))", ".\(type)"]
+            var arguments = ["\(literal(property.name))", type.map { ".\($0)" } ?? "Self.storedAttributeType(of: \\Self.\(property.name))"]
             if property.isOptional { arguments.append("isOptional: true") }
             if let value = property.defaultValue { arguments.append("default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue") }
             if let original = property.originalName { arguments.append("originalName: \(literal(original))") }

@@ -5,8 +5,9 @@ import SwiftSyntaxMacros
 /// A property of a `@Model` struct that is stored in the store, as the macro reads it from the declaration.
 struct StoredProperty {
     enum Kind: Equatable {
-        /// An attribute of this Molt attribute type (`string`, `int`…).
-        case attribute(type: String)
+        /// An attribute of this Molt attribute type (`string`, `int`…), or, for nil, of a type of the app's that
+        /// conforms to `PersistentValue` (a `RawRepresentable` enum, a JSON-coded value) and names its own.
+        case attribute(type: String?)
         case toOne(destination: String)
         case toMany(destination: String)
     }
@@ -14,6 +15,8 @@ struct StoredProperty {
     let name: String
     /// The declared type, as written.
     let type: TypeSyntax
+    /// The type without its optional wrapper.
+    let baseType: TypeSyntax
     let kind: Kind
     let isOptional: Bool
     /// The default stored in the schema: a literal initial value, or nil.
@@ -149,6 +152,8 @@ struct PropertyReader {
             kind = generic == "ToOne" ? .toOne(destination: destination) : .toMany(destination: destination)
         } else if let name = Self.simpleName(base), let attributeType = Self.attributeTypes[name] {
             kind = .attribute(type: attributeType)
+        } else if Self.isNamedType(base) {
+            kind = .attribute(type: nil)
         }
         guard let kind else {
             var marked = variable.with(\.leadingTrivia, [])
@@ -184,7 +189,7 @@ struct PropertyReader {
         if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) { defaultValue = value }
         let ruleExpression = labeled("deleteRule", in: relationshipArguments)?.trimmedDescription
         return StoredProperty(
-            name: name, type: type.trimmed, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
+            name: name, type: type.trimmed, baseType: base.trimmed, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
             originalName: string(labeled("originalName", in: attributeArguments + relationshipArguments)),
             isUnique: options.contains { $0.hasSuffix("unique") },
             isPrimaryKey: options.contains { $0.hasSuffix("primaryKey") },
@@ -211,6 +216,15 @@ struct PropertyReader {
             return member.name.text
         }
         return nil
+    }
+
+    /// Whether a type is a plain name (`Status`, `Recipe.Kind`): one of the app's, which must conform to
+    /// `PersistentValue` (the compiler says so if it does not). Arrays, dictionaries, tuples, functions and
+    /// generic types are not.
+    static func isNamedType(_ type: TypeSyntax) -> Bool {
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.genericArgumentClause == nil }
+        if let member = type.as(MemberTypeSyntax.self) { return member.genericArgumentClause == nil && isNamedType(member.baseType) }
+        return false
     }
 
     /// `("ToOne", "Folder")` for `ToOne<Folder>` (or `Molt.ToOne<V2.Folder>`).

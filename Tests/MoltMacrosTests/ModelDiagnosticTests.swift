@@ -35,7 +35,7 @@ struct ModelDiagnosticTests {
             expandedSource: "struct Note {\n    var tags: [String] = []\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "Property 'tags' has type '[String]', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'",
+                    message: "Property 'tags' has type '[String]', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'",
                     line: 2, column: 15, fixIts: [FixItSpec(message: "Mark 'tags' '@Transient'")])
             ],
             fixedSource: "@Model struct Note {\n    @Transient var tags: [String] = []\n}")

@@ -33,6 +33,16 @@ struct ModelExpansionTests {
 
                     /// The identifier Molt gave this object when it was inserted, or nil before.
                     public var persistentID: Int64? = nil
+
+                    /// Creates a value with every stored property (the memberwise initializer, public).
+                    public init(uuid: UUID, title: String, count: Int = -1, subtitle: String? = nil, folder: ToOne<Folder> = nil, tags: ToMany<Tag> = []) {
+                        self.uuid = uuid
+                        self.title = title
+                        self.count = count
+                        self.subtitle = subtitle
+                        self.folder = folder
+                        self.tags = tags
+                    }
                 }
 
                 extension Note: Molt.PersistentModel {

@@ -103,6 +103,12 @@ extension PersistentModel {
         return result
     }
 
+    /// The attribute type that stores the value of a property: what `@Model` writes for a property of a type of
+    /// the app's (an enum, a JSON value), whose name the macro cannot resolve where it writes the entity.
+    public static func storedAttributeType<V: PersistentValue>(of keyPath: KeyPath<Self, V>) -> AttributeType {
+        V.attributeType
+    }
+
     /// The name stored for a key path.
     ///
     /// - Throws: ``MoltError`` when the key path is not a stored property of the model.

@@ -94,3 +94,61 @@ extension Optional: PersistentValue where Wrapped: PersistentValue {
         if let self { self.write(to: &columns) } else { columns.appendValue(.null) }
     }
 }
+
+// MARK: - Values of the app's own types
+
+extension ValueConvertible where Self: RawRepresentable, RawValue: ValueConvertible {
+    /// The raw value's ``Value``.
+    public var moltValue: Value { rawValue.moltValue }
+    /// The case whose raw value is stored; nil for a raw value no case has.
+    public init?(moltValue: Value) {
+        guard let raw = RawValue(moltValue: moltValue) else { return nil }
+        self.init(rawValue: raw)
+    }
+}
+
+/// An enum stored as its raw value: declare the conformance, and the enum can be an attribute of a `@Model`
+/// (and compared in predicates by its raw value).
+///
+/// ```swift
+/// enum Status: String, PersistentValue { case draft, published }
+/// @Model struct Post { var title: String; var status: Status }
+/// try objects.fetch(Post.self, where: \.status == .published)
+/// ```
+///
+/// A stored raw value that no case has is reported when the object is read, naming the attribute.
+extension PersistentValue where Self: RawRepresentable, RawValue: PersistentValue {
+    /// The raw value's attribute type.
+    public static var attributeType: AttributeType { RawValue.attributeType }
+}
+
+/// A `Codable` value stored as JSON text in a string attribute: a small value type that belongs to its object
+/// (an address, a list of ingredients) rather than being an entity of its own.
+///
+/// ```swift
+/// struct Ingredient: StoredAsJSON { var name: String; var grams: Int }
+/// @Model struct Recipe { var title: String; var main: Ingredient }
+/// ```
+///
+/// The JSON has sorted keys, so that equal values are equal text and `==` works in predicates; other queries
+/// see text. Changing the type's shape is a data change of your own: convert old values in a custom stage.
+public protocol StoredAsJSON: PersistentValue, Codable {}
+
+extension StoredAsJSON {
+    /// JSON values are stored as text.
+    public static var attributeType: AttributeType { .string }
+
+    /// The value as JSON text with sorted keys.
+    public var moltValue: Value {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return .null }
+        return .string(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The value decoded from JSON text; nil when the text is not a value of this type.
+    public init?(moltValue: Value) {
+        guard case .string(let text) = moltValue, let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
+        self = value
+    }
+}
