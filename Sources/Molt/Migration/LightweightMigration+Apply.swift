@@ -12,7 +12,7 @@ extension LightweightMigration {
         let ddl = SchemaDDL(dialect: db.dialect)
         var written = 0
         for table in droppedJoinTables + droppedTables {
-            if try db.tableNames().contains(table) { try db.execute("DROP TABLE \(q(table))") }
+            if try db.tableExists(table) { try db.execute("DROP TABLE \(q(table))") }
             linkedTables.insert(table)
         }
         try renameTables(

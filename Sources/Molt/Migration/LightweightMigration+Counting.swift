@@ -39,7 +39,7 @@ extension LightweightMigration {
     }
 
     private func rows(in table: String, where condition: String?, _ db: any SQLConnection) throws -> Int {
-        guard try db.tableNames().contains(table) else { return 0 }
+        guard try db.tableExists(table) else { return 0 }
         let filter = condition.map { " WHERE \($0)" } ?? ""
         return Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(table))\(filter)") ?? 0)
     }

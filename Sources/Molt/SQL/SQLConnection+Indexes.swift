@@ -14,8 +14,10 @@ extension SQLConnection {
         for index in actual where !expected.contains(Index(index.columns, unique: index.isUnique)) {
             try execute("DROP INDEX \(q(index.name))")
         }
+        let missing = expected.filter { index in !actual.contains { $0.columns == index.attributes && $0.isUnique == index.isUnique } }
+        guard !missing.isEmpty else { return }
         var taken = Set(try indexNames().map { $0.lowercased() } + tableNames().map { $0.lowercased() })
-        for index in expected where !actual.contains(where: { $0.columns == index.attributes && $0.isUnique == index.isUnique }) {
+        for index in missing {
             if index.isUnique { try checkUniqueness(of: index, in: entity, table: table, version: version) }
             let base = SchemaDDL.indexName(table: table, index)
             var name = base

@@ -31,6 +31,9 @@ package protocol SQLConnection: AnyObject {
     /// The names of the tables of the store's namespace (Molt's own included, the engine's internal ones not).
     func tableNames() throws -> [String]
 
+    /// Whether the store's namespace has a table of this name (as the engine compares names).
+    func tableExists(_ table: String) throws -> Bool
+
     /// The columns of a table, in order.
     func columnNames(in table: String) throws -> [String]
 

@@ -26,7 +26,7 @@ struct StoreMetadata {
 
     /// Reads the metadata, or nil when the database has no Molt metadata table.
     static func read(_ db: any SQLConnection) throws -> StoreMetadata? {
-        guard try db.tableNames().contains(table) else { return nil }
+        guard try db.tableExists(table) else { return nil }
         let rows = try db.fetchRows("SELECT key, value FROM \(db.dialect.quote(table))", types: [nil, nil])
         var values: [String: String] = [:]
         for row in rows {
@@ -104,7 +104,7 @@ struct StoreMetadata {
     }
 
     static func history(_ db: any SQLConnection) throws -> [MigrationRecord] {
-        guard try db.tableNames().contains(historyTable) else { return [] }
+        guard try db.tableExists(historyTable) else { return [] }
         let details = try hasDetails(db) ? "details" : "NULL"
         let rows = try db.fetchRows(
             "SELECT id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details) FROM \(db.dialect.quote(historyTable)) ORDER BY id",

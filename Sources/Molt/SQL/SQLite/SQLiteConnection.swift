@@ -82,15 +82,48 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    func tableExists(_ table: String) throws -> Bool {
+        try fetchInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1", [.string(table)]) != nil
+    }
+
     func columnNames(in table: String) throws -> [String] {
-        try mapping { try db.columns(in: table).map(\.name) }
+        try Self.columns(table, db).map(\.name)
     }
 
     func indexes(on table: String) throws -> [SQLIndexInfo] {
-        try mapping {
-            try db.indexes(on: table).map {
-                SQLIndexInfo(name: $0.name, columns: $0.columns, isUnique: $0.isUnique, isExplicit: $0.origin == .createIndex)
-            }
+        try Self.indexes(table, db)
+    }
+
+    // The catalog is read with PRAGMAs, table by table: GRDB's schema helpers reload the whole schema after each
+    // change of it, which costs as many rows as the store has tables, per call.
+
+    struct ColumnInfo {
+        var name: String
+        var type: String
+        var notNull: Bool
+        var primaryKey: Bool
+    }
+
+    static func columns(_ table: String, _ db: Database) throws -> [ColumnInfo] {
+        try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLiteDialect.shared.quote(table)))").map { row in
+            ColumnInfo(name: row["name"], type: row["type"] ?? "", notNull: row["notnull"] == 1, primaryKey: (row["pk"] as Int? ?? 0) > 0)
+        }
+    }
+
+    static func indexes(_ table: String, _ db: Database) throws -> [SQLIndexInfo] {
+        let q = SQLiteDialect.shared.quote
+        return try Row.fetchAll(db, sql: "PRAGMA index_list(\(q(table)))").map { row in
+            let name: String = row["name"]
+            let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(q(name)))")
+                .sorted { ($0["seqno"] as Int? ?? 0) < ($1["seqno"] as Int? ?? 0) }
+                .compactMap { $0["name"] as String? }
+            return SQLIndexInfo(name: name, columns: columns, isUnique: row["unique"] == 1, isExplicit: row["origin"] == "c")
+        }
+    }
+
+    static func foreignKeys(_ table: String, _ db: Database) throws -> [(from: String, table: String, to: String)] {
+        try Row.fetchAll(db, sql: "PRAGMA foreign_key_list(\(SQLiteDialect.shared.quote(table)))").map { row in
+            (row["from"], row["table"], row["to"] ?? StoreLayout.idColumn)
         }
     }
 
@@ -127,7 +160,7 @@ final class SQLiteConnection: SQLConnection {
         return try mapping {
             try Self.applicationTables(db).filter { table in
                 try lowercased.contains(table.lowercased())
-                    || db.foreignKeys(on: table).contains { lowercased.contains($0.destinationTable.lowercased()) }
+                    || Self.foreignKeys(table, db).contains { lowercased.contains($0.table.lowercased()) }
             }
         }
     }
@@ -144,20 +177,18 @@ final class SQLiteConnection: SQLConnection {
         for table in try applicationTables(db) {
             var columns: [String: String] = [:]
             var order: [String] = []
-            for column in try db.columns(in: table) {
+            for column in try Self.columns(table, db) {
                 var text = column.type.uppercased()
-                if column.primaryKeyIndex > 0 && text == "INTEGER" && column.name == StoreLayout.idColumn {
+                if column.primaryKey && text == "INTEGER" && column.name == StoreLayout.idColumn {
                     text += " PRIMARY KEY"
-                } else if column.isNotNull {
+                } else if column.notNull {
                     text += " NOT NULL"
                 }
                 columns[column.name] = text
                 order.append(column.name)
             }
-            let references = Set(try db.foreignKeys(on: table).flatMap { key in
-                key.mapping.map { "\($0.origin) → \(key.destinationTable)(\($0.destination))" }
-            })
-            let indexes = Set(try db.indexes(on: table).map { index in
+            let references = Set(try Self.foreignKeys(table, db).map { "\($0.from) → \($0.table)(\($0.to))" })
+            let indexes = Set(try Self.indexes(table, db).map { index in
                 "\(index.isUnique ? "unique" : "index")(\(index.columns.joined(separator: ", ")))"
             })
             result[table] = SQLTableShape(columns: columns, references: references, indexes: indexes, order: order)
