@@ -29,27 +29,22 @@ public struct StoreInfo: Sendable {
 extension Store {
     /// Reads a store's version, schema, object counts and migration history without migrating it.
     ///
-    /// The file is opened for reading only; nothing is written.
+    /// The file is opened read-only, by the rules of ``openReadOnly(at:waitingUpTo:)-(URL,_)``; nothing is written.
     ///
-    /// - Throws: ``MoltError`` with code ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore`` or
-    ///   ``MoltError/Code/corruptStore``.
-    public static func inspect(at url: URL) throws -> StoreInfo {
-        try inspect(at: .file(url))
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - countingObjects: Whether to count each entity's objects: a scan of every table, proportional to the
+    ///     store's size. Without it ``StoreInfo/objectCounts`` is empty.
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore``,
+    ///   ``MoltError/Code/corruptStore`` or ``MoltError/Code/needsRecovery``.
+    public static func inspect(at url: URL, countingObjects: Bool = true) throws -> StoreInfo {
+        try inspect(at: .file(url), countingObjects: countingObjects)
     }
 
     /// Reads the version, schema, object counts and migration history of the store at `location` without
-    /// migrating it; nothing is written.
-    public static func inspect(at location: StoreLocation) throws -> StoreInfo {
-        try withReadOnlyConnection(at: location) { db in
-            guard let metadata = try StoreMetadata.read(db) else { throw notAMoltStore(location) }
-            var counts: [String: Int] = [:]
-            for entity in metadata.schema.entities {
-                counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
-            }
-            return StoreInfo(
-                location: location, formatVersion: metadata.formatVersion, schema: metadata.schema,
-                schemaHash: metadata.schemaHash, objectCounts: counts, history: try StoreMetadata.history(db))
-        }
+    /// migrating it, in one read-only transaction; nothing is written.
+    public static func inspect(at location: StoreLocation, countingObjects: Bool = true) throws -> StoreInfo {
+        try reading(at: location) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
     }
 
     /// Reads the schema version of the store at `url` without migrating it (Realm's `schemaVersionAtURL`).
@@ -65,10 +60,7 @@ extension Store {
 
     /// Reads the schema version of the store at `location` without migrating it.
     public static func version(at location: StoreLocation) throws -> Int {
-        try withReadOnlyConnection(at: location) { db in
-            guard let metadata = try StoreMetadata.read(db) else { throw notAMoltStore(location) }
-            return metadata.schema.version
-        }
+        try withReadOnlyConnection(at: location) { db in try requireMetadata(db, location).schema.version }
     }
 
     static func notAMoltStore(_ location: StoreLocation) -> MoltError {

@@ -56,6 +56,18 @@ struct StoreMetadata {
         return StoreMetadata(formatVersion: format, schema: schema, schemaHash: hash)
     }
 
+    /// The recorded schema hash and version text, by two key lookups: what a read-only store checks per read.
+    static func recordedHashAndVersion(_ db: any SQLConnection) throws -> (hash: String?, version: String?) {
+        let statement = try db.cachedStatement("SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN ('schemaHash', 'schemaVersion')")
+        defer { statement.reset() }
+        var hash: String?, version: String?
+        while try statement.step() {
+            guard !statement.isNull(0), !statement.isNull(1) else { continue }
+            if statement.text(0) == "schemaHash" { hash = statement.text(1) } else { version = statement.text(1) }
+        }
+        return (hash, version)
+    }
+
     /// Creates the metadata tables.
     static func create(_ db: any SQLConnection) throws {
         let q = db.dialect.quote
