@@ -42,6 +42,12 @@ extension Store {
         }
         let database = try location.engine.open(options: options)
         do {
+            // An up-to-date store opens on three keys of its metadata, without decoding its recorded schema.
+            let hash = schema.contentHash
+            if try database.inspect({ db in try StoreMetadata.records(schema, hash: hash, in: db) }) {
+                try location.engine.finishOpening(database, options: options, isNew: false)
+                return Store(schema: schema, url: location.url, database: database, outcome: .opened)
+            }
             // The first read writes nothing: a foreign, damaged or newer file is reported without a byte written.
             let current = try database.inspect { db in try StoreMetadata.read(db) }
             let first = try current.map { try decision(for: $0, schema: schema, options: options) }

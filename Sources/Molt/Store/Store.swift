@@ -34,7 +34,7 @@ import Foundation
 /// - ``Options``
 /// ### Reading a file without opening it
 /// - ``version(at:)``
-/// - ``inspect(at:)``
+/// - ``inspect(at:countingObjects:)-(URL,_)``
 /// ### Objects
 /// - ``read(_:)-(_)``
 /// - ``write(_:)-(_)``

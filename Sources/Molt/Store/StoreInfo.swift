@@ -29,7 +29,9 @@ public struct StoreInfo: Sendable {
 extension Store {
     /// Reads a store's version, schema, object counts and migration history without migrating it.
     ///
-    /// The file is opened read-only, by the rules of ``openReadOnly(at:waitingUpTo:)-(URL,_)``; nothing is written.
+    /// The file is read in one read-only transaction, and nothing is written, with one exception: a journal or
+    /// log left by a process that died while writing (a crash of the app) is recovered first, as any opening of
+    /// the store would (``openReadOnly(at:waitingUpTo:)-(URL,_)`` refuses such a store instead).
     ///
     /// - Parameters:
     ///   - url: The store's file.
@@ -44,7 +46,20 @@ extension Store {
     /// Reads the version, schema, object counts and migration history of the store at `location` without
     /// migrating it, in one read-only transaction; nothing is written.
     public static func inspect(at location: StoreLocation, countingObjects: Bool = true) throws -> StoreInfo {
-        try reading(at: location) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
+        try recoveringFirst(location) {
+            try reading(at: location) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
+        }
+    }
+
+    /// Runs a read; when a dead writer's journal or log stands in its way, recovers it and reads again.
+    static func recoveringFirst<T>(_ location: StoreLocation, _ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch MoltError.Code.needsRecovery {
+            guard let url = location.url else { throw MoltError(.needsRecovery, "The store at \(location) needs recovery.") }
+            _ = try recover(at: url)
+            return try read()
+        }
     }
 
     /// Reads the schema version of the store at `url` without migrating it (Realm's `schemaVersionAtURL`).
@@ -60,7 +75,9 @@ extension Store {
 
     /// Reads the schema version of the store at `location` without migrating it.
     public static func version(at location: StoreLocation) throws -> Int {
-        try withReadOnlyConnection(at: location) { db in try requireMetadata(db, location).schema.version }
+        try recoveringFirst(location) {
+            try withReadOnlyConnection(at: location) { db in try requireMetadata(db, location).schema.version }
+        }
     }
 
     static func notAMoltStore(_ location: StoreLocation) -> MoltError {

@@ -28,6 +28,9 @@ package final class ObjectImporter {
     private var givenSides: Set<String> = []
     /// The objects inserted so far.
     package private(set) var count = 0
+    /// The prepared `INSERT` of each entity and of each join table, made once.
+    private var inserts: [String: any SQLStatement] = [:]
+    private var linkInserts: [String: any SQLStatement] = [:]
 
     /// - Parameters:
     ///   - objects: The objects of a write transaction.
@@ -54,12 +57,11 @@ package final class ObjectImporter {
     ///   `_id` given twice.
     package func insert(_ entity: Entity, fileID: Int64?, values: [String: Value], links: [String: [Int64]]) throws {
         let checked = try objects.checkedValues(values, for: entity, applyingDefaults: true)
-        let layout = objects.layout
         var arguments: [Value] = [fileID.map { .int($0 &+ (offsets[entity.name] ?? 0)) } ?? .null]
+        arguments.reserveCapacity(checked.count + entity.relationships.count + 1)
         arguments += checked.map(\.1)
-        var columns = [objects.idColumn] + checked.map { layout.column(entity.name, $0.0.name) }
+        let columns = checked.map(\.0.name)
         for relationship in entity.relationships where relationship.kind == .toOne {
-            columns.append(layout.column(entity.name, relationship.name))
             guard let ids = links[relationship.name] else {
                 arguments.append(.null)
                 continue
@@ -73,10 +75,9 @@ package final class ObjectImporter {
             }
             arguments.append(ids.first.map { .int($0 &+ (offsets[relationship.destination] ?? 0)) } ?? .null)
         }
-        let sql = "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         let id: Int64
         do {
-            id = try db.cachedStatement(sql).insert(arguments)
+            id = try insertStatement(entity, columns).insert(arguments)
         } catch let error as MoltError where error.code == .constraintViolation && fileID != nil {
             throw MoltError(
                 .invalidValue,
@@ -91,13 +92,34 @@ package final class ObjectImporter {
         count += 1
     }
 
-    private func link(_ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]) throws {
-        let q = objects.dialect.quote
-        let ordered = relationship.isOrdered
-        var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
-        if ordered { columns.append(q(StoreLayout.positionColumn)) }
+    /// `INSERT INTO entity (_id, attributes…, to-one columns…)`, prepared once per entity; `attributes` are those
+    /// `checkedValues` gives, which (with defaults applied) are all of them, in order.
+    private func insertStatement(_ entity: Entity, _ attributes: [String]) throws -> any SQLStatement {
+        if let statement = inserts[entity.name] { return statement }
+        let layout = objects.layout
+        let columns = [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
+            + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
         let statement = try db.cachedStatement(
-            "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (?, ?\(ordered ? ", ?" : ""))")
+            "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+        inserts[entity.name] = statement
+        return statement
+    }
+
+    private func linkStatement(_ entity: Entity, _ relationship: Relationship) throws -> any SQLStatement {
+        let key = "\(entity.name).\(relationship.name)"
+        if let statement = linkInserts[key] { return statement }
+        let q = objects.dialect.quote
+        var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
+        if relationship.isOrdered { columns.append(q(StoreLayout.positionColumn)) }
+        let statement = try db.cachedStatement(
+            "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+        linkInserts[key] = statement
+        return statement
+    }
+
+    private func link(_ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]) throws {
+        let ordered = relationship.isOrdered
+        let statement = try linkStatement(entity, relationship)
         let offset = offsets[relationship.destination] ?? 0
         for (position, target) in targets.enumerated() {
             var arguments: [Value] = [.int(owner), .int(target &+ offset)]

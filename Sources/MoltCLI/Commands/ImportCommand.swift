@@ -37,7 +37,7 @@ struct ImportCommand: ParsableCommand {
         let url = Files.url(storeArgument.store)
         let exists = FileManager.default.fileExists(atPath: url.path)
         if exists {
-            let info = try Files.existingStore(at: storeArgument.store)
+            let info = try MigrateCommand.readRecovering(try Files.existingStoreURL(storeArgument.store))
             guard info.version == schema.version else {
                 if info.version > schema.version {
                     try Store.checkMigration(from: info.schema, to: schema)

@@ -24,7 +24,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let url = try Files.existingStoreURL(storeArgument.store)
-        let info = try Store.inspect(at: url, countingObjects: count)
+        let info = try Files.storeInfo(url, countingObjects: count)
         let report = InfoReport(info, counted: count)
         if output.json {
             try Terminal.json(report)

@@ -107,10 +107,10 @@ struct MigrateCommand: ParsableCommand {
     /// migrate is a command that writes.
     static func readRecovering(_ url: URL) throws -> StoreInfo {
         do {
-            return try Store.inspect(at: url, countingObjects: false)
+            return try Files.storeInfo(url, countingObjects: false)
         } catch MoltError.Code.needsRecovery {
             if let done = try Store.recover(at: url) { Terminal.error("note: \(done) (left by a process that stopped while writing).") }
-            return try Store.inspect(at: url, countingObjects: false)
+            return try Files.storeInfo(url, countingObjects: false)
         }
     }
 

@@ -42,7 +42,7 @@ struct PlanCommand: ParsableCommand {
         // One read of the store: a consistent copy (SQLite's online backup); everything else reads the copy.
         let copy = folder.appendingPathComponent(url.lastPathComponent)
         try Files.backUpStore(url, to: copy)
-        let info = try Store.inspect(at: copy, countingObjects: false)
+        let info = try Files.storeInfo(copy, countingObjects: false)
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             return try report(Report(store: url.path, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
         }

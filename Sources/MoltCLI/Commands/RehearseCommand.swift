@@ -44,7 +44,7 @@ struct RehearseCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(url.lastPathComponent)
         try Files.backUpStore(url, to: copy)
-        let info = try Store.inspect(at: copy, countingObjects: true)
+        let info = try Files.storeInfo(copy, countingObjects: true)
         let same = info.schema.version == schema.version && info.schemaHash == schema.contentHash
         let plan = same ? nil : try mapping.plan(from: info.schema, to: schema)
         try Store.checkMigration(from: info.schema, to: schema, plan: plan)

@@ -53,8 +53,13 @@ enum Files {
     /// What the store at `path` says about itself (version, schema, hash, history; no object counts), read in
     /// one read-only transaction that writes nothing.
     static func existingStore(at path: String) throws -> StoreInfo {
-        let url = try existingStoreURL(path)
-        return try Store.inspect(at: url, countingObjects: false)
+        try storeInfo(try existingStoreURL(path), countingObjects: false)
+    }
+
+    /// What the store at `url` says about itself, strictly read-only: a journal or log left by a dead writer is
+    /// reported (``MoltError/Code/needsRecovery``), never recovered.
+    static func storeInfo(_ url: URL, countingObjects: Bool) throws -> StoreInfo {
+        try Store.reading(at: .file(url)) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
     }
 
     /// A consistent copy of the store at `source` in a new file at `destination` (SQLite's online backup, read
