@@ -46,6 +46,11 @@ enum ChildProcess {
             for pointer in envp { free(pointer) }
         }
 
+        // Linux's ru_maxrss keeps the high-water mark of the memory a spawned child shared with this process
+        // until its exec: reset ours to the current size, and remember it as the floor under which ru_maxrss says
+        // nothing of the child.
+        PeakMemory.reset()
+        let floor = PeakMemory.currentPeakMiB() ?? 0
         let clock = ContinuousClock()
         let start = clock.now
         var pid: pid_t = 0
@@ -54,50 +59,60 @@ enum ChildProcess {
             throw BenchmarkError(description: "cannot start \(executable.path): \(String(cString: strerror(spawned)))")
         }
         let watchdog = Watchdog(pid: pid, cap: cap)
-        // Wait without reaping first, so that the watchdog never signals a pid that was reused.
+        // Wait without reaping first, so that the watchdog never reads or signals a pid that was reused.
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
         let end = clock.now
-        let capped = watchdog.finish()
+        let (capped, sampled) = watchdog.finish()
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         #if os(Linux)
-        let peak = Double(usage.ru_maxrss) / 1024  // KiB on Linux
+        let maxrss = Double(usage.ru_maxrss) / 1024  // KiB on Linux
         #else
-        let peak = Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
+        let maxrss = Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
         #endif
+        // Above the floor, ru_maxrss is the child's own peak, exactly; at the floor, the child stayed below it and
+        // its `VmHWM`, read every few milliseconds while it ran, is the figure.
+        let peak = maxrss > floor + 0.5 || sampled == 0 ? maxrss : sampled
         return Outcome(seconds: capped ? (cap ?? 0) : (end - start).seconds, peakMiB: peak, capped: capped, status: exit, pid: pid)
     }
 
-    /// Kills a child that is still running when the cap is reached.
+    /// Reads a running child's `VmHWM` every few milliseconds, and kills it when the cap is reached.
     private final class Watchdog: @unchecked Sendable {
         private let lock = NSLock()
         private let pid: pid_t
         private var done = false
         private var killed = false
+        private var peak = 0.0
         private let finished = DispatchSemaphore(value: 0)
 
         init(pid: pid_t, cap: Double?) {
             self.pid = pid
-            guard let cap else { return }
+            let deadline = cap.map { DispatchTime.now() + $0 }
             Thread.detachNewThread { [self] in
-                guard finished.wait(timeout: .now() + cap) == .timedOut else { return }
-                lock.lock()
-                if !done {
-                    kill(self.pid, SIGKILL)
-                    killed = true
+                while true {
+                    let next = DispatchTime.now() + .milliseconds(5)
+                    if finished.wait(timeout: deadline.map { min($0, next) } ?? next) == .success { return }
+                    lock.lock()
+                    defer { lock.unlock() }
+                    if done { return }
+                    if let hwm = PeakMemory.peakMiB(ofProcess: self.pid) { peak = max(peak, hwm) }
+                    if let deadline, DispatchTime.now() >= deadline {
+                        kill(self.pid, SIGKILL)
+                        killed = true
+                        return
+                    }
                 }
-                lock.unlock()
             }
         }
 
-        /// Marks the child as exited (not yet reaped) and tells whether it was killed.
-        func finish() -> Bool {
+        /// Marks the child as exited (not yet reaped); tells whether it was killed, and its highest `VmHWM` read.
+        func finish() -> (killed: Bool, peak: Double) {
             lock.lock()
             done = true
-            let result = killed
+            let result = (killed, peak)
             lock.unlock()
             finished.signal()
             return result

@@ -44,7 +44,7 @@ struct Measurement: Codable, Sendable {
     }
 
     /// The peaks of each repetition as a measurement of their own (in MiB), for a memory target.
-    var peaks: Measurement { Measurement(samples: peakSamples, peakSamples: peakSamples, unit: .mebibytes) }
+    var peaks: Measurement { Measurement(samples: peakSamples, peakSamples: peakSamples, unit: .mebibytes, capped: capped) }
 
     /// The same measurement per object: every sample divided by `count`.
     func perObject(_ count: Int) -> Measurement {

@@ -20,7 +20,7 @@ struct EnumerateMemory: WorkerJobs {
     }
 
     func run(_ runner: Runner) throws -> [Comparison] {
-        let stores = PeopleStores(runner)
+        let stores = TemplateStores.people(runner)
         let (small, large) = stores.counts
         let check = People.check(nil)
         let m = try stores.measure([

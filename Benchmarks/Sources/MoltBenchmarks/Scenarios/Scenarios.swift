@@ -9,5 +9,7 @@ enum Scenarios {
         MappingExpression(),
         EnumerateMemory(),
         TypedRecords(),
+        Export(),
+        Import(),
     ]
 }
