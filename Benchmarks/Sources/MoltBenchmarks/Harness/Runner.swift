@@ -111,24 +111,26 @@ final class Runner {
     }
 
     /// What an engineer would write by hand, on a store of `count` objects: open a GRDB queue with Molt's
-    /// settings, then run `statements` in one immediate transaction. With `rebuild`, foreign keys are off
-    /// around it and the rebuilt table's links are checked before commit, as SQLite's table-rebuild
+    /// settings, then run `statements` in one immediate transaction. When `rebuilding` names tables, foreign
+    /// keys are off around it and those tables' links are checked before commit, as SQLite's table-rebuild
     /// procedure says. Closing is not timed.
-    func baseline(count: Int, statements: [String], rebuild: Bool = false, fastSecureDelete: Bool = false, check: SameResult? = nil) -> Job {
+    func baseline(
+        count: Int, statements: [String], rebuilding: [String] = [], fastSecureDelete: Bool = false, check: SameResult? = nil
+    ) -> Job {
         Job(count: count) { url, stopwatch in
             let queue = try stopwatch.time { () throws -> DatabaseQueue in
                 let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
                 try queue.writeWithoutTransaction { db in
-                    if rebuild { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                    if !rebuilding.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                     if fastSecureDelete { try db.execute(sql: "PRAGMA secure_delete = FAST") }
                     try db.inTransaction(.immediate) {
                         for statement in statements { try db.execute(sql: statement) }
-                        if rebuild, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(Item)") != nil {
-                            throw BenchmarkError(description: "the hand-written rebuild broke a link")
+                        for table in rebuilding where try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(\"\(table)\")") != nil {
+                            throw BenchmarkError(description: "the hand-written rebuild broke a link of \(table)")
                         }
                         return .commit
                     }
-                    if rebuild { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    if !rebuilding.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = ON") }
                 }
                 return queue
             }

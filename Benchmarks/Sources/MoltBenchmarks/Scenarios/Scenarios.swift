@@ -8,7 +8,10 @@ enum Scenarios {
         EnumerateObjects(),
         MappingExpression(),
         EnumerateMemory(),
+        EnumerateBigRows(),
         TypedRecords(),
+        MappingMerge(),
+        MappingLinks(),
         Export(),
         Import(),
     ]
