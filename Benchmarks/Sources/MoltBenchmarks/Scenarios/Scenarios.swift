@@ -10,6 +10,7 @@ enum Scenarios {
         EnumerateMemory(),
         EnumerateBigRows(),
         TypedRecords(),
+        TypedInsertLinks(),
         MappingMerge(),
         MappingLinks(),
         Export(),
