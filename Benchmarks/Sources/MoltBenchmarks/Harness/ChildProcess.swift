@@ -92,8 +92,11 @@ enum ChildProcess {
             self.pid = pid
             let deadline = cap.map { DispatchTime.now() + $0 }
             Thread.detachNewThread { [self] in
+                var reads = 0
                 while true {
-                    let next = DispatchTime.now() + .milliseconds(5)
+                    // Every millisecond at first, so that a short run is read at least once; then every 5 ms.
+                    let next = DispatchTime.now() + .milliseconds(reads < 20 ? 1 : 5)
+                    reads += 1
                     if finished.wait(timeout: deadline.map { min($0, next) } ?? next) == .success { return }
                     lock.lock()
                     defer { lock.unlock() }

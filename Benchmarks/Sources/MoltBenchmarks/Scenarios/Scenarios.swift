@@ -15,5 +15,7 @@ enum Scenarios {
         MappingLinks(),
         Export(),
         Import(),
+        MigrateCLIFlat(),
+        OpenWide(),
     ]
 }
