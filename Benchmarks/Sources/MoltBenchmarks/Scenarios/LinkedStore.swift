@@ -69,7 +69,7 @@ enum LinkedStore {
     /// reads: `{"format": "molt-data", "formatVersion": 1, "schemaVersion": 1, "entities": {…}}`), for the import
     /// scenario's input. Setup, not timed.
     static func writeDataFile(from store: URL, to file: URL) throws {
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchmarkError(description: "cannot write \(file.path)") }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         var buffer = ""
