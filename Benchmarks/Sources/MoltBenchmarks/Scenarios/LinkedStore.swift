@@ -6,24 +6,14 @@ import Molt
 /// of 100 folders) and a to-many link (to two of 100 tags, a join table of 2 rows per item), made by Molt at
 /// version 1 and filled by raw SQL.
 enum LinkedStore {
-    static let schema = Schema(version: 1) {
-        Entity("Folder") {
-            Attribute("name", .string)
-        }
-        Entity("Tag") {
-            Attribute("name", .string)
-        }
-        Entity("Item") {
-            Attribute("title", .string)
-            Attribute("body", .string)
-            Attribute("count", .int)
-            Attribute("score", .double)
-            Attribute("created", .date)
-            Attribute("legacy", .string, isOptional: true)
-            Relationship("folder", to: "Folder")
-            Relationship("tags", toMany: "Tag")
-        }
-    }
+    /// The memo store's schema (``Fixture/v1``) with a `Tag` entity and `Item.tags`.
+    static let schema: Schema = {
+        var entities = Fixture.v1.entities
+        entities.insert(Entity("Tag", attributes: [Attribute("name", .string)]), at: 1)
+        let item = entities.firstIndex { $0.name == "Item" }!
+        entities[item].relationships.append(Relationship("tags", toMany: "Tag"))
+        return Schema(version: 1, entities: entities)
+    }()
 
     /// Every table the store holds, for ``Fixture/fingerprint(of:at:)``.
     static let tables = ["Folder", "Tag", "Item", "Item_tags"]

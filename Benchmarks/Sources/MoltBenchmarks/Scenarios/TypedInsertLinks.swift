@@ -44,53 +44,30 @@ struct TypedInsertLinks: WorkerJobs {
         }
     }
 
-    /// What `@Model struct Item { …; @Relationship(inverse: "items") var folder: ToOne<Folder> }` expands to.
+    /// What `@Model struct Item { …; @Relationship(inverse: "items") var folder: ToOne<Folder> }` expands to, with
+    /// typed-records' item as its attributes.
     struct Item: PersistentModel {
-        var title: String
-        var body: String
-        var count: Int
-        var score: Double
-        var created: Date
-        var legacy: String?
+        var values: TypedRecords.TypedItem
         var folder: ToOne<Folder>
         var persistentID: Int64? = nil
 
-        init(title: String, body: String, count: Int, score: Double, created: Date, legacy: String?, folder: ToOne<Folder>) {
-            (self.title, self.body, self.count, self.score, self.created, self.legacy, self.folder) = (title, body, count, score, created, legacy, folder)
-        }
+        init(values: TypedRecords.TypedItem, folder: ToOne<Folder>) { (self.values, self.folder) = (values, folder) }
 
         static let entity = Entity(
-            "Item",
-            attributes: [
-                Attribute("title", .string), Attribute("body", .string), Attribute("count", .int), Attribute("score", .double),
-                Attribute("created", .date), Attribute("legacy", .string, isOptional: true),
-            ],
-            relationships: [Relationship("folder", to: "Folder", inverse: "items")])
+            "Item", attributes: TypedRecords.TypedItem.entity.attributes, relationships: [Relationship("folder", to: "Folder", inverse: "items")])
 
         init(row: ModelRow) throws {
             persistentID = row.id
-            title = try row.value(at: 0)
-            body = try row.value(at: 1)
-            count = try row.value(at: 2)
-            score = try row.value(at: 3)
-            created = try row.value(at: 4)
-            legacy = try row.value(at: 5)
-            folder = try .read(from: row, at: 6)
+            values = try TypedRecords.TypedItem(row: row)
+            folder = try .read(from: row, at: Self.entity.attributes.count)
         }
 
         func encode(to columns: inout ModelColumns) {
-            columns.append(title)
-            columns.append(body)
-            columns.append(count)
-            columns.append(score)
-            columns.append(created)
-            columns.append(legacy)
+            values.encode(to: &columns)
             folder.write(to: &columns)
         }
 
         static func propertyName(for keyPath: PartialKeyPath<Item>) -> String? {
-            if keyPath == \Item.title { return "title" }
-            if keyPath == \Item.count { return "count" }
             if keyPath == \Item.folder { return "folder" }
             return nil
         }
@@ -101,11 +78,7 @@ struct TypedInsertLinks: WorkerJobs {
 
     /// The items, folder `i % 100 + 1` for item `i` (folders get identifiers 1…100, inserted first).
     static func items(_ count: Int) -> [Item] {
-        (0..<count).map { i in
-            Item(title: "Item \(i)", body: "Body of item number \(i), some text", count: i, score: Double(i) / 7,
-                 created: Date(timeIntervalSince1970: 1_700_000_000 + Double(i)), legacy: i % 3 == 0 ? nil : "legacy \(i)",
-                 folder: ToOne(id: Int64(i % folders + 1)))
-        }
+        TypedRecords.items(count).enumerated().map { i, values in Item(values: values, folder: ToOne(id: Int64(i % folders + 1))) }
     }
 
     func job(_ name: String, count: Int, runner: Runner) throws -> Runner.Job {
@@ -141,7 +114,8 @@ struct TypedInsertLinks: WorkerJobs {
                         sql: #"INSERT INTO "Item" ("title", "body", "count", "score", "created", "legacy", "folder") VALUES (?, ?, ?, ?, ?, ?, ?)"#)
                     let link = try db.cachedStatement(sql: #"INSERT INTO "Folder_items" ("owner", "target") VALUES (?, ?)"#)
                     for i in items {
-                        item.setUncheckedArguments([i.title, i.body, i.count, i.score, i.created.timeIntervalSince1970, i.legacy, i.folder.id])
+                        let v = i.values
+                        item.setUncheckedArguments([v.title, v.body, v.count, v.score, v.created.timeIntervalSince1970, v.legacy, i.folder.id])
                         try item.execute()
                         link.setUncheckedArguments([i.folder.id, db.lastInsertedRowID])
                         try link.execute()
