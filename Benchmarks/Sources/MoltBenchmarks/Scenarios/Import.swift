@@ -8,9 +8,9 @@ import Molt
 /// The input is a `molt export` file of the linked store (written once per run, untimed). Molt is the CLI as
 /// a child process, timed from spawn to exit, creating the store. The baseline, in this process, opens an
 /// empty store that Molt made at the same schema (a copy: creating it takes milliseconds) with Molt's settings
-/// and, in one immediate transaction, reads the file, lets SQLite's `json_each` parse it, and inserts every
-/// object and link through one cached statement per table. After each round both stores must have the same
-/// fingerprint (every table's columns, row count and sums over every value).
+/// and runs ``ImportByHand``: the file read once by a streaming scanner, every object and link inserted
+/// through one cached statement per table, in one immediate transaction. After each round both stores must
+/// have the same fingerprint (every table's columns, row count and sums over every value).
 struct Import: Scenario {
     let name = "import"
     let summary = "molt import of 1M items with a to-one and a to-many link vs a GRDB cached-statement import; peak RSS ≤ 64 MiB"
@@ -32,7 +32,7 @@ struct Import: Scenario {
         }
         let baselineJob = Runner.Job(count: 0) { url, stopwatch in
             let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
-            try stopwatch.time { try Self.importByHand(data, into: queue) }
+            try stopwatch.time { try ImportByHand.run(data, schema: LinkedStore.schema, into: queue) }
             try queue.close()
             try same.check(url)
         }
@@ -40,43 +40,10 @@ struct Import: Scenario {
         let label = Runner.label(count)
         log("  \(label): molt import \(perObject(m[0], count)), GRDB \(perObject(m[1], count)) per object")
         return [
-            Comparison(scenario: name, label: "import \(label) items (to-one + to-many)", baselineDescription: "GRDB cached statements, json_each",
+            Comparison(scenario: name, label: "import \(label) items (to-one + to-many)", baselineDescription: "GRDB cached statements, streaming scan",
                        molt: m[0], baseline: m[1], target: .atMost(3)),
             Comparison(scenario: name, label: "peak RSS, import \(label)", baselineDescription: "GRDB import (peak RSS)",
                        molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
         ]
-    }
-
-    /// The hand-written import: the file's text bound once per entity to `json_each`, each object inserted with
-    /// its `_id` through a cached statement, an item's tags through a cached `INSERT … SELECT` over its list.
-    static func importByHand(_ data: URL, into queue: DatabaseQueue) throws {
-        let text = try String(contentsOf: data, encoding: .utf8)
-        try queue.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                // One parse of the whole file to split it by entity; then one parse of each entity's array.
-                var arrays: [String: String] = [:]
-                let entities = try Row.fetchCursor(db, sql: "SELECT key, value FROM json_each(?, '$.entities')", arguments: [text])
-                while let row = try entities.next() { arrays[row[0]] = row[1] }
-                for entity in ["Folder", "Tag"] {
-                    let insert = try db.cachedStatement(sql: "INSERT INTO \(entity) (_id, name) VALUES (?, ?)")
-                    let objects = try Row.fetchCursor(db, sql: "SELECT value->>'_id', value->>'name' FROM json_each(?)", arguments: [arrays[entity]])
-                    while let object = try objects.next() {
-                        try insert.execute(arguments: [object[0] as DatabaseValue, object[1] as DatabaseValue])
-                    }
-                }
-                let columns = LinkedStore.itemColumns
-                let insert = try db.cachedStatement(
-                    sql: "INSERT INTO Item (_id, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count)))")
-                let link = try db.cachedStatement(sql: "INSERT INTO Item_tags (owner, target) SELECT ?, value FROM json_each(?)")
-                let fields = (["_id"] + columns + ["tags"]).map { "value->>'\($0)'" }.joined(separator: ", ")
-                let objects = try Row.fetchCursor(db, sql: "SELECT \(fields) FROM json_each(?)", arguments: [arrays["Item"]])
-                while let object = try objects.next() {
-                    let values = (0...columns.count).map { object[$0] as DatabaseValue }
-                    try insert.execute(arguments: StatementArguments(values))
-                    try link.execute(arguments: [values[0], object[columns.count + 1] as DatabaseValue])
-                }
-                return .commit
-            }
-        }
     }
 }
