@@ -3,11 +3,12 @@ import Foundation
 /// Prints the comparisons as a table for people or as JSON for machines.
 enum Report {
     /// One line per comparison: Molt's and the baseline's minimum and median, the rounds each ran (`n`), the
-    /// ratio of the medians, the target and whether it is met, and the peak memory of each side.
+    /// ratio of the medians (what the target judges) and of the minimums (the least disturbed rounds, for a
+    /// loaded machine), the target and whether it is met, and the peak memory of each side.
     static func table(_ comparisons: [Comparison]) -> String {
         let header = [
             "scenario", "compared", "Molt min", "Molt median", "baseline min", "baseline median", "baseline is", "n", "ratio",
-            "target", "result", "peak MiB (Molt/base)",
+            "min ratio", "target", "result", "peak MiB (Molt/base)",
         ]
         var rows = [header]
         for c in comparisons {
@@ -21,7 +22,9 @@ enum Report {
             rows.append([
                 c.scenario, c.label, c.molt.formattedMinimum, c.molt.formattedMedian, c.baseline.formattedMinimum,
                 c.baseline.formattedMedian, c.baselineDescription, "\(c.molt.samples.count)/\(c.baseline.samples.count)",
-                (c.molt.capped ? "≥ " : "") + String(format: "%.2fx", c.ratio), c.target?.description ?? "info", result,
+                (c.molt.capped ? "≥ " : "") + String(format: "%.2fx", c.ratio),
+                (c.molt.capped && c.molt.samples.count == 1 ? "≥ " : "") + String(format: "%.2fx", c.molt.minimum / c.baseline.minimum),
+                c.target?.description ?? "info", result,
                 peaks.joined(separator: " / "),
             ])
         }
