@@ -16,6 +16,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Molt", package: "Molt"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Not linked: built next to molt-benchmarks so that the CLI scenarios time the release binary.
+                .product(name: "molt", package: "Molt"),
             ],
             path: "Sources/MoltBenchmarks"
         ),

@@ -24,8 +24,9 @@ public struct MoltCommand: ParsableCommand {
             A store is a Molt SQLite file; a schema snapshot is the JSON that Schema.snapshotJSON() writes. \
             Start with `molt demo`, then `molt info` on the store it leaves behind.
 
-            Read commands print text, or JSON with --json. Nothing is written to a store except by `migrate` and \
-            `import`, and a store that cannot be read is never touched.
+            Read commands print text, or JSON with --json. Nothing is written to a store except by `migrate`, \
+            `import` and `recover`: the read commands open it read-only, and report a journal or log left by a \
+            process that died instead of recovering it. A store that cannot be read is never touched.
 
             \(ExitStatus.helpText)
             """,
@@ -33,6 +34,7 @@ public struct MoltCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, InfoCommand.self, SchemaCommand.self, DiffCommand.self, PlanCommand.self,
             MigrateCommand.self, RehearseCommand.self, ExportCommand.self, ImportCommand.self, CheckCommand.self,
+            RecoverCommand.self,
         ])
 
     /// Creates the command; argument-parser calls it.
@@ -45,6 +47,9 @@ public struct MoltCommand: ParsableCommand {
     ///
     /// - Parameter arguments: The arguments without the program name; the process's own when nil.
     public static func main(_ arguments: [String]?) -> Never {
+        // Past `ulimit -f`, a write fails with EFBIG (reported as a full disk, the store intact) instead of the
+        // signal killing the process mid-transaction.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

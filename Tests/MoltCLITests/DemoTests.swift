@@ -34,7 +34,7 @@ struct DemoTests {
         #expect(lines.filter { $0.hasPrefix("    migrated by the custom stage in ") && $0.hasSuffix(", 120 objects updated") }.count == 1)
         #expect(lines.filter { $0.hasPrefix("    migrated by inference in ") && $0.hasSuffix(", dropped 120 values of 'UserMemo.count'") }.count == 1)
 
-        let info = try Molt.run(["info", store.path, "--json"])
+        let info = try Molt.run(["info", store.path, "--json", "--count"])
         #expect(info.status == 0, "\(info)")
         let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as! [String: Any]
         #expect(json["version"] as? Int == 6)

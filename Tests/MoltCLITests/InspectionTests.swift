@@ -4,11 +4,11 @@ import Testing
 
 @Suite("molt info and molt schema")
 struct InspectionTests {
-    @Test("info prints version, hash, entities with counts and attributes, and history")
+    @Test("info --count prints version, hash, entities with counts and attributes, and history")
     func infoText() throws {
         let dir = TemporaryDirectory()
         let store = try Fixtures.memoStore(at: dir.file("memos.sqlite"), count: 7, schema: Fixtures.memoV1)
-        let result = try Molt.run(["info", store.path])
+        let result = try Molt.run(["info", store.path, "--count"])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(Array(lines.prefix(12)) == [
@@ -30,11 +30,26 @@ struct InspectionTests {
         #expect(lines.contains { $0.hasPrefix("  0 → 1  ") && $0.hasSuffix("  no object changed") })
     }
 
-    @Test("info --json is an object with version, entities, counts, attributes and history")
+    @Test("without --count, info counts nothing: each entity on its own line, no count in the JSON")
+    func infoWithoutCounts() throws {
+        let dir = TemporaryDirectory()
+        let store = try Fixtures.memoStore(at: dir.file("memos.sqlite"), count: 7)
+        let before = try snapshotOfFiles(in: dir.url)
+        let text = try Molt.run(["info", store.path])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.split(separator: "\n").contains("  UserMemo"))
+        let json = try Molt.run(["info", store.path, "--json"])
+        let entity = ((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any])["entities"] as! [[String: Any]])[0]
+        #expect(entity["name"] as? String == "UserMemo")
+        #expect(entity["count"] == nil)
+        #expect(try snapshotOfFiles(in: dir.url) == before)
+    }
+
+    @Test("info --json --count is an object with version, entities, counts, attributes and history")
     func infoJSON() throws {
         let dir = TemporaryDirectory()
         let store = try Fixtures.memoStore(at: dir.file("memos.sqlite"), count: 3)
-        let result = try Molt.run(["info", store.path, "--json"])
+        let result = try Molt.run(["info", store.path, "--json", "--count"])
         #expect(result.status == 0, "\(result)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(json["version"] as? Int == 0)

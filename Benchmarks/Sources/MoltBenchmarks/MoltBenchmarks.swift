@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// `molt-benchmarks [--json] [--small N] [--large N] [--repetitions N] [--in-process] [scenario…]`
+/// `molt-benchmarks [--json] [--quick] [--small N] [--large N] [--repetitions N] [--cap S | --no-cap] [--in-process] [scenario…]`
 ///
 /// Runs each scenario in a child process of its own (so that peak memory figures do not mix), then prints
 /// one table (or `--json`) of Molt against baselines measured in the same run. Exits 1 when a target is missed.
@@ -11,9 +11,12 @@ struct MoltBenchmarks {
         var json = false
         var inProcess = false
         var worker: String?
-        var small = 1_000
-        var large = 1_000_000
-        var repetitions = 3
+        var small: Int?
+        var large: Int?
+        var repetitions: Int?
+        /// Seconds after which a capped run is stopped; nil (`--no-cap`) for none.
+        var cap: Double? = 60
+        var quick = false
         var names: [String] = []
 
         init(_ arguments: [String]) throws {
@@ -24,6 +27,7 @@ struct MoltBenchmarks {
                 }
                 return value
             }
+            var capGiven = false
             while let argument = iterator.next() {
                 switch argument {
                 case "--json": json = true
@@ -32,6 +36,13 @@ struct MoltBenchmarks {
                 case "--small": small = try number(argument)
                 case "--large": large = try number(argument)
                 case "--repetitions": repetitions = try number(argument)
+                case "--quick": quick = true
+                case "--no-cap": (cap, capGiven) = (nil, true)
+                case "--cap":
+                    guard let text = iterator.next(), let value = Double(text), value > 0 else {
+                        throw BenchmarkError(description: "--cap needs a positive number of seconds")
+                    }
+                    (cap, capGiven) = (value, true)
                 case "--help", "-h":
                     print(MoltBenchmarks.usage)
                     exit(0)
@@ -40,17 +51,39 @@ struct MoltBenchmarks {
                     names.append(argument)
                 }
             }
+            if quick && !capGiven { cap = 30 }
         }
 
-        /// The options a child process needs to run one scenario like its parent would.
+        // `--quick` makes every size small and the rounds few, unless an option says otherwise.
+        var smallCount: Int { small ?? (quick ? 100 : 1_000) }
+        var largeCount: Int { large ?? (quick ? 10_000 : 1_000_000) }
+        var rounds: Int { repetitions ?? (quick ? 2 : 5) }
+
+        /// The options a child process needs to run one scenario (or one job) like its parent would.
         var childArguments: [String] {
-            ["--small", "\(small)", "--large", "\(large)", "--repetitions", "\(repetitions)"]
+            var result = ["--small", "\(smallCount)", "--large", "\(largeCount)", "--repetitions", "\(rounds)"]
+            result += cap.map { ["--cap", "\($0)"] } ?? ["--no-cap"]
+            if quick { result.append("--quick") }
+            return result
+        }
+
+        func runner() throws -> Runner {
+            try Runner(
+                smallCount: smallCount, largeCount: largeCount, repetitions: rounds, cap: cap, quick: quick,
+                workerArguments: childArguments)
         }
     }
 
     static var usage: String {
         """
-        usage: molt-benchmarks [--json] [--small N] [--large N] [--repetitions N] [--in-process] [scenario…]
+        usage: molt-benchmarks [--json] [--quick] [--small N] [--large N] [--repetitions N] [--cap SECONDS | --no-cap]
+                               [--in-process] [scenario…]
+          --quick          smoke run: 10k objects, 2 rounds, 30 s cap (figures are not measurements)
+          --large N        objects in the large store (default 1,000,000); --small N (default 1,000)
+          --repetitions N  rounds (default 5; millisecond operations get 5x, at least 15)
+          --cap SECONDS    stop a run that the current code makes catastrophically slow after this long
+                           (default 60); its figure is printed as "≥ cap" and not repeated. --no-cap: none
+          --in-process     no child process per scenario (for a profiler)
         scenarios:
         \(Scenarios.all.map { "  \($0.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
         """
@@ -71,9 +104,7 @@ struct MoltBenchmarks {
             var comparisons: [Comparison] = []
             for scenario in selected {
                 log("\(scenario.name): \(scenario.summary)")
-                comparisons += arguments.inProcess
-                    ? try scenario.run(Runner(smallCount: arguments.small, largeCount: arguments.large, repetitions: arguments.repetitions))
-                    : try runChild(scenario.name, arguments)
+                comparisons += arguments.inProcess ? try scenario.run(arguments.runner()) : try runChild(scenario.name, arguments)
             }
             log("total \(format(seconds: (clock.now - start).seconds))")
             if arguments.json {
@@ -94,7 +125,11 @@ struct MoltBenchmarks {
         guard let scenario = Scenarios.all.first(where: { $0.name == name }) else {
             throw BenchmarkError(description: "unknown scenario \(name)")
         }
-        let runner = try Runner(smallCount: arguments.small, largeCount: arguments.large, repetitions: arguments.repetitions)
+        let runner = try arguments.runner()
+        if let job = ProcessInfo.processInfo.environment[Runner.jobVariable] {
+            try runner.runJob(job, of: scenario)
+            return
+        }
         let comparisons = try scenario.run(runner)
         FileHandle.standardOutput.write(try JSONEncoder().encode(comparisons))
     }
@@ -102,10 +137,7 @@ struct MoltBenchmarks {
     /// Runs one scenario in a child process of this executable and reads its comparisons back.
     static func runChild(_ name: String, _ arguments: Arguments) throws -> [Comparison] {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if !FileManager.default.fileExists(atPath: process.executableURL!.path) {
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        }
+        process.executableURL = ChildProcess.selfExecutable()
         process.arguments = ["--worker", name] + arguments.childArguments
         let output = Pipe()
         process.standardOutput = output
@@ -121,8 +153,10 @@ struct MoltBenchmarks {
 
     static func environment(_ arguments: Arguments) -> [String: String] {
         var result = [
-            "small": "\(arguments.small)", "large": "\(arguments.large)", "repetitions": "\(arguments.repetitions)",
+            "small": "\(arguments.smallCount)", "large": "\(arguments.largeCount)", "repetitions": "\(arguments.rounds)",
+            "cap": arguments.cap.map { format(seconds: $0) } ?? "none",
         ]
+        if arguments.quick { result["quick"] = "yes (smoke run: not measurements)" }
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent("molt-benchmarks-probe-\(ProcessInfo.processInfo.processIdentifier).sqlite")
         if (try? Fixture.create(rows: 1, at: probe)) != nil, let settings = try? Fixture.settings(at: probe) {
             result["journal"] = "\(settings) (Molt's migration connection and the baselines)"

@@ -42,15 +42,25 @@ extension Store {
         }
         let database = try location.engine.open(options: options)
         do {
+            // An up-to-date store opens on three keys of its metadata, without decoding its recorded schema.
+            let hash = schema.contentHash
+            if try database.inspect({ db in try StoreMetadata.records(schema, hash: hash, in: db) }) {
+                try location.engine.finishOpening(database, options: options, isNew: false)
+                return Store(schema: schema, url: location.url, database: database, outcome: .opened)
+            }
             // The first read writes nothing: a foreign, damaged or newer file is reported without a byte written.
             let current = try database.inspect { db in try StoreMetadata.read(db) }
-            if let current, case .open = try decision(for: current, schema: schema, options: options) {
+            let first = try current.map { try decision(for: $0, schema: schema, options: options) }
+            if case .open = first {
                 try location.engine.finishOpening(database, options: options, isNew: false)
-                return Store(schema: schema, url: location.url, database: database)
+                return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
-            try prepare(database, location: location, schema: schema, options: options)
+            var outcome = try prepare(database, location: location, schema: schema, options: options)
+            if case .opened = outcome, case .migrate(let stored) = first {
+                outcome = .migratedByAnotherProcess(fromVersion: stored.version)
+            }
             try location.engine.finishOpening(database, options: options, isNew: current == nil)
-            return Store(schema: schema, url: location.url, database: database)
+            return Store(schema: schema, url: location.url, database: database, outcome: outcome)
         } catch {
             try? database.close()
             throw error
@@ -82,7 +92,10 @@ extension Store {
     }
 
     /// Creates, resets or migrates the store, in one exclusive transaction that other openers wait for.
-    private static func prepare(_ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options) throws {
+    private static func prepare(
+        _ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options
+    ) throws -> OpeningOutcome {
+        var outcome = OpeningOutcome.opened
         try database.exclusive { db in
             // Another thread or process may have done the work while this one waited for the lock.
             let metadata = try StoreMetadata.read(db)
@@ -92,16 +105,32 @@ extension Store {
             case .create:
                 if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
                 try create(schema, in: db)
+                outcome = .created
             case .reset:
                 try dropEverything(in: db)
                 try create(schema, in: db)
+                outcome = .reset
             case .migrate(let stored):
+                if options.checksIntegrityBeforeMigrating { try checkIntegrity(db, location: location, version: stored.version) }
                 let record = try migrate(db, from: stored, to: schema, options: options)
                 try StoreMetadata.write(schema, in: db)
                 try StoreMetadata.append(record, in: db)
+                outcome = .migrated(fromVersion: stored.version)
             }
             return true
         }
+        return outcome
+    }
+
+    /// SQLite's `quick_check` of the whole file, inside the migration's transaction and before its first write.
+    static func checkIntegrity(_ db: any SQLConnection, location: StoreLocation, version: Int) throws {
+        guard let sqlite = db as? SQLiteConnection else { return }
+        let problems = try SQLiteDatabase.check(sqlite.db, full: false, tables: nil)
+        guard !problems.isEmpty else { return }
+        let shown = problems.prefix(3).joined(separator: "; ")
+        throw MoltError(
+            .corruptStore,
+            "The store at \(location) is damaged (SQLite's quick_check: \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.")
     }
 
     /// Runs the migration from `stored` to `schema` inside the caller's exclusive transaction. Shared by

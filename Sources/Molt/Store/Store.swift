@@ -27,12 +27,14 @@ import Foundation
 /// ## Topics
 /// ### Opening
 /// - ``open(at:schema:options:)-(URL,_,_)``
-/// - ``openReadOnly(at:)``
+/// - ``openReadOnly(at:waitingUpTo:)-(URL,_)``
+/// - ``outcome``
+/// - ``OpeningOutcome``
 /// - ``inMemory(schema:)``
 /// - ``Options``
 /// ### Reading a file without opening it
 /// - ``version(at:)``
-/// - ``inspect(at:)``
+/// - ``inspect(at:countingObjects:)-(URL,_)``
 /// ### Objects
 /// - ``read(_:)-(_)``
 /// - ``write(_:)-(_)``
@@ -48,15 +50,44 @@ public final class Store: Sendable {
     public let url: URL?
     /// Whether the store was opened read-only: writes throw ``MoltError/Code/readOnly``.
     public let isReadOnly: Bool
+    /// What opening the store did: created it, opened it, migrated it, or found it migrated by another process.
+    public let outcome: OpeningOutcome
     let database: any SQLDatabase
     let layout: StoreLayout
+    /// For a read-only store: the schema hash it was opened at, checked by every read.
+    let recordedHash: String?
 
-    init(schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false) {
+    init(
+        schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false, outcome: OpeningOutcome = .opened,
+        recordedHash: String? = nil
+    ) {
         self.schema = schema
         self.url = url
         self.database = database
         self.isReadOnly = isReadOnly
+        self.outcome = outcome
+        self.recordedHash = recordedHash
         self.layout = .standard(schema, dialect: database.dialect)
+    }
+
+    /// What ``Store/open(at:schema:options:)-(URL,_,_)`` did to the store before it returned.
+    ///
+    /// ```swift
+    /// let store = try Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
+    /// if case .migratedByAnotherProcess(let from) = store.outcome { print("another process migrated it from \(from)") }
+    /// ```
+    public enum OpeningOutcome: Sendable, Hashable {
+        /// The file was missing or empty: a store was created at the schema's version.
+        case created
+        /// The store was already at the schema: nothing was written.
+        case opened
+        /// The store was migrated from this version by this opening.
+        case migrated(fromVersion: Int)
+        /// The store was at this older version when this opening looked, and another thread or process migrated it
+        /// while this one waited for the lock: nothing was written by this opening.
+        case migratedByAnotherProcess(fromVersion: Int)
+        /// The store's data was deleted and recreated (``Options/resettingStoreIfMigrationNeeded()``).
+        case reset
     }
 
     /// Creates an empty store in memory, for tests and previews.
@@ -79,7 +110,20 @@ public final class Store: Sendable {
     @discardableResult
     public func read<T>(_ body: (Objects) throws -> T) throws -> T {
         let (schema, layout) = (self.schema, self.layout)
-        return try database.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) }
+        return try database.read { db in
+            try checkRecordedSchema(db)
+            return try body(Objects(db: db, schema: schema, layout: layout, isWritable: false))
+        }
+    }
+
+    /// For a read-only store, throws when another process changed the store's schema since it was opened.
+    private func checkRecordedSchema(_ db: any SQLConnection) throws {
+        guard let recordedHash else { return }
+        let (hash, version) = try StoreMetadata.recordedHashAndVersion(db)
+        guard hash != recordedHash else { return }
+        throw MoltError(
+            .storeIsNewer,
+            "The store at \(database.location) was migrated to version \(version ?? "?") by another process after it was opened read-only at version \(schema.version). Open it again to read it.")
     }
 
     /// Writes objects in one transaction: everything `body` does is committed together, or not at all when it
@@ -108,7 +152,10 @@ public final class Store: Sendable {
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         let (schema, layout) = (self.schema, self.layout)
-        return try await database.read { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: false)) }
+        return try await database.read { db in
+            try self.checkRecordedSchema(db)
+            return try body(Objects(db: db, schema: schema, layout: layout, isWritable: false))
+        }
     }
 
     /// Writes objects in one transaction without blocking the caller or a thread of Swift's cooperative pool.

@@ -29,26 +29,36 @@ public struct StoreInfo: Sendable {
 extension Store {
     /// Reads a store's version, schema, object counts and migration history without migrating it.
     ///
-    /// The file is opened for reading only; nothing is written.
+    /// The file is read in one read-only transaction, and nothing is written, with one exception: a journal or
+    /// log left by a process that died while writing (a crash of the app) is recovered first, as any opening of
+    /// the store would (``openReadOnly(at:waitingUpTo:)-(URL,_)`` refuses such a store instead).
     ///
-    /// - Throws: ``MoltError`` with code ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore`` or
-    ///   ``MoltError/Code/corruptStore``.
-    public static func inspect(at url: URL) throws -> StoreInfo {
-        try inspect(at: .file(url))
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - countingObjects: Whether to count each entity's objects: a scan of every table, proportional to the
+    ///     store's size. Without it ``StoreInfo/objectCounts`` is empty.
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore``,
+    ///   ``MoltError/Code/corruptStore`` or ``MoltError/Code/needsRecovery``.
+    public static func inspect(at url: URL, countingObjects: Bool = true) throws -> StoreInfo {
+        try inspect(at: .file(url), countingObjects: countingObjects)
     }
 
     /// Reads the version, schema, object counts and migration history of the store at `location` without
-    /// migrating it; nothing is written.
-    public static func inspect(at location: StoreLocation) throws -> StoreInfo {
-        try withReadOnlyConnection(at: location) { db in
-            guard let metadata = try StoreMetadata.read(db) else { throw notAMoltStore(location) }
-            var counts: [String: Int] = [:]
-            for entity in metadata.schema.entities {
-                counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
-            }
-            return StoreInfo(
-                location: location, formatVersion: metadata.formatVersion, schema: metadata.schema,
-                schemaHash: metadata.schemaHash, objectCounts: counts, history: try StoreMetadata.history(db))
+    /// migrating it, in one read-only transaction; nothing is written.
+    public static func inspect(at location: StoreLocation, countingObjects: Bool = true) throws -> StoreInfo {
+        try recoveringFirst(location) {
+            try reading(at: location) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
+        }
+    }
+
+    /// Runs a read; when a dead writer's journal or log stands in its way, recovers it and reads again.
+    static func recoveringFirst<T>(_ location: StoreLocation, _ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch MoltError.Code.needsRecovery {
+            guard let url = location.url else { throw MoltError(.needsRecovery, "The store at \(location) needs recovery.") }
+            _ = try recover(at: url)
+            return try read()
         }
     }
 
@@ -65,9 +75,8 @@ extension Store {
 
     /// Reads the schema version of the store at `location` without migrating it.
     public static func version(at location: StoreLocation) throws -> Int {
-        try withReadOnlyConnection(at: location) { db in
-            guard let metadata = try StoreMetadata.read(db) else { throw notAMoltStore(location) }
-            return metadata.schema.version
+        try recoveringFirst(location) {
+            try withReadOnlyConnection(at: location) { db in try requireMetadata(db, location).schema.version }
         }
     }
 

@@ -34,9 +34,15 @@ package protocol StoreEngine: Sendable {
     func open(options: Store.Options) throws -> any SQLDatabase
     /// Opens the database to read it only: nothing is written, ever.
     func openForReading() throws -> any SQLDatabase
+    /// ``openForReading()``, waiting up to `timeout` seconds for a writer's lock where the engine waits.
+    func openForReading(waitingUpTo timeout: TimeInterval) throws -> any SQLDatabase
     /// Called once the store is created, opened or migrated, before it is handed out (SQLite sets its journal
     /// mode there).
     func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws
+}
+
+extension StoreEngine {
+    package func openForReading(waitingUpTo timeout: TimeInterval) throws -> any SQLDatabase { try openForReading() }
 }
 
 /// SQLite files, through ``SQLiteDatabase``.
@@ -51,22 +57,20 @@ struct SQLiteFileEngine: StoreEngine {
     }
 
     func openForReading() throws -> any SQLDatabase {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        try openForReading(waitingUpTo: Store.Options().migrationWaitTimeout)
+    }
+
+    /// A read-only connection that never writes, not even a journal recovery or a `-wal`/`-shm` pair left behind
+    /// (``SQLiteLeftovers``); it waits for a migrating writer as long as a writable opener would.
+    func openForReading(waitingUpTo timeout: TimeInterval) throws -> any SQLDatabase {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
         }
-        // A writable connection that refuses writes (`query_only`): as the last connection to a WAL store it
-        // removes the -wal and -shm files it needed on close, which a read-only connection cannot; and it
-        // rolls back the journal of a process that died mid-transaction (a killed migration), reading the
-        // last committed state. A file that cannot be opened for writing is read read-only.
-        var settings = SQLiteDatabase.Settings()
-        settings.busyTimeout = 10
-        settings.queryOnly = true
-        do {
-            return try SQLiteDatabase.open(path: url.path, settings: settings)
-        } catch let error as MoltError where error.code == .ioError || error.code == .readOnly {
-            settings.readOnly = true
-            return try SQLiteDatabase.open(path: url.path, settings: settings)
+        if isDirectory.boolValue {
+            throw MoltError(.storeNotFound, "\(url.path) is a folder, not a store. Give the path of the store's file.")
         }
+        return try SQLiteDatabase.openForReading(path: url.path, busyTimeout: timeout)
     }
 
     func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws {

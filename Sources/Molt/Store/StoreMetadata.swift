@@ -56,6 +56,35 @@ struct StoreMetadata {
         return StoreMetadata(formatVersion: format, schema: schema, schemaHash: hash)
     }
 
+    /// Whether the store records exactly `schema` (its version and content hash) in this Molt's file format, read
+    /// from three keys without decoding the recorded schema: an up-to-date store opens without parsing its
+    /// snapshot.
+    static func records(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> Bool {
+        guard try db.tableNames().contains(table) else { return false }
+        let statement = try db.cachedStatement(
+            "SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN ('formatVersion', 'schemaVersion', 'schemaHash')")
+        defer { statement.reset() }
+        var found: [String: String] = [:]
+        while try statement.step() {
+            guard !statement.isNull(0), !statement.isNull(1) else { continue }
+            found[statement.text(0)] = statement.text(1)
+        }
+        return found["formatVersion"] == String(currentFormatVersion) && found["schemaVersion"] == String(schema.version)
+            && found["schemaHash"] == hash
+    }
+
+    /// The recorded schema hash and version text, by two key lookups: what a read-only store checks per read.
+    static func recordedHashAndVersion(_ db: any SQLConnection) throws -> (hash: String?, version: String?) {
+        let statement = try db.cachedStatement("SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN ('schemaHash', 'schemaVersion')")
+        defer { statement.reset() }
+        var hash: String?, version: String?
+        while try statement.step() {
+            guard !statement.isNull(0), !statement.isNull(1) else { continue }
+            if statement.text(0) == "schemaHash" { hash = statement.text(1) } else { version = statement.text(1) }
+        }
+        return (hash, version)
+    }
+
     /// Creates the metadata tables.
     static func create(_ db: any SQLConnection) throws {
         let q = db.dialect.quote

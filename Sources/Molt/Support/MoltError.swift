@@ -35,7 +35,7 @@ public struct MoltError: Error, Sendable, Equatable, CustomStringConvertible, Cu
             case invalidSchema, invalidValue, notAMoltStore, corruptStore, storeIsNewer, schemaChangedWithoutVersionBump
             case migrationNotInferable, migrationFailed, validationFailed, invalidPlan, objectNotFound
             case constraintViolation, storeNotFound, unsupportedFormat, cancelled, ioError
-            case locked, diskFull, snapshotMissing, dataLossRefused, readOnly
+            case locked, diskFull, snapshotMissing, dataLossRefused, readOnly, needsRecovery
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -83,6 +83,9 @@ public struct MoltError: Error, Sendable, Equatable, CustomStringConvertible, Cu
         public static let dataLossRefused = Code(.dataLossRefused)
         /// The store was opened read-only, or its file cannot be written.
         public static let readOnly = Code(.readOnly)
+        /// A process that died while writing left a rollback journal or a write-ahead log beside the store, which
+        /// only a connection that may write can recover; a read-only opening refuses instead of changing the file.
+        public static let needsRecovery = Code(.needsRecovery)
 
         /// Whether `error` is a ``MoltError`` with this code.
         public static func ~= (code: Code, error: any Error) -> Bool {

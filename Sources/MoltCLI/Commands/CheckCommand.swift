@@ -15,9 +15,13 @@ struct CheckCommand: ParsableCommand {
             snapshot no longer matches a store given with --against). Warnings: changes that delete data, and \
             declared stages over steps Molt could infer. Exits 1 when there is an error (3 when a file cannot be \
             read at all), 0 otherwise.
+
+            Given a store file instead of a folder, checks the store itself: SQLite's integrity_check of every page \
+            and index, foreign_key_check of every link, and Molt's metadata and history; it reads the whole file \
+            and writes nothing. Exits 0 when the store is sound, 3 when it is damaged.
             """)
 
-    @Argument(help: ArgumentHelp("The folder of snapshots.", valueName: "dir"))
+    @Argument(help: ArgumentHelp("The folder of snapshots, or a store file to check.", valueName: "dir-or-store"))
     var directory: String
 
     @Option(
@@ -71,6 +75,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        if Self.namesStoreFile(directory) { return try checkStore(directory) }
         let folder = Files.url(directory)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -35,13 +35,29 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let info = try Files.existingStore(at: storeArgument.store)
-        var entities = info.schema.entities
+        let url = try Files.existingStoreURL(storeArgument.store)
+        let out = ByteSink(descriptor: STDOUT_FILENO)
+        // The version, the schema and every object are read in one read-only transaction.
+        try Store.reading(at: .file(url)) { snapshot, objects in
+            let entities = try chosenEntities(snapshot.schema)
+            let bar = Terminal.progressBarOnStandardError(title: "Exporting")
+            defer { bar?.finish() }
+            var progress = ExportProgress(bar: bar, total: try bar.map { _ in try entities.reduce(0) { $0 + (try objects.count($1.name)) } } ?? 0)
+            switch format {
+            case .json: try Self.writeJSON(entities, version: snapshot.schema.version, objects: objects, to: out, progress: &progress)
+            case .csv: try Self.writeCSV(entities[0], objects: objects, to: out, progress: &progress)
+            }
+        }
+        try out.flush()
+    }
+
+    /// The entities to export: all, or the one of --entity; CSV takes exactly one.
+    private func chosenEntities(_ schema: Schema) throws -> [Entity] {
+        var entities = schema.entities
         if let entity {
-            guard let found = info.schema.entity(named: entity) else {
+            guard let found = schema.entity(named: entity) else {
                 throw CLIFailure(
-                    .badInput,
-                    "The store has no entity '\(entity)'; it has \(info.schema.entities.map(\.name).joined(separator: ", ")).")
+                    .badInput, "The store has no entity '\(entity)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).")
             }
             entities = [found]
         }
@@ -50,38 +66,108 @@ struct ExportCommand: ParsableCommand {
                 .usage,
                 "CSV holds one entity, and this store has \(entities.count): choose one with --entity (\(entities.map(\.name).joined(separator: ", "))).")
         }
-        let store = try Store.open(at: info.url, schema: info.schema, options: Files.options(forStoreAt: info.url))
-        defer { try? store.close() }
-        let rows = try store.read { objects in
-            try entities.map { entity in (entity, try Self.rows(of: entity, in: objects)) }
-        }
-        switch format {
-        case .json:
-            var file = DataFile(format: DataFile.formatName, formatVersion: DataFile.currentFormatVersion, schemaVersion: info.version, entities: [:])
-            for (entity, objects) in rows { file.entities[entity.name] = objects }
-            try Terminal.json(file)
-        case .csv:
-            let (entity, objects) = rows[0]
-            let columns = ["_id"] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
-            Terminal.line(columns.joined(separator: ","))
-            for object in objects {
-                Terminal.line(columns.map { DataFile.csvCell(object[$0] ?? .null) }.joined(separator: ","))
-            }
+        return entities
+    }
+
+    /// Objects written so far, for the bar on standard error.
+    struct ExportProgress {
+        var bar: ProgressBar?
+        var total: Int
+        var done = 0
+
+        mutating func advance() {
+            done += 1
+            if done % 4096 == 0 || done == total { bar?.update(done, of: total) }
         }
     }
 
-    /// Every object of an entity, in `_id` order, as JSON objects.
-    static func rows(of entity: Entity, in objects: Objects) throws -> [[String: JSONValue]] {
-        var result: [[String: JSONValue]] = []
-        try objects.forEach(entity.name) { object in
-            var row: [String: JSONValue] = ["_id": .int(object.id ?? 0)]
-            for attribute in entity.attributes { row[attribute.name] = DataFile.json(object[attribute.name]) }
-            for relationship in entity.relationships {
-                let ids = try objects.destinations(relationship.name, of: object).compactMap(\.id).map(JSONValue.int)
-                row[relationship.name] = relationship.kind == .toMany ? .array(ids) : (ids.first ?? .null)
+    /// The export file, in exactly the form `JSONEncoder` gives ``DataFile`` with sorted keys, one object at a time.
+    static func writeJSON(
+        _ entities: [Entity], version: Int, objects: Objects, to out: ByteSink, progress: inout ExportProgress
+    ) throws {
+        out.append("{\n  \"entities\" : {")
+        let sorted = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        for (number, entity) in sorted.enumerated() {
+            out.append(number == 0 ? "\n    " : ",\n    ")
+            out.appendJSONString(entity.name)
+            out.append(" : [")
+            let keys = ObjectKeys(entity)
+            var first = true
+            try objects.scan(entity) { object in
+                out.append(first ? "\n      {" : ",\n      {")
+                first = false
+                keys.write(object, to: out)
+                out.append("\n      }")
+                try out.flushIfFull()
+                progress.advance()
             }
-            result.append(row)
+            out.append(first ? "\n\n    ]" : "\n    ]")
         }
-        return result
+        out.append(sorted.isEmpty ? "\n\n  },\n" : "\n  },\n")
+        out.append("  \"format\" : \"\(DataFile.formatName)\",\n  \"formatVersion\" : \(DataFile.currentFormatVersion),\n")
+        out.append("  \"schemaVersion\" : \(version)\n}\n")
+    }
+
+    /// One entity as CSV: a header row, then a row per object.
+    static func writeCSV(_ entity: Entity, objects: Objects, to out: ByteSink, progress: inout ExportProgress) throws {
+        let columns = ["_id"] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
+        out.append(columns.joined(separator: ",") + "\n")
+        try objects.scan(entity) { object in
+            var cells = [String(object.id)]
+            cells += object.values.map { DataFile.csvCell(DataFile.json($0)) }
+            for (relationship, ids) in zip(entity.relationships, object.links) {
+                let json: JSONValue = relationship.kind == .toMany ? .array(ids.map(JSONValue.int)) : ids.first.map(JSONValue.int) ?? .null
+                cells.append(DataFile.csvCell(json))
+            }
+            out.append(cells.joined(separator: ",") + "\n")
+            try out.flushIfFull()
+            progress.advance()
+        }
+    }
+}
+
+/// The keys of an entity's objects in the export file — `_id`, attributes, relationships — in `JSONEncoder`'s
+/// sorted order, each with its bytes ready to write.
+private struct ObjectKeys {
+    enum Slot { case id, attribute(Int), toOne(Int), toMany(Int) }
+
+    let slots: [(prefix: [UInt8], slot: Slot)]
+
+    init(_ entity: Entity) {
+        var named: [(String, Slot)] = [("_id", .id)]
+        named += entity.attributes.enumerated().map { ($1.name, .attribute($0)) }
+        named += entity.relationships.enumerated().map { ($1.name, $1.kind == .toMany ? .toMany($0) : .toOne($0)) }
+        named.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        slots = named.enumerated().map { number, key in
+            let text = ByteSink(descriptor: -1)
+            text.append(number == 0 ? "\n        " : ",\n        ")
+            text.appendJSONString(key.0)
+            text.append(" : ")
+            return (text.pending, key.1)
+        }
+    }
+
+    func write(_ object: ScannedObject, to out: ByteSink) {
+        for (prefix, slot) in slots {
+            out.append(bytes: prefix)
+            switch slot {
+            case .id: out.append(object.id)
+            case .attribute(let index): out.appendJSON(object.values[index])
+            case .toOne(let index):
+                if let id = object.links[index].first { out.append(id) } else { out.append("null") }
+            case .toMany(let index):
+                let ids = object.links[index]
+                guard !ids.isEmpty else {
+                    out.append("[\n\n        ]")
+                    continue
+                }
+                out.append("[")
+                for (position, id) in ids.enumerated() {
+                    out.append(position == 0 ? "\n          " : ",\n          ")
+                    out.append(id)
+                }
+                out.append("\n        ]")
+            }
+        }
     }
 }

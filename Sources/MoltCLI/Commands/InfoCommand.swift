@@ -7,15 +7,25 @@ import Molt
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show a store's version, schema hash, entities with object counts, and migration history.",
-        discussion: "The store is opened read-only; nothing is written. With --json, prints an object with at least `version` and `entities`.")
+        abstract: "Show a store's version, schema hash, entities (with object counts on request), and migration history.",
+        discussion: """
+            The store is opened read-only and read in one transaction; nothing is written, not even the recovery of \
+            a journal left by a process that died (that is reported, with the command that recovers it). Objects \
+            are counted only with --count, which reads every table. With --json, prints an object with at least \
+            `version` and `entities`.
+            """)
 
     @OptionGroup var storeArgument: StoreArgument
+
+    @Flag(name: .long, help: "Count each entity's objects (reads every table).")
+    var count = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let info = try Files.existingStore(at: storeArgument.store)
-        let report = InfoReport(info)
+        let url = try Files.existingStoreURL(storeArgument.store)
+        let info = try Files.storeInfo(url, countingObjects: count)
+        let report = InfoReport(info, counted: count)
         if output.json {
             try Terminal.json(report)
         } else {
@@ -45,7 +55,7 @@ struct InfoReport: Encodable {
 
     struct EntityInfo: Encodable {
         var name: String
-        var count: Int
+        var count: Int?
         var attributes: [AttributeInfo]
         var relationships: [RelationshipInfo]
         var indexes: [String]
@@ -72,7 +82,7 @@ struct InfoReport: Encodable {
 
     enum CodingKeys: String, CodingKey { case path, version, formatVersion, schemaHash, entities, history }
 
-    init(_ info: StoreInfo) {
+    init(_ info: StoreInfo, counted: Bool) {
         schema = info.schema
         path = info.url.path
         version = info.version
@@ -80,7 +90,7 @@ struct InfoReport: Encodable {
         schemaHash = info.schemaHash
         entities = info.schema.entities.map { entity in
             EntityInfo(
-                name: entity.name, count: info.objectCounts[entity.name] ?? 0,
+                name: entity.name, count: counted ? info.objectCounts[entity.name] ?? 0 : nil,
                 attributes: entity.attributes.map {
                     AttributeInfo(
                         name: $0.name, type: $0.type.rawValue, optional: $0.isOptional, default: $0.defaultValue?.description,
@@ -109,7 +119,7 @@ struct InfoReport: Encodable {
         Terminal.line("Entities:")
         if schema.entities.isEmpty { Terminal.line("  (none)") }
         for (entity, info) in zip(schema.entities, entities) {
-            Terminal.line("  \(entity.name): \(Format.count(info.count, "object"))")
+            Terminal.line(info.count.map { "  \(entity.name): \(Format.count($0, "object"))" } ?? "  \(entity.name)")
             for attribute in entity.attributes {
                 Terminal.line("    \(Format.attribute(attribute, primaryKey: entity.primaryKey))")
             }

@@ -11,8 +11,13 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Molt infers the steps from the schema recorded in the store to the snapshot, runs them in one \
             transaction and validates the result before committing: on any error the store is left exactly as it \
-            was. With --backup, a copy is kept as `STORE.backup-<version>` until the migration succeeds, then \
-            removed unless --keep-backup is given. A progress bar is drawn when standard output is a terminal.
+            was. Before its first write it runs SQLite's quick_check of the whole store, which reads every page once \
+            (about a second per gigabyte; --skip-check skips it), and refuses a damaged store. With --backup, a \
+            consistent copy (SQLite's online backup) is kept as `STORE.backup-<version>` until the migration \
+            succeeds, then removed unless --keep-backup is given. --secure-delete fast makes table rebuilds quicker \
+            by not zeroing the old pages, so old values may linger in free pages until the store is vacuumed. A \
+            store already at the target (perhaps migrated by another process meanwhile) is left alone, exit 0. A \
+            progress bar is drawn when standard output is a terminal.
             """)
 
     @OptionGroup var storeArgument: StoreArgument
@@ -25,6 +30,16 @@ struct MigrateCommand: ParsableCommand {
 
     @Flag(name: .long, help: "With --backup: keep the copy after success.")
     var keepBackup = false
+
+    @Flag(name: .long, help: "Skip SQLite's quick_check of the whole store before the migration's first write.")
+    var skipCheck = false
+
+    @Option(name: .long, help: ArgumentHelp("How rebuilt tables' old pages are erased: default (zeroed), or fast (quicker; old values may remain in free pages until VACUUM).", valueName: "mode"))
+    var secureDelete: SecureDeleteMode = .default
+
+    enum SecureDeleteMode: String, ExpressibleByArgument, CaseIterable {
+        case `default`, fast
+    }
 
     @OptionGroup var output: OutputOptions
 
@@ -44,55 +59,89 @@ struct MigrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let info = try Files.existingStore(at: storeArgument.store)
+        let url = try Files.existingStoreURL(storeArgument.store)
         let schema = try Files.schema(at: target.to)
-        var options = Files.options(forStoreAt: info.url)
-        options.plan = try mapping.plan(from: info.schema, to: schema)
+        let info = try Self.readRecovering(url)
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             try finish(Report(
-                store: info.url.path, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
-                steps: [], stepRecords: [], backup: nil))
+                store: url.path, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
+                steps: [], stepRecords: [], backup: nil), waited: false)
             return
         }
+        var options = Files.existingStoreOptions()
+        options.plan = try mapping.plan(from: info.schema, to: schema)
+        options.checksIntegrityBeforeMigrating = !skipCheck
+        options.secureDelete = secureDelete == .fast ? .fast : .systemDefault
         // Refuse before copying anything: a newer store, or a step that needs code, leaves no backup behind.
         try Store.checkMigration(from: info.schema, to: schema, plan: options.plan)
-
-        var backupURL: URL?
-        if backup {
-            let url = URL(fileURLWithPath: info.url.path + ".backup-\(info.version)")
-            guard !FileManager.default.fileExists(atPath: url.path) else {
-                throw CLIFailure(
-                    .failure, "\(url.path) already exists: move that earlier backup away, or migrate without --backup; nothing was written.")
-            }
-            try Files.copyStore(info.url, to: url)
-            backupURL = url
-        }
+        let backupURL = backup ? try makeBackup(of: url, version: info.version) : nil
         let bar = output.json ? nil : Terminal.progressBar(title: "Migrating")
         options.progress = bar?.handler
+        let record: MigrationRecord?
         do {
-            let store = try Store.open(at: info.url, schema: schema, options: options)
-            try store.close()
+            let store = try Store.open(at: url, schema: schema, options: options)
+            defer { try? store.close() }
             bar?.finish()
+            guard case .migrated = store.outcome else {
+                // Another process migrated the store between this one's first look and its lock.
+                if let backupURL { Files.removeStore(backupURL) }
+                try finish(Report(
+                    store: url.path, fromVersion: schema.version, toVersion: schema.version, duration: 0, objectsTouched: 0,
+                    steps: [], stepRecords: [], backup: nil), waited: true)
+                return
+            }
+            record = try store.history().last
         } catch {
             bar?.finish()
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
-            throw error
+            throw Self.explained(error, store: url)
         }
-        let record = try Store.inspect(at: info.url).history.last
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(Report(
-            store: info.url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
+            store: url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
             objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [], stepRecords: record?.stepRecords ?? [],
-            backup: keepBackup ? backupURL?.path : nil))
+            backup: keepBackup ? backupURL?.path : nil), waited: false)
     }
 
-    private func finish(_ report: Report) throws {
+    /// The store's version, schema and hash; a journal or log left by a dead writer is recovered first, since
+    /// migrate is a command that writes.
+    static func readRecovering(_ url: URL) throws -> StoreInfo {
+        do {
+            return try Files.storeInfo(url, countingObjects: false)
+        } catch MoltError.Code.needsRecovery {
+            if let done = try Store.recover(at: url) { Terminal.error("note: \(done) (left by a process that stopped while writing).") }
+            return try Files.storeInfo(url, countingObjects: false)
+        }
+    }
+
+    /// `STORE.backup-<version>`, a consistent copy made with SQLite's online backup.
+    private func makeBackup(of url: URL, version: Int) throws -> URL {
+        let backupURL = URL(fileURLWithPath: url.path + ".backup-\(version)")
+        guard !FileManager.default.fileExists(atPath: backupURL.path) else {
+            throw CLIFailure(
+                .failure, "\(backupURL.path) already exists: move that earlier backup away, or migrate without --backup; nothing was written.")
+        }
+        try Files.backUpStore(url, to: backupURL)
+        return backupURL
+    }
+
+    /// A full disk's error with the room the migration may need: up to the store's size again, for a rebuild.
+    static func explained(_ error: any Error, store url: URL) -> any Error {
+        guard var error = error as? MoltError, error.code == .diskFull else { return error }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+        error.message += " This migration may need up to \(Format.bytes(size)) free beside the store (as much as the store's \(Format.bytes(size)), for the tables it rebuilds and their journal)."
+        return error
+    }
+
+    private func finish(_ report: Report, waited: Bool) throws {
         if output.json {
             try Terminal.json(report)
             return
         }
         guard report.fromVersion != report.toVersion || !report.steps.isEmpty else {
-            Terminal.line("The store is already at version \(report.toVersion) with this schema: nothing to do.")
+            Terminal.line(waited
+                ? "The store is already at version \(report.toVersion) (migrated by another process): nothing to do."
+                : "The store is already at version \(report.toVersion) with this schema: nothing to do.")
             return
         }
         Terminal.line(

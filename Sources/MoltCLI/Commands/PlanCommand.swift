@@ -13,8 +13,9 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Dry run: show the steps and the SQL of a migration, without writing anything.",
         discussion: """
-            The migration runs on a temporary copy of the store, in a transaction that is rolled back, and every \
-            statement that would change the store is printed; the store itself is only read. A step that cannot be \
+            The migration runs on a temporary copy of the store (SQLite's online backup, read in one read-only \
+            transaction), in a transaction that is rolled back, and every statement that would change the store is \
+            printed; the store itself is never written. A step that cannot be \
             inferred is reported as `migrate` would report it (exit code 5).
             """)
 
@@ -34,23 +35,31 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let info = try Files.existingStore(at: storeArgument.store)
+        let url = try Files.existingStoreURL(storeArgument.store)
         let schema = try Files.schema(at: target.to)
-        let plan = try mapping.plan(from: info.schema, to: schema)
         let folder = try Files.temporaryFolder("molt-plan")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(info.url.lastPathComponent)
-        try Files.copyStore(info.url, to: copy)
+        // One read of the store: a consistent copy (SQLite's online backup); everything else reads the copy.
+        let copy = folder.appendingPathComponent(url.lastPathComponent)
+        try Files.backUpStore(url, to: copy)
+        let info = try Files.storeInfo(copy, countingObjects: false)
+        if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
+            return try report(Report(store: url.path, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
+        }
+        let plan = try mapping.plan(from: info.schema, to: schema)
         let dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
-        let report = Report(
-            store: info.url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
-            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords)
+        try self.report(Report(
+            store: url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
+            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
+    }
+
+    private func report(_ report: Report) throws {
         if output.json {
             try Terminal.json(report)
             return
         }
         guard !report.steps.isEmpty else {
-            Terminal.line("The store is already at version \(info.version) with this schema: nothing to do.")
+            Terminal.line("The store is already at version \(report.toVersion) with this schema: nothing to do.")
             return
         }
         Terminal.line("Plan for \(report.store): version \(report.fromVersion) → \(report.toVersion) (dry run, nothing written)")

@@ -9,8 +9,8 @@ struct RehearseCommand: ParsableCommand {
         commandName: "rehearse",
         abstract: "Migrate a copy of a store and report counts before and after, time and peak memory.",
         discussion: """
-            The store is copied to a temporary folder and the copy is migrated exactly as `migrate` would do it; \
-            the copy is then deleted. The original is only read. Peak memory is the most this process held \
+            The store is copied to a temporary folder (SQLite's online backup) and the copy is migrated exactly as \
+            `migrate` would do it; the copy is then deleted. The original is only read, never written. Peak memory is the most this process held \
             resident, copy and migration included.
             """)
 
@@ -38,17 +38,19 @@ struct RehearseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let info = try Files.existingStore(at: storeArgument.store)
+        let url = try Files.existingStoreURL(storeArgument.store)
         let schema = try Files.schema(at: target.to)
-        let plan = try mapping.plan(from: info.schema, to: schema)
-        try Store.checkMigration(from: info.schema, to: schema, plan: plan)
         let folder = try Files.temporaryFolder("molt-rehearse")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(info.url.lastPathComponent)
-        try Files.copyStore(info.url, to: copy)
+        let copy = folder.appendingPathComponent(url.lastPathComponent)
+        try Files.backUpStore(url, to: copy)
+        let info = try Files.storeInfo(copy, countingObjects: true)
+        let same = info.schema.version == schema.version && info.schemaHash == schema.contentHash
+        let plan = same ? nil : try mapping.plan(from: info.schema, to: schema)
+        try Store.checkMigration(from: info.schema, to: schema, plan: plan)
 
         let bar = output.json ? nil : Terminal.progressBar(title: "Rehearsing")
-        var options = Files.options(forStoreAt: copy)
+        var options = Files.existingStoreOptions()
         options.plan = plan
         options.progress = bar?.handler
         let clock = ContinuousClock.now
@@ -77,7 +79,7 @@ struct RehearseCommand: ParsableCommand {
             entities.append(EntityCounts(entity: entity.name, before: info.objectCounts[entity.name], after: nil))
         }
         let report = Report(
-            store: info.url.path, fromVersion: info.version, toVersion: schema.version, entities: entities,
+            store: url.path, fromVersion: info.version, toVersion: schema.version, entities: entities,
             steps: record?.steps ?? [],
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             objectsTouched: record?.objectsTouched ?? 0, stepRecords: record?.stepRecords ?? [], peakMemoryBytes: Files.peakResidentMemory())

@@ -9,14 +9,15 @@ struct SchemaCommand: ParsableCommand {
         abstract: "Print the schema snapshot recorded in a store, as JSON.",
         discussion: """
             The output has the format of Schema.snapshotJSON() and of `molt diff`, `plan` and `migrate --to` \
-            inputs: save it as `<version>.json` to start a folder of snapshots for `molt check`.
+            inputs: save it as `<version>.json` to start a folder of snapshots for `molt check`. The store is opened \
+            read-only; nothing is written.
             """)
 
     @OptionGroup var storeArgument: StoreArgument
 
     func run() throws {
-        let info = try Files.existingStore(at: storeArgument.store)
-        var data = try info.schema.snapshotJSON()
+        let url = try Files.existingStoreURL(storeArgument.store)
+        var data = try Store.reading(at: .file(url)) { snapshot, _ in try snapshot.schema.snapshotJSON() }
         data.append(0x0A)
         FileHandle.standardOutput.write(data)
     }

@@ -8,7 +8,7 @@ import Molt
 /// | 0 | Success. |
 /// | 1 | The work failed: a migration step, the validation of its result, the disk; or `molt check` found errors. |
 /// | 2 | Usage error: an unknown option, a missing argument, a value out of range. |
-/// | 3 | Bad input file: no such file, not a Molt store, a damaged file, invalid JSON, a schema that does not validate. |
+/// | 3 | Bad input file: no such file, not a Molt store, a damaged file, a journal left by a dead writer (for a read command), invalid JSON, a schema that does not validate. |
 /// | 4 | Version conflict: the store is newer than the schema, or its version's schema was changed without a bump. |
 /// | 5 | The migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion. |
 enum ExitStatus: Int32, CaseIterable {
@@ -22,7 +22,7 @@ enum ExitStatus: Int32, CaseIterable {
     /// The exit status for an error thrown by the Molt library.
     init(for error: MoltError) {
         switch error.code {
-        case .invalidSchema, .notAMoltStore, .corruptStore, .storeNotFound, .unsupportedFormat, .invalidValue:
+        case .invalidSchema, .notAMoltStore, .corruptStore, .storeNotFound, .unsupportedFormat, .invalidValue, .needsRecovery:
             self = .badInput
         case .storeIsNewer, .schemaChangedWithoutVersionBump:
             self = .versionConflict

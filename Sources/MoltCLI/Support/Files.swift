@@ -31,57 +31,51 @@ enum Files {
         }
     }
 
-    /// Checks that `path` holds a Molt store and returns what it says about itself, without writing anything.
+    /// The URL of a store given on the command line, refused early when it is an empty file or a folder (which
+    /// SQLite would take for a new database).
     ///
-    /// - Throws: ``CLIFailure`` for an empty file; ``MoltError`` when there is no file, it is not a Molt store, or it
-    ///   is damaged.
-    static func existingStore(at path: String) throws -> StoreInfo {
+    /// - Throws: ``CLIFailure`` (bad input) for an empty file or a folder; ``MoltError`` when there is no file.
+    static func existingStoreURL(_ path: String) throws -> URL {
         let url = url(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
+        }
+        if isDirectory.boolValue {
+            throw CLIFailure(.badInput, "\(url.path) is a folder, not a Molt store. Give the path of the store's file.")
+        }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size == 0 {
             throw CLIFailure(.badInput, "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written.")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CLIFailure(.badInput, "\(url.path) is a folder, not a Molt store. Give the path of the store's file.")
-        }
-        return try Store.inspect(at: url)
+        return url
     }
 
-    /// The options to open an existing store with: its own journal mode, so that opening it never switches a
-    /// rollback-journal store to WAL (which would rewrite its header).
-    static func options(forStoreAt url: URL) -> Store.Options {
+    /// What the store at `path` says about itself (version, schema, hash, history; no object counts), read in
+    /// one read-only transaction that writes nothing.
+    static func existingStore(at path: String) throws -> StoreInfo {
+        try storeInfo(try existingStoreURL(path), countingObjects: false)
+    }
+
+    /// What the store at `url` says about itself, strictly read-only: a journal or log left by a dead writer is
+    /// reported (``MoltError/Code/needsRecovery``), never recovered.
+    static func storeInfo(_ url: URL, countingObjects: Bool) throws -> StoreInfo {
+        try Store.reading(at: .file(url)) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
+    }
+
+    /// A consistent copy of the store at `source` in a new file at `destination` (SQLite's online backup, read
+    /// through a read-only opening that writes nothing to the source).
+    static func backUpStore(_ source: URL, to destination: URL) throws {
+        let store = try Store.openReadOnly(at: source)
+        defer { try? store.close() }
+        try store.backup(to: destination)
+    }
+
+    /// The options to open an existing store for writing with: it keeps its own journal mode
+    /// (``Store/Options/JournalMode-swift.enum/preserve``), so that a rollback-journal store is never switched to WAL.
+    static func existingStoreOptions() -> Store.Options {
         var options = Store.Options()
-        options.journalMode = isWAL(url) ? .wal : .rollback
+        options.journalMode = .preserve
         return options
-    }
-
-    /// Whether the SQLite file at `url` is in WAL mode (bytes 18 and 19 of its header are 2).
-    static func isWAL(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
-        return header[header.startIndex + 18] == 2
-    }
-
-    /// The SQLite files of a store: the file itself and, when present, its write-ahead log.
-    static func companions(of url: URL) -> [URL] {
-        [url, URL(fileURLWithPath: url.path + "-wal")].filter { FileManager.default.fileExists(atPath: $0.path) }
-    }
-
-    /// Copies a store and its write-ahead log (if any) to `destination`, replacing what is there.
-    static func copyStore(_ source: URL, to destination: URL) throws {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: destination.path + suffix)
-        }
-        do {
-            try FileManager.default.copyItem(at: source, to: destination)
-            let wal = URL(fileURLWithPath: source.path + "-wal")
-            if FileManager.default.fileExists(atPath: wal.path) {
-                try FileManager.default.copyItem(at: wal, to: URL(fileURLWithPath: destination.path + "-wal"))
-            }
-        } catch {
-            throw CLIFailure(.failure, "Could not copy \(source.path) to \(destination.path): \(error.localizedDescription)")
-        }
     }
 
     /// Removes a store and the files SQLite keeps beside it.

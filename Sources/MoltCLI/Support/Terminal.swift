@@ -43,36 +43,60 @@ enum Terminal {
     /// A progress handler for ``Store/Options/progress`` that draws a bar on the terminal, or nil when standard
     /// output is not a terminal (a script reading the output never sees it).
     static func progressBar(title: String) -> ProgressBar? {
-        isInteractive ? ProgressBar(title: title) : nil
+        isInteractive ? ProgressBar(title: title, handle: .standardOutput) : nil
+    }
+
+    /// A bar drawn on standard error when it is a terminal, for commands whose standard output is data
+    /// (`molt export > data.json`) or that print nothing until they end (`molt import`).
+    static func progressBarOnStandardError(title: String) -> ProgressBar? {
+        isatty(STDERR_FILENO) != 0 ? ProgressBar(title: title, handle: .standardError) : nil
     }
 }
 
 /// A one-line progress bar redrawn in place with a carriage return.
 final class ProgressBar: @unchecked Sendable {
     private let title: String
+    private let handle: FileHandle
     private let lock = NSLock()
     private var drawn = false
-    private var last: (percent: Int, from: Int, to: Int)?
+    private var last: (percent: Int, key: String)?
 
-    init(title: String) { self.title = title }
+    init(title: String, handle: FileHandle) {
+        self.title = title
+        self.handle = handle
+    }
 
     /// The closure to put in ``Store/Options/progress``.
     var handler: @Sendable (MigrationProgress) -> Void {
-        { [self] progress in self.draw(progress) }
+        { [self] progress in
+            let step = "\(progress.fromVersion) → \(progress.toVersion)"
+            self.draw(progress.fractionCompleted, key: step, step)
+        }
     }
 
-    private func draw(_ progress: MigrationProgress) {
+    /// Draws `done` of `total` bytes of an input file.
+    func update(bytes done: Int, of total: Int) {
+        draw(total == 0 ? 1 : Double(done) / Double(total), key: "bytes", "\(Format.bytes(done)) of \(Format.bytes(total))")
+    }
+
+    /// Draws `done` of `total` objects.
+    func update(_ done: Int, of total: Int) {
+        draw(total == 0 ? 1 : Double(done) / Double(total), key: "", "\(done) of \(Format.count(total, "object"))")
+    }
+
+    private func draw(_ fraction: Double, key: String, _ detail: String) {
         lock.lock()
         defer { lock.unlock() }
         let width = 30
-        let filled = Int((progress.fractionCompleted * Double(width)).rounded(.down))
+        let fraction = min(max(fraction, 0), 1)
+        let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let percent = Int((progress.fractionCompleted * 100).rounded(.down))
-        // Redraw only when something visible changes: a migration may report thousands of batches.
-        if let last, last == (percent, progress.fromVersion, progress.toVersion) { return }
-        last = (percent, progress.fromVersion, progress.toVersion)
-        let text = "\r\u{1B}[K\(title) [\(bar)] \(percent)% (\(progress.fromVersion) → \(progress.toVersion))"
-        FileHandle.standardOutput.write(Data(text.utf8))
+        let percent = Int((fraction * 100).rounded(.down))
+        // Redraw only when the percentage changes: a migration may report thousands of batches.
+        if let last, last == (percent, key) { return }
+        last = (percent, key)
+        let text = "\r\u{1B}[K\(title) [\(bar)] \(percent)% (\(detail))"
+        handle.write(Data(text.utf8))
         drawn = true
     }
 
@@ -80,7 +104,7 @@ final class ProgressBar: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drawn { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { handle.write(Data("\r\u{1B}[K".utf8)) }
         drawn = false
     }
 }

@@ -93,11 +93,38 @@ enum Fixture {
     static func shape(of table: String, at url: URL) throws -> String {
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
+        return try queue.read { db in try shape(of: table, at: db) }
+    }
+
+    static func shape(of table: String, at db: Database) throws -> String {
+        let columns = try db.columns(in: table)
+        let declared = columns.map { "\($0.name) \($0.type)\($0.isNotNull ? " NOT NULL" : "")" }
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(table)\"") ?? 0
+        let sample = columns.contains { $0.name == "_id" }
+            ? try Row.fetchOne(db, sql: "SELECT * FROM \"\(table)\" WHERE _id = 7")?.description ?? "-" : "-"
+        return "\(declared.joined(separator: ", ")) | \(count) rows | \(sample)"
+    }
+}
+
+extension Fixture {
+    /// ``shape(of:at:)`` of each table, plus, per column, sums that change when any value changes: the total
+    /// of its numbers and of its lengths, weighted by `_id` in an entity's table (so a value moved to another
+    /// object shows) and by the first column in a join table (whose row order may differ between two ways of
+    /// filling it). One scan per table, cheap enough to run after every repetition.
+    static func fingerprint(of tables: [String], at url: URL) throws -> String {
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
         return try queue.read { db in
-            let columns = try db.columns(in: table).map { "\($0.name) \($0.type)\($0.isNotNull ? " NOT NULL" : "")" }
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
-            let sample = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE _id = 7")?.description ?? "-"
-            return "\(columns.joined(separator: ", ")) | \(count) rows | \(sample)"
+            try tables.map { table in
+                let columns = try db.columns(in: table).map(\.name)
+                let weight = columns.contains("_id") ? "\"_id\"" : "\"\(columns[0])\""
+                let sums = columns.flatMap { column in
+                    ["total(\"\(column)\")", "total(length(\"\(column)\"))", "total(length(\"\(column)\") * \(weight))"]
+                }
+                let row = try Row.fetchOne(db, sql: "SELECT \(sums.joined(separator: ", ")) FROM \"\(table)\"")
+                let totals = row.map { row in (0..<row.count).map { "\(row[$0] as Double? ?? 0)" }.joined(separator: " ") } ?? "-"
+                return "\(table): \(try shape(of: table, at: db)) | \(totals)"
+            }.joined(separator: "\n  ")
         }
     }
 }

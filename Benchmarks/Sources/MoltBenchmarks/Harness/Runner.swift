@@ -10,22 +10,37 @@ final class Runner {
     let largeCount: Int
     /// Repetitions on the large store (each needs a fresh copy of it); the small one gets more.
     let repetitions: Int
+    /// The seconds after which a run of Molt that the current code makes catastrophically slow is stopped
+    /// (a child process killed), its figure reported as "≥ cap" and not repeated; nil for no cap.
+    let cap: Double?
+    /// Whether this is a smoke run (`--quick`): small sizes, few rounds; its figures are not measurements.
+    let quick: Bool
+    /// The options a worker process needs to build a runner like this one.
+    let workerArguments: [String]
     let folder: URL
     private var templates: [Int: URL] = [:]
     private var copies = 0
 
-    init(smallCount: Int, largeCount: Int, repetitions: Int) throws {
+    init(smallCount: Int, largeCount: Int, repetitions: Int, cap: Double?, quick: Bool, workerArguments: [String]) throws {
         self.smallCount = smallCount
         self.largeCount = largeCount
         self.repetitions = repetitions
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
+        self.cap = cap
+        self.quick = quick
+        self.workerArguments = workerArguments
+        folder = Runner.folder(of: ProcessInfo.processInfo.processIdentifier)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// The scratch folder of the runner of process `pid`.
+    static func folder(of pid: Int32) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("molt-benchmarks-\(pid)")
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Repetitions for operations that take milliseconds: more of them, since they are noisier.
-    var cheapRepetitions: Int { max(repetitions * 5, 15) }
+    var cheapRepetitions: Int { quick ? repetitions * 2 : max(repetitions * 5, 15) }
 
     /// A human label for an object count: "1k", "1M".
     static func label(_ count: Int) -> String {
@@ -65,20 +80,25 @@ final class Runner {
     }
 
     /// The same, with stores made by `freshStore` (a scenario's own fixture) instead of the runner's.
+    ///
+    /// A job that reached the time cap is not run again: its one sample (the cap) is a lower bound.
     func measure(_ jobs: [Job], repetitions: Int, freshStore: (Int) throws -> URL) throws -> [Measurement] {
-        var samples = Array(repeating: [Double](), count: jobs.count)
-        var peaks = Array(repeating: Double?.none, count: jobs.count)
+        var results = jobs.map { _ in Measurement(samples: []) }
         for _ in 0..<repetitions {
-            for (i, job) in jobs.enumerated() {
+            for (i, job) in jobs.enumerated() where !results[i].capped {
                 let url = try freshStore(job.count)
                 var stopwatch = Stopwatch()
                 try job.body(url, &stopwatch)
                 Fixture.remove(url)
-                samples[i].append(stopwatch.elapsed.seconds)
-                if let peak = stopwatch.peakMemoryMiB { peaks[i] = max(peaks[i] ?? 0, peak) }
+                results[i].samples.append(stopwatch.elapsed.seconds)
+                if let peak = stopwatch.peakMemoryMiB { results[i].peakSamples.append(peak) }
+                if stopwatch.capped {
+                    results[i].capped = true
+                    log("  a run reached the \(format(seconds: cap ?? 0)) cap and was stopped; it is not repeated")
+                }
             }
         }
-        return jobs.indices.map { Measurement(samples: samples[$0], peakMemoryMiB: peaks[$0]) }
+        return results
     }
 
     /// `Store.open` migrating a store of `count` objects to `schema`; closing the store is not timed.
@@ -91,24 +111,26 @@ final class Runner {
     }
 
     /// What an engineer would write by hand, on a store of `count` objects: open a GRDB queue with Molt's
-    /// settings, then run `statements` in one immediate transaction. With `rebuild`, foreign keys are off
-    /// around it and the rebuilt table's links are checked before commit, as SQLite's table-rebuild
+    /// settings, then run `statements` in one immediate transaction. When `rebuilding` names tables, foreign
+    /// keys are off around it and those tables' links are checked before commit, as SQLite's table-rebuild
     /// procedure says. Closing is not timed.
-    func baseline(count: Int, statements: [String], rebuild: Bool = false, fastSecureDelete: Bool = false, check: SameResult? = nil) -> Job {
+    func baseline(
+        count: Int, statements: [String], rebuilding: [String] = [], fastSecureDelete: Bool = false, check: SameResult? = nil
+    ) -> Job {
         Job(count: count) { url, stopwatch in
             let queue = try stopwatch.time { () throws -> DatabaseQueue in
                 let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
                 try queue.writeWithoutTransaction { db in
-                    if rebuild { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
+                    if !rebuilding.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = OFF") }
                     if fastSecureDelete { try db.execute(sql: "PRAGMA secure_delete = FAST") }
                     try db.inTransaction(.immediate) {
                         for statement in statements { try db.execute(sql: statement) }
-                        if rebuild, try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(Item)") != nil {
-                            throw BenchmarkError(description: "the hand-written rebuild broke a link")
+                        for table in rebuilding where try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(\"\(table)\")") != nil {
+                            throw BenchmarkError(description: "the hand-written rebuild broke a link of \(table)")
                         }
                         return .commit
                     }
-                    if rebuild { try db.execute(sql: "PRAGMA foreign_keys = ON") }
+                    if !rebuilding.isEmpty { try db.execute(sql: "PRAGMA foreign_keys = ON") }
                 }
                 return queue
             }
@@ -125,6 +147,7 @@ func log(_ text: String) {
 
 func format(seconds: Double) -> String {
     if seconds.isNaN { return "-" }
+    if seconds < 0.000_01 { return String(format: "%.2f µs", seconds * 1e6) }
     if seconds < 0.001 { return String(format: "%.0f µs", seconds * 1e6) }
     if seconds < 1 { return String(format: "%.1f ms", seconds * 1e3) }
     return String(format: "%.2f s", seconds)

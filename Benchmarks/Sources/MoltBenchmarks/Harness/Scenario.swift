@@ -20,12 +20,21 @@ struct BenchmarkError: Error, CustomStringConvertible {
 /// Remembers the table Molt produced and checks that the baseline produced the same one.
 final class SameResult {
     private var expected: String?
-    private let table: String
+    private let tables: [String]
+    private let deep: Bool
 
-    init(table: String = "Item") { self.table = table }
+    /// Compares one table's ``Fixture/shape(of:at:)``: columns, row count and the object with `_id` 7.
+    init(table: String = "Item") { (tables, deep) = ([table], false) }
+
+    /// Compares the ``Fixture/fingerprint(of:at:)`` of each table: its shape and sums over every value.
+    init(tables: [String]) { (self.tables, deep) = (tables, true) }
 
     func check(_ url: URL) throws {
-        let shape = try Fixture.shape(of: table, at: url)
+        try compare(deep ? try Fixture.fingerprint(of: tables, at: url) : try Fixture.shape(of: tables[0], at: url))
+    }
+
+    /// Compares a summary computed elsewhere (of a file, say) with the first one given.
+    func compare(_ shape: String) throws {
         guard let expected else { self.expected = shape; return }
         guard expected == shape else {
             throw BenchmarkError(description: "Molt and the baseline differ:\n  \(expected)\n  \(shape)")

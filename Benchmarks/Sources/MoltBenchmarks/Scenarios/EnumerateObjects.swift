@@ -5,7 +5,7 @@ struct EnumerateObjects: Scenario {
     let summary = "enumerateObjects computing fullName, 100k and 1M people, vs a raw SQLite C loop (and GRDB's)"
 
     func run(_ runner: Runner) throws -> [Comparison] {
-        let stores = PeopleStores(runner)
+        let stores = TemplateStores.people(runner)
         var comparisons: [Comparison] = []
         for (count, repetitions) in [(stores.counts.small, runner.cheapRepetitions), (stores.counts.large, runner.repetitions)] {
             let same = SameResult(table: "Person")

@@ -5,7 +5,7 @@ struct MappingExpression: Scenario {
     let summary = "fullName as a SQL-expression mapping, 100k and 1M people, vs ALTER + UPDATE by hand"
 
     func run(_ runner: Runner) throws -> [Comparison] {
-        let stores = PeopleStores(runner)
+        let stores = TemplateStores.people(runner)
         var comparisons: [Comparison] = []
         for (count, repetitions) in [(stores.counts.small, runner.cheapRepetitions), (stores.counts.large, runner.repetitions)] {
             let same = SameResult(table: "Person")

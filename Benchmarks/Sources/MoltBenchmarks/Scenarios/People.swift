@@ -204,37 +204,10 @@ enum People {
     }
 }
 
-/// Fresh copies of Person stores of any size, from templates made once per process in the runner's folder,
-/// measured the way ``Runner/measure(_:repetitions:)`` measures the memo stores: jobs in rounds (A B C, A B C),
-/// each on a fresh, flushed copy.
-final class PeopleStores {
-    let runner: Runner
-    private var templates: [Int: URL] = [:]
-    private var copies = 0
-
-    init(_ runner: Runner) { self.runner = runner }
-
-    /// The template of `count` people, made on first use.
-    func template(count: Int) throws -> URL {
-        if let existing = templates[count] { return existing }
-        let url = runner.folder.appendingPathComponent("people-\(count).sqlite")
-        let start = ContinuousClock.now
-        try People.create(rows: count, at: url)
-        log("  made template of \(Runner.label(count)) people in \(format(seconds: (ContinuousClock.now - start).seconds))")
-        templates[count] = url
-        return url
-    }
-
-    func freshStore(count: Int) throws -> URL {
-        let template = try template(count: count)
-        copies += 1
-        let copy = runner.folder.appendingPathComponent("people-store-\(copies).sqlite")
-        try Fixture.copy(template, to: copy)
-        return copy
-    }
-
-    func measure(_ jobs: [Runner.Job], repetitions: Int) throws -> [Measurement] {
-        try runner.measure(jobs, repetitions: repetitions, freshStore: freshStore(count:))
+extension TemplateStores {
+    /// Person stores (``People/create(rows:at:)``).
+    static func people(_ runner: Runner) -> TemplateStores {
+        TemplateStores(runner, name: "people") { try People.create(rows: $0, at: $1) }
     }
 
     /// The object counts of the custom-stage scenarios: a tenth of the large count (100,000 by default), and

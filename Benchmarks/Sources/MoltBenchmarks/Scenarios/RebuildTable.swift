@@ -31,7 +31,7 @@ struct RebuildTable: Scenario {
             let same = SameResult()
             let m = try runner.measure([
                 runner.molt(count: count, to: v2, options: options, check: same),
-                runner.baseline(count: count, statements: Self.rebuild, rebuild: true, fastSecureDelete: isFast, check: same),
+                runner.baseline(count: count, statements: Self.rebuild, rebuilding: ["Item"], fastSecureDelete: isFast, check: same),
             ], repetitions: runner.repetitions)
             result.append(Comparison(
                 scenario: name, label: "\(Runner.label(count)), \(label)", baselineDescription: "hand-written INSERT … SELECT rebuild",

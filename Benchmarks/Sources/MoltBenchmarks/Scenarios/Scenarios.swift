@@ -8,6 +8,14 @@ enum Scenarios {
         EnumerateObjects(),
         MappingExpression(),
         EnumerateMemory(),
+        EnumerateBigRows(),
         TypedRecords(),
+        TypedInsertLinks(),
+        MappingMerge(),
+        MappingLinks(),
+        Export(),
+        Import(),
+        MigrateCLIFlat(),
+        OpenWide(),
     ]
 }

@@ -25,6 +25,9 @@ package final class SQLiteDatabase: SQLDatabase {
         /// `PRAGMA query_only`: a writable connection that refuses every write statement (it may still recover
         /// a journal, and removes the `-wal` and `-shm` files it needed when it closes last).
         package var queryOnly = false
+        /// Reads the file alone, as SQLite's `immutable=1` does: no lock, no journal, no `-wal` or `-shm` file read
+        /// or created. Only for a file no other process uses (see ``SQLiteLeftovers``).
+        package var immutable = false
 
         package init() {}
     }
@@ -52,11 +55,46 @@ package final class SQLiteDatabase: SQLDatabase {
             if queryOnly { try db.execute(sql: "PRAGMA query_only = 1") }
         }
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let target = settings.immutable ? immutableURI(path) : path
+            let queue = try DatabaseQueue(path: target, configuration: configuration)
             return SQLiteDatabase(queue: queue, path: path, settings: settings)
         } catch let error as DatabaseError {
             throw SQLiteErrors.map(error, .file(path))
         }
+    }
+
+    /// `file:PATH?immutable=1`, with the characters a URI gives a meaning to escaped.
+    private static func immutableURI(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:\(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)?immutable=1"
+    }
+
+    /// Opens an existing file to read it without writing a byte of it or of anything beside it, whatever a dead
+    /// process left there (``SQLiteLeftovers``).
+    ///
+    /// - Parameter busyTimeout: How long to wait for a writer's lock, in seconds.
+    /// - Throws: ``MoltError/Code/needsRecovery`` when a journal or a log left by a dead writer must be recovered
+    ///   first; other ``MoltError``s from the error map.
+    package static func openForReading(path: String, busyTimeout: Double) throws -> SQLiteDatabase {
+        var settings = Settings()
+        settings.busyTimeout = busyTimeout
+        switch try SQLiteLeftovers(path: path).readingPlan() {
+        case .readOnly:
+            settings.readOnly = true
+        case .immutable:
+            settings.readOnly = true
+            settings.immutable = true
+        case .writableQueryOnly:
+            settings.queryOnly = true
+            do {
+                return try open(path: path, settings: settings)
+            } catch let error as MoltError where error.code == .ioError || error.code == .readOnly {
+                settings.queryOnly = false
+                settings.readOnly = true  // a file or folder this process may not write
+            }
+        }
+        return try open(path: path, settings: settings)
     }
 
     /// An empty database in memory.
@@ -111,8 +149,13 @@ package final class SQLiteDatabase: SQLDatabase {
                 try db.execute(sql: "PRAGMA foreign_keys = OFF")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
                 if settings.fastSecureDelete { try db.execute(sql: "PRAGMA secure_delete = FAST") }
-                try db.inTransaction(.immediate) {
-                    try body(SQLiteConnection(db, context: .file(path))) ? .commit : .rollback
+                do {
+                    try db.inTransaction(.immediate) {
+                        try body(SQLiteConnection(db, context: .file(path))) ? .commit : .rollback
+                    }
+                } catch let error as DatabaseError {
+                    // Mapped here, with the connection, so that the system's errno (ENOSPC, EFBIG) is read.
+                    throw SQLiteErrors.map(error, .file(path), connection: db.sqliteConnection)
                 }
             }
         }
@@ -147,8 +190,22 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// Lets SQLite recover what a dead writer left (a first read rolls back a hot journal or rebuilds a log's
+    /// index), then copies a log's committed changes into the file and empties it.
+    package func recoverLeftovers() throws {
+        try mapping(.file(path)) {
+            try queue.writeWithoutTransaction { db in
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
+            }
+        }
+    }
+
     /// Copies the database to a new file with SQLite's online backup: a consistent copy even while another
-    /// connection writes, in the source's journal mode.
+    /// connection writes, in the source's journal mode. The copy is one file: its log, if any, is checkpointed
+    /// into it before it is closed.
     package func backup(to destination: String) throws {
         try mapping(.file(destination)) {
             let target = try DatabaseQueue(path: destination)
@@ -157,11 +214,31 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
-    /// SQLite's `PRAGMA quick_check`: the problems it finds, none when the file is sound.
-    package func quickCheck(full: Bool = false) throws -> [String] {
-        let lines = try mapping(.file(path)) {
-            try queue.read { db in try String.fetchAll(db, sql: full ? "PRAGMA integrity_check" : "PRAGMA quick_check") }
+    /// SQLite's `PRAGMA quick_check` (or `integrity_check` when `full`), of the whole file or of some tables: the
+    /// problems it finds, none when the file is sound.
+    package func quickCheck(full: Bool = false, tables: [String]? = nil) throws -> [String] {
+        try mapping(.file(path)) {
+            try queue.read { db in try Self.check(db, full: full, tables: tables) }
         }
-        return lines == ["ok"] ? [] : lines
+    }
+
+    static func check(_ db: Database, full: Bool, tables: [String]?) throws -> [String] {
+        let pragma = full ? "integrity_check" : "quick_check"
+        var problems: [String] = []
+        for table in tables.map({ $0.map(Optional.some) }) ?? [nil] {
+            let sql = table.map { "PRAGMA \(pragma)(\(SQLiteDialect.shared.quote($0)))" } ?? "PRAGMA \(pragma)"
+            let lines: [String]
+            do {
+                lines = try String.fetchAll(db, sql: sql)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+                problems.append("the check stopped on a page SQLite cannot read (\(error.message ?? "database disk image is malformed"))")
+                continue
+            }
+            guard lines != ["ok"] else { continue }
+            // A row may hold several lines, the first naming the database: one problem per line, for one-line messages.
+            problems += lines.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+                .filter { !$0.hasPrefix("*** in database") }
+        }
+        return problems
     }
 }

@@ -49,6 +49,17 @@ package enum SQLiteErrors {
         return error
     }
 
+    /// Whether the process may not write files past a size (`ulimit -f`, RLIMIT_FSIZE).
+    static var fileSizeIsLimited: Bool {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+        #else
+        let resource = RLIMIT_FSIZE
+        #endif
+        return getrlimit(resource, &limit) == 0 && limit.rlim_cur != rlim_t.max  // RLIM_INFINITY
+    }
+
     static func map(
         code extended: Int32, message: String, sql: String?, systemErrno: Int32?, _ context: Context, cause: (any Error)?
     ) -> MoltError {
@@ -61,15 +72,17 @@ package enum SQLiteErrors {
         func error(_ code: MoltError.Code, _ text: String) -> MoltError {
             MoltError(code, text, sql: sql, cause: wrapped)
         }
-        let fullOrTooBig = systemErrno == ENOSPC || systemErrno == EFBIG
+        // SQLite reports ENOSPC as SQLITE_FULL, but EFBIG only as a failed write, and the errno it keeps may be
+        // overwritten by the rollback that follows: a failed write under a finite `ulimit -f` is taken for it.
+        let tooBig = systemErrno == EFBIG || (extended == SQLITE_IOERR | (3 << 8) && fileSizeIsLimited)  // SQLITE_IOERR_WRITE
+        let fullOrTooBig = systemErrno == ENOSPC || tooBig
         switch primary {
         case SQLITE_CONSTRAINT:
             return error(.constraintViolation, "A constraint was violated: \(message).")
         case SQLITE_FULL:
             return error(.diskFull, "The disk is full while writing \(subject); \(nothing). Free some space and try again.")
         case SQLITE_IOERR where fullOrTooBig:
-            let reason = systemErrno == EFBIG
-                ? "the process's file size limit (`ulimit -f`) was reached" : "the disk is full"
+            let reason = tooBig ? "the process's file size limit (`ulimit -f`) was reached" : "the disk is full"
             return error(.diskFull, "Writing \(subject) failed because \(reason); \(nothing). Free some space (or raise the limit) and try again.")
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             if case .file(let path) = context {

@@ -1,0 +1,157 @@
+import Foundation
+
+extension Store {
+    /// Opens an existing store to read its objects, at the schema recorded in it, without ever writing to it or
+    /// migrating it — Realm's read-only mode.
+    ///
+    /// Nothing is written: not the store, not a journal recovery, not a `-wal` or `-shm` file left beside it. A
+    /// store another process is migrating is waited for, as ``open(at:schema:options:)-(URL,_,_)`` waits. A
+    /// store that a process left mid-write (a rollback journal, or a write-ahead log without its index) is refused
+    /// with ``MoltError/Code/needsRecovery``: opening it for writing recovers it.
+    ///
+    /// ```swift
+    /// let store = try Store.openReadOnly(at: url)
+    /// defer { try? store.close() }
+    /// let count = try store.read { objects in try objects.count("UserMemo") }
+    /// ```
+    ///
+    /// Each ``read(_:)-(_)`` checks, in its own transaction, that the store still has the schema it was opened
+    /// with, so that objects are never read through another version's schema.
+    ///
+    /// - Parameters:
+    ///   - url: The store's file.
+    ///   - timeout: How long to wait for another process that is migrating the store, in seconds.
+    /// - Returns: A store whose ``isReadOnly`` is true: writes throw ``MoltError/Code/readOnly``.
+    /// - Throws: ``MoltError``: ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore``,
+    ///   ``MoltError/Code/corruptStore``, ``MoltError/Code/needsRecovery``, ``MoltError/Code/locked``…
+    public static func openReadOnly(at url: URL, waitingUpTo timeout: TimeInterval = 600) throws -> Store {
+        try openReadOnly(at: .file(url), waitingUpTo: timeout)
+    }
+
+    /// Opens the store at `location` read-only, by the rules of ``openReadOnly(at:waitingUpTo:)-(URL,_)``.
+    public static func openReadOnly(at location: StoreLocation, waitingUpTo timeout: TimeInterval = 600) throws -> Store {
+        let database = try location.engine.openForReading(waitingUpTo: timeout)
+        do {
+            let metadata = try database.inspect { db in try requireMetadata(db, location) }
+            return Store(schema: metadata.schema, url: location.url, database: database, isReadOnly: true, recordedHash: metadata.schemaHash)
+        } catch {
+            try? database.close()
+            throw error
+        }
+    }
+
+    /// Reads a store's metadata and objects in one read-only transaction, so that the version read and the data
+    /// read belong together even while another process migrates the store: what the read commands of `molt` use.
+    ///
+    /// - Parameter body: Called with the recorded metadata, and the objects at the recorded schema.
+    /// - Throws: What ``openReadOnly(at:waitingUpTo:)-(URL,_)`` throws, or what `body` throws.
+    package static func reading<T>(
+        at location: StoreLocation, waitingUpTo timeout: TimeInterval = 600, _ body: (StoreSnapshot, Objects) throws -> T
+    ) throws -> T {
+        let database = try location.engine.openForReading(waitingUpTo: timeout)
+        defer { try? database.close() }
+        return try database.inspect { db in
+            let metadata = try requireMetadata(db, location)
+            let snapshot = StoreSnapshot(location: location, metadata: metadata, db: db)
+            return try body(snapshot, Objects(db: db, schema: metadata.schema, isWritable: false))
+        }
+    }
+
+    static func requireMetadata(_ db: any SQLConnection, _ location: StoreLocation) throws -> StoreMetadata {
+        guard let metadata = try StoreMetadata.read(db) else { throw notAMoltStore(location) }
+        return metadata
+    }
+
+    /// Copies the store to a new file with SQLite's online backup: a consistent copy of the last committed state,
+    /// even while another process writes, in one file that opens as a store of its own.
+    ///
+    /// ```swift
+    /// try store.backup(to: url.appendingPathExtension("backup"))
+    /// ```
+    ///
+    /// - Parameter destination: Where to write the copy; nothing may be there yet.
+    /// - Throws: ``MoltError/Code/ioError`` when `destination` exists or cannot be written,
+    ///   ``MoltError/Code/diskFull``…; a failed backup leaves no file behind.
+    public func backup(to destination: URL) throws {
+        guard let database = database as? SQLiteDatabase else {
+            throw MoltError(.ioError, "Only a store in an SQLite file can be backed up with `backup(to:)`; use the database's own backup tools.")
+        }
+        if FileManager.default.fileExists(atPath: destination.path) {
+            throw MoltError(
+                .ioError,
+                "\(destination.path) already exists; the backup of the store was not written. Move that file away or choose another path.")
+        }
+        do {
+            try database.backup(to: destination.path)
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: destination.path + suffix) }
+            throw error
+        }
+    }
+
+    /// Checks the whole store: SQLite's `integrity_check` of every page and index, `foreign_key_check` of every
+    /// link, and Molt's metadata and history, which must decode. It reads the whole file: run it when a store
+    /// is suspected of damage (`molt check STORE` does), not on every launch.
+    ///
+    /// ```swift
+    /// do { try store.verify() } catch MoltError.Code.corruptStore { restoreFromBackup() }
+    /// ```
+    ///
+    /// - Throws: ``MoltError/Code/corruptStore`` listing the first problems found, with the fix.
+    public func verify() throws {
+        guard let sqlite = database as? SQLiteDatabase else { return }
+        var problems: [String]
+        do {
+            problems = try sqlite.quickCheck(full: true)
+        } catch let error as MoltError where error.code == .corruptStore {
+            problems = ["SQLite's integrity_check stopped on a page it cannot read (database disk image is malformed)"]
+        }
+        if problems.isEmpty {
+            problems = try database.read { db in
+                _ = try StoreMetadata.read(db)
+                _ = try StoreMetadata.history(db)
+                return try db.brokenLinks(in: nil).map { link in
+                    "a link of table '\(link.table)'\(link.rowID.map { " (row \($0))" } ?? "") points to a missing row of '\(link.parent)'"
+                }
+            }
+        }
+        guard !problems.isEmpty else { return }
+        let shown = problems.prefix(5).joined(separator: "; ")
+        let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
+        throw MoltError(
+            .corruptStore,
+            "The store at \(database.location) is damaged: \(shown)\(more). Restore it from a backup; `molt export` may still save the objects that read.")
+    }
+}
+
+/// What a store records about itself, read inside a read-only transaction (``Store/reading(at:waitingUpTo:_:)``).
+package struct StoreSnapshot {
+    package let location: StoreLocation
+    let metadata: StoreMetadata
+    let db: any SQLConnection
+
+    /// The schema the store is at.
+    package var schema: Schema { metadata.schema }
+    /// The recorded content hash of the schema.
+    package var schemaHash: String { metadata.schemaHash }
+    /// The version of Molt's file format.
+    package var formatVersion: Int { metadata.formatVersion }
+    /// The migration history, oldest first.
+    package func history() throws -> [MigrationRecord] { try StoreMetadata.history(db) }
+
+    /// The number of objects of each entity: a scan of every table, so only when asked.
+    package func objectCounts() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for entity in schema.entities {
+            counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
+        }
+        return counts
+    }
+
+    /// The whole ``StoreInfo``, counting objects only when `countingObjects`.
+    package func info(countingObjects: Bool) throws -> StoreInfo {
+        StoreInfo(
+            location: location, formatVersion: formatVersion, schema: schema, schemaHash: schemaHash,
+            objectCounts: countingObjects ? try objectCounts() : [:], history: try history())
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+extension Store {
+    /// Applies or discards what a process that died while writing left beside the store at `url`: rolls back a
+    /// rollback journal, copies a write-ahead log's committed changes into the file. It is what any writable
+    /// opening of the store does first; `molt recover` runs it alone, for the read commands, which refuse such a
+    /// store rather than change it.
+    ///
+    /// The recovery is rehearsed on a copy first (in the system's temporary folder): when its result would be a
+    /// damaged store (a journal cut short, a log of another database), nothing is written and the error says so.
+    ///
+    /// ```swift
+    /// if let done = try Store.recover(at: url) { print(done) }   // "rolled back the unfinished write …"
+    /// ```
+    ///
+    /// - Returns: What was recovered, as a sentence; nil when there was nothing to recover (nothing is written).
+    /// - Throws: ``MoltError/Code/corruptStore`` when recovering would leave a damaged store; other ``MoltError``s
+    ///   from opening the file (``MoltError/Code/locked`` while another process writes).
+    package static func recover(at url: URL, waitingUpTo timeout: TimeInterval = 600) throws -> String? {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
+        }
+        guard let found = SQLiteLeftovers(path: url.path).recoverableLeftover() else { return nil }
+        let what: String
+        switch found {
+        case .journal: what = "rolled back the unfinished write recorded in \(url.path)-journal"
+        case .log: what = "copied the committed changes of \(url.path)-wal into the store"
+        }
+        try rehearseRecovery(of: url, what: what)
+        var settings = SQLiteDatabase.Settings()
+        settings.busyTimeout = timeout
+        let database = try SQLiteDatabase.open(path: url.path, settings: settings)
+        defer { try? database.close() }
+        try database.recoverLeftovers()
+        return what
+    }
+
+    /// Recovers a copy of the store and its companions, and throws when the result is not a sound store.
+    private static func rehearseRecovery(of url: URL, what: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-recover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("store.sqlite")
+        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.copyItem(atPath: url.path + suffix, toPath: copy.path + suffix)
+        }
+        var problems: [String]
+        do {
+            let database = try SQLiteDatabase.open(path: copy.path)
+            defer { try? database.close() }
+            try database.recoverLeftovers()
+            problems = try database.quickCheck()
+        } catch let error as MoltError where error.code == .corruptStore || error.code == .ioError {
+            problems = [error.message]
+        }
+        guard !problems.isEmpty else { return }
+        throw MoltError(
+            .corruptStore,
+            "The store at \(url.path) cannot be recovered: once SQLite \(what), the store would be damaged (\(problems.prefix(3).joined(separator: "; "))). Nothing was written. Restore it from a backup.")
+    }
+}

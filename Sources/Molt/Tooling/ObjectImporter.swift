@@ -1,0 +1,232 @@
+import Foundation
+
+/// Writes the objects of an export file into a store, one object at a time, in the caller's write transaction:
+/// what `molt import` streams a file of any size through.
+///
+/// Each object is one execution of one cached `INSERT` per entity (its to-one links are columns of that row) and
+/// of one per to-many relationship; identifiers of the file are kept (a new store) or shifted past the store's
+/// largest (an existing one), so that links need no lookup. Reference checks are deferred to ``finish()``,
+/// which then, in SQL over whole tables:
+/// - refuses a link to an object that is not in the file, naming both;
+/// - refuses the two sides of a relationship and its inverse when they disagree (an owner lists a pet whose
+///   `owner` is someone else);
+/// - fills a side the file left out entirely from its inverse.
+///
+/// ```swift
+/// try store.write { objects in
+///     let importer = try ObjectImporter(objects, keepingIDs: true)
+///     try importer.insert(folder, fileID: 1, values: ["name": "Inbox"], links: ["notes": [4, 1]])
+///     try importer.finish()
+/// }
+/// ```
+package final class ObjectImporter {
+    private let objects: Objects
+    private var db: any SQLConnection { objects.db }
+    private var offsets: [String: Int64] = [:]
+    private let keepingIDs: Bool
+    /// `Entity.relationship` of every side the file gave for at least one object.
+    private var givenSides: Set<String> = []
+    /// The objects inserted so far.
+    package private(set) var count = 0
+    /// The prepared `INSERT` of each entity and of each join table, made once.
+    private var inserts: [String: any SQLStatement] = [:]
+    private var linkInserts: [String: any SQLStatement] = [:]
+
+    /// - Parameters:
+    ///   - objects: The objects of a write transaction.
+    ///   - keepingIDs: Whether objects keep the file's `_id`s (a new store) or are shifted past the store's
+    ///     largest `_id` of their entity (an existing store).
+    package init(_ objects: Objects, keepingIDs: Bool) throws {
+        try objects.requireWritable()
+        self.objects = objects
+        self.keepingIDs = keepingIDs
+        try objects.db.execute("PRAGMA defer_foreign_keys = ON")
+        for entity in objects.schema.entities {
+            offsets[entity.name] = keepingIDs ? 0 : try objects.db.fetchInt("SELECT MAX(\(objects.idColumn)) FROM \(objects.layout.table(entity.name))") ?? 0
+        }
+    }
+
+    private func label(_ entity: Entity, _ fileID: Int64?) -> String {
+        fileID.map { "'\(entity.name)' _id \($0)" } ?? "an object of '\(entity.name)'"
+    }
+
+    /// Inserts one object: its attribute values (missing ones take their default) and the file `_id`s its
+    /// relationships point to.
+    ///
+    /// - Throws: ``MoltError/Code/invalidValue`` for a value that does not fit, a to-one given several objects, an
+    ///   `_id` given twice.
+    package func insert(_ entity: Entity, fileID: Int64?, values: [String: Value], links: [String: [Int64]]) throws {
+        let checked = try objects.checkedValues(values, for: entity, applyingDefaults: true)
+        var arguments: [Value] = [fileID.map { .int($0 &+ (offsets[entity.name] ?? 0)) } ?? .null]
+        arguments.reserveCapacity(checked.count + entity.relationships.count + 1)
+        arguments += checked.map(\.1)
+        let columns = checked.map(\.0.name)
+        for relationship in entity.relationships where relationship.kind == .toOne {
+            guard let ids = links[relationship.name] else {
+                arguments.append(.null)
+                continue
+            }
+            givenSides.insert("\(entity.name).\(relationship.name)")
+            guard ids.count <= 1 else {
+                throw MoltError(
+                    .invalidValue,
+                    "\(label(entity, fileID)) gives \(ids.count) objects to the to-one relationship '\(entity.name).\(relationship.name)'; give one `_id` or null.",
+                    entity: entity.name, property: relationship.name)
+            }
+            arguments.append(ids.first.map { .int($0 &+ (offsets[relationship.destination] ?? 0)) } ?? .null)
+        }
+        let id: Int64
+        do {
+            id = try insertStatement(entity, columns).insert(arguments)
+        } catch let error as MoltError where error.code == .constraintViolation && fileID != nil {
+            throw MoltError(
+                .invalidValue,
+                "\(label(entity, fileID)) is given twice, or collides with a unique value of another object (\(error.message)); each object needs its own `_id` and unique values.",
+                entity: entity.name, cause: error)
+        }
+        for relationship in entity.relationships where relationship.kind == .toMany {
+            guard let ids = links[relationship.name] else { continue }
+            givenSides.insert("\(entity.name).\(relationship.name)")
+            try link(entity, relationship, owner: id, fileID: fileID, targets: ids)
+        }
+        count += 1
+    }
+
+    /// `INSERT INTO entity (_id, attributes…, to-one columns…)`, prepared once per entity; `attributes` are those
+    /// `checkedValues` gives, which (with defaults applied) are all of them, in order.
+    private func insertStatement(_ entity: Entity, _ attributes: [String]) throws -> any SQLStatement {
+        if let statement = inserts[entity.name] { return statement }
+        let layout = objects.layout
+        let columns = [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
+            + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
+        let statement = try db.cachedStatement(
+            "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+        inserts[entity.name] = statement
+        return statement
+    }
+
+    private func linkStatement(_ entity: Entity, _ relationship: Relationship) throws -> any SQLStatement {
+        let key = "\(entity.name).\(relationship.name)"
+        if let statement = linkInserts[key] { return statement }
+        let q = objects.dialect.quote
+        var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
+        if relationship.isOrdered { columns.append(q(StoreLayout.positionColumn)) }
+        let statement = try db.cachedStatement(
+            "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+        linkInserts[key] = statement
+        return statement
+    }
+
+    private func link(_ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]) throws {
+        let ordered = relationship.isOrdered
+        let statement = try linkStatement(entity, relationship)
+        let offset = offsets[relationship.destination] ?? 0
+        for (position, target) in targets.enumerated() {
+            var arguments: [Value] = [.int(owner), .int(target &+ offset)]
+            if ordered { arguments.append(.int(Int64(position + 1))) }
+            do {
+                try statement.execute(arguments)
+            } catch let error as MoltError where error.code == .constraintViolation {
+                throw MoltError(
+                    .invalidValue,
+                    "\(label(entity, fileID)) lists '\(relationship.destination)' _id \(target) twice in '\(entity.name).\(relationship.name)'; list each object once.",
+                    entity: entity.name, property: relationship.name, cause: error)
+            }
+        }
+    }
+}
+
+extension ObjectImporter {
+    /// Checks the links of every inserted object and completes the sides the file left out; call it once, after
+    /// the last ``insert(_:fileID:values:links:)``, before the transaction commits.
+    ///
+    /// - Throws: ``MoltError/Code/invalidValue`` naming the object, the relationship and the missing object or
+    ///   the disagreeing inverse.
+    package func finish() throws {
+        for entity in objects.schema.entities {
+            for relationship in entity.relationships {
+                try checkDestinations(entity, relationship)
+            }
+        }
+        var done: Set<String> = []
+        for entity in objects.schema.entities {
+            for relationship in entity.relationships {
+                guard let inverseName = relationship.inverse, let destination = objects.schema.entity(named: relationship.destination),
+                    let inverse = destination.relationship(named: inverseName)
+                else { continue }
+                let side = "\(entity.name).\(relationship.name)", other = "\(destination.name).\(inverseName)"
+                guard !done.contains(side) else { continue }
+                done.formUnion([side, other])
+                switch (givenSides.contains(side), givenSides.contains(other)) {
+                case (true, true): try checkAgreement(entity, relationship, destination, inverse)
+                case (true, false): try fill(destination, inverse, from: entity, relationship)
+                case (false, true): try fill(entity, relationship, from: destination, inverse)
+                case (false, false): break
+                }
+            }
+        }
+    }
+
+    /// `(owner, target)` pairs of a relationship side, as SQL over its column or its join table: those of the
+    /// imported objects only (in an existing store, the owners past the store's largest `_id`).
+    private func pairs(_ entity: Entity, _ relationship: Relationship) -> String {
+        let q = objects.dialect.quote, layout = objects.layout
+        let offset = offsets[entity.name] ?? 0
+        switch relationship.kind {
+        case .toOne:
+            let (id, column) = (objects.idColumn, layout.column(entity.name, relationship.name))
+            return "SELECT \(id) AS o, \(column) AS t FROM \(layout.table(entity.name)) WHERE \(column) IS NOT NULL"
+                + (keepingIDs ? "" : " AND \(id) > \(offset)")
+        case .toMany:
+            let owner = q(StoreLayout.ownerColumn)
+            return "SELECT \(owner) AS o, \(q(StoreLayout.targetColumn)) AS t FROM \(layout.joinTable(entity.name, relationship.name))"
+                + (keepingIDs ? "" : " WHERE \(owner) > \(offset)")
+        }
+    }
+
+    private func fileID(_ id: Int64, of entity: String) -> Int64 { id &- (offsets[entity] ?? 0) }
+
+    private func checkDestinations(_ entity: Entity, _ relationship: Relationship) throws {
+        let sql = "SELECT o, t FROM (\(pairs(entity, relationship))) WHERE t NOT IN (SELECT \(objects.idColumn) FROM \(objects.layout.table(relationship.destination))) LIMIT 1"
+        let rows = try db.fetchRows(sql, types: [.int, .int])
+        guard let row = rows.first, case .int(let owner) = row[0], case .int(let target) = row[1] else { return }
+        throw MoltError(
+            .invalidValue,
+            "'\(entity.name)' _id \(fileID(owner, of: entity.name)) points through '\(relationship.name)' to '\(relationship.destination)' _id \(fileID(target, of: relationship.destination)), which is not in the file.",
+            entity: entity.name, property: relationship.name)
+    }
+
+    private func checkAgreement(_ entity: Entity, _ relationship: Relationship, _ destination: Entity, _ inverse: Relationship) throws {
+        let mine = pairs(entity, relationship), theirs = "SELECT t AS o, o AS t FROM (\(pairs(destination, inverse)))"
+        for (sql, forward) in [("\(mine) EXCEPT \(theirs)", true), ("\(theirs) EXCEPT \(mine)", false)] {
+            let rows = try db.fetchRows("SELECT o, t FROM (\(sql)) LIMIT 1", types: [.int, .int])
+            guard let row = rows.first, case .int(let owner) = row[0], case .int(let target) = row[1] else { continue }
+            let (a, b) = (fileID(owner, of: entity.name), fileID(target, of: destination.name))
+            let (says, denies) = forward
+                ? ("'\(entity.name)' _id \(a) lists '\(destination.name)' _id \(b) in '\(relationship.name)'", "'\(destination.name)' _id \(b) does not list it back in '\(inverse.name)'")
+                : ("'\(destination.name)' _id \(b) lists '\(entity.name)' _id \(a) in '\(inverse.name)'", "'\(entity.name)' _id \(a) does not list it back in '\(relationship.name)'")
+            throw MoltError(
+                .invalidValue,
+                "The two sides of '\(entity.name).\(relationship.name)' and its inverse '\(destination.name).\(inverse.name)' disagree: \(says), but \(denies). Make both sides say the same, or leave one side out of the file.",
+                entity: entity.name, property: relationship.name)
+        }
+    }
+
+    /// Writes `side` as the mirror of `source`, for a side the file left out.
+    private func fill(_ entity: Entity, _ side: Relationship, from sourceEntity: Entity, _ source: Relationship) throws {
+        let q = objects.dialect.quote, layout = objects.layout
+        let mirror = "SELECT t AS o, o AS t FROM (\(pairs(sourceEntity, source)))"
+        switch side.kind {
+        case .toOne:
+            let table = layout.table(entity.name), column = layout.column(entity.name, side.name)
+            let imported = keepingIDs ? "" : " WHERE \(objects.idColumn) > \(offsets[entity.name] ?? 0)"
+            try db.execute("UPDATE \(table) SET \(column) = (SELECT t FROM (\(mirror)) AS m WHERE m.o = \(table).\(objects.idColumn) LIMIT 1)\(imported)")
+        case .toMany:
+            let ordered = side.isOrdered
+            let columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)] + (ordered ? [q(StoreLayout.positionColumn)] : [])
+            let select = ordered
+                ? "SELECT o, t, ROW_NUMBER() OVER (PARTITION BY o ORDER BY t) FROM (\(mirror))" : "SELECT o, t FROM (\(mirror))"
+            try db.execute("INSERT INTO \(layout.joinTable(entity.name, side.name)) (\(columns.joined(separator: ", "))) \(select)")
+        }
+    }
+}

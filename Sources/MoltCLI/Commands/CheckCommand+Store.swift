@@ -1,0 +1,28 @@
+import Foundation
+import Molt
+
+/// `molt check STORE`: the full check of a store file (``Store/verify()``), beside `molt check DIR`'s lint of a
+/// folder of snapshots.
+extension CheckCommand {
+    /// Whether the argument names a file (a store) rather than a folder of snapshots.
+    static func namesStoreFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: Files.url(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// Opens the store read-only (nothing is written) and checks every page, index, link and Molt's own tables.
+    ///
+    /// - Throws: ``MoltError/Code/corruptStore`` naming what is damaged; the errors of a read-only opening.
+    func checkStore(_ path: String) throws {
+        let url = try Files.existingStoreURL(path)
+        let store = try Store.openReadOnly(at: url)
+        defer { try? store.close() }
+        try store.verify()
+        if output.json {
+            struct Report: Encodable { var store: String, version: Int, sound: Bool }
+            try Terminal.json(Report(store: url.path, version: store.schema.version, sound: true))
+        } else {
+            Terminal.line("\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), and Molt's metadata and history read; version \(store.schema.version).")
+        }
+    }
+}

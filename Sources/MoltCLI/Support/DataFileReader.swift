@@ -1,0 +1,132 @@
+import Foundation
+import Molt
+
+/// Reads a `molt export` file (``DataFile``) object by object from a ``JSONStreamReader``, checking each object
+/// against the schema: the read half of `molt import`, in bounded memory.
+///
+/// ```swift
+/// let reader = DataFileReader(JSONStreamReader(descriptor: fd), name: "data.json", schema: schema)
+/// try reader.read { row in try importer.insert(row.entity, fileID: row.fileID, values: row.values, links: row.links) }
+/// ```
+///
+/// Errors are ``CLIFailure``s (bad input) that name the file, the object and the key.
+struct DataFileReader {
+    /// One object of the file, its values checked against the schema.
+    struct Row {
+        var entity: Entity
+        var fileID: Int64?
+        var values: [String: Value]
+        var links: [String: [Int64]]
+    }
+
+    let json: JSONStreamReader
+    /// The file's name, for messages.
+    let name: String
+    let schema: Schema
+
+    init(_ json: JSONStreamReader, name: String, schema: Schema) {
+        self.json = json
+        self.name = name
+        self.schema = schema
+    }
+
+    /// Bytes read so far.
+    var bytesRead: Int { json.bytesRead }
+
+    /// Calls `body` with every object of the file, in file order; then checks the file's format fields.
+    func read(_ body: (Row) throws -> Void) throws {
+        var format: JSONValue?, formatVersion: JSONValue?, sawEntities = false
+        do {
+            try json.beginObject()
+            while let key = try json.nextKey() {
+                switch key {
+                case "format": format = try json.value()
+                case "formatVersion": formatVersion = try json.value()
+                case "entities":
+                    try entities(body)
+                    sawEntities = true
+                default: try json.skipValue()
+                }
+            }
+            try json.expectEnd()
+        } catch let failure as JSONStreamReader.Failure {
+            throw notAnExport("invalid JSON: \(failure.reason)")
+        }
+        guard let format else { throw notAnExport("it lacks the key 'format'") }
+        guard let formatVersion else { throw notAnExport("it lacks the key 'formatVersion'") }
+        guard sawEntities else { throw notAnExport("it lacks the key 'entities'") }
+        guard case .string(let formatName) = format else { throw notAnExport("unexpected value at 'format'") }
+        guard case .int(let version) = formatVersion else { throw notAnExport("unexpected value at 'formatVersion'") }
+        guard formatName == DataFile.formatName, version <= DataFile.currentFormatVersion else {
+            throw CLIFailure(
+                .badInput,
+                "\(name) is format '\(formatName)' \(version), but this molt reads '\(DataFile.formatName)' \(DataFile.currentFormatVersion) at most.")
+        }
+    }
+
+    private func notAnExport(_ reason: String) -> CLIFailure {
+        CLIFailure(.badInput, "\(name) is not a molt export file (\(reason)); write one with `molt export`.")
+    }
+
+    private func entities(_ body: (Row) throws -> Void) throws {
+        guard try json.peekValue() == UInt8(ascii: "{") else { throw notAnExport("unexpected value at 'entities'") }
+        try json.beginObject()
+        while let entityName = try json.nextKey() {
+            guard let entity = schema.entity(named: entityName) else {
+                throw CLIFailure(
+                    .badInput, "\(name) holds objects of entity '\(entityName)', which schema version \(schema.version) does not have.")
+            }
+            guard try json.peekValue() == UInt8(ascii: "[") else { throw notAnExport("unexpected value at 'entities.\(entityName)'") }
+            try json.beginArray()
+            var index = 0
+            while try json.nextElement() {
+                guard case .object(let object) = try json.value() else {
+                    throw notAnExport("unexpected value at 'entities.\(entityName)[\(index)]'")
+                }
+                try body(try Self.row(object, of: entity, file: name))
+                index += 1
+            }
+        }
+    }
+
+    static func row(_ object: [String: JSONValue], of entity: Entity, file: String) throws -> Row {
+        var fileID: Int64?
+        if let id = object["_id"] {
+            guard case .int(let value) = id else {
+                throw CLIFailure(.badInput, "\(file): an object of '\(entity.name)' has an `_id` that is not an integer: \(id).")
+            }
+            fileID = value
+        }
+        let label = fileID.map { "'\(entity.name)' _id \($0)" } ?? "an object of '\(entity.name)'"
+        var values: [String: Value] = [:]
+        var links: [String: [Int64]] = [:]
+        for (key, json) in object where key != "_id" {
+            if let attribute = entity.attribute(named: key) {
+                guard let value = DataFile.value(json, for: attribute.type) else {
+                    throw CLIFailure(
+                        .badInput,
+                        "\(file): \(label) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values.")
+                }
+                if !value.isNull { values[key] = value }
+            } else if entity.relationship(named: key) != nil {
+                switch json {
+                case .null: links[key] = []
+                case .int(let id): links[key] = [id]
+                case .array(let items):
+                    links[key] = try items.map { item in
+                        guard case .int(let id) = item else {
+                            throw CLIFailure(.badInput, "\(file): \(label) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s.")
+                        }
+                        return id
+                    }
+                default:
+                    throw CLIFailure(.badInput, "\(file): \(label) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them.")
+                }
+            } else {
+                throw CLIFailure(.badInput, "\(file): \(label) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
+            }
+        }
+        return Row(entity: entity, fileID: fileID, values: values, links: links)
+    }
+
+}
