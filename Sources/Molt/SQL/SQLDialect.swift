@@ -48,8 +48,16 @@ package protocol SQLDialect: Sendable {
     /// The expression that orders rows of a join table by insertion, for relationships that keep no position.
     var insertionOrder: String { get }
 
+    /// The definition of a column every join table gets for ``insertionOrder``, for engines whose rows have no
+    /// insertion order of their own (PostgreSQL has no `rowid`); nil when the engine keeps one (SQLite).
+    var insertionOrderColumn: String? { get }
+
     /// The longest identifier the engine keeps whole, in bytes; nil when there is no practical limit.
     var maximumIdentifierLength: Int? { get }
+
+    /// Why the engine cannot store `value` whole (PostgreSQL text cannot hold a NUL character), as a phrase
+    /// that follows "cannot store" and says what to do instead; nil when it can (SQLite stores every value).
+    func storageRefusal(_ value: Value) -> String?
 }
 
 /// What a reference does when the row it points to is deleted.
@@ -58,6 +66,10 @@ package enum SQLReferenceAction: Sendable {
 }
 
 extension SQLDialect {
+    package var insertionOrderColumn: String? { nil }
+
+    package func storageRefusal(_ value: Value) -> String? { nil }
+
     /// An identifier in double quotes, inner quotes doubled: the same in SQLite and PostgreSQL.
     package func quote(_ identifier: String) -> String {
         var result = "\""

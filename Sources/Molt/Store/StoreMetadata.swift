@@ -56,14 +56,15 @@ struct StoreMetadata {
         return StoreMetadata(formatVersion: format, schema: schema, schemaHash: hash)
     }
 
-    /// Creates the metadata tables.
+    /// Creates the metadata tables, in the engine's types (the history's `id` is assigned by the engine).
     static func create(_ db: any SQLConnection) throws {
-        let q = db.dialect.quote
-        try db.execute("CREATE TABLE \(q(table)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+        let d = db.dialect
+        let (text, integer, real) = (d.columnType(.string), d.columnType(.int), d.columnType(.double))
+        try db.execute("CREATE TABLE \(d.quote(table)) (key \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL)")
         try db.execute("""
-            CREATE TABLE \(q(historyTable)) (
-                id INTEGER PRIMARY KEY, fromVersion INTEGER NOT NULL, toVersion INTEGER NOT NULL,
-                startedAt REAL NOT NULL, duration REAL NOT NULL, objectsTouched INTEGER NOT NULL, steps TEXT NOT NULL)
+            CREATE TABLE \(d.quote(historyTable)) (
+                \(d.identifierColumn("id")), fromVersion \(integer) NOT NULL, toVersion \(integer) NOT NULL,
+                startedAt \(real) NOT NULL, duration \(real) NOT NULL, objectsTouched \(integer) NOT NULL, steps \(text) NOT NULL)
             """)
         if db.dialect is SQLiteDialect { try db.execute("PRAGMA application_id = \(applicationID)") }
     }

@@ -23,7 +23,7 @@ extension SQLiteConnection {
         var renames: [(String, String)] = []
         var adds: [String] = []
         for column in change.finalColumns {
-            switch column.source {
+            switch column.source.simplified(for: dialect) {
             case .column(let name):
                 used.insert(name)
                 if name != column.name { renames.append((name, column.name)) }
