@@ -64,6 +64,7 @@ final class PostgresLink: @unchecked Sendable {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { try PostgresValueCodec.append(argument, to: &bindings) }
         observer?(sql)
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
         let query = PostgresQuery(unsafeSQL: numbered(sql), binds: bindings)
         do {
             let result = try connection.query(query, logger: logger).wait()
@@ -83,6 +84,9 @@ final class PostgresLink: @unchecked Sendable {
             throw PostgresErrors.map(error, context, sql: sql)
         }
     }
+
+    /// `MOLT_POSTGRES_TRACE=1` prints every statement to the standard error, for debugging.
+    static let traces = ProcessInfo.processInfo.environment["MOLT_POSTGRES_TRACE"] == "1"
 
     func close() {
         try? connection.close().wait()

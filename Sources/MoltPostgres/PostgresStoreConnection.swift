@@ -13,6 +13,8 @@ final class PostgresStoreConnection: SQLConnection {
     /// before each DDL statement, which PostgreSQL refuses on a table with pending trigger events.
     var defersReferences = false
     private var cache: [String: PostgresStatement] = [:]
+    /// References to tables not created yet (see ``PostgresForwardReferences``).
+    private var forward = PostgresForwardReferences()
 
     init(link: PostgresLink, namespace: String) {
         self.link = link
@@ -23,13 +25,34 @@ final class PostgresStoreConnection: SQLConnection {
 
     @discardableResult
     func execute(_ sql: String, _ arguments: [Value]) throws -> Int {
-        let sql = Self.cascading(sql)
+        var sql = Self.cascading(sql)
+        let creates = sql.hasPrefix("CREATE TABLE") || sql.hasPrefix("ALTER TABLE")
+        if creates { sql = try forward.strip(sql, exists: tableExists) }
+        let count: Int
         if defersReferences, Self.isDDL(sql) {
             try link.run("SET CONSTRAINTS ALL IMMEDIATE", [])
             defer { _ = try? link.run("SET CONSTRAINTS ALL DEFERRED", []) }
-            return try link.run(sql, arguments).count
+            count = try link.run(sql, arguments).count
+        } else {
+            count = try link.run(sql, arguments).count
         }
-        return try link.run(sql, arguments).count
+        if creates {
+            forward.follow(sql)
+            for statement in try forward.ready(exists: tableExists) { try link.run(statement, []) }
+        }
+        return count
+    }
+
+    private func tableExists(_ name: String) throws -> Bool {
+        try fetchInt("SELECT COUNT(*) FROM pg_class WHERE relname = ? AND relnamespace = to_regnamespace(current_schema())", [.string(name)]) == 1
+    }
+
+    /// Throws when a reference is still waiting for its table at the end of the transaction.
+    func checkForwardReferences() throws {
+        guard let first = forward.pending.first else { return }
+        throw MoltError(
+            .validationFailed,
+            "Column '\(first.table).\(first.column)' points to table '\(first.target)', which was never created; nothing was committed.")
     }
 
     /// `DROP TABLE` drops the references other tables hold to it too (`CASCADE`), as SQLite lets a migration
@@ -106,7 +129,7 @@ final class PostgresStoreConnection: SQLConnection {
             _ = try? link.run("SET LOCAL search_path TO \(q(namespace))", [])
             _ = try? link.run("DROP SCHEMA \(q(scratch)) CASCADE", [])
         }
-        for statement in SchemaDDL(dialect: dialect).createStatements(schema) { try link.run(statement, []) }
+        for statement in SchemaDDL(dialect: dialect).createStatements(schema) { try execute(statement) }
         return try PostgresCatalog(connection: self, namespace: scratch).shapes()
     }
 

@@ -107,6 +107,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
             for definition in PostgresFunctions.definitions { try link.run(definition, [], context: context) }
             connection.defersReferences = true
             if try body(connection) {
+                try connection.checkForwardReferences()
                 connection.defersReferences = false
                 try link.run("SET CONSTRAINTS ALL IMMEDIATE", [], context: context)
                 try link.run("COMMIT", [], context: context)
