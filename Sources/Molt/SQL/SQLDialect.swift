@@ -58,6 +58,13 @@ package protocol SQLDialect: Sendable {
     /// Why the engine cannot store `value` whole (PostgreSQL text cannot hold a NUL character), as a phrase
     /// that follows "cannot store" and says what to do instead; nil when it can (SQLite stores every value).
     func storageRefusal(_ value: Value) -> String?
+
+    /// `CREATE INDEX` on a temporary table (SQLite names the index's schema, PostgreSQL the table's).
+    func temporaryIndex(_ name: String, on table: String, columns: String) -> String
+
+    /// An SQL expression of a mapping in the engine's spelling: the names of `names` it uses bare are quoted
+    /// with the case they are declared in (PostgreSQL folds unquoted names to lower case; SQLite ignores case).
+    func portableExpression(_ expression: String, names: Set<String>) -> String
 }
 
 /// What a reference does when the row it points to is deleted.
@@ -69,6 +76,12 @@ extension SQLDialect {
     package var insertionOrderColumn: String? { nil }
 
     package func storageRefusal(_ value: Value) -> String? { nil }
+
+    package func temporaryIndex(_ name: String, on table: String, columns: String) -> String {
+        "CREATE INDEX \(temporaryTable(name)) ON \(table) (\(columns))"
+    }
+
+    package func portableExpression(_ expression: String, names: Set<String>) -> String { expression }
 
     /// An identifier in double quotes, inner quotes doubled: the same in SQLite and PostgreSQL.
     package func quote(_ identifier: String) -> String {
