@@ -123,6 +123,10 @@ final class PostgresStoreConnection: SQLConnection {
     func expectedShapes(of schema: Schema) throws -> [String: SQLTableShape] {
         let scratch = "_molt_expected_\(UUID().uuidString.prefix(8).lowercased())"
         let q = dialect.quote
+        // Validation's own statements are not the migration's: a dry run does not list them.
+        let observer = link.observer
+        link.observer = nil
+        defer { link.observer = observer }
         try link.run("CREATE SCHEMA \(q(scratch))", [])
         try link.run("SET LOCAL search_path TO \(q(scratch))", [])
         defer {

@@ -50,7 +50,7 @@ struct ExportCommand: ParsableCommand {
                 .usage,
                 "CSV holds one entity, and this store has \(entities.count): choose one with --entity (\(entities.map(\.name).joined(separator: ", "))).")
         }
-        let store = try Store.open(at: info.url, schema: info.schema, options: Files.options(forStoreAt: info.url))
+        let store = try Store.open(at: info.location, schema: info.schema, options: StoreAddress.options(for: info))
         defer { try? store.close() }
         let rows = try store.read { objects in
             try entities.map { entity in (entity, try Self.rows(of: entity, in: objects)) }

@@ -35,8 +35,8 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let schema = try Files.schema(at: self.schema)
         let rows = try Self.read(Files.url(data), schema: schema)
-        let url = Files.url(storeArgument.store)
-        let exists = FileManager.default.fileExists(atPath: url.path)
+        let location = try StoreAddress.location(storeArgument.store)
+        let exists = try StoreAddress.holdsStore(location)
         if exists {
             let info = try Files.existingStore(at: storeArgument.store)
             guard info.version == schema.version else {
@@ -50,18 +50,20 @@ struct ImportCommand: ParsableCommand {
         }
         let store: Store
         do {
-            store = try Store.open(at: url, schema: schema, options: exists ? Files.options(forStoreAt: url) : Store.Options())
+            let options = exists ? StoreAddress.options(for: try Store.inspect(at: location)) : Store.Options()
+            store = try Store.open(at: location, schema: schema, options: options)
         } catch {
-            if !exists { Files.removeStore(url) }
+            // A PostgreSQL store is created in one transaction: a failed creation left nothing behind.
+            if !exists, let url = location.url { Files.removeStore(url) }
             throw error
         }
         do {
             let count = try store.write { objects in try Self.insert(rows, into: objects, keepingIDs: !exists) }
             try store.close()
-            Terminal.line("Imported \(Format.count(count, "object")) into \(url.path) (version \(schema.version)).")
+            Terminal.line("Imported \(Format.count(count, "object")) into \(location.url?.path ?? location.description) (version \(schema.version)).")
         } catch {
             try? store.close()
-            if !exists { Files.removeStore(url) }
+            if !exists { try? StoreAddress.remove(createdStore: location, named: storeArgument.store) }
             throw error
         }
     }

@@ -73,7 +73,7 @@ struct InfoReport: Encodable {
 
     init(_ info: StoreInfo) {
         schema = info.schema
-        path = info.url.path
+        path = StoreAddress.describe(info)
         version = info.version
         formatVersion = info.formatVersion
         schemaHash = info.schemaHash

@@ -45,11 +45,11 @@ struct MigrateCommand: ParsableCommand {
     func run() throws {
         let info = try Files.existingStore(at: storeArgument.store)
         let schema = try Files.schema(at: target.to)
-        var options = Files.options(forStoreAt: info.url)
+        var options = StoreAddress.options(for: info)
         options.plan = try mapping.plan(from: info.schema, to: schema)
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             try finish(Report(
-                store: info.url.path, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
+                store: StoreAddress.describe(info), fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
                 steps: [], backup: nil))
             return
         }
@@ -58,6 +58,10 @@ struct MigrateCommand: ParsableCommand {
 
         var backupURL: URL?
         if backup {
+            guard info.location.url != nil else {
+                throw CLIFailure(
+                    .failure, "--backup copies a store file; back a PostgreSQL store up with `pg_dump --schema=…` instead (a failed migration leaves it as it was anyway); nothing was written.")
+            }
             let url = URL(fileURLWithPath: info.url.path + ".backup-\(info.version)")
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw CLIFailure(
@@ -69,7 +73,7 @@ struct MigrateCommand: ParsableCommand {
         let bar = output.json ? nil : Terminal.progressBar(title: "Migrating")
         options.progress = bar?.handler
         do {
-            let store = try Store.open(at: info.url, schema: schema, options: options)
+            let store = try Store.open(at: info.location, schema: schema, options: options)
             try store.close()
             bar?.finish()
         } catch {
@@ -77,10 +81,10 @@ struct MigrateCommand: ParsableCommand {
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
             throw error
         }
-        let record = try Store.inspect(at: info.url).history.last
+        let record = try Store.inspect(at: info.location).history.last
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(Report(
-            store: info.url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
+            store: StoreAddress.describe(info), fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
             objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
             backup: keepBackup ? backupURL?.path : nil))
     }

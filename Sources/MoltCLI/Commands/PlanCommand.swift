@@ -36,13 +36,19 @@ struct PlanCommand: ParsableCommand {
         let info = try Files.existingStore(at: storeArgument.store)
         let schema = try Files.schema(at: target.to)
         let plan = try mapping.plan(from: info.schema, to: schema)
-        let folder = try Files.temporaryFolder("molt-plan")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(info.url.lastPathComponent)
-        try Files.copyStore(info.url, to: copy)
-        let dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
+        let dryRun: MigrationDryRun
+        if let url = info.location.url {
+            let folder = try Files.temporaryFolder("molt-plan")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let copy = folder.appendingPathComponent(url.lastPathComponent)
+            try Files.copyStore(url, to: copy)
+            dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
+        } else {
+            // PostgreSQL's DDL is transactional: the rolled-back transaction leaves the database as it was.
+            dryRun = try Store.dryRunMigration(at: info.location, to: schema, plan: plan)
+        }
         let report = Report(
-            store: info.url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
+            store: StoreAddress.describe(info), fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
             statements: dryRun.statements, objectsTouched: dryRun.objectsTouched)
         if output.json {
             try Terminal.json(report)

@@ -41,10 +41,11 @@ struct RehearseCommand: ParsableCommand {
         let schema = try Files.schema(at: target.to)
         let plan = try mapping.plan(from: info.schema, to: schema)
         try Store.checkMigration(from: info.schema, to: schema, plan: plan)
+        guard let url = info.location.url else { return try rehearseInTransaction(info, schema: schema, plan: plan) }
         let folder = try Files.temporaryFolder("molt-rehearse")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(info.url.lastPathComponent)
-        try Files.copyStore(info.url, to: copy)
+        let copy = folder.appendingPathComponent(url.lastPathComponent)
+        try Files.copyStore(url, to: copy)
 
         let bar = output.json ? nil : Terminal.progressBar(title: "Rehearsing")
         var options = Files.options(forStoreAt: copy)
@@ -63,23 +64,39 @@ struct RehearseCommand: ParsableCommand {
         let after = try Store.inspect(at: copy)
         let migrated = info.version != schema.version
         let record = migrated ? after.history.last : nil
+        try report(
+            info, schema: schema, after: after.objectCounts, steps: record?.steps ?? [], objectsTouched: record?.objectsTouched ?? 0,
+            elapsed: elapsed)
+    }
 
+    /// A PostgreSQL store is rehearsed in place, in a transaction that is rolled back (its DDL is transactional).
+    private func rehearseInTransaction(_ info: StoreInfo, schema: Schema, plan: MigrationPlan?) throws {
+        let clock = ContinuousClock.now
+        let dryRun = try Store.dryRunMigration(at: info.location, to: schema, plan: plan)
+        try report(
+            info, schema: schema, after: dryRun.steps.isEmpty ? info.objectCounts : dryRun.objectCounts, steps: dryRun.steps, objectsTouched: dryRun.objectsTouched,
+            elapsed: ContinuousClock.now - clock)
+    }
+
+    private func report(
+        _ info: StoreInfo, schema: Schema, after: [String: Int], steps: [String], objectsTouched: Int, elapsed: Duration
+    ) throws {
         var entities: [EntityCounts] = []
         var matched: Set<String> = []
         for entity in schema.entities {
             let origin = info.schema.entity(named: entity.name) != nil ? entity.name : entity.originalName
             let before = origin.flatMap { info.objectCounts[$0] }
             if before != nil, let origin { matched.insert(origin) }
-            entities.append(EntityCounts(entity: entity.name, before: before, after: after.objectCounts[entity.name]))
+            entities.append(EntityCounts(entity: entity.name, before: before, after: after[entity.name]))
         }
         for entity in info.schema.entities where !matched.contains(entity.name) {
             entities.append(EntityCounts(entity: entity.name, before: info.objectCounts[entity.name], after: nil))
         }
         let report = Report(
-            store: info.url.path, fromVersion: info.version, toVersion: schema.version, entities: entities,
-            steps: record?.steps ?? [],
+            store: StoreAddress.describe(info), fromVersion: info.version, toVersion: schema.version, entities: entities,
+            steps: steps,
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            objectsTouched: record?.objectsTouched ?? 0, peakMemoryBytes: Files.peakResidentMemory())
+            objectsTouched: objectsTouched, peakMemoryBytes: Files.peakResidentMemory())
         if output.json {
             try Terminal.json(report)
         } else {
@@ -88,7 +105,8 @@ struct RehearseCommand: ParsableCommand {
     }
 
     private func print(_ report: Report) {
-        Terminal.line("Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), on a copy (the store is untouched)")
+        let how = StoreAddress.isPostgres(report.store) ? "in a transaction rolled back" : "on a copy"
+        Terminal.line("Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), \(how) (the store is untouched)")
         Terminal.line()
         Terminal.line("Objects before → after:")
         for entity in report.entities {

@@ -36,6 +36,7 @@ enum Files {
     /// - Throws: ``CLIFailure`` for an empty file; ``MoltError`` when there is no file, it is not a Molt store, or it
     ///   is damaged.
     static func existingStore(at path: String) throws -> StoreInfo {
+        if StoreAddress.isPostgres(path) { return try Store.inspect(at: try StoreAddress.location(path)) }
         let url = url(path)
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size == 0 {
             throw CLIFailure(.badInput, "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written.")
