@@ -67,7 +67,15 @@ final class PostgresStatement: SQLStatement {
         guard let row = rows.first, case .int(let id) = PostgresValueCodec.stored(row.makeRandomAccess()[0]) else {
             throw MoltError(.ioError, "PostgreSQL returned no identifier for the inserted row.", sql: sql)
         }
+        if let table = Self.tableWithExplicitID(sql) { try PostgresIdentities.advance(table, past: id, link: link) }
         return id
+    }
+
+    /// The quoted table of an `INSERT INTO "T" ("_id", …)` that gives the identifier itself (an import that
+    /// keeps identifiers): the identity sequence must then move past it.
+    static func tableWithExplicitID(_ sql: String) -> String? {
+        guard sql.hasPrefix("INSERT INTO "), let open = sql.range(of: " (\"_id\"") else { return nil }
+        return String(sql[sql.index(sql.startIndex, offsetBy: 12)..<open.lowerBound])
     }
 
     // MARK: - Reading

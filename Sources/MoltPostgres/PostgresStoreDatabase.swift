@@ -108,6 +108,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
             connection.defersReferences = true
             if try body(connection) {
                 try connection.checkForwardReferences()
+                try PostgresIdentities.synchronize(connection)
                 connection.defersReferences = false
                 try link.run("SET CONSTRAINTS ALL IMMEDIATE", [], context: context)
                 try link.run("COMMIT", [], context: context)
