@@ -12,12 +12,16 @@ let package = Package(
         .library(name: "MoltMacros", targets: ["MoltMacros"]),
         // Test support: schema snapshots, fixtures, migrate-from-every-version checks.
         .library(name: "MoltTesting", targets: ["MoltTesting"]),
+        // Stores in PostgreSQL: the same schemas and plans over postgres-nio. Only apps that use it build NIO.
+        .library(name: "MoltPostgres", targets: ["MoltPostgres"]),
         .executable(name: "molt", targets: ["molt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -25,6 +29,14 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "MoltPostgres",
+            dependencies: [
+                "Molt",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .macro(
@@ -41,15 +53,16 @@ let package = Package(
             name: "MoltCLI",
             dependencies: [
                 "Molt",
+                "MoltPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "molt", dependencies: ["MoltCLI"]),
         // A child process for crash and concurrency tests: migrates a store, or is killed while it does.
-        .executableTarget(name: "molt-test-worker", dependencies: ["Molt"], path: "Tests/Worker"),
+        .executableTarget(name: "molt-test-worker", dependencies: ["Molt", "MoltPostgres"], path: "Tests/Worker"),
         .testTarget(
             name: "MoltTests",
-            dependencies: ["Molt", "molt-test-worker", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Molt", "MoltPostgres", "molt-test-worker", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "molt"], exclude: ["__Snapshots__"]),

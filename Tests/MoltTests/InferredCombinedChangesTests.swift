@@ -6,7 +6,7 @@ import Molt
 /// added and removed next to other changes.
 @Suite("Inferred migration: combined changes")
 struct InferredCombinedChangesTests {
-    @Test("removing a to-one relationship and its inverse keeps every other value and link", arguments: StoreKind.files)
+    @Test("removing a to-one relationship and its inverse keeps every other value and link", arguments: StoreKind.durable)
     func removeToOne(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -15,10 +15,10 @@ struct InferredCombinedChangesTests {
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.mapping("Book") { $0.links["author"] = nil }.mapping("Author") { $0.links["books"] = nil })
-        #expect(try RawSQL.strings(dir.file(), "SELECT name FROM pragma_table_info('Book') WHERE name = 'author'") == [])
+        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM pragma_table_info('Book') WHERE name = 'author'", postgres: RawSQL.pgColumn("Book", "author")) == [])
     }
 
-    @Test("renaming the destination of a to-one relationship keeps the links and the foreign key points to the new name", arguments: StoreKind.files)
+    @Test("renaming the destination of a to-one relationship keeps the links and the foreign key points to the new name", arguments: StoreKind.durable)
     func renameDestination(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -27,15 +27,15 @@ struct InferredCombinedChangesTests {
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.renamingEntity("Author", to: "Writer"))
-        #expect(try RawSQL.strings(dir.file(), "SELECT \"table\" FROM pragma_foreign_key_list('Book')") == ["Writer"])
-        #expect(try RawSQL.strings(dir.file(), "SELECT \"table\" FROM pragma_foreign_key_list('Writer_books') ORDER BY \"table\"") == ["Book", "Writer"])
+        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT \"table\" FROM pragma_foreign_key_list('Book')", postgres: "SELECT p.relname::text FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE k.contype = 'f' AND n.nspname = current_schema() AND c.relname = 'Book' ORDER BY 1") == ["Writer"])
+        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT \"table\" FROM pragma_foreign_key_list('Writer_books') ORDER BY \"table\"", postgres: "SELECT p.relname::text FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE k.contype = 'f' AND n.nspname = current_schema() AND c.relname = 'Writer_books' ORDER BY 1") == ["Book", "Writer"])
         // Deleting a writer still unlinks its books.
-        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         try store.write { objects in try objects.delete(try objects.fetch("Writer").first!) }
         #expect(try store.read { try $0.count("Book", where: .isNull("author")) } == 3)
     }
 
-    @Test("adding relationships of both kinds leaves existing objects unlinked and linkable", arguments: StoreKind.files)
+    @Test("adding relationships of both kinds leaves existing objects unlinked and linkable", arguments: StoreKind.durable)
     func addRelationships(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -46,7 +46,7 @@ struct InferredCombinedChangesTests {
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.mapping("Tag") { $0.links["parent"] = []; $0.links["children"] = [] })
-        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         let children = try store.write { objects -> [Value] in
             let tags = try objects.fetch("Tag")
             try objects.set("parent", of: tags[1], to: tags[0])
@@ -56,7 +56,7 @@ struct InferredCombinedChangesTests {
         #expect(children == ["short", "sf"])
     }
 
-    @Test("an entity and its attribute renamed, a type widened and an index kept, in one step", arguments: StoreKind.files)
+    @Test("an entity and its attribute renamed, a type widened and an index kept, in one step", arguments: StoreKind.durable)
     func renameAndWidenWithIndexes(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v0 = Library.v0(bookIndexes: [Index(["pages"]), Index(["title", "pages"], unique: true)])
@@ -77,10 +77,13 @@ struct InferredCombinedChangesTests {
             .renamingEntity("Book", to: "Volume")
         #expect(after == expected)
         #expect(history.map(\.objectsTouched) == [6])
-        let indexes = try RawSQL.strings(dir.file(), "SELECT group_concat(name, ',') FROM (SELECT ii.name FROM pragma_index_list('Volume') il, pragma_index_info(il.name) ii WHERE il.origin = 'c' ORDER BY il.name, ii.seqno) ")
-        #expect(indexes == ["isbn,leaves,title,leaves"])
+        let indexes = try RawSQL.strings(
+            kind, dir,
+            sqlite: "SELECT group_concat(name, ',') FROM (SELECT ii.name FROM pragma_index_list('Volume') il, pragma_index_info(il.name) ii WHERE il.origin = 'c' ORDER BY il.name, ii.seqno) ",
+            postgres: "SELECT string_agg(regexp_replace(indexdef, '.*\\((.*)\\)', '\\1'), ',' ORDER BY indexname) FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Volume' AND indexname NOT LIKE '%pkey'")
+        #expect(indexes.map { $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: " ", with: "") } == ["isbn,leaves,title,leaves"])
         // The uniqueness constraint survived the rebuild.
-        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         let error = moltError {
             try store.write { objects in
                 _ = try objects.insert("Volume", [
@@ -91,7 +94,7 @@ struct InferredCombinedChangesTests {
         #expect(error?.code == .constraintViolation)
     }
 
-    @Test("a to-one relationship made to-many while its table is rebuilt keeps every link", arguments: StoreKind.files)
+    @Test("a to-one relationship made to-many while its table is rebuilt keeps every link", arguments: StoreKind.durable)
     func toManyDuringRebuild(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -123,7 +126,7 @@ struct InferredCombinedChangesTests {
         }
     }
 
-    @Test("an originalName hint wins over a same name: an old name can be reused by a new entity or attribute", arguments: StoreKind.files)
+    @Test("an originalName hint wins over a same name: an old name can be reused by a new entity or attribute", arguments: StoreKind.durable)
     func oldNamesReused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v0 = Library.v0()
@@ -161,7 +164,7 @@ struct InferredCombinedChangesTests {
         #expect(after == expected)
     }
 
-    @Test("widened and made required at once: converted values, the default for nulls", arguments: StoreKind.files)
+    @Test("widened and made required at once: converted values, the default for nulls", arguments: StoreKind.durable)
     func widenAndRequire(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -171,7 +174,7 @@ struct InferredCombinedChangesTests {
         #expect(after == before.converting("Author", "born") { $0.isNull ? "unknown" : .string(String($0.int!)) })
     }
 
-    @Test("removed in one version and added back in the next, renamed and renamed back: one run, the final data", arguments: StoreKind.files)
+    @Test("removed in one version and added back in the next, renamed and renamed back: one run, the final data", arguments: StoreKind.durable)
     func removeThenAddBack(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v0 = Library.v0()
@@ -194,7 +197,7 @@ struct InferredCombinedChangesTests {
             }
             $0.edit("Writer") { $0.name = "Author"; $0.originalName = "Writer" }
         }
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let before = try Library.makeStore(at: url, schema: v0, kind: kind)
         let store = try Store.open(at: url, schema: v2, options: kind.options.migrating(with: try MigrationPlan(schemas: [v0, v1, v2])))
         defer { try? store.close() }

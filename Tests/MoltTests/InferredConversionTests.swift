@@ -30,7 +30,7 @@ struct InferredConversionTests {
         Conversion(attribute: "code", to: .string, expected: Library.codes.map { .string($0.uuidString) }),
     ]
 
-    @Test("a widening type change converts every value exactly", arguments: StoreKind.files, conversions)
+    @Test("a widening type change converts every value exactly", arguments: StoreKind.durable, conversions)
     func widen(kind: StoreKind, conversion: Conversion) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -53,22 +53,22 @@ struct InferredConversionTests {
         #expect(history.map(\.steps) == [["0 → 1 inferred: Attribute 'Book.\(conversion.attribute)' has changed type from '\(old.rawValue)' to '\(conversion.to.rawValue)'."]])
     }
 
-    @Test("a converted attribute can be filtered and sorted with its new type", arguments: StoreKind.files)
+    @Test("a converted attribute can be filtered and sorted with its new type", arguments: StoreKind.durable)
     func convertedValuesBehaveAsNewType(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.type = .double } } }
         _ = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
-        let store = try Store.open(at: dir.file(), schema: v1, options: kind.options)
+        let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         let titles = try store.read { objects in
             try objects.fetch("Book", where: .greater("pages", 100.5), orderBy: [.descending("pages")]).map { $0["title"] }
         }
         #expect(titles == ["Book 5", "Book 4", "Book 3", "Book 2"])
     }
 
-    @Test("int → double is refused when a stored integer has no exact double, and nothing is written", arguments: StoreKind.files)
+    @Test("int → double is refused when a stored integer has no exact double, and nothing is written", arguments: StoreKind.durable)
     func inexactDoubleRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let v0 = Library.v0()
         let before = try Library.makeStore(at: url, schema: v0, kind: kind) { objects in
             try Library.fill(objects)
@@ -87,7 +87,7 @@ struct InferredConversionTests {
         #expect(try StoreDump(at: url, schema: v0, options: kind.options) == before)
     }
 
-    @Test("int → double keeps integers up to 2^53 exactly", arguments: StoreKind.files)
+    @Test("int → double keeps integers up to 2^53 exactly", arguments: StoreKind.durable)
     func exactDoublesPass(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let fill: (Objects) throws -> Void = { objects in
@@ -104,7 +104,7 @@ struct InferredConversionTests {
         #expect(after.entities["Book"]!.values.contains { $0.values["pages"] == .double(9_007_199_254_740_992) })
     }
 
-    @Test("double → string keeps every digit a double needs to read back the same", arguments: StoreKind.files)
+    @Test("double → string keeps every digit a double needs to read back the same", arguments: StoreKind.durable)
     func doubleToStringRoundTrips(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let values: [Double] = [0.1 + 0.2, 1.0 / 3, 123_456_789.123_456_789, 2.5, -0.001, 1e-7, 6.02214076e23]

@@ -27,10 +27,10 @@ struct MigrationFailureTests {
         _ = try objects.insert("Tag", ["label": "sf"])
     }
 
-    @Test("a uniqueness check failing after a rebuild rolls everything back", arguments: StoreKind.files)
+    @Test("a uniqueness check failing after a rebuild rolls everything back", arguments: StoreKind.durable)
     func uniquenessFailsLast(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let schemas = Self.versions()
         let before = try Library.makeStore(at: url, schema: schemas[0], kind: kind, fill: Self.fillWithDuplicateLabels)
         let bytes = FileState(url)
@@ -54,14 +54,19 @@ struct MigrationFailureTests {
         #expect(try migrated.read { try $0.fetch("Book", orderBy: [.ascending("isbn")]).map { $0["pages"] } } == [-50.0, 50.0, 150.0, 250.0, 350.0, 450.0])
     }
 
-    @Test("a validation failure (a broken link found before commit) rolls everything back", arguments: StoreKind.files)
+    @Test("a validation failure (a broken link found before commit) rolls everything back", arguments: StoreKind.durable)
     func validationFails(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let schemas = Self.versions()
         try Library.makeStore(at: url, schema: schemas[0], kind: kind)
         // A row edited by hand behind Molt's back: book 3 points to author 99, which does not exist.
-        try RawSQL.execute(url, "UPDATE Book SET author = 99 WHERE isbn = 'isbn-3'")
+        if kind == .postgres {
+            // Triggers (references among them) off for this transaction, as SQLite's foreign_keys = OFF.
+            try RawSQL.execute(url, "SET LOCAL session_replication_role = replica", #"UPDATE "Book" SET author = 99 WHERE isbn = 'isbn-3'"#)
+        } else {
+            try RawSQL.execute(url, "UPDATE Book SET author = 99 WHERE isbn = 'isbn-3'")
+        }
         let bytes = FileState(url)
         let before = try StoreDump(at: url, schema: schemas[0], options: kind.options)
         #expect(FileState(url) == bytes)
@@ -73,21 +78,23 @@ struct MigrationFailureTests {
         #expect(try StoreDump(at: url, schema: schemas[0], options: kind.options) == before)
     }
 
-    @Test("a table edited by hand fails validation with an Expected/Found diff, and nothing is committed", arguments: StoreKind.files)
+    @Test("a table edited by hand fails validation with an Expected/Found diff, and nothing is committed", arguments: StoreKind.durable)
     func tableShapeMismatch(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let schemas = Self.versions()
         try Library.makeStore(at: url, schema: schemas[0], kind: kind)
-        try RawSQL.execute(url, "ALTER TABLE Author ADD COLUMN nickname TEXT")
+        try RawSQL.execute(url, #"ALTER TABLE "Author" ADD COLUMN nickname TEXT"#)
         let bytes = FileState(url)
         let error = moltError { _ = try Store.open(at: url, schema: schemas[1], options: kind.options) }
         #expect(error?.code == .validationFailed)
+        let (id, text, integer) = kind == .postgres
+            ? ("bigint IDENTITY PRIMARY KEY", "text COLLATE \"C\"", "bigint") : ("INTEGER PRIMARY KEY", "TEXT", "INTEGER")
         #expect(error?.message == """
             The migration to version 1 did not produce the expected store, so nothing was committed:
             Table 'Author':
-              Expected: _id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER
-              Found:    _id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER, nickname TEXT
+              Expected: _id \(id), name \(text) NOT NULL, born \(integer)
+              Found:    _id \(id), name \(text) NOT NULL, born \(integer), nickname \(kind == .postgres ? "text" : "TEXT")
             """)
         #expect(FileState(url) == bytes)
         #expect(try Store.version(at: url) == 0)

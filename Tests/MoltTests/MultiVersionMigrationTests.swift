@@ -32,7 +32,7 @@ struct MultiVersionMigrationTests {
         return [v0, v1, v2, v3]
     }
 
-    @Test("opening a version-0 store at version 3 through a plan gives the same data as stepping one version at a time", arguments: StoreKind.files)
+    @Test("opening a version-0 store at version 3 through a plan gives the same data as stepping one version at a time", arguments: StoreKind.durable)
     func planEqualsSteps(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let schemas = Self.versions()
@@ -66,10 +66,10 @@ struct MultiVersionMigrationTests {
         #expect(try Store.inspect(at: stepped).history.map { [$0.fromVersion, $0.toVersion] } == [[0, 1], [1, 2], [2, 3]])
     }
 
-    @Test("a run that rebuilds a table in several steps copies its rows once", arguments: StoreKind.files)
+    @Test("a run that rebuilds a table in several steps copies its rows once", arguments: StoreKind.durable)
     func rebuildsOnce(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let schemas = Self.versions()
         try Library.makeStore(at: url, schema: schemas[0], kind: kind) { objects in
             try Library.fill(objects)
@@ -101,11 +101,11 @@ struct MultiVersionMigrationTests {
         #expect(pagesAfter["Book"] != pagesBefore["Book"])
     }
 
-    @Test("a lightweight shortcut stage over several versions gives the same data as the plan without it", arguments: StoreKind.files)
+    @Test("a lightweight shortcut stage over several versions gives the same data as the plan without it", arguments: StoreKind.durable)
     func lightweightShortcut(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let schemas = Self.versions()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let before = try Library.makeStore(at: url, schema: schemas[0], kind: kind)
         let plan = try MigrationPlan(schemas: schemas, stages: [.lightweight(from: 0, to: 3)])
         let store = try Store.open(at: url, schema: schemas[3], options: kind.options.migrating(with: plan))

@@ -5,10 +5,10 @@ import Molt
 /// What `Store.open` does with a missing, current, changed, older, newer, foreign or damaged file.
 @Suite("Opening rules")
 struct OpeningRulesTests {
-    @Test("a missing file is created at the schema's version, with an empty history", arguments: StoreKind.files)
+    @Test("a missing file is created at the schema's version, with an empty history", arguments: StoreKind.durable)
     func createsNewFile(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let store = try Store.open(at: url, schema: Library.v0().withVersion(4), options: kind.options)
         #expect(try store.history() == [])
         #expect(try StoreDump(store).entities.mapValues(\.count) == ["Author": 0, "Book": 0, "Tag": 0])
@@ -20,10 +20,10 @@ struct OpeningRulesTests {
         #expect(info.formatVersion == 1)
     }
 
-    @Test("the same version with the same schema opens without a migration, in any declaration order and with rename hints", arguments: StoreKind.files)
+    @Test("the same version with the same schema opens without a migration, in any declaration order and with rename hints", arguments: StoreKind.durable)
     func sameVersionSameSchema(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let before = try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         var reordered = Library.v0()
         reordered.entities.reverse()
@@ -37,10 +37,10 @@ struct OpeningRulesTests {
         #expect(try StoreDump(store) == before)
     }
 
-    @Test("the same version with another schema is refused with every difference listed, and nothing is written", arguments: StoreKind.files)
+    @Test("the same version with another schema is refused with every difference listed, and nothing is written", arguments: StoreKind.durable)
     func sameVersionDifferentSchema(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         let bytes = FileState(url)
         let changed = Library.v0().next(0) {
@@ -66,10 +66,10 @@ struct OpeningRulesTests {
         #expect(FileState(url) == bytes)
     }
 
-    @Test("an older store is migrated and the run is recorded in its history", arguments: StoreKind.files)
+    @Test("an older store is migrated and the run is recorded in its history", arguments: StoreKind.durable)
     func olderIsMigrated(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         let v2 = Library.v0().next(2) { $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, isOptional: true)) } }
         let started = Date()
@@ -87,10 +87,10 @@ struct OpeningRulesTests {
         #expect(record.duration >= 0)
     }
 
-    @Test("a newer store is refused with storeIsNewer and nothing is written", arguments: StoreKind.files)
+    @Test("a newer store is refused with storeIsNewer and nothing is written", arguments: StoreKind.durable)
     func newerIsRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let before = try Library.makeStore(at: url, schema: Library.v0().withVersion(5), kind: kind)
         let bytes = FileState(url)
         let error = moltError { _ = try Store.open(at: url, schema: Library.v0().withVersion(3), options: kind.options) }
@@ -100,10 +100,10 @@ struct OpeningRulesTests {
         #expect(try StoreDump(at: url, schema: Library.v0().withVersion(5), options: kind.options) == before)
     }
 
-    @Test("version(at:) and inspect(at:) read an old store without migrating it", arguments: StoreKind.files)
+    @Test("version(at:) and inspect(at:) read an old store without migrating it", arguments: StoreKind.durable)
     func readWithoutMigrating(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         let bytes = FileState(url)
         #expect(try Store.version(at: url) == 0)
@@ -115,10 +115,10 @@ struct OpeningRulesTests {
         #expect(FileState(url) == bytes)
     }
 
-    @Test("resettingStoreIfMigrationNeeded recreates an older or changed store empty at the new schema", arguments: StoreKind.files)
+    @Test("resettingStoreIfMigrationNeeded recreates an older or changed store empty at the new schema", arguments: StoreKind.durable)
     func resetting(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         // Even a change that cannot be inferred.
         let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("price") { $0.type = .int } } }
@@ -182,10 +182,10 @@ struct OpeningRulesTests {
         }
     }
 
-    @Test("a store written by a newer Molt file format is refused with unsupportedFormat, unchanged", arguments: StoreKind.files)
+    @Test("a store written by a newer Molt file format is refused with unsupportedFormat, unchanged", arguments: StoreKind.durable)
     func newerFileFormat(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         try RawSQL.execute(url, "UPDATE _molt_metadata SET value = '2' WHERE key = 'formatVersion'")
         let bytes = FileState(url)
@@ -200,10 +200,10 @@ struct OpeningRulesTests {
         #expect(FileState(url) == bytes)
     }
 
-    @Test("a store whose metadata was damaged is refused with corruptStore, unchanged", arguments: StoreKind.files)
+    @Test("a store whose metadata was damaged is refused with corruptStore, unchanged", arguments: StoreKind.durable)
     func damagedMetadata(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         try RawSQL.execute(url, "DELETE FROM _molt_metadata WHERE key = 'schemaHash'")
         let bytes = FileState(url)

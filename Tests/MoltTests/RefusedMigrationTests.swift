@@ -63,10 +63,10 @@ struct RefusedMigrationTests {
             line: "Relationship 'Book.tags' now points to 'Genre' instead of 'Tag' between versions 0 and 1; Molt cannot know which new objects to link. Link them in \(hint)."),
     ]
 
-    @Test("a change that cannot be inferred is refused with its exact message, and nothing is written", arguments: StoreKind.files, refusals)
+    @Test("a change that cannot be inferred is refused with its exact message, and nothing is written", arguments: StoreKind.durable, refusals)
     func refused(kind: StoreKind, refusal: Refusal) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let v0 = Library.v0()
         let before = try Library.makeStore(at: url, schema: v0, kind: kind)
         let bytes = FileState(url)

@@ -1,11 +1,12 @@
 import Foundation
 import Molt
+import MoltPostgres
 
 // A child process for MoltTests' crash and concurrency tests.
 //
-//     molt-test-worker open STORE SCHEMA.json rollback|wal [--hold]
+//     molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold]
 //
-// Opens (and so migrates) the store at STORE with the schema read from SCHEMA.json (a `snapshotJSON()`), then
+// Opens (and so migrates) the store at STORE (a file, or with `postgres` a `postgres://…?schema=NAMESPACE` URL) with the schema read from SCHEMA.json (a `snapshotJSON()`), then
 // prints "opened VERSION" and exits 0. While a migration runs it prints "migrating" when the first progress
 // report comes, so that a test can kill it mid-migration. With `--hold` it also prints "holding" when the
 // progress reaches 100 % (every row written, nothing committed yet) and then sleeps until it is killed.
@@ -23,18 +24,25 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 4, arguments[0] == "open" else {
-    fail("molt-test-worker open STORE SCHEMA.json rollback|wal [--hold]")
+    fail("molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold]")
 }
-let storeURL = URL(fileURLWithPath: arguments[1])
 let holds = arguments.dropFirst(4).contains("--hold")
 
 do {
     let schema = try Schema(snapshotJSON: Data(contentsOf: URL(fileURLWithPath: arguments[2])))
     var options = Store.Options()
+    let location: StoreLocation
     switch arguments[3] {
-    case "wal": options.journalMode = .wal
-    case "rollback": options.journalMode = .rollback
-    default: fail("the journal mode must be rollback or wal, not \(arguments[3])")
+    case "wal":
+        options.journalMode = .wal
+        location = .file(URL(fileURLWithPath: arguments[1]))
+    case "rollback":
+        options.journalMode = .rollback
+        location = .file(URL(fileURLWithPath: arguments[1]))
+    case "postgres":
+        guard let url = URL(string: arguments[1]) else { fail("not a URL: \(arguments[1])") }
+        location = try .postgres(url)
+    default: fail("the engine must be rollback, wal or postgres, not \(arguments[3])")
     }
     let started = LockedFlag()
     options.progress = { progress in
@@ -47,7 +55,7 @@ do {
             exit(3)
         }
     }
-    let store = try Store.open(at: storeURL, schema: schema, options: options)
+    let store = try Store.open(at: location, schema: schema, options: options)
     let version = store.schema.version
     try store.close()
     say("opened \(version)")

@@ -39,7 +39,10 @@ extension Migration {
     }
 
     struct ResolvedMapping {
+        /// The mapping in the engine's spelling (``SQLDialect/portableExpression(_:names:)``).
         let mapping: EntityMapping
+        /// The mapping as the app wrote it, for messages.
+        let written: EntityMapping
         let index: Int
         let source: Entity
         let destination: Entity
@@ -83,7 +86,19 @@ extension Migration {
                     entity: destination.name, property: attribute.name)
             }
         }
-        return ResolvedMapping(mapping: mapping, index: index, source: source, destination: destination, inPlace: inPlace)
+        // The engine's spelling of the names an expression uses (PostgreSQL folds unquoted names to lower case).
+        let names = Set(([source, destination] + oldSchema.entities + newSchema.entities).flatMap { entity in
+            [entity.name, StoreLayout.idColumn] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
+        })
+        var portable = mapping
+        portable.attributes = mapping.attributes.mapValues { db.dialect.portableExpression($0, names: names) }
+        portable.filter = mapping.filter.map { db.dialect.portableExpression($0, names: names) }
+        portable.links = mapping.links.map { link in
+            var link = link
+            link.sourceKey = link.sourceKey.map { db.dialect.portableExpression($0, names: names) }
+            return link
+        }
+        return ResolvedMapping(mapping: portable, written: mapping, index: index, source: source, destination: destination, inPlace: inPlace)
     }
 
     private func execute(_ m: ResolvedMapping, folding: Bool) throws {
@@ -164,7 +179,7 @@ extension Migration {
         try withSQLContext("the link '\(m.destination.name).\(link.relationship)'") {
             // Keyed on both sides, so that linking either way is a lookup, not a scan per row.
             try db.execute("CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b))")
-            try db.execute("CREATE INDEX \(dialect.temporaryTable("_molt_pairs_b")) ON _molt_pairs (b, a)")
+            try db.execute(dialect.temporaryIndex("_molt_pairs_b", on: "_molt_pairs", columns: "b, a"))
             defer { _ = try? db.execute("DROP TABLE \(pairs)") }
             try db.execute("""
                 INSERT INTO \(pairs) (a, b)

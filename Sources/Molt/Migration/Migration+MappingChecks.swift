@@ -9,17 +9,20 @@ extension Migration {
         let q = db.dialect.quote
         for m in mappings {
             let source = q(m.source.name)
-            var parts: [(what: String, text: String, query: String)] = m.mapping.attributes.sorted { $0.key < $1.key }.map {
-                ("the expression of '\(m.destination.name).\($0.key)'", $0.value, "SELECT (\($0.value)) FROM \(source)")
+            // Each part is checked in the engine's spelling and quoted in the app's.
+            var parts: [(what: String, text: String, checked: String, query: String)] = m.mapping.attributes.sorted { $0.key < $1.key }.map {
+                ("the expression of '\(m.destination.name).\($0.key)'", m.written.attributes[$0.key] ?? $0.value, $0.value, "SELECT (\($0.value)) FROM \(source)")
             }
-            if let filter = m.mapping.filter { parts.append(("the filter", filter, "SELECT 1 FROM \(source) WHERE (\(filter))")) }
-            for link in m.mapping.links {
+            if let filter = m.mapping.filter {
+                parts.append(("the filter", m.written.filter ?? filter, filter, "SELECT 1 FROM \(source) WHERE (\(filter))"))
+            }
+            for (link, written) in zip(m.mapping.links, m.written.links) {
                 if let key = link.sourceKey {
-                    parts.append(("the source key of the link '\(link.relationship)'", key, "SELECT (\(key)) FROM \(source)"))
+                    parts.append(("the source key of the link '\(link.relationship)'", written.sourceKey ?? key, key, "SELECT (\(key)) FROM \(source)"))
                 }
             }
             for part in parts {
-                guard let problem = SQLExpressionCheck.problem(in: part.text) ?? checker.problem(in: part.query) else { continue }
+                guard let problem = SQLExpressionCheck.problem(in: part.checked) ?? checker.problem(in: part.query) else { continue }
                 throw MoltError(
                     .invalidValue,
                     "In \(m.label), \(part.what) is not one SQL expression over the old version's data: `\(part.text)` — \(problem). A mapping may read the entities of version \(fromVersion) and call SQL functions; it cannot run statements, write, or read other tables. Nothing was written.",

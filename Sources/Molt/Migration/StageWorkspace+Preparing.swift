@@ -142,7 +142,8 @@ extension StageWorkspace {
         ) throws {
             let dialect = db.dialect
             if let oldAttribute, dialect.columnType(oldAttribute.type) == dialect.columnType(attribute.type),
-                SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type) == .column(oldAttribute.name)
+                SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type).simplified(for: dialect)
+                    == .column(oldAttribute.name)
             {
                 // Same storage: B reads A's column.
                 carried.shared.insert(oldAttribute.name)

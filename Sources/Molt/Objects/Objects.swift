@@ -94,7 +94,14 @@ public struct Objects {
 
     /// `value` in `attribute`'s type, or the error that names why it does not fit.
     func checked(_ value: Value, for attribute: Attribute, in entity: Entity, objectID: Int64? = nil) throws -> Value {
-        if let checked = attribute.coerce(value) { return checked }
+        if let checked = attribute.coerce(value) {
+            if let reason = dialect.storageRefusal(checked) {
+                throw MoltError(
+                    .invalidValue, "Attribute '\(entity.name).\(attribute.name)' cannot store \(reason); nothing was written.",
+                    entity: entity.name, property: attribute.name)
+            }
+            return checked
+        }
         if value.isNull {
             throw MoltError(
                 .invalidValue, "Attribute '\(entity.name).\(attribute.name)' is required; give it a value (or a default in the schema).",

@@ -48,11 +48,26 @@ package protocol SQLDialect: Sendable {
     /// The expression that orders rows of a join table by insertion, for relationships that keep no position.
     var insertionOrder: String { get }
 
+    /// The definition of a column every join table gets for ``insertionOrder``, for engines whose rows have no
+    /// insertion order of their own (PostgreSQL has no `rowid`); nil when the engine keeps one (SQLite).
+    var insertionOrderColumn: String? { get }
+
     /// The longest identifier the engine keeps whole, in bytes; nil when there is no practical limit.
     var maximumIdentifierLength: Int? { get }
 
     /// A checker of queries an app supplies (a mapping's expressions), against `schema`'s tables: reads only.
     func queryChecker(for schema: Schema) throws -> any SQLQueryChecker
+
+    /// Why the engine cannot store `value` whole (PostgreSQL text cannot hold a NUL character), as a phrase
+    /// that follows "cannot store" and says what to do instead; nil when it can (SQLite stores every value).
+    func storageRefusal(_ value: Value) -> String?
+
+    /// `CREATE INDEX` on a temporary table (SQLite names the index's schema, PostgreSQL the table's).
+    func temporaryIndex(_ name: String, on table: String, columns: String) -> String
+
+    /// An SQL expression of a mapping in the engine's spelling: the names of `names` it uses bare are quoted
+    /// with the case they are declared in (PostgreSQL folds unquoted names to lower case; SQLite ignores case).
+    func portableExpression(_ expression: String, names: Set<String>) -> String
 }
 
 /// What a reference does when the row it points to is deleted.
@@ -61,6 +76,16 @@ package enum SQLReferenceAction: Sendable {
 }
 
 extension SQLDialect {
+    package var insertionOrderColumn: String? { nil }
+
+    package func storageRefusal(_ value: Value) -> String? { nil }
+
+    package func temporaryIndex(_ name: String, on table: String, columns: String) -> String {
+        "CREATE INDEX \(temporaryTable(name)) ON \(table) (\(columns))"
+    }
+
+    package func portableExpression(_ expression: String, names: Set<String>) -> String { expression }
+
     /// An identifier in double quotes, inner quotes doubled: the same in SQLite and PostgreSQL.
     package func quote(_ identifier: String) -> String {
         var result = "\""

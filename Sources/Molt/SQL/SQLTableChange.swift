@@ -13,13 +13,28 @@ package indirect enum SQLColumnSource: Equatable, Sendable {
     /// `filter` is false, another source.
     case sql(String, filter: String?, otherwise: SQLColumnSource)
 
-    /// The source converted from `from` to `to`; the same source when their storage is the same.
+    /// The source converted from `from` to `to`; the same source when the types are the same.
+    ///
+    /// Whether a conversion changes the stored value depends on the engine (SQLite stores a bool as an
+    /// integer and a UUID as text; PostgreSQL has a type for each): ``simplified(for:)`` drops the
+    /// conversions an engine stores alike.
     package static func convert(_ source: SQLColumnSource, from: AttributeType, to: AttributeType) -> SQLColumnSource {
         if from == to { return source }
         if case .literal(.null) = source { return source }
-        switch (from, to) {
-        case (.bool, .int), (.uuid, .string): return source
-        default: return .converted(source, from: from, to: to)
+        return .converted(source, from: from, to: to)
+    }
+
+    /// The source without the conversions between types that `dialect` stores in the same column type with
+    /// the same values (SQLite: bool → int, uuid → string), so that such a change alters no row.
+    package func simplified(for dialect: any SQLDialect) -> SQLColumnSource {
+        switch self {
+        case .column, .literal: return self
+        case .converted(let source, let from, let to):
+            let inner = source.simplified(for: dialect)
+            let same = dialect.columnType(from) == dialect.columnType(to) && dialect.conversion("x", from: from, to: to) == "x"
+            return same ? inner : .converted(inner, from: from, to: to)
+        case .coalesce(let source, let fallback): return .coalesce(source.simplified(for: dialect), fallback)
+        case .sql(let expression, let filter, let otherwise): return .sql(expression, filter: filter, otherwise: otherwise.simplified(for: dialect))
         }
     }
 

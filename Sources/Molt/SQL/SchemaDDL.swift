@@ -42,6 +42,7 @@ package struct SchemaDDL: Sendable {
             "\(quote(StoreLayout.targetColumn)) \(integer) NOT NULL \(dialect.reference(table: tables(relationship.destination), column: StoreLayout.idColumn, onDelete: .cascade))",
         ]
         if relationship.isOrdered { columns.append("\(quote(StoreLayout.positionColumn)) \(integer) NOT NULL DEFAULT 0") }
+        if let order = dialect.insertionOrderColumn { columns.append(order) }
         columns.append("PRIMARY KEY (\(quote(StoreLayout.ownerColumn)), \(quote(StoreLayout.targetColumn)))")
         return [
             "CREATE TABLE \(quote(table)) (\(columns.joined(separator: ", ")))",

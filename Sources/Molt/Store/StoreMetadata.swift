@@ -60,7 +60,7 @@ struct StoreMetadata {
     /// from three keys without decoding the recorded schema: an up-to-date store opens without parsing its
     /// snapshot.
     static func records(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> Bool {
-        guard try db.tableNames().contains(table) else { return false }
+        guard try db.tableExists(table) else { return false }
         let statement = try db.cachedStatement(
             "SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN ('formatVersion', 'schemaVersion', 'schemaHash')")
         defer { statement.reset() }
@@ -85,15 +85,16 @@ struct StoreMetadata {
         return (hash, version)
     }
 
-    /// Creates the metadata tables.
+    /// Creates the metadata tables, in the engine's types (the history's `id` is assigned by the engine).
     static func create(_ db: any SQLConnection) throws {
-        let q = db.dialect.quote
-        try db.execute("CREATE TABLE \(q(table)) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+        let d = db.dialect
+        let (text, integer, real) = (d.columnType(.string), d.columnType(.int), d.columnType(.double))
+        try db.execute("CREATE TABLE \(d.quote(table)) (key \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL)")
         try db.execute("""
-            CREATE TABLE \(q(historyTable)) (
-                id INTEGER PRIMARY KEY, fromVersion INTEGER NOT NULL, toVersion INTEGER NOT NULL,
-                startedAt REAL NOT NULL, duration REAL NOT NULL, objectsTouched INTEGER NOT NULL, steps TEXT NOT NULL,
-                details TEXT)
+            CREATE TABLE \(d.quote(historyTable)) (
+                \(d.identifierColumn("id")), fromVersion \(integer) NOT NULL, toVersion \(integer) NOT NULL,
+                startedAt \(real) NOT NULL, duration \(real) NOT NULL, objectsTouched \(integer) NOT NULL, steps \(text) NOT NULL,
+                details \(text))
             """)
         if db.dialect is SQLiteDialect { try db.execute("PRAGMA application_id = \(applicationID)") }
     }

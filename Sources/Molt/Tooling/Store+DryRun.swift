@@ -17,6 +17,8 @@ package struct MigrationDryRun: Sendable, Hashable {
     package var objectsTouched: Int
     /// What each step would do.
     package var stepRecords: [MigrationStepRecord]
+    /// The number of objects of each entity of the target schema after the run, before its rollback.
+    package var objectCounts: [String: Int] = [:]
 }
 
 extension Store {
@@ -40,8 +42,14 @@ extension Store {
     /// - Throws: The ``MoltError`` the real migration would throw: ``MoltError/Code/storeIsNewer``,
     ///   ``MoltError/Code/migrationNotInferable``, ``MoltError/Code/validationFailed``…
     package static func dryRunMigration(at url: URL, to schema: Schema, plan: MigrationPlan? = nil) throws -> MigrationDryRun {
+        try dryRunMigration(at: .file(url), to: schema, plan: plan)
+    }
+
+    /// Runs the migration of the store at `location` in a transaction that is rolled back, recording the
+    /// statements it executes: on PostgreSQL (transactional DDL) the database itself is left as it was.
+    package static func dryRunMigration(at location: StoreLocation, to schema: Schema, plan: MigrationPlan? = nil) throws -> MigrationDryRun {
         try schema.validate()
-        let stored = try inspect(at: url).schema
+        let stored = try inspect(at: location, countingObjects: false).schema
         var options = Options()
         options.plan = plan
         guard case .migrate(let from) = try decision(
@@ -51,7 +59,7 @@ extension Store {
             return MigrationDryRun(
                 fromVersion: stored.version, toVersion: stored.version, steps: [], statements: [], objectsTouched: 0, stepRecords: [])
         }
-        let database = try SQLiteDatabase.open(path: url.path)
+        let database = try location.engine.open(options: options)
         defer { try? database.close() }
         let recorder = StatementRecorder()
         var result: MigrationDryRun?
@@ -62,10 +70,14 @@ extension Store {
             result = MigrationDryRun(
                 fromVersion: from.version, toVersion: schema.version, steps: record.steps,
                 statements: [], objectsTouched: record.objectsTouched, stepRecords: record.stepRecords)
+            db.statementObserver = nil
+            for entity in schema.entities {
+                result?.objectCounts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
+            }
             return false
         }
         guard var dryRun = result else {
-            throw MoltError(.migrationFailed, "The dry run of the migration of \(url.path) ended without a result; nothing was written.")
+            throw MoltError(.migrationFailed, "The dry run of the migration of \(location) ended without a result; nothing was written.")
         }
         dryRun.statements = recorder.statements
         return dryRun

@@ -35,10 +35,10 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
+        let location = try Files.existingStoreLocation(storeArgument.store)
         let out = ByteSink(descriptor: STDOUT_FILENO)
         // The version, the schema and every object are read in one read-only transaction.
-        try Store.reading(at: .file(url)) { snapshot, objects in
+        try Store.reading(at: location) { snapshot, objects in
             let entities = try chosenEntities(snapshot.schema)
             let bar = Terminal.progressBarOnStandardError(title: "Exporting")
             defer { bar?.finish() }

@@ -34,10 +34,10 @@ struct ImportCommand: ParsableCommand {
             throw CLIFailure(.badInput, "There is no data file at \(dataURL.path). Check the path.")
         }
         defer { try? handle.close() }
-        let url = Files.url(storeArgument.store)
-        let exists = FileManager.default.fileExists(atPath: url.path)
+        let location = try StoreAddress.location(storeArgument.store)
+        let exists = try StoreAddress.holdsStore(location)
         if exists {
-            let info = try MigrateCommand.readRecovering(try Files.existingStoreURL(storeArgument.store))
+            let info = try MigrateCommand.readRecovering(try Files.existingStoreLocation(storeArgument.store))
             guard info.version == schema.version else {
                 if info.version > schema.version {
                     try Store.checkMigration(from: info.schema, to: schema)
@@ -49,9 +49,10 @@ struct ImportCommand: ParsableCommand {
         }
         let store: Store
         do {
-            store = try Store.open(at: url, schema: schema, options: exists ? Files.existingStoreOptions() : Store.Options())
+            store = try Store.open(at: location, schema: schema, options: exists ? Files.existingStoreOptions() : Store.Options())
         } catch {
-            if !exists { Files.removeStore(url) }
+            // A PostgreSQL store is created in one transaction: a failed creation left nothing behind.
+            if !exists, let url = location.url { Files.removeStore(url) }
             throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: dataURL.path))?[.size] as? Int
@@ -69,11 +70,11 @@ struct ImportCommand: ParsableCommand {
             }
             bar?.finish()
             try store.close()
-            Terminal.line("Imported \(Format.count(count, "object")) into \(url.path) (version \(schema.version)).")
+            Terminal.line("Imported \(Format.count(count, "object")) into \(StoreAddress.describe(location)) (version \(schema.version)).")
         } catch {
             bar?.finish()
             try? store.close()
-            if !exists { Files.removeStore(url) }
+            if !exists { try? StoreAddress.remove(createdStore: location, named: storeArgument.store) }
             throw error
         }
     }

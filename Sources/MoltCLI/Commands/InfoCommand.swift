@@ -23,8 +23,8 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
-        let info = try Files.storeInfo(url, countingObjects: count)
+        let location = try Files.existingStoreLocation(storeArgument.store)
+        let info = try Files.storeInfo(location, countingObjects: count)
         let report = InfoReport(info, counted: count)
         if output.json {
             try Terminal.json(report)
@@ -84,7 +84,7 @@ struct InfoReport: Encodable {
 
     init(_ info: StoreInfo, counted: Bool) {
         schema = info.schema
-        path = info.url.path
+        path = StoreAddress.describe(info.location)
         version = info.version
         formatVersion = info.formatVersion
         schemaHash = info.schemaHash

@@ -59,12 +59,13 @@ struct MigrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
+        let location = try Files.existingStoreLocation(storeArgument.store)
+        let name = StoreAddress.describe(location)
         let schema = try Files.schema(at: target.to)
-        let info = try Self.readRecovering(url)
+        let info = try Self.readRecovering(location)
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             try finish(Report(
-                store: url.path, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
+                store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
                 steps: [], stepRecords: [], backup: nil), waited: false)
             return
         }
@@ -74,19 +75,19 @@ struct MigrateCommand: ParsableCommand {
         options.secureDelete = secureDelete == .fast ? .fast : .systemDefault
         // Refuse before copying anything: a newer store, or a step that needs code, leaves no backup behind.
         try Store.checkMigration(from: info.schema, to: schema, plan: options.plan)
-        let backupURL = backup ? try makeBackup(of: url, version: info.version) : nil
+        let backupURL = backup ? try makeBackup(of: location, version: info.version) : nil
         let bar = output.json ? nil : Terminal.progressBar(title: "Migrating")
         options.progress = bar?.handler
         let record: MigrationRecord?
         do {
-            let store = try Store.open(at: url, schema: schema, options: options)
+            let store = try Store.open(at: location, schema: schema, options: options)
             defer { try? store.close() }
             bar?.finish()
             guard case .migrated = store.outcome else {
                 // Another process migrated the store between this one's first look and its lock.
                 if let backupURL { Files.removeStore(backupURL) }
                 try finish(Report(
-                    store: url.path, fromVersion: schema.version, toVersion: schema.version, duration: 0, objectsTouched: 0,
+                    store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0, objectsTouched: 0,
                     steps: [], stepRecords: [], backup: nil), waited: true)
                 return
             }
@@ -94,28 +95,34 @@ struct MigrateCommand: ParsableCommand {
         } catch {
             bar?.finish()
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
-            throw Self.explained(error, store: url)
+            throw Self.explained(error, store: location.url)
         }
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(Report(
-            store: url.path, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
+            store: name, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
             objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [], stepRecords: record?.stepRecords ?? [],
             backup: keepBackup ? backupURL?.path : nil), waited: false)
     }
 
     /// The store's version, schema and hash; a journal or log left by a dead writer is recovered first, since
     /// migrate is a command that writes.
-    static func readRecovering(_ url: URL) throws -> StoreInfo {
+    static func readRecovering(_ location: StoreLocation) throws -> StoreInfo {
         do {
-            return try Files.storeInfo(url, countingObjects: false)
+            return try Files.storeInfo(location, countingObjects: false)
         } catch MoltError.Code.needsRecovery {
+            guard let url = location.url else { throw MoltError(.needsRecovery, "The store at \(location) needs recovery.") }
             if let done = try Store.recover(at: url) { Terminal.error("note: \(done) (left by a process that stopped while writing).") }
-            return try Files.storeInfo(url, countingObjects: false)
+            return try Files.storeInfo(location, countingObjects: false)
         }
     }
 
     /// `STORE.backup-<version>`, a consistent copy made with SQLite's online backup.
-    private func makeBackup(of url: URL, version: Int) throws -> URL {
+    private func makeBackup(of location: StoreLocation, version: Int) throws -> URL {
+        guard let url = location.url else {
+            throw CLIFailure(
+                .badInput,
+                "--backup copies a store file; back a PostgreSQL store up with `pg_dump --schema=…` instead (a failed migration leaves it as it was anyway); nothing was written.")
+        }
         let backupURL = URL(fileURLWithPath: url.path + ".backup-\(version)")
         guard !FileManager.default.fileExists(atPath: backupURL.path) else {
             throw CLIFailure(
@@ -126,8 +133,8 @@ struct MigrateCommand: ParsableCommand {
     }
 
     /// A full disk's error with the room the migration may need: up to the store's size again, for a rebuild.
-    static func explained(_ error: any Error, store url: URL) -> any Error {
-        guard var error = error as? MoltError, error.code == .diskFull else { return error }
+    static func explained(_ error: any Error, store url: URL?) -> any Error {
+        guard var error = error as? MoltError, error.code == .diskFull, let url else { return error }
         let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
         error.message += " This migration may need up to \(Format.bytes(size)) free beside the store (as much as the store's \(Format.bytes(size)), for the tables it rebuilds and their journal)."
         return error

@@ -35,14 +35,15 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
         let schema = try Files.schema(at: target.to)
+        let location = try Files.existingStoreLocation(storeArgument.store)
+        guard let url = location.url else { return try planInTransaction(location, schema: schema) }
         let folder = try Files.temporaryFolder("molt-plan")
         defer { try? FileManager.default.removeItem(at: folder) }
         // One read of the store: a consistent copy (SQLite's online backup); everything else reads the copy.
         let copy = folder.appendingPathComponent(url.lastPathComponent)
         try Files.backUpStore(url, to: copy)
-        let info = try Files.storeInfo(copy, countingObjects: false)
+        let info = try Files.storeInfo(.file(copy), countingObjects: false)
         if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
             return try report(Report(store: url.path, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
         }
@@ -50,6 +51,20 @@ struct PlanCommand: ParsableCommand {
         let dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
         try self.report(Report(
             store: url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
+            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
+    }
+
+    /// A PostgreSQL store is planned in place, in a transaction that is rolled back (its DDL is transactional).
+    private func planInTransaction(_ location: StoreLocation, schema: Schema) throws {
+        let info = try Files.storeInfo(location, countingObjects: false)
+        let name = StoreAddress.describe(location)
+        if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
+            return try report(Report(store: name, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
+        }
+        let plan = try mapping.plan(from: info.schema, to: schema)
+        let dryRun = try Store.dryRunMigration(at: location, to: schema, plan: plan)
+        try self.report(Report(
+            store: name, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
             statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
     }
 

@@ -16,10 +16,15 @@ struct RecoverCommand: ParsableCommand {
             changes into the store, and changes nothing else. A store with nothing to recover is not written.
             """)
 
-    @OptionGroup var storeArgument: StoreArgument
+    @Argument(help: ArgumentHelp("The store's file (a PostgreSQL store rolls back in the server on its own).", valueName: "store"))
+    var store: String
+
+    func validate() throws {
+        if store.isEmpty { throw ValidationError("The store's path is empty.") }
+    }
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
+        let url = try Files.existingStoreURL(store)
         guard let done = try Store.recover(at: url) else {
             Terminal.line("Nothing to recover: \(url.path) has no journal or log left by a process that stopped while writing.")
             return

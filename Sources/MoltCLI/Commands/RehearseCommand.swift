@@ -38,13 +38,14 @@ struct RehearseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
         let schema = try Files.schema(at: target.to)
+        let location = try Files.existingStoreLocation(storeArgument.store)
+        guard let url = location.url else { return try rehearseInTransaction(location, schema: schema) }
         let folder = try Files.temporaryFolder("molt-rehearse")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(url.lastPathComponent)
         try Files.backUpStore(url, to: copy)
-        let info = try Files.storeInfo(copy, countingObjects: true)
+        let info = try Files.storeInfo(.file(copy), countingObjects: true)
         let same = info.schema.version == schema.version && info.schemaHash == schema.contentHash
         let plan = same ? nil : try mapping.plan(from: info.schema, to: schema)
         try Store.checkMigration(from: info.schema, to: schema, plan: plan)
@@ -66,20 +67,42 @@ struct RehearseCommand: ParsableCommand {
         let after = try Store.inspect(at: copy)
         let migrated = info.version != schema.version
         let record = migrated ? after.history.last : nil
+        try report(
+            info, store: url.path, schema: schema, after: after.objectCounts, record: record.map { ($0.steps, $0.objectsTouched, $0.stepRecords) },
+            elapsed: elapsed)
+    }
 
+    /// A PostgreSQL store is rehearsed in place, in a transaction that is rolled back (its DDL is transactional).
+    private func rehearseInTransaction(_ location: StoreLocation, schema: Schema) throws {
+        let info = try Files.storeInfo(location, countingObjects: true)
+        let same = info.schema.version == schema.version && info.schemaHash == schema.contentHash
+        let plan = same ? nil : try mapping.plan(from: info.schema, to: schema)
+        try Store.checkMigration(from: info.schema, to: schema, plan: plan)
+        let clock = ContinuousClock.now
+        let dryRun = try Store.dryRunMigration(at: location, to: schema, plan: plan)
+        let elapsed = ContinuousClock.now - clock
+        try report(
+            info, store: StoreAddress.describe(location), schema: schema, after: dryRun.steps.isEmpty ? info.objectCounts : dryRun.objectCounts,
+            record: dryRun.steps.isEmpty ? nil : (dryRun.steps, dryRun.objectsTouched, dryRun.stepRecords), elapsed: elapsed)
+    }
+
+    private func report(
+        _ info: StoreInfo, store: String, schema: Schema, after: [String: Int],
+        record: (steps: [String], objectsTouched: Int, stepRecords: [MigrationStepRecord])?, elapsed: Duration
+    ) throws {
         var entities: [EntityCounts] = []
         var matched: Set<String> = []
         for entity in schema.entities {
             let origin = info.schema.entity(named: entity.name) != nil ? entity.name : entity.originalName
             let before = origin.flatMap { info.objectCounts[$0] }
             if before != nil, let origin { matched.insert(origin) }
-            entities.append(EntityCounts(entity: entity.name, before: before, after: after.objectCounts[entity.name]))
+            entities.append(EntityCounts(entity: entity.name, before: before, after: after[entity.name]))
         }
         for entity in info.schema.entities where !matched.contains(entity.name) {
             entities.append(EntityCounts(entity: entity.name, before: info.objectCounts[entity.name], after: nil))
         }
         let report = Report(
-            store: url.path, fromVersion: info.version, toVersion: schema.version, entities: entities,
+            store: store, fromVersion: info.version, toVersion: schema.version, entities: entities,
             steps: record?.steps ?? [],
             duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
             objectsTouched: record?.objectsTouched ?? 0, stepRecords: record?.stepRecords ?? [], peakMemoryBytes: Files.peakResidentMemory())
@@ -91,7 +114,8 @@ struct RehearseCommand: ParsableCommand {
     }
 
     private func print(_ report: Report) {
-        Terminal.line("Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), on a copy (the store is untouched)")
+        let how = StoreAddress.isPostgres(report.store) ? "in a transaction rolled back" : "on a copy"
+        Terminal.line("Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), \(how) (the store is untouched)")
         Terminal.line()
         Terminal.line("Objects before → after:")
         for entity in report.entities {

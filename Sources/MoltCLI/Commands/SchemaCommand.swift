@@ -16,8 +16,8 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var storeArgument: StoreArgument
 
     func run() throws {
-        let url = try Files.existingStoreURL(storeArgument.store)
-        var data = try Store.reading(at: .file(url)) { snapshot, _ in try snapshot.schema.snapshotJSON() }
+        let location = try Files.existingStoreLocation(storeArgument.store)
+        var data = try Store.reading(at: location) { snapshot, _ in try snapshot.schema.snapshotJSON() }
         data.append(0x0A)
         FileHandle.standardOutput.write(data)
     }

@@ -36,6 +36,11 @@ enum Files {
     ///
     /// - Throws: ``CLIFailure`` (bad input) for an empty file or a folder; ``MoltError`` when there is no file.
     static func existingStoreURL(_ path: String) throws -> URL {
+        if StoreAddress.isPostgres(path) {
+            throw CLIFailure(
+                .badInput,
+                "This command works on an SQLite store file, and \(StoreAddress.redacted(path)) is a PostgreSQL database: a PostgreSQL store needs no recovery or file check (a failed migration rolls back in the server). Give the path of a store file.")
+        }
         let url = url(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -50,16 +55,23 @@ enum Files {
         return url
     }
 
+    /// The store given on the command line: a `postgres://` URL, or a file refused early by
+    /// ``existingStoreURL(_:)``.
+    static func existingStoreLocation(_ text: String) throws -> StoreLocation {
+        if StoreAddress.isPostgres(text) { return try StoreAddress.location(text) }
+        return .file(try existingStoreURL(text))
+    }
+
     /// What the store at `path` says about itself (version, schema, hash, history; no object counts), read in
     /// one read-only transaction that writes nothing.
     static func existingStore(at path: String) throws -> StoreInfo {
-        try storeInfo(try existingStoreURL(path), countingObjects: false)
+        try storeInfo(try existingStoreLocation(path), countingObjects: false)
     }
 
-    /// What the store at `url` says about itself, strictly read-only: a journal or log left by a dead writer is
-    /// reported (``MoltError/Code/needsRecovery``), never recovered.
-    static func storeInfo(_ url: URL, countingObjects: Bool) throws -> StoreInfo {
-        try Store.reading(at: .file(url)) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
+    /// What the store at `location` says about itself, strictly read-only: a journal or log left by a dead writer
+    /// is reported (``MoltError/Code/needsRecovery``), never recovered.
+    static func storeInfo(_ location: StoreLocation, countingObjects: Bool) throws -> StoreInfo {
+        try Store.reading(at: location) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
     }
 
     /// A consistent copy of the store at `source` in a new file at `destination` (SQLite's online backup, read

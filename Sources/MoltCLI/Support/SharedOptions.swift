@@ -3,7 +3,7 @@ import Molt
 
 /// The store a command reads or changes.
 struct StoreArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The store's file.", valueName: "store"))
+    @Argument(help: ArgumentHelp("The store's file, or a postgres:// URL.", valueName: "store"))
     var store: String
 
     func validate() throws {

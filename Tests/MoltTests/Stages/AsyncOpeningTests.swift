@@ -7,7 +7,7 @@ struct AsyncOpeningTests {
     @Test("an async open migrates, and the progress sequence a UI observes ends at 1")
     func progressSequence() async throws {
         let dir = TemporaryDirectory()
-        try StageBehaviorTests.makeStore(dir.file(), kind: .wal, count: 3000)
+        try StageBehaviorTests.makeStore(.file(dir.file()), kind: .wal, count: 3000)
         let plan = try MigrationPlan(schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
         let opening = Store.opening(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
         var fractions: [Double] = []
@@ -21,7 +21,7 @@ struct AsyncOpeningTests {
     @Test("cancelling an opening rolls the migration back")
     func cancel() async throws {
         let dir = TemporaryDirectory()
-        try StageBehaviorTests.makeStore(dir.file(), kind: .wal, count: 3000)
+        try StageBehaviorTests.makeStore(.file(dir.file()), kind: .wal, count: 3000)
         let plan = try MigrationPlan(schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
         let opening = Store.opening(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
         opening.cancel()

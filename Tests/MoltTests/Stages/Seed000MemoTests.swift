@@ -60,7 +60,7 @@ struct Seed000MemoTests {
     }
 
     /// Writes the memos into a new store at `version`, with the values that version's users would have.
-    static func makeStore(at url: URL, version: Int, memos: [Memo], kind: StoreKind) throws {
+    static func makeStore(at url: StoreLocation, version: Int, memos: [Memo], kind: StoreKind) throws {
         let store = try Store.open(at: url, schema: schema(version), options: kind.options)
         try store.write { objects in
             for memo in memos {
@@ -78,10 +78,10 @@ struct Seed000MemoTests {
         try store.close()
     }
 
-    @Test("a store of every version reaches version 6 with every value as the stages say", arguments: Array(0...5), StoreKind.files)
+    @Test("a store of every version reaches version 6 with every value as the stages say", arguments: Array(0...5), StoreKind.durable)
     func everyVersion(start: Int, kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let memos = Self.memos(40)
         try Self.makeStore(at: url, version: start, memos: memos, kind: kind)
 
@@ -106,10 +106,10 @@ struct Seed000MemoTests {
         #expect(history.last?.steps.count == 6 - start)
     }
 
-    @Test("the seed's Realm block, ported line by line, migrates a version-3 store", arguments: StoreKind.files)
+    @Test("the seed's Realm block, ported line by line, migrates a version-3 store", arguments: StoreKind.durable)
     func realmBlock(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         let memos = Self.memos(10)
         try Self.makeStore(at: url, version: 0, memos: memos, kind: kind)
         let plan = MigrationPlan.realm(schema: Self.schema(6)) { migration, oldSchemaVersion in

@@ -35,7 +35,7 @@ struct Seed001SplitTests {
         ("Edsger", "Dijkstra", 72, "Nuenen Road", "Nuenen"),
     ]
 
-    static func makeV1(_ url: URL, _ kind: StoreKind) throws {
+    static func makeV1(_ url: StoreLocation, _ kind: StoreKind) throws {
         let store = try Store.open(at: url, schema: v1, options: kind.options)
         try store.write { objects in
             for p in people {
@@ -69,10 +69,10 @@ struct Seed001SplitTests {
         }
     }
 
-    @Test("in code: enumerate, create the Address, link it", arguments: StoreKind.files)
+    @Test("in code: enumerate, create the Address, link it", arguments: StoreKind.durable)
     func inCode(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        try Self.makeV1(dir.file(), kind)
+        try Self.makeV1(try kind.location(in: dir), kind)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .custom(from: 1, to: 2) { migration in
                 try migration.enumerateObjects(ofType: "Person") { old, new in
@@ -86,14 +86,14 @@ struct Seed001SplitTests {
                 }
             }
         ])
-        let store = try Store.open(at: dir.file(), schema: Self.v2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         try Self.check(store)
     }
 
-    @Test("as a mapping: SQL expressions, an Address per Person, links in a second phase", arguments: StoreKind.files)
+    @Test("as a mapping: SQL expressions, an Address per Person, links in a second phase", arguments: StoreKind.durable)
     func asMapping(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        try Self.makeV1(dir.file(), kind)
+        try Self.makeV1(try kind.location(in: dir), kind)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .mapping(from: 1, to: 2, [
                 EntityMapping(
@@ -102,14 +102,14 @@ struct Seed001SplitTests {
                 EntityMapping(destination: "Address", source: "Person", filter: "street IS NOT NULL", attributes: ["street": "street", "city": "city"]),
             ])
         ])
-        let store = try Store.open(at: dir.file(), schema: Self.v2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         try Self.check(store)
     }
 
     @Test("a mapping that leaves a required attribute empty is refused with its name, and nothing changes")
     func mappingMissingRequired() throws {
         let dir = TemporaryDirectory()
-        try Self.makeV1(dir.file(), .wal)
+        try Self.makeV1(.file(dir.file()), .wal)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .mapping(from: 1, to: 2, [
                 EntityMapping(destination: "Person", attributes: ["fullName": "firstName"]),

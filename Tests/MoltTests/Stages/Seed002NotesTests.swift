@@ -72,7 +72,7 @@ struct Seed002NotesTests {
         }
     }
 
-    static func makeStore(_ url: URL, version: Int, kind: StoreKind) throws -> [Data?] {
+    static func makeStore(_ url: StoreLocation, version: Int, kind: StoreKind) throws -> [Data?] {
         let schema = [v1, v2][version - 1]
         let store = try Store.open(at: url, schema: schema, options: kind.options)
         let images: [Data?] = (0..<12).map { i in i % 3 == 0 ? nil : Data((0..<(i * 10)).map { UInt8($0 % 256) }) }
@@ -108,23 +108,23 @@ struct Seed002NotesTests {
         }
     }
 
-    @Test("v1 and v2 stores reach v4 through every stage", arguments: [1, 2], StoreKind.files)
+    @Test("v1 and v2 stores reach v4 through every stage", arguments: [1, 2], StoreKind.durable)
     func stepByStep(start: Int, kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let images = try Self.makeStore(dir.file(), version: start, kind: kind)
+        let images = try Self.makeStore(try kind.location(in: dir), version: start, kind: kind)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2, Self.v3, Self.v4], stages: [Self.imagesMapping, Self.attachmentsStage])
-        let store = try Store.open(at: dir.file(), schema: Self.v4, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v4, options: kind.options.migrating(with: plan))
         try Self.check(store, images: images)
         #expect(try store.history().last?.steps.count == 4 - start)
     }
 
-    @Test("a declared shortcut v2 → v4 is taken, and gives the same result", arguments: [1, 2], StoreKind.files)
+    @Test("a declared shortcut v2 → v4 is taken, and gives the same result", arguments: [1, 2], StoreKind.durable)
     func shortcut(start: Int, kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let images = try Self.makeStore(dir.file(), version: start, kind: kind)
+        let images = try Self.makeStore(try kind.location(in: dir), version: start, kind: kind)
         let plan = try MigrationPlan(
             schemas: [Self.v1, Self.v2, Self.v3, Self.v4], stages: [Self.imagesMapping, Self.attachmentsStage, Self.shortcut])
-        let store = try Store.open(at: dir.file(), schema: Self.v4, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v4, options: kind.options.migrating(with: plan))
         try Self.check(store, images: images)
         let steps = try #require(try store.history().last?.steps)
         #expect(steps.last?.hasPrefix("2 → 4 custom") == true)

@@ -32,11 +32,11 @@ struct Seed003And004Tests {
         }
     }
 
-    @Test("an optional property added and one deleted need only the version; a combine and an initial object need a block", arguments: StoreKind.files)
+    @Test("an optional property added and one deleted need only the version; a combine and an initial object need a block", arguments: StoreKind.durable)
     func seed003(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         do {
-            let store = try Store.open(at: dir.file(), schema: Self.person1, options: kind.options)
+            let store = try Store.open(at: try kind.location(in: dir), schema: Self.person1, options: kind.options)
             try store.write { objects in
                 try objects.insert("Person", ["firstName": "Taro", "lastName": "Yamada", "age": 30])
                 try objects.insert("Person", ["firstName": "Hanako", "lastName": "Sato", "age": 25])
@@ -45,12 +45,12 @@ struct Seed003And004Tests {
         }
         do {
             // 0 → 1: automatic, no code.
-            let store = try Store.open(at: dir.file(), schema: Self.person2, options: kind.options)
+            let store = try Store.open(at: try kind.location(in: dir), schema: Self.person2, options: kind.options)
             #expect(try store.read { try $0.fetch("Person").map { $0["email"] } } == [.null, .null])
             try store.close()
         }
         let plan = try MigrationPlan(schemas: [Self.person1, Self.person2, Self.person3], stages: [Self.combineStage])
-        let store = try Store.open(at: dir.file(), schema: Self.person3, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.person3, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             #expect(try objects.fetch("Person").map { $0["fullName"] } == ["Taro Yamada", "Hanako Sato"])
             #expect(try objects.fetch("Settings").map { $0["theme"] } == ["light"])
@@ -105,12 +105,12 @@ struct Seed003And004Tests {
             }
         })
 
-    @Test("four note types map into the shared structure; what willMigrate creates is there in didMigrate", arguments: StoreKind.files)
+    @Test("four note types map into the shared structure; what willMigrate creates is there in didMigrate", arguments: StoreKind.durable)
     func seed004(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         var expected: [String: [(name: String, detail: String, rating: Int64)]] = [:]
         do {
-            let store = try Store.open(at: dir.file(), schema: Self.notes1, options: kind.options)
+            let store = try Store.open(at: try kind.location(in: dir), schema: Self.notes1, options: kind.options)
             try store.write { objects in
                 for (k, field) in Self.kinds.sorted(by: { $0.key < $1.key }) {
                     for i in 0..<5 {
@@ -123,7 +123,7 @@ struct Seed003And004Tests {
             try store.close()
         }
         let plan = try MigrationPlan(schemas: [Self.notes1, Self.notes2], stages: [Self.tastingStage])
-        let store = try Store.open(at: dir.file(), schema: Self.notes2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.notes2, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             #expect(try objects.count("Ingredient") == 20)
             for (entity, rows) in expected {

@@ -33,16 +33,16 @@ struct SeedRollbackTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "000 memo", make: { try Seed000MemoTests.makeStore(at: $0, version: 3, memos: Seed000MemoTests.memos(30), kind: .wal) },
+        Case(name: "000 memo", make: { try Seed000MemoTests.makeStore(at: .file($0), version: 3, memos: Seed000MemoTests.memos(30), kind: .wal) },
              startVersion: 3, target: Seed000MemoTests.schema(6), schemas: (0...6).map(Seed000MemoTests.schema),
              stages: Seed000MemoTests.plan.stages),
-        Case(name: "001 split", make: { try Seed001SplitTests.makeV1($0, .wal) }, startVersion: 1, target: Seed001SplitTests.v2,
+        Case(name: "001 split", make: { try Seed001SplitTests.makeV1(.file($0), .wal) }, startVersion: 1, target: Seed001SplitTests.v2,
              schemas: [Seed001SplitTests.v1, Seed001SplitTests.v2],
              stages: [.mapping(from: 1, to: 2, [
                  EntityMapping(destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"], links: [.init(relationship: "address", to: "Address")]),
                  EntityMapping(destination: "Address", source: "Person", filter: "street IS NOT NULL", attributes: ["street": "street", "city": "city"]),
              ])]),
-        Case(name: "002 notes", make: { _ = try Seed002NotesTests.makeStore($0, version: 2, kind: .wal) }, startVersion: 2,
+        Case(name: "002 notes", make: { _ = try Seed002NotesTests.makeStore(.file($0), version: 2, kind: .wal) }, startVersion: 2,
              target: Seed002NotesTests.v4, schemas: [Seed002NotesTests.v1, Seed002NotesTests.v2, Seed002NotesTests.v3, Seed002NotesTests.v4],
              stages: [Seed002NotesTests.imagesMapping, Seed002NotesTests.attachmentsStage]),
         Case(name: "003 basics", make: { url in

@@ -28,7 +28,7 @@ struct StageBehaviorTests {
     }
 
     /// A store at v1 with `count` items on two shelves and one Legacy note per ten items.
-    static func makeStore(_ url: URL, kind: StoreKind, count: Int = 50) throws {
+    static func makeStore(_ url: StoreLocation, kind: StoreKind, count: Int = 50) throws {
         let store = try Store.open(at: url, schema: v1, options: kind.options)
         try store.write { objects in
             let shelves = [try objects.insert("Shelf", ["label": "A"]), try objects.insert("Shelf", ["label": "B"])]
@@ -59,12 +59,12 @@ struct StageBehaviorTests {
 
     static func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 
-    @Test("a stage converts a type with code, and queries both versions, including an entity the new one removed", arguments: StoreKind.files)
+    @Test("a stage converts a type with code, and queries both versions, including an entity the new one removed", arguments: StoreKind.durable)
     func typeChangeAndQueries(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: kind)
+        try Self.makeStore(try kind.location(in: dir), kind: kind)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse])
-        let store = try Store.open(at: dir.file(), schema: Self.v2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             let items = try objects.fetch("Item")
             #expect(items.map { $0["quantity"] } == (0..<50).map { .int(Int64($0 * 2)) })
@@ -75,12 +75,12 @@ struct StageBehaviorTests {
         }
     }
 
-    @Test("an error thrown in the middle of a stage leaves the store exactly at its old version", arguments: StoreKind.files)
+    @Test("an error thrown in the middle of a stage leaves the store exactly at its old version", arguments: StoreKind.durable)
     func rollbackOnError(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: kind)
+        try Self.makeStore(try kind.location(in: dir), kind: kind)
         do {
-            let store = try Store.open(at: dir.file(), schema: Self.v1, options: kind.options)
+            let store = try Store.open(at: try kind.location(in: dir), schema: Self.v1, options: kind.options)
             try store.write { objects in
                 var item = try #require(try objects.object("Item", primaryKey: "c37"))
                 item["quantity"] = "thirty-seven"
@@ -88,29 +88,29 @@ struct StageBehaviorTests {
             }
             try store.close()
         }
-        let before = try Store.inspect(at: dir.file())
+        let before = try Store.inspect(at: try kind.location(in: dir))
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse])
         #expect {
-            try Store.open(at: dir.file(), schema: Self.v2, options: kind.options.migrating(with: plan))
+            try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         } throws: { error in
             (error as? MoltError)?.message == "Item \"c37\" has a quantity that is not a number."
         }
-        let after = try Store.inspect(at: dir.file())
+        let after = try Store.inspect(at: try kind.location(in: dir))
         #expect(after.version == 1)
         #expect(after.schemaHash == before.schemaHash)
         #expect(after.objectCounts == before.objectCounts)
         #expect(after.history == before.history)
-        let store = try Store.open(at: dir.file(), schema: Self.v1, options: kind.options)
+        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v1, options: kind.options)
         let quantities = try store.read { try $0.fetch("Item").map { $0["quantity"] } }
         #expect(quantities.count == 50)
         #expect(quantities[37] == "thirty-seven")
         #expect(quantities[36] == "72")
     }
 
-    @Test("a cancelled migration rolls back and says so", arguments: StoreKind.files)
+    @Test("a cancelled migration rolls back and says so", arguments: StoreKind.durable)
     func cancellation(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: kind, count: 3000)
+        try Self.makeStore(try kind.location(in: dir), kind: kind, count: 3000)
         let cancellation = MigrationCancellation()
         var options = kind.options.migrating(with: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse]))
         options.cancellation = cancellation
@@ -118,22 +118,22 @@ struct StageBehaviorTests {
             if progress.entity == "Item", progress.completed >= 1024 { cancellation.cancel() }
         }
         #expect {
-            try Store.open(at: dir.file(), schema: Self.v2, options: options)
+            try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: options)
         } throws: { error in
             (error as? MoltError)?.message == "The migration was cancelled during the step from version 1 to 2; it was rolled back and the store is still at its old version."
         }
-        #expect(try Store.version(at: dir.file()) == 1)
-        #expect(try Store.inspect(at: dir.file()).objectCounts["Item"] == 3000)
+        #expect(try Store.version(at: try kind.location(in: dir)) == 1)
+        #expect(try Store.inspect(at: try kind.location(in: dir)).objectCounts["Item"] == 3000)
     }
 
-    @Test("progress goes forward, names the entity, and ends at 1", arguments: StoreKind.files)
+    @Test("progress goes forward, names the entity, and ends at 1", arguments: StoreKind.durable)
     func progress(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: kind, count: 2500)
+        try Self.makeStore(try kind.location(in: dir), kind: kind, count: 2500)
         let events = Events()
         var options = kind.options.migrating(with: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse]))
         options.progress = { events.append($0) }
-        _ = try Store.open(at: dir.file(), schema: Self.v2, options: options)
+        _ = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: options)
         let all = events.all
         let fractions = all.map(\.fractionCompleted)
         #expect(fractions == fractions.sorted())
@@ -174,7 +174,7 @@ struct StageBehaviorTests {
     @Test("a required attribute the stage leaves empty is reported with its name; nothing is committed")
     func requiredLeftEmpty() throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: .wal)
+        try Self.makeStore(.file(dir.file()), kind: .wal)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .custom(from: 1, to: 2) { migration in
                 try migration.enumerateObjects(ofType: "Item") { old, new in
@@ -193,7 +193,7 @@ struct StageBehaviorTests {
     @Test("writing an unknown attribute or a value of the wrong type throws with the name")
     func badWrites() throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: .wal)
+        try Self.makeStore(.file(dir.file()), kind: .wal)
         typealias Write = @Sendable (inout MigrationObject) -> Void
         let cases: [(Write, String)] = [
             ({ $0["quantiti"] = 1 }, "Entity 'Item' has no attribute 'quantiti' in version 2; it has code, quantity, price, legacyNote."),
@@ -215,7 +215,7 @@ struct StageBehaviorTests {
     @Test("a mapping whose expression gives a value of the wrong type is refused with the attribute and an object")
     func mappingWrongType() throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: .wal)
+        try Self.makeStore(.file(dir.file()), kind: .wal)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: ["quantity": "CASE WHEN code = 'c3' THEN 'many' ELSE 1 END"])])
         ])
@@ -230,7 +230,7 @@ struct StageBehaviorTests {
     @Test("a string attribute mapped from a blob expression is refused too")
     func mappingBlobIntoString() throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: .wal)
+        try Self.makeStore(.file(dir.file()), kind: .wal)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: [
                 "quantity": "CAST(quantity AS INTEGER)", "legacyNote": "CAST(code AS BLOB)",
@@ -246,7 +246,7 @@ struct StageBehaviorTests {
     @Test("objects deleted in a stage are unlinked from the objects that pointed to them")
     func deletionsUnlink() throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: .wal)
+        try Self.makeStore(.file(dir.file()), kind: .wal)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
             .custom(from: 1, to: 2) { migration in
                 try migration.enumerateObjects(ofType: "Item") { old, new in new["quantity"] = .int(Int64(old["quantity"].string!)!) }
@@ -264,7 +264,7 @@ struct StageBehaviorTests {
     @Test("enumerating an entity that is new, or that the new version removed, is refused with the fix")
     func wrongEntity() throws {
         let dir = TemporaryDirectory()
-        try Self.makeStore(dir.file(), kind: .wal)
+        try Self.makeStore(.file(dir.file()), kind: .wal)
         for (type, message) in [
             ("Legacy", "Entity 'Legacy' does not exist in version 2: enumerate its old objects with `enumerateOldObjects(ofType: \"Legacy\")` and create what replaces them."),
             ("Nothing", "Entity 'Nothing' exists in neither version 1 (Item, Shelf, Legacy) nor version 2 (Item, Shelf)."),

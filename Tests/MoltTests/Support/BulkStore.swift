@@ -45,6 +45,21 @@ enum BulkStore {
             """)
     }
 
+    /// Creates a PostgreSQL store at version 0 with `count` items (through Molt), filled in bulk with SQL.
+    static func make(at location: StoreLocation, count: Int) throws {
+        let store = try Store.open(at: location, schema: v0())
+        try store.write { objects in
+            for room in ["hall", "attic", "cellar"] { _ = try objects.insert("Shelf", ["room": .string(room)]) }
+        }
+        try store.close()
+        try RawSQL.execute(location, """
+            INSERT INTO "Item" ("_id", name, n, score, shelf)
+            SELECT i, 'item ' || i, i * 7 - 1000, CASE WHEN i % 3 = 0 THEN NULL ELSE i / 4.0 END,
+                   CASE WHEN i % 5 = 0 THEN NULL ELSE i % 3 + 1 END
+            FROM generate_series(1, \(count)) AS i
+            """, #"SELECT setval(pg_get_serial_sequence('"Item"', '_id'), \#(count))"#)
+    }
+
     /// Every item as one line of text, in identifier order: what must survive a crash value by value.
     static func rows(_ url: URL) throws -> [String] {
         try RawSQL.texts(url, "SELECT _id || '|' || name || '|' || n || '|' || ifnull(score, '-') || '|' || ifnull(shelf, '-') FROM Item ORDER BY _id")

@@ -62,7 +62,15 @@ enum Library {
     static func makeStore(
         at url: URL, schema: Schema, kind: StoreKind, fill: (Objects) throws -> Void = Library.fill
     ) throws -> StoreDump {
-        let store = try Store.open(at: url, schema: schema, options: kind.options)
+        try makeStore(at: .file(url), schema: schema, kind: kind, fill: fill)
+    }
+
+    /// Creates a store at `location` and `schema`, filled by `fill`, closes it, and returns what it holds.
+    @discardableResult
+    static func makeStore(
+        at location: StoreLocation, schema: Schema, kind: StoreKind, fill: (Objects) throws -> Void = Library.fill
+    ) throws -> StoreDump {
+        let store = try Store.open(at: location, schema: schema, options: kind.options)
         defer { try? store.close() }
         try store.write(fill)
         return try StoreDump(store)
@@ -74,9 +82,9 @@ enum Library {
         _ kind: StoreKind, from old: Schema, to new: Schema, in directory: TemporaryDirectory,
         fill: (Objects) throws -> Void = Library.fill
     ) throws -> (before: StoreDump, after: StoreDump, history: [MigrationRecord]) {
-        let url = directory.file()
-        let before = try makeStore(at: url, schema: old, kind: kind, fill: fill)
-        let store = try Store.open(at: url, schema: new, options: kind.options)
+        let location = try kind.location(in: directory)
+        let before = try makeStore(at: location, schema: old, kind: kind, fill: fill)
+        let store = try Store.open(at: location, schema: new, options: kind.options)
         defer { try? store.close() }
         return (before, try StoreDump(store), try store.history())
     }

@@ -47,7 +47,12 @@ struct StoreDump: Equatable, CustomStringConvertible {
 
     /// Opens the store at `url` with `schema` (which must be its version), reads it, and closes it.
     init(at url: URL, schema: Schema, options: Store.Options = Store.Options()) throws {
-        let store = try Store.open(at: url, schema: schema, options: options)
+        try self.init(at: .file(url), schema: schema, options: options)
+    }
+
+    /// Opens the store at `location` with `schema` (which must be its version), reads it, and closes it.
+    init(at location: StoreLocation, schema: Schema, options: Store.Options = Store.Options()) throws {
+        let store = try Store.open(at: location, schema: schema, options: options)
         defer { try? store.close() }
         try self.init(store)
     }
@@ -118,6 +123,27 @@ struct FileState: Equatable {
     var main: Data?
     var wal: Data?
     var journal: Data?
+    /// For a PostgreSQL store: each table's storage identity, row count and transaction that last wrote a row.
+    var tables: [String]?
+
+    /// The state of the store at `location`: its files, or its namespace's tables.
+    init(_ location: StoreLocation) {
+        if let url = location.url {
+            self.init(url)
+            return
+        }
+        self.init(tables: nil)
+        tables = try? RawSQL.strings(location, """
+            SELECT c.relname || ' ' || c.relfilenode || ' ' || (xpath('/row/n/text()', query_to_xml(
+                format('SELECT count(*) AS n, max(xmin::text::bigint) AS x FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text
+                || ' ' || coalesce((xpath('/row/x/text()', query_to_xml(
+                format('SELECT max(xmin::text::bigint) AS x FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text, '-')
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i') ORDER BY c.relname
+            """)
+    }
+
+    private init(tables: [String]?) { self.tables = tables }
 
     init(_ url: URL) {
         main = try? Data(contentsOf: url)

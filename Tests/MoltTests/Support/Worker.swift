@@ -42,11 +42,28 @@ final class Worker: @unchecked Sendable {
     private var buffer = Data()
 
     /// Starts `molt-test-worker open STORE SCHEMA rollback|wal [--hold]`, the schema written beside the store.
-    init(open store: URL, schema: Schema, kind: StoreKind, hold: Bool = false) throws {
-        let schemaURL = store.deletingLastPathComponent().appendingPathComponent("schema-\(schema.version)-\(UUID().uuidString).json")
+    convenience init(open store: URL, schema: Schema, kind: StoreKind, hold: Bool = false) throws {
+        try self.init(store: store.path, schemaFolder: store.deletingLastPathComponent(), schema: schema, kind: kind, hold: hold)
+    }
+
+    /// Starts a worker on this kind's store in `directory` (a file, or the directory's PostgreSQL namespace).
+    convenience init(in directory: TemporaryDirectory, schema: Schema, kind: StoreKind, hold: Bool = false) throws {
+        let store: String
+        if kind == .postgres {
+            var components = URLComponents(url: try PostgresTestServer.requireURL(), resolvingAgainstBaseURL: false)!
+            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: directory.namespace())]
+            store = components.string!
+        } else {
+            store = directory.file().path
+        }
+        try self.init(store: store, schemaFolder: directory.url, schema: schema, kind: kind, hold: hold)
+    }
+
+    private init(store: String, schemaFolder: URL, schema: Schema, kind: StoreKind, hold: Bool) throws {
+        let schemaURL = schemaFolder.appendingPathComponent("schema-\(schema.version)-\(UUID().uuidString).json")
         try schema.snapshotJSON().write(to: schemaURL)
         process.executableURL = try Worker.binary()
-        process.arguments = ["open", store.path, schemaURL.path, kind.journalArgument] + (hold ? ["--hold"] : [])
+        process.arguments = ["open", store, schemaURL.path, kind.journalArgument] + (hold ? ["--hold"] : [])
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -28,7 +28,7 @@ extension SQLiteConnection {
             rebuild = change.constraintsChanged
             var used: Set<String> = []
             for column in change.finalColumns {
-                switch column.source {
+                switch column.source.simplified(for: dialect) {
                 case .column(let name):
                     used.insert(name)
                     if name != column.name { renames.append((name, column.name)) }

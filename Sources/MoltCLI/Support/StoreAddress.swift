@@ -1,0 +1,60 @@
+import Foundation
+import Molt
+import MoltPostgres
+
+/// A store named on the command line: a file path, or a `postgres://` URL (its `schema=` query item names the
+/// store's namespace; `molt` by default).
+///
+/// ```text
+/// molt info memos.sqlite
+/// molt info 'postgres://app@localhost/app?schema=memos'
+/// ```
+enum StoreAddress {
+    /// Whether `text` is a PostgreSQL URL rather than a path.
+    static func isPostgres(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// The location `text` names.
+    ///
+    /// - Throws: ``CLIFailure`` (bad input) for a PostgreSQL URL that does not parse.
+    static func location(_ text: String) throws -> StoreLocation {
+        guard isPostgres(text) else { return .file(Files.url(text)) }
+        guard let url = URL(string: text) else {
+            throw CLIFailure(.badInput, "'\(text)' is not a valid URL; write postgres://user:password@host:port/database?schema=name.")
+        }
+        return try .postgres(url)
+    }
+
+    /// Where a store is, for reports: its path, or its URL without the password.
+    static func describe(_ location: StoreLocation) -> String { location.url?.path ?? location.description }
+
+    /// `text` for a message: a URL loses its password.
+    static func redacted(_ text: String) -> String {
+        guard isPostgres(text), let location = try? location(text) else { return text }
+        return describe(location)
+    }
+
+    /// Whether a Molt store is at `location` already (a PostgreSQL namespace without one is not).
+    static func holdsStore(_ location: StoreLocation) throws -> Bool {
+        if let url = location.url { return FileManager.default.fileExists(atPath: url.path) }
+        do {
+            _ = try Store.version(at: location)
+            return true
+        } catch let error as MoltError where error.code == .storeNotFound || error.code == .notAMoltStore {
+            return false
+        }
+    }
+
+    /// Removes a store this command created (its file, or its PostgreSQL namespace).
+    static func remove(createdStore location: StoreLocation, named text: String) throws {
+        if let url = location.url {
+            Files.removeStore(url)
+            return
+        }
+        guard let url = URL(string: text), let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
+        let namespace = components.queryItems?.first { $0.name == "schema" }?.value ?? StoreLocation.defaultPostgresNamespace
+        try PostgresMaintenance.dropNamespace(namespace, at: url)
+    }
+}

@@ -1,0 +1,103 @@
+import Molt
+
+/// Reads a namespace's tables, columns, references and indexes from PostgreSQL's catalog, in the normalized
+/// form validation compares (``SQLTableShape``).
+struct PostgresCatalog {
+    let connection: PostgresStoreConnection
+    let namespace: String
+
+    /// A foreign key: `table.column → parent(parentColumn)`.
+    struct Reference {
+        var table: String
+        var column: String
+        var parent: String
+        var parentColumn: String
+    }
+
+    /// The tables that are neither PostgreSQL's nor Molt's own.
+    func applicationTables() throws -> [String] {
+        try connection.tableNames().filter { !$0.hasPrefix("_molt_") }.sorted()
+    }
+
+    func tablesWithColumn(_ column: String) throws -> [String] {
+        try connection.strings("""
+            SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relkind = 'r' AND a.attname = ? AND NOT a.attisdropped
+            """, [.string(namespace), .string(column)])
+    }
+
+    /// Every single-column foreign key of the namespace.
+    func references() throws -> [Reference] {
+        let rows = try connection.rows("""
+            SELECT c.relname, a.attname, p.relname, pa.attname
+            FROM pg_constraint k
+            JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_class p ON p.oid = k.confrelid
+            JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+            JOIN pg_attribute pa ON pa.attrelid = k.confrelid AND pa.attnum = k.confkey[1]
+            WHERE k.contype = 'f' AND n.nspname = ?
+            ORDER BY c.relname, a.attname
+            """, [.string(namespace)], types: [.string, .string, .string, .string])
+        return rows.map { Reference(table: $0[0].string!, column: $0[1].string!, parent: $0[2].string!, parentColumn: $0[3].string!) }
+    }
+
+    /// The indexes of a table; those that back a constraint (primary key, uniqueness) are not explicit.
+    func indexes(on table: String) throws -> [SQLIndexInfo] {
+        let rows = try connection.rows("""
+            SELECT i.relname, x.indisunique, NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.oid),
+                   a.attname
+            FROM pg_index x
+            JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+            JOIN pg_class i ON i.oid = x.indexrelid
+            CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
+            JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+            WHERE n.nspname = ? AND t.relname = ?
+            ORDER BY i.relname, k.position
+            """, [.string(namespace), .string(table)], types: [.string, .bool, .bool, .string])
+        var result: [SQLIndexInfo] = []
+        for row in rows {
+            let name = row[0].string!
+            if result.last?.name == name {
+                result[result.count - 1].columns.append(row[3].string!)
+            } else {
+                result.append(SQLIndexInfo(name: name, columns: [row[3].string!], isUnique: row[1] == .bool(true), isExplicit: row[2] == .bool(true)))
+            }
+        }
+        return result
+    }
+
+    /// The shapes of the application's tables: each column's type (with a collation other than the type's
+    /// default, `NOT NULL`, identity), its references, its indexes other than the primary key.
+    func shapes() throws -> [String: SQLTableShape] {
+        let columnRows = try connection.rows("""
+            SELECT c.relname, a.attname,
+                   format_type(a.atttypid, a.atttypmod)
+                   || CASE WHEN a.attcollation <> t.typcollation THEN ' COLLATE ' || quote_ident(co.collname) ELSE '' END
+                   || CASE WHEN a.attidentity <> '' THEN ' IDENTITY' ELSE '' END
+                   || CASE WHEN EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = c.oid AND k.contype = 'p' AND k.conkey = ARRAY[a.attnum])
+                           THEN ' PRIMARY KEY' WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END
+            FROM pg_attribute a
+            JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_collation co ON co.oid = a.attcollation
+            WHERE n.nspname = ? AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+              AND c.relname NOT LIKE '\\_molt\\_%'
+            ORDER BY c.relname, a.attnum
+            """, [.string(namespace)], types: [.string, .string, .string])
+        var result: [String: SQLTableShape] = [:]
+        for row in columnRows {
+            let (table, column, type) = (row[0].string!, row[1].string!, row[2].string!)
+            var shape = result[table] ?? SQLTableShape(columns: [:], references: [], indexes: [], order: [])
+            shape.columns[column] = type
+            shape.order.append(column)
+            result[table] = shape
+        }
+        for reference in try references() where result[reference.table] != nil {
+            result[reference.table]!.references.insert("\(reference.column) → \(reference.parent)(\(reference.parentColumn))")
+        }
+        for table in result.keys {
+            let indexes = try indexes(on: table).filter { !($0.columns == [StoreLayout.idColumn] && $0.isUnique && !$0.isExplicit) }
+            result[table]!.indexes = Set(indexes.map { "\($0.isUnique ? "unique" : "index")(\($0.columns.joined(separator: ", ")))" })
+        }
+        return result
+    }
+}

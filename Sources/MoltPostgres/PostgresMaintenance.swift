@@ -1,0 +1,53 @@
+import Foundation
+import Molt
+
+/// Maintenance of PostgreSQL stores that `Store` does not offer, for tools and tests.
+package enum PostgresMaintenance {
+    /// Drops a store's namespace and everything in it (`DROP SCHEMA … CASCADE`); nothing happens when there is
+    /// none.
+    ///
+    /// ```swift
+    /// try PostgresMaintenance.dropNamespace("notes_test", at: url)
+    /// ```
+    package static func dropNamespace(_ namespace: String, at url: URL) throws {
+        let parsed = try PostgresURL(url)
+        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        defer { link.close() }
+        try link.run("DROP SCHEMA IF EXISTS \(PostgresDialect.shared.quote(namespace)) CASCADE", [])
+    }
+
+    /// Runs statements on a store's namespace in one transaction, outside Molt's checks: for tests that damage
+    /// a store on purpose, and for tools.
+    package static func execute(_ statements: [String], namespace: String, at url: URL) throws {
+        let parsed = try PostgresURL(url)
+        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        defer { link.close() }
+        try link.run("BEGIN", [])
+        do {
+            for statement in statements { try link.run(statement, []) }
+            try link.run("COMMIT", [])
+        } catch {
+            _ = try? link.run("ROLLBACK", [])
+            throw error
+        }
+    }
+}
+
+extension PostgresMaintenance {
+    /// The first column of every row of a query on a store's namespace, as text (null as `NULL`).
+    package static func strings(_ sql: String, namespace: String, at url: URL) throws -> [String] {
+        let parsed = try PostgresURL(url)
+        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        defer { link.close() }
+        return try link.run(sql, []).rows.map { row in
+            switch PostgresValueCodec.rawValue(row.makeRandomAccess()[0]) {
+            case .null: return "NULL"
+            case .int(let v): return String(v)
+            case .double(let v): return String(v)
+            case .string(let v): return v
+            case .data(let v): return v.base64EncodedString()
+            default: return "?"
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Molt
+import PostgresNIO
+
+/// A statement of ``PostgresStoreConnection``: bound arguments, then the rows of its one run, read through
+/// ``PostgresValueCodec``.
+///
+/// The statement runs at the first ``step()`` after binding and keeps its rows until reset: the core's queries
+/// are bounded (a batch of a stage, a page, a lookup) or return what the caller collects anyway.
+final class PostgresStatement: SQLStatement {
+    let sql: String
+    private let link: PostgresLink
+    private var arguments: [Value] = []
+    private var rows: [PostgresRow] = []
+    private var index = -1
+    private var hasRun = false
+    private var current: PostgresRandomAccessRow?
+
+    init(sql: String, link: PostgresLink) {
+        self.sql = sql
+        self.link = link
+    }
+
+    func bind(_ arguments: [Value]) throws {
+        reset()
+        self.arguments = arguments
+    }
+
+    func bind(_ value: Value, at index: Int) throws {
+        if arguments.count <= index { arguments += Array(repeating: .null, count: index + 1 - arguments.count) }
+        arguments[index] = value
+    }
+
+    func step() throws -> Bool {
+        if !hasRun {
+            rows = try link.run(sql, arguments).rows
+            hasRun = true
+            index = -1
+        }
+        index += 1
+        guard index < rows.count else {
+            current = nil
+            return false
+        }
+        current = rows[index].makeRandomAccess()
+        return true
+    }
+
+    func reset() {
+        hasRun = false
+        rows = []
+        current = nil
+        index = -1
+    }
+
+    @discardableResult
+    func execute(_ arguments: [Value]) throws -> Int {
+        reset()
+        self.arguments = arguments
+        return try link.run(sql, arguments).count
+    }
+
+    func insert(_ arguments: [Value]) throws -> Int64 {
+        reset()
+        self.arguments = arguments
+        let rows = try link.run(sql + " RETURNING \(PostgresDialect.shared.quote(StoreLayout.idColumn))", arguments).rows
+        guard let row = rows.first, case .int(let id) = PostgresValueCodec.stored(row.makeRandomAccess()[0]) else {
+            throw MoltError(.ioError, "PostgreSQL returned no identifier for the inserted row.", sql: sql)
+        }
+        if let table = Self.tableWithExplicitID(sql) { try PostgresIdentities.advance(table, past: id, link: link) }
+        return id
+    }
+
+    /// The quoted table of an `INSERT INTO "T" ("_id", …)` that gives the identifier itself (an import that
+    /// keeps identifiers): the identity sequence must then move past it.
+    static func tableWithExplicitID(_ sql: String) -> String? {
+        guard sql.hasPrefix("INSERT INTO "), let open = sql.range(of: " (\"_id\"") else { return nil }
+        return String(sql[sql.index(sql.startIndex, offsetBy: 12)..<open.lowerBound])
+    }
+
+    // MARK: - Reading
+
+    private func cell(_ column: Int) -> PostgresCell { current![column] }
+
+    func isNull(_ column: Int) -> Bool { current?[column].bytes == nil }
+
+    func int64(_ column: Int) -> Int64 {
+        switch PostgresValueCodec.stored(cell(column)) {
+        case .int(let v): return v
+        case .double(let v): return Int64(exactly: v) ?? 0
+        case .bool(let v): return v ? 1 : 0
+        case .text(let v): return Int64(v) ?? 0
+        default: return 0
+        }
+    }
+
+    func double(_ column: Int) -> Double {
+        switch PostgresValueCodec.stored(cell(column)) {
+        case .int(let v): return Double(v)
+        case .double(let v): return v
+        case .text(let v): return Double(v) ?? 0
+        default: return 0
+        }
+    }
+
+    func text(_ column: Int) -> String {
+        switch PostgresValueCodec.rawValue(cell(column)) {
+        case .string(let v): return v
+        case .int(let v): return String(v)
+        case .double(let v): return ValueConversion.text(double: v)
+        default: return ""
+        }
+    }
+
+    func data(_ column: Int) -> Data {
+        if case .bytes(let v) = PostgresValueCodec.stored(cell(column)) { return v }
+        return Data(text(column).utf8)
+    }
+
+    func value(_ column: Int, as type: AttributeType) -> Value? { PostgresValueCodec.value(cell(column), as: type) }
+
+    func rawValue(_ column: Int) -> Value { PostgresValueCodec.rawValue(cell(column)) }
+
+    func describe(_ column: Int) -> String { PostgresValueCodec.describe(cell(column)) }
+}

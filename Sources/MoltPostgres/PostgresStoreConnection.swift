@@ -1,0 +1,196 @@
+import Foundation
+import Molt
+import PostgresNIO
+
+/// A PostgreSQL session seen through ``SQLConnection``, valid for one transaction of ``PostgresStoreDatabase``.
+///
+/// Unqualified names resolve in the store's namespace (`search_path`); temporary tables live in `pg_temp`.
+final class PostgresStoreConnection: SQLConnection {
+    let link: PostgresLink
+    /// The store's namespace (PostgreSQL schema).
+    let namespace: String
+    /// Whether references are deferred (the exclusive transaction of a migration): pending checks then fire
+    /// before each DDL statement, which PostgreSQL refuses on a table with pending trigger events.
+    var defersReferences = false
+    private var cache: [String: PostgresStatement] = [:]
+    /// References to tables not created yet (see ``PostgresForwardReferences``).
+    private var forward = PostgresForwardReferences()
+
+    init(link: PostgresLink, namespace: String) {
+        self.link = link
+        self.namespace = namespace
+    }
+
+    var dialect: any SQLDialect { PostgresDialect.shared }
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [Value]) throws -> Int {
+        var sql = Self.cascading(sql)
+        let creates = sql.hasPrefix("CREATE TABLE") || sql.hasPrefix("ALTER TABLE")
+        if creates { sql = try forward.strip(sql, exists: tableExists) }
+        let count: Int
+        if defersReferences, Self.isDDL(sql) {
+            try link.run("SET CONSTRAINTS ALL IMMEDIATE", [])
+            defer { _ = try? link.run("SET CONSTRAINTS ALL DEFERRED", []) }
+            count = try link.run(sql, arguments).count
+        } else {
+            count = try link.run(sql, arguments).count
+        }
+        if creates {
+            forward.follow(sql)
+            for statement in try forward.ready(exists: tableExists) { try link.run(statement, []) }
+        }
+        return count
+    }
+
+    package func tableExists(_ name: String) throws -> Bool {
+        try fetchInt("SELECT COUNT(*) FROM pg_class WHERE relname = ? AND relnamespace = to_regnamespace(current_schema())", [.string(name)]) == 1
+    }
+
+    /// Throws when a reference is still waiting for its table at the end of the transaction.
+    func checkForwardReferences() throws {
+        guard let first = forward.pending.first else { return }
+        throw MoltError(
+            .validationFailed,
+            "Column '\(first.table).\(first.column)' points to table '\(first.target)', which was never created; nothing was committed.")
+    }
+
+    /// `DROP TABLE` drops the references other tables hold to it too (`CASCADE`), as SQLite lets a migration
+    /// do: those tables are dropped or changed in the same transaction, and validation checks the result.
+    static func cascading(_ sql: String) -> String {
+        guard sql.hasPrefix("DROP TABLE"), !sql.hasSuffix("CASCADE") else { return sql }
+        return sql + " CASCADE"
+    }
+
+    static func isDDL(_ sql: String) -> Bool {
+        let keyword = sql.drop { $0 == " " || $0 == "\n" }.prefix(5).uppercased()
+        return keyword == "ALTER" || keyword.hasPrefix("DROP")
+    }
+
+    func cachedStatement(_ sql: String) throws -> any SQLStatement {
+        if let statement = cache[sql] { return statement }
+        let statement = PostgresStatement(sql: sql, link: link)
+        cache[sql] = statement
+        return statement
+    }
+
+    func makeStatement(_ sql: String) throws -> any SQLStatement { PostgresStatement(sql: sql, link: link) }
+
+    var statementObserver: (@Sendable (String) -> Void)? {
+        get { link.observer }
+        set {
+            guard let observer = newValue else {
+                link.observer = nil
+                return
+            }
+            link.observer = { @Sendable sql in observer(PostgresLocks.annotate(sql)) }
+        }
+    }
+
+    /// Runs a query and returns its rows as values decoded as `types` (nil: as stored).
+    func rows(_ sql: String, _ arguments: [Value] = [], types: [AttributeType?]) throws -> [[Value]] {
+        try fetchRows(sql, arguments, types: types)
+    }
+
+    /// The first column of every row, as text.
+    func strings(_ sql: String, _ arguments: [Value] = []) throws -> [String] {
+        try rows(sql, arguments, types: [.string]).compactMap { $0.first?.string }
+    }
+
+    // MARK: - Introspection
+
+    func tableNames() throws -> [String] {
+        try strings(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'p') ORDER BY c.relname",
+            [.string(namespace)])
+    }
+
+    func indexNames() throws -> [String] {
+        try strings(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'i'",
+            [.string(namespace)])
+    }
+
+    func columnNames(in table: String) throws -> [String] {
+        try rows(
+            """
+            SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+            """, [.string(namespace), .string(table)], types: [.string]
+        ).compactMap { $0.first?.string }
+    }
+
+    func indexes(on table: String) throws -> [SQLIndexInfo] {
+        try PostgresCatalog(connection: self, namespace: namespace).indexes(on: table)
+    }
+
+    func tableShapes() throws -> [String: SQLTableShape] {
+        try PostgresCatalog(connection: self, namespace: namespace).shapes()
+    }
+
+    /// Creates the schema in a scratch namespace inside the transaction, reads its shapes, and drops it.
+    func expectedShapes(of schema: Schema) throws -> [String: SQLTableShape] {
+        let scratch = "_molt_expected_\(UUID().uuidString.prefix(8).lowercased())"
+        let q = dialect.quote
+        // Validation's own statements are not the migration's: a dry run does not list them.
+        let observer = link.observer
+        link.observer = nil
+        defer { link.observer = observer }
+        try link.run("CREATE SCHEMA \(q(scratch))", [])
+        try link.run("SET LOCAL search_path TO \(q(scratch))", [])
+        defer {
+            _ = try? link.run("SET LOCAL search_path TO \(q(namespace))", [])
+            _ = try? link.run("DROP SCHEMA \(q(scratch)) CASCADE", [])
+        }
+        for statement in SchemaDDL(dialect: dialect).createStatements(schema) { try execute(statement) }
+        return try PostgresCatalog(connection: self, namespace: scratch).shapes()
+    }
+
+    func tablesReferencing(_ tables: Set<String>) throws -> [String] {
+        let catalog = PostgresCatalog(connection: self, namespace: namespace)
+        let references = try catalog.references()
+        return try catalog.applicationTables().filter { table in
+            tables.contains(table) || references.contains { $0.table == table && tables.contains($0.parent) }
+        }
+    }
+
+    func brokenLinks(in tables: [String]?) throws -> [SQLBrokenLink] {
+        let q = dialect.quote
+        let catalog = PostgresCatalog(connection: self, namespace: namespace)
+        let hasID = Set(try catalog.tablesWithColumn(StoreLayout.idColumn))
+        var broken: [SQLBrokenLink] = []
+        for reference in try catalog.references() where tables?.contains(reference.table) ?? true {
+            let child = q(reference.table)
+            let column = "\(child).\(q(reference.column))"
+            let id = hasID.contains(reference.table) ? "\(child).\(q(StoreLayout.idColumn))" : "NULL::bigint"
+            let sql = """
+                SELECT \(id) FROM \(child) WHERE \(column) IS NOT NULL AND NOT EXISTS (
+                    SELECT 1 FROM \(q(reference.parent)) p WHERE p.\(q(reference.parentColumn)) = \(column))
+                """
+            for row in try rows(sql, types: [.int]) {
+                broken.append(SQLBrokenLink(table: reference.table, parent: reference.parent, rowID: row[0].int))
+            }
+        }
+        return broken
+    }
+
+    func apply(_ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void) throws -> SQLTableChangeResult {
+        // A change that only renames or adds columns is catalog-only; any other visits every row (a type change
+        // rewrites them, SET NOT NULL scans them): progress counts those rows.
+        let visitsRows = change.constraintsChanged || change.finalColumns.contains { column in
+            switch column.source.simplified(for: dialect) {
+            case .column, .literal: return false
+            default: return true
+            }
+        }
+        let total = visitsRows ? Int(try fetchInt("SELECT COUNT(*) FROM \(dialect.quote(change.table))") ?? 0) : 0
+        if total > 0 { try progress(0, total) }
+        let result = try PostgresTableChange(change: change, connection: self).apply()
+        if total > 0 { try progress(total, total) }
+        return result
+    }
+
+    /// Never: PostgreSQL alters a table in place, so a mapping is not folded into a rebuild; it runs as its own
+    /// `UPDATE` (the statements are the same work as a computed column's).
+    func rewritesRows(_ change: SQLTableChange) -> Bool { false }
+}

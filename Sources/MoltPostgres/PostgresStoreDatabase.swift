@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import Molt
+import PostgresNIO
+
+/// A store's namespace in a PostgreSQL database, through one session used by one transaction at a time.
+///
+/// Transactions: reads are `REPEATABLE READ READ ONLY` (one consistent state), writes `READ COMMITTED`, and the
+/// exclusive transaction of a creation or migration first takes a transaction-scoped advisory lock on the
+/// store's namespace (``PostgresStoreOptions/migrationWaitTimeout``): many servers opening one store at once
+/// migrate it once, the others wait and then find it current. Its DDL then waits at most
+/// ``PostgresStoreOptions/lockTimeout`` for the locks live traffic holds, and gives up (rolled back, nothing
+/// written) rather than stall every query queued behind it; references are deferred until the commit check.
+package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
+    let link: PostgresLink
+    let namespace: String
+    let options: PostgresStoreOptions
+    package let location: String
+    package var dialect: any SQLDialect { PostgresDialect.shared }
+    /// One transaction at a time on the one session.
+    private let lock = NSRecursiveLock()
+    /// The queue the async overloads run on: never a thread of Swift's cooperative pool, never an event loop.
+    private let queue: DispatchQueue
+    private var closed = false
+
+    init(link: PostgresLink, namespace: String, location: String, options: PostgresStoreOptions) {
+        self.link = link
+        self.namespace = namespace
+        self.location = location
+        self.options = options
+        self.queue = DispatchQueue(label: "molt.postgres \(location)")
+    }
+
+    /// Connects to the database of `configuration` for the store in `namespace`.
+    static func open(
+        _ configuration: PostgresConnection.Configuration, namespace: String, location: String, options: PostgresStoreOptions
+    ) throws -> PostgresStoreDatabase {
+        let link = try PostgresLink.connect(configuration, namespace: namespace, context: .location(location))
+        return PostgresStoreDatabase(link: link, namespace: namespace, location: location, options: options)
+    }
+
+    private func transaction<T>(_ begin: String, _ context: PostgresErrors.Context, _ body: (PostgresStoreConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else {
+            throw MoltError(.ioError, "The store at \(location) is closed; open it again to use it.")
+        }
+        try link.run(begin, [], context: context)
+        let connection = PostgresStoreConnection(link: link, namespace: namespace)
+        do {
+            let result = try body(connection)
+            try link.run("COMMIT", [], context: context)
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    private func rollback() {
+        do {
+            try link.run("ROLLBACK", [])
+        } catch {
+            // A session whose rollback failed is unusable; the server rolls back when it goes away.
+            link.close()
+        }
+    }
+
+    package func inspect<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", .location(location), body)
+    }
+
+    package func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", .objects, body)
+    }
+
+    package func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try transaction("BEGIN", .objects, body)
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await onQueue { try self.read(body) }
+    }
+
+    package func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await onQueue { try self.write(body) }
+    }
+
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    package func exclusive(_ body: (any SQLConnection) throws -> Bool) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw MoltError(.ioError, "The store at \(location) is closed; open it again to use it.") }
+        let context = PostgresErrors.Context.location(location)
+        try link.run("BEGIN", [], context: context)
+        let connection = PostgresStoreConnection(link: link, namespace: namespace)
+        do {
+            try takeMigrationLock(context)
+            try link.run("SET LOCAL lock_timeout = \(Self.milliseconds(options.lockTimeout))", [], context: context)
+            try link.run("SET CONSTRAINTS ALL DEFERRED", [], context: context)
+            try link.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace))", [], context: context)
+            for definition in PostgresFunctions.definitions { try link.run(definition, [], context: context) }
+            connection.defersReferences = true
+            if try body(connection) {
+                try connection.checkForwardReferences()
+                try PostgresIdentities.synchronize(connection)
+                connection.defersReferences = false
+                try link.run("SET CONSTRAINTS ALL IMMEDIATE", [], context: context)
+                try link.run("COMMIT", [], context: context)
+            } else {
+                rollback()
+            }
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// `pg_advisory_xact_lock` on the namespace, waiting at most the migration wait.
+    private func takeMigrationLock(_ context: PostgresErrors.Context) throws {
+        try link.run("SET LOCAL lock_timeout = \(Self.milliseconds(options.migrationWaitTimeout))", [], context: context)
+        do {
+            try link.run("SELECT pg_advisory_xact_lock(\(Self.lockClass), hashtext(?))", [.string(namespace)], context: context)
+        } catch let error as MoltError where error.code == .locked {
+            throw MoltError(
+                .locked,
+                "The store at \(location) stayed locked by another migrating session for \(Int(options.migrationWaitTimeout)) s; nothing was written. Open it again later, or raise `PostgresStoreOptions.migrationWaitTimeout`.",
+                cause: error)
+        }
+    }
+
+    /// The first key of Molt's advisory locks: "MOLT" as an integer, the second being the namespace's hash.
+    static let lockClass: Int32 = 0x4D4F_4C54
+
+    static func milliseconds(_ seconds: Double) -> String { "'\(max(1, Int((seconds * 1000).rounded())))ms'" }
+
+    package func compact() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        let tables = try transaction("BEGIN", .objects) { try $0.tableNames() }
+        for table in tables { try link.run("VACUUM \(dialect.quote(table))", []) }
+    }
+
+    package func close() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
+        closed = true
+        link.close()
+    }
+
+    deinit { if !closed { link.close() } }
+}

@@ -1,0 +1,193 @@
+import Molt
+
+/// Brings one table to its new shape in place, in PostgreSQL's terms: no table is ever rebuilt.
+///
+/// - Adding a column (with a constant default) and renaming one change the catalog only.
+/// - A type change is one `ALTER COLUMN … TYPE … USING`, which rewrites the table once.
+/// - An attribute made required is filled where null (only those rows are written), then `SET NOT NULL`.
+/// - A column whose values come from a shared source (one old column feeding two new ones) is added and filled
+///   with one `UPDATE`.
+/// - Dropping a column changes the catalog only (its indexes and references go with it).
+struct PostgresTableChange {
+    let change: SQLTableChange
+    let connection: PostgresStoreConnection
+
+    private var q: (String) -> String { PostgresDialect.shared.quote }
+    private var table: String { q(change.table) }
+
+    /// A final column computed from exactly one origin column that nothing else reads: altered in place.
+    private struct InPlace {
+        var origin: String
+        var final: String
+        var source: SQLColumnSource
+    }
+
+    func apply() throws -> SQLTableChangeResult {
+        let dialect = PostgresDialect.shared
+        let finals = change.finalColumns
+        var readers: [String: Int] = [:]
+        for column in finals { for origin in Self.origins(of: column.source) { readers[origin, default: 0] += 1 } }
+        var inPlace: [InPlace] = []
+        var computed: [(name: String, source: SQLColumnSource)] = []
+        for column in finals {
+            let origins = Self.origins(of: column.source)
+            if origins.count == 1, let origin = origins.first, readers[origin] == 1, change.originColumns.contains(origin) {
+                inPlace.append(InPlace(origin: origin, final: column.name, source: column.source))
+            } else {
+                computed.append(column)
+            }
+        }
+        var written = 0
+        var rewrote = false
+        var present = Set(change.originColumns)
+        // Columns computed from others are added and filled first, while every origin column has its old name.
+        var pendingNames: [(temporary: String, final: String)] = []
+        for column in computed {
+            var name = column.name
+            if present.contains(name) {
+                name = freeName("_molt_add_\(column.name)", taken: present)
+                pendingNames.append((name, column.name))
+            }
+            present.insert(name)
+            if case .literal(let value) = column.source {
+                try addColumn(column.name, as: name, default: value)
+            } else {
+                try addColumn(column.name, as: name, default: .null)
+                written = max(written, try connection.execute("UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
+                rewrote = true
+            }
+        }
+        let kept = Set(inPlace.map(\.origin))
+        for origin in change.originColumns where !kept.contains(origin) {
+            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(q(origin))")
+            present.remove(origin)
+        }
+        try rename(inPlace.map { ($0.origin, $0.final) } + pendingNames, present: &present)
+        for column in inPlace {
+            let (count, rewritten) = try convert(column)
+            written = max(written, count)
+            rewrote = rewrote || rewritten
+        }
+        try syncNullability()
+        try connection.syncIndexes(of: change.entity, table: change.table, version: change.version)
+        return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote)
+    }
+
+    /// The origin columns a source reads.
+    static func origins(of source: SQLColumnSource) -> [String] {
+        switch source {
+        case .column(let name): return [name]
+        case .literal: return []
+        case .converted(let inner, _, _): return origins(of: inner)
+        case .coalesce(let inner, _): return origins(of: inner)
+        // An app's expression may read any column: it is computed while every origin column is there, never
+        // altered in place (no origin of its own).
+        case .sql(_, _, let otherwise): return origins(of: otherwise) + [""]
+        }
+    }
+
+    private func freeName(_ base: String, taken: Set<String>) -> String {
+        var name = base
+        var n = 2
+        while taken.contains(name) {
+            name = "\(base)_\(n)"
+            n += 1
+        }
+        return name
+    }
+
+    /// `ADD COLUMN` with the final definition; a constant default fills existing rows in the catalog only,
+    /// and is dropped again so that the table matches a fresh one.
+    private func addColumn(_ property: String, as column: String, default value: Value) throws {
+        let ddl = SchemaDDL(dialect: PostgresDialect.shared)
+        if let relationship = change.entity.relationship(named: property) {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN \(ddl.columnDefinition(relationship, named: column))")
+            return
+        }
+        guard let attribute = change.entity.attribute(named: property) else { return }
+        var definition = "\(q(column)) \(PostgresDialect.shared.columnType(attribute.type))"
+        guard !value.isNull else {
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN \(definition)")
+            return
+        }
+        if !attribute.isOptional { definition += " NOT NULL" }
+        try connection.execute("ALTER TABLE \(table) ADD COLUMN \(definition) DEFAULT \(PostgresDialect.shared.literal(value))")
+        try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(q(column)) DROP DEFAULT")
+    }
+
+    /// Renames columns, through temporary names when a new name is still taken (swaps, chains).
+    private func rename(_ renames: [(from: String, to: String)], present: inout Set<String>) throws {
+        let moves = renames.filter { $0.from != $0.to }
+        guard !moves.isEmpty else { return }
+        let direct = moves.allSatisfy { move in !present.contains(move.to) }
+        if direct {
+            for move in moves { try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q(move.to))") }
+        } else {
+            for (i, move) in moves.enumerated() {
+                try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q("_molt_rename_\(i)"))")
+            }
+            for (i, move) in moves.enumerated() {
+                try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(q("_molt_rename_\(i)")) TO \(q(move.to))")
+            }
+        }
+        for move in moves {
+            present.remove(move.from)
+            present.insert(move.to)
+        }
+    }
+
+    /// A type change or a fill of nulls on a column altered in place (already under its final name).
+    private func convert(_ column: InPlace) throws -> (Int, Bool) {
+        let dialect = PostgresDialect.shared
+        let source = Self.renamed(column.source, to: column.final)
+        guard case .column = source else {
+            let name = q(column.final)
+            switch source {
+            case .coalesce(let inner, let fallback) where Self.origins(of: inner) == [column.final] && !Self.converts(inner):
+                let count = try connection.execute("UPDATE \(table) SET \(name) = \(dialect.literal(fallback)) WHERE \(name) IS NULL")
+                return (count, count > 0)
+            default:
+                let type = targetType(column.final)
+                try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(type) USING \(source.sql(dialect))")
+                return (try connection.fetchInt("SELECT COUNT(*) FROM \(table)").map(Int.init) ?? 0, true)
+            }
+        }
+        return (0, false)
+    }
+
+    private static func converts(_ source: SQLColumnSource) -> Bool {
+        if case .converted = source { return true }
+        if case .coalesce(let inner, _) = source { return converts(inner) }
+        return false
+    }
+
+    private static func renamed(_ source: SQLColumnSource, to name: String) -> SQLColumnSource {
+        switch source {
+        case .column: return .column(name)
+        case .literal: return source
+        case .converted(let inner, let from, let to): return .converted(renamed(inner, to: name), from: from, to: to)
+        case .coalesce(let inner, let fallback): return .coalesce(renamed(inner, to: name), fallback)
+        case .sql: return source
+        }
+    }
+
+    private func targetType(_ column: String) -> String {
+        if let attribute = change.entity.attribute(named: column) { return PostgresDialect.shared.columnType(attribute.type) }
+        return PostgresDialect.shared.columnType(.int)
+    }
+
+    /// `SET NOT NULL` / `DROP NOT NULL` where the catalog differs from the entity.
+    private func syncNullability() throws {
+        let rows = try connection.rows("""
+            SELECT a.attname, a.attnotnull FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped
+            """, [.string(connection.namespace), .string(change.table)], types: [.string, .bool])
+        let notNull = Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string!, $0[1] == .bool(true)) })
+        for attribute in change.entity.attributes {
+            guard let current = notNull[attribute.name], current == attribute.isOptional else { continue }
+            let clause = attribute.isOptional ? "DROP NOT NULL" : "SET NOT NULL"
+            try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(q(attribute.name)) \(clause)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import Molt
+import MoltPostgres
+
+/// The PostgreSQL server the suites' `.postgres` cases use: skipped, with the reason in the test output, when
+/// `MOLT_POSTGRES_URL` is not set (every `.postgres` case is then cancelled at its start).
+@Suite("PostgreSQL server")
+struct PostgresServerTests {
+    @Test("the PostgreSQL cases run against MOLT_POSTGRES_URL", .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    func serverAnswers() throws {
+        let dir = TemporaryDirectory()
+        let store = try StoreKind.postgres.makeStore(schema: Library.v0(), in: dir)
+        defer { try? store.close() }
+        #expect(try store.read { try $0.count("Book") } == 0)
+    }
+
+    @Test("a postgres:// URL names its namespace, and its description hides the password")
+    func urlDescription() throws {
+        let location = try StoreLocation.postgres(URL(string: "postgres://app:secret@db.example:5433/notes?schema=memos")!)
+        #expect(location.description == "postgres://app@db.example:5433/notes?schema=memos")
+        #expect(location.url == nil)
+        let plain = try StoreLocation.postgres(URL(string: "postgres://app@localhost/app")!, schema: "other")
+        #expect(plain.description == "postgres://app@localhost/app?schema=other")
+        #expect(throws: MoltError.self) { try StoreLocation.postgres(URL(string: "mysql://x/y")!) }
+    }
+
+    @Test("PostgreSQL text cannot hold NUL: such a string is refused, naming the attribute; SQLite keeps it whole", arguments: StoreKind.allCases)
+    func nulCharacter(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Library.v0(), in: dir)
+        defer { try? store.close() }
+        let values: [String: Value] = [
+            "isbn": "a\u{0}b", "title": "T", "pages": 1, "published": .date(Library.dates[0]), "code": .uuid(Library.codes[0]),
+        ]
+        if kind == .postgres {
+            let error = moltError { try store.write { _ = try $0.insert("Book", values) } }
+            #expect(error?.code == .invalidValue)
+            #expect(error?.message == "Attribute 'Book.isbn' cannot store a string with the NUL character (U+0000), which PostgreSQL text cannot hold. Remove the character, or store the bytes in a data attribute; nothing was written.")
+        } else {
+            let book = try store.write { try $0.insert("Book", values) }
+            #expect(try store.read { try $0.object("Book", id: book.id!)?["isbn"] } == "a\u{0}b")
+        }
+    }
+
+    @Test("async reads and writes, and an imported identifier never collides with the next one", arguments: StoreKind.allCases)
+    func asyncAndExplicitIDs(kind: StoreKind) async throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Library.v0(), in: dir)
+        defer { try? store.close() }
+        try await store.write { objects in
+            _ = try objects.insert("Tag", ["label": "kept"], keepingID: 40)
+            _ = try objects.insert("Tag", ["label": "next"])
+        }
+        let tags = try await store.read { objects in try objects.fetch("Tag").map { "\($0.id!) \($0["label"].string ?? "")" } }
+        #expect(tags == ["40 kept", "41 next"])
+    }
+}
