@@ -30,7 +30,7 @@ struct ReadCommandTests {
     func nothingWritten(wal: Bool) throws {
         let dir = TemporaryDirectory()
         if wal {
-            try Self.walStore(dir)
+            _ = try Self.walStore(dir)
         } else {
             try Fixtures.memoStore(at: dir.file("s.sqlite"))
             try Fixtures.write(Fixtures.memoV1, to: dir.file("1.json"))

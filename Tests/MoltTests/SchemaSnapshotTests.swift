@@ -160,6 +160,9 @@ struct SchemaSnapshotTests {
             name: "newer format", json: #"{"formatVersion": 2, "version": 1, "entities": []}"#, code: .unsupportedFormat,
             message: "The schema snapshot uses format 2, but this Molt reads format 1 at most; update Molt."),
         BadSnapshot(
+            name: "format below 1", json: #"{"formatVersion": -3, "version": 1, "entities": []}"#, code: .invalidSchema,
+            message: "The schema snapshot says it uses format -3, which no Molt ever wrote (formats start at 1): the file is damaged or was not written by Molt. Write it again with `Schema.snapshotJSON()` or `molt schema`."),
+        BadSnapshot(
             name: "invalid schema inside", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [], "relationships": [{"name": "f", "destination": "F", "kind": "toOne"}]}]}"#,
             code: .invalidSchema, message: "Invalid schema version 1: relationship 'Note.f' points to entity 'F', which is not in the schema."),
         BadSnapshot(

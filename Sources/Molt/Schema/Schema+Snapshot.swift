@@ -13,6 +13,11 @@ extension Schema: Codable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let format = try container.decodeIfPresent(Int.self, forKey: .formatVersion) ?? 1
+        guard format >= 1 else {
+            throw MoltError(
+                .invalidSchema,
+                "The schema snapshot says it uses format \(format), which no Molt ever wrote (formats start at 1): the file is damaged or was not written by Molt. Write it again with `Schema.snapshotJSON()` or `molt schema`.")
+        }
         guard format <= Schema.snapshotFormatVersion else {
             throw MoltError(
                 .unsupportedFormat,
@@ -20,6 +25,7 @@ extension Schema: Codable {
         }
         version = try container.decode(Int.self, forKey: .version)
         entities = try container.decode([Entity].self, forKey: .entities)
+        entityIndex = Self.index(entities)
         deletions = try container.decodeIfPresent([Deletion].self, forKey: .deletions) ?? []
     }
 

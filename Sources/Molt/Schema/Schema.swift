@@ -24,7 +24,10 @@ public struct Schema: Hashable, Sendable {
     /// The version number; it must grow with every change of the model.
     public var version: Int
     /// The entities, in declaration order.
-    public var entities: [Entity]
+    public var entities: [Entity] { didSet { entityIndex = Self.index(entities) } }
+    /// Where each entity name first appears in ``entities``: lookups stay constant-time in schemas of
+    /// thousands of entities.
+    var entityIndex: [String: Int]
     /// The data this version deletes on purpose from the previous one (see ``Deletion``): a migration hint,
     /// not part of ``contentHash``.
     public var deletions: [Deletion]
@@ -38,7 +41,15 @@ public struct Schema: Hashable, Sendable {
     public init(version: Int, deleting deletions: [Deletion] = [], entities: [Entity]) {
         self.version = version
         self.entities = entities
+        self.entityIndex = Self.index(entities)
         self.deletions = deletions
+    }
+
+    static func index(_ entities: [Entity]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(entities.count)
+        for (i, entity) in entities.enumerated() where index[entity.name] == nil { index[entity.name] = i }
+        return index
     }
 
     /// Creates a schema whose entities are listed in a builder block.
@@ -47,7 +58,7 @@ public struct Schema: Hashable, Sendable {
     }
 
     /// The entity with this name.
-    public func entity(named name: String) -> Entity? { entities.first { $0.name == name } }
+    public func entity(named name: String) -> Entity? { entityIndex[name].map { entities[$0] } }
 
     /// Whether this version declares the previous version's entity (or one of its properties) deleted.
     public func declaresDeletion(ofEntity entity: String, property: String? = nil) -> Bool {
