@@ -9,13 +9,17 @@ let package = Package(
     dependencies: [
         .package(name: "Molt", path: "../"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The PostgreSQL scenarios' hand-written baseline talks to the server as an app would.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .executableTarget(
             name: "molt-benchmarks",
             dependencies: [
                 .product(name: "Molt", package: "Molt"),
+                .product(name: "MoltPostgres", package: "Molt"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Not linked: built next to molt-benchmarks so that the CLI scenarios time the release binary.
                 .product(name: "molt", package: "Molt"),
             ],

@@ -17,6 +17,8 @@ final class PostgresLink: @unchecked Sendable {
     /// Called with the SQL of every statement, for dry runs.
     var observer: (@Sendable (String) -> Void)?
     private var rewritten: [String: String] = [:]
+    /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
+    private var queue: PostgresUpdateQueue?
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -61,6 +63,7 @@ final class PostgresLink: @unchecked Sendable {
     /// Runs one statement and returns its rows and the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [Value], context: PostgresErrors.Context = .objects) throws -> (rows: [PostgresRow], count: Int) {
+        try sendQueue(before: sql)
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { try PostgresValueCodec.append(argument, to: &bindings) }
         observer?(sql)
@@ -77,6 +80,7 @@ final class PostgresLink: @unchecked Sendable {
     /// Runs a statement (or several, separated by semicolons) without arguments and without results, through
     /// the simple query protocol.
     func script(_ sql: String, context: PostgresErrors.Context = .objects) throws {
+        try sendQueue(before: sql)
         observer?(sql)
         do {
             _ = try connection.simpleQuery(sql).wait()
@@ -88,7 +92,66 @@ final class PostgresLink: @unchecked Sendable {
     /// `MOLT_POSTGRES_TRACE=1` prints every statement to the standard error, for debugging.
     static let traces = ProcessInfo.processInfo.environment["MOLT_POSTGRES_TRACE"] == "1"
 
+    /// Queues a keyed update (`UPDATE "T" SET … WHERE "_id" = ?` of `shape`, run by a statement's `step()`,
+    /// whose caller reads no result), to be sent with the others of its batch before the next statement; runs
+    /// it at once when it cannot be queued.
+    func queueUpdate(_ sql: String, _ shape: PostgresUpdateQueue.Shape, _ arguments: [Value]) throws {
+        guard arguments.count == shape.columns.count + 1, case .int(let id) = arguments.last else {
+            try run(sql, arguments)
+            return
+        }
+        if let queue, !queue.accepts(shape, id: id) { try sendQueue(before: sql) }
+        if queue == nil {
+            guard let types = try columnTypes(shape) else {
+                try run(sql, arguments)
+                return
+            }
+            queue = PostgresUpdateQueue(shape: shape, types: types)
+        }
+        observer?(sql)
+        queue!.append(arguments, id: id)
+    }
+
+    /// Sends the queued updates as one statement before `sql` runs; `ROLLBACK` drops them instead.
+    private func sendQueue(before sql: String) throws {
+        guard let pending = queue else { return }
+        queue = nil
+        guard !pending.isEmpty, sql != "ROLLBACK" else { return }
+        var bindings = PostgresBindings(capacity: pending.arguments.count)
+        for argument in pending.arguments { try PostgresValueCodec.append(argument, to: &bindings) }
+        let statement = pending.sql
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) updates)\n".utf8)) }
+        do {
+            _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
+        } catch {
+            throw PostgresErrors.map(error, .objects, sql: statement)
+        }
+    }
+
+    /// The SQL type of each column `shape` assigns, or nil when one is not found.
+    private func columnTypes(_ shape: PostgresUpdateQueue.Shape) throws -> [String]? {
+        // Not one of the run's statements: a dry run does not list it.
+        let observer = self.observer
+        self.observer = nil
+        defer { self.observer = observer }
+        let rows = try run(
+            """
+            SELECT quote_ident(a.attname::text), format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+            WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped
+            """, [.string(shape.table)]
+        ).rows
+        var types: [String: String] = [:]
+        for row in rows {
+            let (name, type) = try row.decode((String, String).self)
+            // quote_ident leaves lower-case names bare; Molt's SQL always quotes them.
+            types[name.hasPrefix("\"") ? name : "\"\(name)\""] = type
+        }
+        let result = shape.columns.compactMap { types[$0] }
+        return result.count == shape.columns.count ? result : nil
+    }
+
     func close() {
+        queue = nil
         try? connection.close().wait()
     }
 

@@ -15,6 +15,8 @@ final class PostgresStatement: SQLStatement {
     private var index = -1
     private var hasRun = false
     private var current: PostgresRandomAccessRow?
+    /// The shape of a keyed update, which ``step()`` queues (see ``PostgresUpdateQueue``).
+    private lazy var keyedUpdate = PostgresUpdateQueue.Shape(sql)
 
     init(sql: String, link: PostgresLink) {
         self.sql = sql
@@ -31,9 +33,19 @@ final class PostgresStatement: SQLStatement {
         arguments[index] = value
     }
 
+    /// Runs the statement at its first call and moves to the next row of its result.
+    ///
+    /// A keyed update (`UPDATE "T" SET … WHERE "_id" = ?`: a custom stage writing an object) has no row to
+    /// return, so it is queued and sent with the others of its batch before the session's next statement,
+    /// rather than costing a round trip each (``PostgresUpdateQueue``).
     func step() throws -> Bool {
         if !hasRun {
-            rows = try link.run(sql, arguments).rows
+            if let keyedUpdate {
+                try link.queueUpdate(sql, keyedUpdate, arguments)
+                rows = []
+            } else {
+                rows = try link.run(sql, arguments).rows
+            }
             hasRun = true
             index = -1
         }

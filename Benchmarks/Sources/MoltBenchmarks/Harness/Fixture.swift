@@ -81,8 +81,10 @@ enum Fixture {
         try handle.close()
     }
 
-    /// Deletes a store and the files SQLite keeps beside it.
+    /// Deletes a store and the files SQLite keeps beside it (nothing for a `postgres://` store: its namespace
+    /// belongs to ``PostgresStores``).
     static func remove(_ url: URL) {
+        guard url.isFileURL else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
         }

@@ -17,5 +17,9 @@ enum Scenarios {
         Import(),
         MigrateCLIFlat(),
         OpenWide(),
+        PostgresCatalogChange.addAttribute,
+        PostgresCatalogChange.renameAttribute,
+        PostgresTypeChange(),
+        PostgresEnumerateObjects(),
     ]
 }
