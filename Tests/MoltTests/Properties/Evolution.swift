@@ -56,7 +56,7 @@ struct Evolution: Sendable, CustomStringConvertible {
     }
 
     /// Doubles: ordinary ones and the edges SQLite must keep (infinities, negative zero, extremes).
-    static let doubles = zip(Gen.int(in: 0...5), Gen.double(in: -1e6...1e6), Gen.element(of: [Double.infinity, -.infinity, -0.0, 1e300, 5e-324, .greatestFiniteMagnitude])).map {
+    static let doubles = zip(Gen.int(in: 0...5), Gen.double(in: -1e6...1e6), Gen.element(of: [Double.infinity, -.infinity, -0.0, 1e300, .leastNonzeroMagnitude, .greatestFiniteMagnitude])).map {
         (choice: Int, ordinary: Double, edge: Double?) -> Double in choice == 0 ? edge ?? 0 : ordinary
     }
 
