@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Tests only: random schema evolutions over random data (Tests/MoltTests/Properties).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -62,7 +64,11 @@ let package = Package(
         .executableTarget(name: "molt-test-worker", dependencies: ["Molt", "MoltPostgres"], path: "Tests/Worker"),
         .testTarget(
             name: "MoltTests",
-            dependencies: ["Molt", "MoltPostgres", "molt-test-worker", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Molt", "MoltPostgres", "molt-test-worker",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "molt"], exclude: ["__Snapshots__"]),

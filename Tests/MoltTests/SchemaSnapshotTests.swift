@@ -168,6 +168,10 @@ struct SchemaSnapshotTests {
         BadSnapshot(
             name: "unknown type", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "a", "type": "money"}]}]}"#,
             code: .invalidSchema, message: "The schema snapshot is not valid JSON: Cannot initialize AttributeType from invalid String value money."),
+        // Found by Fuzz/run snapshot: ICU's date parser trapped (SIGFPE) on a fraction of dozens of digits.
+        BadSnapshot(
+            name: "date default with a fraction of 48 digits", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "due", "type": "date", "default": "1970-01-01T00:00:00.333333333333333333333333333333333333333333333500Z"}]}]}"#,
+            code: .invalidSchema, message: "The schema snapshot is not valid JSON: expected an ISO 8601 date for a date default."),
     ]
 
     @Test("a damaged snapshot is refused with an exact message", arguments: badSnapshots)

@@ -1,8 +1,7 @@
 import Foundation
-import Molt
 
 /// A JSON value with integers kept apart from doubles, so that 64-bit integers round-trip exactly.
-enum JSONValue: Codable, Equatable {
+package enum JSONValue: Codable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -11,7 +10,7 @@ enum JSONValue: Codable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -30,7 +29,7 @@ enum JSONValue: Codable, Equatable {
         }
     }
 
-    func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -46,7 +45,7 @@ enum JSONValue: Codable, Equatable {
 
 extension JSONValue: CustomStringConvertible {
     /// The value as JSON text, for messages: `5`, `"text"`, `[1, 2]`.
-    var description: String {
+    package var description: String {
         switch self {
         case .null: return "null"
         case .bool(let v): return String(v)
@@ -81,17 +80,17 @@ extension JSONValue: CustomStringConvertible {
 /// - `data`: Base64 text; `uuid`: the UUID's uppercase text.
 /// - `null`: JSON null; a missing key reads as null (or the attribute's default on import).
 /// - to-one relationships: the `_id` of the destination or null; to-many: an array of `_id`s, in order.
-struct DataFile: Codable {
-    static let formatName = "molt-data"
-    static let currentFormatVersion = 1
+package struct DataFile: Codable {
+    package static let formatName = "molt-data"
+    package static let currentFormatVersion = 1
 
-    var format: String
-    var formatVersion: Int
-    var schemaVersion: Int?
-    var entities: [String: [[String: JSONValue]]]
+    package var format: String
+    package var formatVersion: Int
+    package var schemaVersion: Int?
+    package var entities: [String: [[String: JSONValue]]]
 
     /// A value of an attribute as JSON.
-    static func json(_ value: Value) -> JSONValue {
+    package static func json(_ value: Value) -> JSONValue {
         switch value {
         case .null: return .null
         case .string(let v): return .string(v)
@@ -105,7 +104,7 @@ struct DataFile: Codable {
     }
 
     /// A JSON value read as a value of `attribute`, or nil when it does not fit the attribute's type.
-    static func value(_ json: JSONValue, for type: AttributeType) -> Value? {
+    package static func value(_ json: JSONValue, for type: AttributeType) -> Value? {
         switch (json, type) {
         case (.null, _): return .null
         case (.string(let v), .string): return .string(v)
@@ -124,7 +123,7 @@ struct DataFile: Codable {
     }
 
     /// How a value reads in a CSV cell: the JSON form's text; null is an empty cell, text is always quoted.
-    static func csvCell(_ value: JSONValue) -> String {
+    package static func csvCell(_ value: JSONValue) -> String {
         switch value {
         case .null: return ""
         case .bool(let v): return v ? "true" : "false"

@@ -1,5 +1,4 @@
 import Foundation
-import Molt
 
 /// Reads a `molt export` file (``DataFile``) object by object from a ``JSONStreamReader``, checking each object
 /// against the schema: the read half of `molt import`, in bounded memory.
@@ -9,32 +8,33 @@ import Molt
 /// try reader.read { row in try importer.insert(row.entity, fileID: row.fileID, values: row.values, links: row.links) }
 /// ```
 ///
-/// Errors are ``CLIFailure``s (bad input) that name the file, the object and the key.
-struct DataFileReader {
+/// Errors are ``MoltError``s (``MoltError/Code/invalidValue``, or ``MoltError/Code/unsupportedFormat`` for a newer
+/// format) that name the file, the object and the key; `molt` reports them as bad input.
+package struct DataFileReader {
     /// One object of the file, its values checked against the schema.
-    struct Row {
-        var entity: Entity
-        var fileID: Int64?
-        var values: [String: Value]
-        var links: [String: [Int64]]
+    package struct Row {
+        package var entity: Entity
+        package var fileID: Int64?
+        package var values: [String: Value]
+        package var links: [String: [Int64]]
     }
 
-    let json: JSONStreamReader
+    package let json: JSONStreamReader
     /// The file's name, for messages.
-    let name: String
-    let schema: Schema
+    package let name: String
+    package let schema: Schema
 
-    init(_ json: JSONStreamReader, name: String, schema: Schema) {
+    package init(_ json: JSONStreamReader, name: String, schema: Schema) {
         self.json = json
         self.name = name
         self.schema = schema
     }
 
     /// Bytes read so far.
-    var bytesRead: Int { json.bytesRead }
+    package var bytesRead: Int { json.bytesRead }
 
     /// Calls `body` with every object of the file, in file order; then checks the file's format fields.
-    func read(_ body: (Row) throws -> Void) throws {
+    package func read(_ body: (Row) throws -> Void) throws {
         var format: JSONValue?, formatVersion: JSONValue?, sawEntities = false
         do {
             try json.beginObject()
@@ -58,14 +58,14 @@ struct DataFileReader {
         guard case .string(let formatName) = format else { throw notAnExport("unexpected value at 'format'") }
         guard case .int(let version) = formatVersion else { throw notAnExport("unexpected value at 'formatVersion'") }
         guard formatName == DataFile.formatName, version <= DataFile.currentFormatVersion else {
-            throw CLIFailure(
-                .badInput,
+            throw MoltError(
+                .unsupportedFormat,
                 "\(name) is format '\(formatName)' \(version), but this molt reads '\(DataFile.formatName)' \(DataFile.currentFormatVersion) at most.")
         }
     }
 
-    private func notAnExport(_ reason: String) -> CLIFailure {
-        CLIFailure(.badInput, "\(name) is not a molt export file (\(reason)); write one with `molt export`.")
+    private func notAnExport(_ reason: String) -> MoltError {
+        MoltError(.invalidValue, "\(name) is not a molt export file (\(reason)); write one with `molt export`.")
     }
 
     private func entities(_ body: (Row) throws -> Void) throws {
@@ -73,8 +73,8 @@ struct DataFileReader {
         try json.beginObject()
         while let entityName = try json.nextKey() {
             guard let entity = schema.entity(named: entityName) else {
-                throw CLIFailure(
-                    .badInput, "\(name) holds objects of entity '\(entityName)', which schema version \(schema.version) does not have.")
+                throw MoltError(
+                    .invalidValue, "\(name) holds objects of entity '\(entityName)', which schema version \(schema.version) does not have.")
             }
             guard try json.peekValue() == UInt8(ascii: "[") else { throw notAnExport("unexpected value at 'entities.\(entityName)'") }
             try json.beginArray()
@@ -89,11 +89,11 @@ struct DataFileReader {
         }
     }
 
-    static func row(_ object: [String: JSONValue], of entity: Entity, file: String) throws -> Row {
+    package static func row(_ object: [String: JSONValue], of entity: Entity, file: String) throws -> Row {
         var fileID: Int64?
         if let id = object["_id"] {
             guard case .int(let value) = id else {
-                throw CLIFailure(.badInput, "\(file): an object of '\(entity.name)' has an `_id` that is not an integer: \(id).")
+                throw MoltError(.invalidValue, "\(file): an object of '\(entity.name)' has an `_id` that is not an integer: \(id).")
             }
             fileID = value
         }
@@ -103,8 +103,8 @@ struct DataFileReader {
         for (key, json) in object where key != "_id" {
             if let attribute = entity.attribute(named: key) {
                 guard let value = DataFile.value(json, for: attribute.type) else {
-                    throw CLIFailure(
-                        .badInput,
+                    throw MoltError(
+                        .invalidValue,
                         "\(file): \(label) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values.")
                 }
                 if !value.isNull { values[key] = value }
@@ -115,15 +115,15 @@ struct DataFileReader {
                 case .array(let items):
                     links[key] = try items.map { item in
                         guard case .int(let id) = item else {
-                            throw CLIFailure(.badInput, "\(file): \(label) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s.")
+                            throw MoltError(.invalidValue, "\(file): \(label) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s.")
                         }
                         return id
                     }
                 default:
-                    throw CLIFailure(.badInput, "\(file): \(label) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them.")
+                    throw MoltError(.invalidValue, "\(file): \(label) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them.")
                 }
             } else {
-                throw CLIFailure(.badInput, "\(file): \(label) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
+                throw MoltError(.invalidValue, "\(file): \(label) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
             }
         }
         return Row(entity: entity, fileID: fileID, values: values, links: links)

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A JSON reader that pulls values from a file descriptor through a 256 KiB buffer, so that `molt import` reads a
-/// file of any size (or a pipe) in bounded memory: the caller walks the outer objects and arrays and reads each
+/// file of any size (or a pipe) in bounded memory (or from bytes in memory, for tests and fuzzing): the caller walks the outer objects and arrays and reads each
 /// export object whole, as a ``JSONValue``.
 ///
 /// ```swift
@@ -20,25 +20,35 @@ import Darwin
 /// ```
 ///
 /// Errors are ``JSONStreamReader/Failure``s with a short reason and the byte offset.
-final class JSONStreamReader {
-    struct Failure: Error {
-        var reason: String
+package final class JSONStreamReader {
+    package struct Failure: Error {
+        package var reason: String
     }
 
     /// How deep arrays and objects may nest inside one value: deeper input is refused, not recursed into.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    private let descriptor: Int32
+    /// Where the bytes come from: a file descriptor, or the rest of bytes held in memory.
+    private enum Source {
+        case descriptor(Int32)
+        case bytes([UInt8], next: Int)
+    }
+
+    private var source: Source
     private var buffer = [UInt8](repeating: 0, count: 1 << 18)
     private var start = 0, end = 0
     private var consumed = 0
     /// Whether the current container has had an element yet (a stack, one entry per open container).
     private var firsts: [Bool] = []
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    /// A reader of the file (or pipe) open at `descriptor`, which the caller keeps open while reading and closes.
+    package init(descriptor: Int32) { source = .descriptor(descriptor) }
+
+    /// A reader of `bytes`.
+    package init(bytes: [UInt8]) { source = .bytes(bytes, next: 0) }
 
     /// How many bytes were consumed so far, for progress.
-    var bytesRead: Int { consumed + start }
+    package var bytesRead: Int { consumed + start }
 
     // MARK: Bytes
 
@@ -46,6 +56,13 @@ final class JSONStreamReader {
         consumed += end
         start = 0
         end = 0
+        if case .bytes(let bytes, let next) = source {
+            end = min(buffer.count, bytes.count - next)
+            buffer.withUnsafeMutableBufferPointer { _ = $0.initialize(from: bytes[next..<(next + end)]) }
+            source = .bytes(bytes, next: next + end)
+            return end > 0
+        }
+        guard case .descriptor(let descriptor) = source else { return false }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -89,13 +106,13 @@ final class JSONStreamReader {
     // MARK: Walking containers
 
     /// Consumes `{`.
-    func beginObject() throws {
+    package func beginObject() throws {
         try expect(0x7B, "'{'")
         firsts.append(true)
     }
 
     /// The next key of the current object (its `:` consumed), or nil at its `}` (consumed).
-    func nextKey() throws -> String? {
+    package func nextKey() throws -> String? {
         if try peekToken() == 0x7D {
             start += 1
             firsts.removeLast()
@@ -110,13 +127,13 @@ final class JSONStreamReader {
     }
 
     /// Consumes `[`.
-    func beginArray() throws {
+    package func beginArray() throws {
         try expect(0x5B, "'['")
         firsts.append(true)
     }
 
     /// Whether the current array has another element (its `,` consumed); consumes `]` at the end.
-    func nextElement() throws -> Bool {
+    package func nextElement() throws -> Bool {
         if try peekToken() == 0x5D {
             start += 1
             firsts.removeLast()
@@ -127,15 +144,15 @@ final class JSONStreamReader {
     }
 
     /// What the next value is: `{`, `[`, `"`, or the first byte of a literal or number.
-    func peekValue() throws -> UInt8? { try peekToken() }
+    package func peekValue() throws -> UInt8? { try peekToken() }
 
     /// Checks that nothing but white space follows the top-level value.
-    func expectEnd() throws {
+    package func expectEnd() throws {
         if try peekToken() != nil { throw failure("unexpected text after the end of the JSON value") }
     }
 
     /// Reads a value whole.
-    func value(depth: Int = 0) throws -> JSONValue {
+    package func value(depth: Int = 0) throws -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("arrays or objects nested more than \(Self.maximumDepth) deep") }
         guard let byte = try peekToken() else { throw failure("the file ends where a value should be") }
         switch byte {
@@ -160,7 +177,7 @@ final class JSONStreamReader {
     }
 
     /// Skips a value, however deep, without building it.
-    func skipValue() throws {
+    package func skipValue() throws {
         var depth = 0
         repeat {
             guard let byte = try peekToken() else { throw failure("the file ends where a value should be") }

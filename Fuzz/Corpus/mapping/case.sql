@@ -1,0 +1,1 @@
+CASE WHEN price IS NULL THEN 0 ELSE price END

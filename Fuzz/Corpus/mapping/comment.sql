@@ -1,0 +1,1 @@
+[inPrint] AND "pages" > 3 -- x

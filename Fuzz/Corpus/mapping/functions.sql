@@ -1,0 +1,1 @@
+coalesce(json_extract(title, '$.a'), 'x') || substr(isbn, 1, 3)

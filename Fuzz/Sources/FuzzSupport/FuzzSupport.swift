@@ -1,0 +1,55 @@
+import CLibFuzzer
+import Foundation
+import Molt
+
+/// What every fuzz target shares: the schema that mapping SQL and data files are read against, and the rule that
+/// a reader of untrusted input returns or throws ``MoltError``, never anything else.
+public enum FuzzSupport {
+    /// A small library: every attribute type, a to-one and its inverse, an ordered to-many, a custom primary key.
+    public static let schema = Schema(version: 1) {
+        Entity("Author") {
+            Attribute("name", .string)
+            Attribute("born", .int, isOptional: true)
+            Relationship("books", toMany: "Book", inverse: "author")
+        }
+        Entity(
+            "Book", primaryKey: "isbn",
+            attributes: [
+                Attribute("isbn", .string),
+                Attribute("title", .string),
+                Attribute("pages", .int, default: 0),
+                Attribute("price", .double, isOptional: true),
+                Attribute("inPrint", .bool, default: true),
+                Attribute("published", .date, isOptional: true),
+                Attribute("code", .uuid, isOptional: true),
+                Attribute("cover", .data, isOptional: true),
+            ],
+            relationships: [
+                Relationship("author", to: "Author", inverse: "books"),
+                Relationship("tags", toMany: "Tag", ordered: true),
+            ])
+        Entity("Tag") { Attribute("label", .string) }
+    }
+
+    /// Runs libFuzzer on `testOneInput` with the process's arguments (`-max_total_time=60 corpus/ seeds/` …).
+    ///
+    /// SwiftPM names an executable's entry point `<module>_main` and links it as `main`, so libFuzzer's own `main`
+    /// is left out and each target's entry point calls this.
+    public static func run(
+        _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+        _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt {
+        molt_fuzz_run(argc, argv, testOneInput)
+    }
+
+    /// Runs `body`; a ``MoltError`` is an answer, any other error a bug, which stops the fuzzer with the input.
+    public static func expectingOnlyMoltErrors(_ body: () throws -> Void) {
+        do {
+            try body()
+        } catch is MoltError {
+            return
+        } catch {
+            fatalError("Not a MoltError: \(type(of: error)): \(error)")
+        }
+    }
+}
