@@ -109,12 +109,13 @@ package struct DataFile: Codable {
         case (.null, _): return .null
         case (.string(let v), .string): return .string(v)
         case (.int(let v), .int): return .int(v)
-        case (.int(let v), .double): return .double(Double(v))
+        // An integer a double cannot hold exactly is refused, never rounded (Molt's one conversion rule).
+        case (.int(let v), .double): return Double(exactly: v).map(Value.double)
         case (.double(let v), .double): return .double(v)
         case (.string("Infinity"), .double): return .double(.infinity)
         case (.string("-Infinity"), .double): return .double(-.infinity)
         case (.bool(let v), .bool): return .bool(v)
-        case (.int(let v), .date): return .date(Date(timeIntervalSince1970: Double(v)))
+        case (.int(let v), .date): return Double(exactly: v).map { .date(Date(timeIntervalSince1970: $0)) }
         case (.double(let v), .date): return .date(Date(timeIntervalSince1970: v))
         case (.string(let v), .data): return Data(base64Encoded: v).map(Value.data)
         case (.string(let v), .uuid): return UUID(uuidString: v).map(Value.uuid)
