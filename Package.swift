@@ -71,7 +71,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
-        .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "molt"], exclude: ["__Snapshots__"]),
+        .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "molt"], exclude: ["__Snapshots__"]),
         .testTarget(
             name: "MoltMacrosTests",
             dependencies: [

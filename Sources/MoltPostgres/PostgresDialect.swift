@@ -39,12 +39,12 @@ package struct PostgresDialect: SQLDialect {
     package func literal(_ value: Value) -> String {
         switch value {
         case .null: return "NULL"
-        case .string(let v): return Self.textLiteral(v)
+        case .string(let v): return SQLLiteral.quoted(v)
         case .int(let v): return v == .min ? "(\(v))::bigint" : String(v)
         case .double(let v): return Self.doubleLiteral(v)
         case .bool(let v): return v ? "TRUE" : "FALSE"
         case .date(let v): return Self.doubleLiteral(v.timeIntervalSince1970)
-        case .data(let v): return "'\\x\(Self.hex(v))'::bytea"
+        case .data(let v): return "'\\x\(SQLLiteral.hex(v))'::bytea"
         case .uuid(let v): return "'\(v.uuidString)'::uuid"
         }
     }
@@ -64,8 +64,12 @@ package struct PostgresDialect: SQLDialect {
     }
 
     package func inexactDoubleCondition(_ column: String) -> String {
-        // A double at or beyond 2^63 has no bigint; below it, the round trip through double is exact or not.
-        "((\(column))::double precision >= 9223372036854775807::double precision OR (\(column))::double precision::bigint <> (\(column)))"
+        // Integers only (an expression may give a numeric with a fraction, which is not this check's business);
+        // beyond ±2^63 there is no bigint to compare with; below it, the round trip through double is exact or not.
+        // CASE fixes the order, so that no value beyond bigint is ever cast to one.
+        "(CASE WHEN (\(column)) <> trunc(\(column)) THEN FALSE"
+            + " WHEN abs((\(column))::double precision) >= 9223372036854775807::double precision THEN TRUE"
+            + " ELSE (\(column))::double precision::bigint <> (\(column)) END)"
     }
 
     package func containsCondition(_ column: String) -> String { "strpos(\(column), ?::text) > 0" }
@@ -106,30 +110,13 @@ package struct PostgresDialect: SQLDialect {
 
     // MARK: - Literals
 
-    /// A standard string literal (`standard_conforming_strings` is on since PostgreSQL 9.1: backslashes are
-    /// plain characters). PostgreSQL text cannot hold NUL; values are refused before they reach SQL.
-    static func textLiteral(_ text: String) -> String {
-        var result = "'"
-        for scalar in text.unicodeScalars {
-            if scalar == "'" { result += "''" } else { result.unicodeScalars.append(scalar) }
-        }
-        return result + "'"
-    }
+    // Strings are standard literals (`SQLLiteral.quoted`: `standard_conforming_strings` is on since PostgreSQL 9.1,
+    // so backslashes are plain characters); PostgreSQL text cannot hold NUL, so such values are refused before.
 
+    /// A double literal, typed, with PostgreSQL's spellings of NaN and the infinities.
     static func doubleLiteral(_ v: Double) -> String {
         if v.isNaN { return "'NaN'::double precision" }
         if v.isInfinite { return v > 0 ? "'Infinity'::double precision" : "'-Infinity'::double precision" }
-        return "(\(v))::double precision"
-    }
-
-    static func hex(_ data: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(data.count * 2)
-        for byte in data {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return "'\(v)'::double precision"  // read as a double: through numeric, -0.0 would lose its sign
     }
 }

@@ -92,7 +92,9 @@ enum PostgresFunctions {
                 digits := '000';
             ELSE
                 f := pg_temp.molt_digits(fraction);
-                digits := rpad(repeat('0', -f.exponent - 1) || f.digits, 3, '0');
+                -- At least three digits, and every digit the fraction needs (rpad alone would also cut them to three).
+                digits := repeat('0', -f.exponent - 1) || f.digits;
+                IF length(digits) < 3 THEN digits := rpad(digits, 3, '0'); END IF;
             END IF;
             RETURN lpad(yy::text, 4, '0') || '-' || lpad(mm::text, 2, '0') || '-' || lpad(dd::text, 2, '0') || 'T'
                 || lpad(div(sod, 3600)::text, 2, '0') || ':' || lpad((div(sod, 60) % 60)::text, 2, '0') || ':'

@@ -40,6 +40,14 @@ final class PostgresLink: @unchecked Sendable {
         }
         let link = PostgresLink(connection: connection, logger: logger)
         do {
+            // Version 12 made `extra_float_digits = 1` the shortest exact text of a double, which Molt's conversions
+            // of doubles and dates to text rely on; an older server would round them.
+            let row = try link.run("SELECT current_setting('server_version_num')::bigint", [], context: context).rows.first
+            guard let row, case .int(let version) = PostgresValueCodec.stored(row.makeRandomAccess()[0]), version >= 120_000 else {
+                throw MoltError(
+                    .unsupportedFormat,
+                    "The PostgreSQL server is older than version 12, which Molt needs (older servers write some doubles and dates as rounded text). Upgrade the server; nothing was written.")
+            }
             let path = PostgresDialect.shared.quote(namespace)
             _ = try link.run("SET search_path TO \(path)", [], context: context)
             _ = try link.run("SET extra_float_digits = 1", [], context: context)

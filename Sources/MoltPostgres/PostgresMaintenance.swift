@@ -51,3 +51,33 @@ extension PostgresMaintenance {
         }
     }
 }
+
+extension PostgresMaintenance {
+    /// A connection to the namespace of a PostgreSQL location, and the namespace; nil for another engine.
+    private static func connect(_ location: StoreLocation) throws -> (link: PostgresLink, namespace: String)? {
+        guard let engine = location.engine as? PostgresEngine else { return nil }
+        let link = try PostgresLink.connect(engine.configuration, namespace: engine.namespace, context: .location(engine.description))
+        return (link, engine.namespace)
+    }
+
+    /// Whether the namespace of a PostgreSQL location exists (with a store in it or not); nil for another engine.
+    package static func namespaceExists(at location: StoreLocation) throws -> Bool? {
+        guard let (link, namespace) = try connect(location) else { return nil }
+        defer { link.close() }
+        return try !link.run("SELECT 1 FROM pg_namespace WHERE nspname = ?", [.string(namespace)]).rows.isEmpty
+    }
+
+    /// Removes a store a command created at `location` with `schema`: its whole namespace when the command created
+    /// that too, else only the store's tables, so that whatever else the namespace holds stays.
+    package static func removeCreatedStore(at location: StoreLocation, schema: Schema, namespaceExisted: Bool) throws {
+        guard let (link, namespace) = try connect(location) else { return }
+        defer { link.close() }
+        let q = PostgresDialect.shared.quote
+        guard namespaceExisted else {
+            try link.run("DROP SCHEMA IF EXISTS \(q(namespace)) CASCADE", [])
+            return
+        }
+        let tables = (StoreLayout.tableNames(schema) + Store.ownTables).map { "\(q(namespace)).\(q($0))" }
+        try link.run("DROP TABLE IF EXISTS \(tables.joined(separator: ", ")) CASCADE", [])
+    }
+}

@@ -43,6 +43,8 @@ final class PostgresStoreConnection: SQLConnection {
         return count
     }
 
+    func deferReferenceChecks() throws { try link.run("SET CONSTRAINTS ALL DEFERRED", []) }
+
     package func tableExists(_ name: String) throws -> Bool {
         try fetchInt("SELECT COUNT(*) FROM pg_class WHERE relname = ? AND relnamespace = to_regnamespace(current_schema())", [.string(name)]) == 1
     }
@@ -175,17 +177,11 @@ final class PostgresStoreConnection: SQLConnection {
     }
 
     func apply(_ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void) throws -> SQLTableChangeResult {
-        // A change that only renames or adds columns is catalog-only; any other visits every row (a type change
-        // rewrites them, SET NOT NULL scans them): progress counts those rows.
-        let visitsRows = change.constraintsChanged || change.finalColumns.contains { column in
-            switch column.source.simplified(for: dialect) {
-            case .column, .literal: return false
-            default: return true
-            }
-        }
-        let total = visitsRows ? Int(try fetchInt("SELECT COUNT(*) FROM \(dialect.quote(change.table))") ?? 0) : 0
+        // A catalog-only change reads no row; any other does (a type change rewrites them, SET NOT NULL scans them):
+        // progress counts those rows, counted once here.
+        let total = change.visitsRows(in: dialect) ? Int(try fetchInt("SELECT COUNT(*) FROM \(dialect.quote(change.table))") ?? 0) : 0
         if total > 0 { try progress(0, total) }
-        let result = try PostgresTableChange(change: change, connection: self).apply()
+        let result = try PostgresTableChange(change: change, connection: self, rowCount: total).apply()
         if total > 0 { try progress(total, total) }
         return result
     }

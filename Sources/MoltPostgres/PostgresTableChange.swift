@@ -11,6 +11,8 @@ import Molt
 struct PostgresTableChange {
     let change: SQLTableChange
     let connection: PostgresStoreConnection
+    /// The table's rows, counted once by the caller before the change (the rows a type change rewrites).
+    let rowCount: Int
 
     private var q: (String) -> String { PostgresDialect.shared.quote }
     private var table: String { q(change.table) }
@@ -24,7 +26,7 @@ struct PostgresTableChange {
 
     func apply() throws -> SQLTableChangeResult {
         let dialect = PostgresDialect.shared
-        let finals = change.finalColumns
+        let finals = change.finalColumns(for: PostgresDialect.shared)
         var readers: [String: Int] = [:]
         for column in finals { for origin in Self.origins(of: column.source) { readers[origin, default: 0] += 1 } }
         var inPlace: [InPlace] = []
@@ -149,7 +151,7 @@ struct PostgresTableChange {
             default:
                 let type = targetType(column.final)
                 try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(type) USING \(source.sql(dialect))")
-                return (try connection.fetchInt("SELECT COUNT(*) FROM \(table)").map(Int.init) ?? 0, true)
+                return (rowCount, true)
             }
         }
         return (0, false)

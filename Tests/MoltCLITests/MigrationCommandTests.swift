@@ -87,13 +87,13 @@ struct MigrationCommandTests {
         #expect(!FileManager.default.fileExists(atPath: setup.store.path + ".backup-0"))
 
         let other = try Setup()
-        let original = try Molt.run(["export", "memos.sqlite"], in: other.dir.url).stdout
+        let original = try Self.exported("memos.sqlite", in: other.dir.url)
         let kept = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--backup", "--keep-backup"], in: other.dir.url)
         #expect(kept.status == 0, "\(kept)")
         #expect(kept.stdout.hasSuffix("Backup kept at \(other.store.path).backup-0.\n"))
         #expect(try Store.inspect(at: URL(fileURLWithPath: other.store.path + ".backup-0")).version == 0)
         // SQLite's online backup: the same pages, not the same header bytes (its change counter is its own).
-        #expect(try Molt.run(["export", "memos.sqlite.backup-0"], in: other.dir.url).stdout == original)
+        #expect(try Self.exported("memos.sqlite.backup-0", in: other.dir.url) == original)
         #expect(try snapshotOfFiles(in: other.dir.url).keys.sorted() == ["1-code.json", "1.json", "memos.sqlite", "memos.sqlite.backup-0"])
     }
 
@@ -211,7 +211,7 @@ struct MigrationCommandTests {
         unique.entities[0].indexes = [Index(["favorite"], unique: true)]
         try Fixtures.write(unique, to: setup.dir.file("unique.json"))
         let original = try Data(contentsOf: setup.store)
-        let export = try Molt.run(["export", "memos.sqlite"], in: setup.dir.url).stdout
+        let export = try Self.exported("memos.sqlite", in: setup.dir.url)
         let result = try Molt.run(["migrate", "memos.sqlite", "--to", "unique.json", "--backup"], in: setup.dir.url)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr == """
@@ -221,6 +221,14 @@ struct MigrationCommandTests {
             """)
         #expect(try Store.inspect(at: setup.store).version == 0)
         #expect(try Data(contentsOf: setup.store) == original)
-        #expect(try Molt.run(["export", "memos.sqlite.backup-0"], in: setup.dir.url).stdout == export)
+        #expect(try Self.exported("memos.sqlite.backup-0", in: setup.dir.url) == export)
+    }
+
+    /// `molt export STORE`'s output, which must succeed and hold objects (two failed exports would compare equal).
+    static func exported(_ store: String, in directory: URL) throws -> String {
+        let result = try Molt.run(["export", store], in: directory)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("\"_id\""), "the export of \(store) holds no object")
+        return result.stdout
     }
 }

@@ -9,6 +9,12 @@ struct CustomAttributeTests {
     enum Status: String, PersistentValue { case draft, published }
     enum Priority: Int, PersistentValue { case low = 1, high = 2 }
     struct Address: StoredAsJSON, Equatable { var street: String; var city: String }
+    struct Reading: StoredAsJSON, Equatable { var value: Double }
+
+    @Model struct Gauge {
+        var label: String
+        var last: Reading?
+    }
 
     @Model struct Post {
         var title: String
@@ -49,5 +55,16 @@ struct CustomAttributeTests {
         }
         let error = #expect(throws: MoltError.self) { try store.read { try $0.fetch(Post.self) } }
         #expect(error?.message == "Attribute 'Post.status' holds \"archived\", which is not a Status.")
+    }
+
+    @Test("a JSON value that cannot be encoded (a NaN inside) is refused, not stored as null, even when optional")
+    func unencodableJSON() throws {
+        let store = try Store.inMemory(schema: Schema(version: 1, entities: [Gauge.entity]))
+        let error = #expect(throws: MoltError.self) {
+            try store.write { objects in try objects.insert(Gauge(label: "a", last: Reading(value: .nan))) }
+        }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message.hasPrefix("A value of type Reading cannot be stored as JSON") == true)
+        #expect(try store.read { try $0.count(Gauge.self) } == 0)
     }
 }

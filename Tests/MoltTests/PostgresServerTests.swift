@@ -37,6 +37,7 @@ struct PostgresServerTests {
             let error = moltError { try store.write { _ = try $0.insert("Book", values) } }
             #expect(error?.code == .invalidValue)
             #expect(error?.message == "Attribute 'Book.isbn' cannot store a string with the NUL character (U+0000), which PostgreSQL text cannot hold. Remove the character, or store the bytes in a data attribute; nothing was written.")
+            #expect(try store.read { try $0.count("Book") } == 0)
         } else {
             let book = try store.write { try $0.insert("Book", values) }
             #expect(try store.read { try $0.object("Book", id: book.id!)?["isbn"] } == "a\u{0}b")
@@ -54,5 +55,17 @@ struct PostgresServerTests {
         }
         let tags = try await store.read { objects in try objects.fetch("Tag").map { "\($0.id!) \($0["label"].string ?? "")" } }
         #expect(tags == ["40 kept", "41 next"])
+    }
+
+    @Test("the state a test compares to prove nothing was written sees a PostgreSQL store's tables, and a write changes it")
+    func storeStateSeesWrites() throws {
+        let dir = TemporaryDirectory()
+        let location = try StoreKind.postgres.location(in: dir)
+        let store = try StoreKind.postgres.makeStore(schema: Library.v0(), in: dir)
+        defer { try? store.close() }
+        let before = FileState(location)
+        #expect(before.tables?.contains { $0.hasPrefix("Tag ") } == true)
+        try store.write { _ = try $0.insert("Tag", ["label": "new"]) }
+        #expect(FileState(location) != before)
     }
 }

@@ -1,35 +1,13 @@
 import CLibFuzzer
 import Foundation
-import Molt
+@_spi(Fuzzing) import Molt
 
 /// What every fuzz target shares: the schema that mapping SQL and data files are read against, and the rule that
 /// a reader of untrusted input returns or throws ``MoltError``, never anything else.
 public enum FuzzSupport {
-    /// A small library: every attribute type, a to-one and its inverse, an ordered to-many, a custom primary key.
-    public static let schema = Schema(version: 1) {
-        Entity("Author") {
-            Attribute("name", .string)
-            Attribute("born", .int, isOptional: true)
-            Relationship("books", toMany: "Book", inverse: "author")
-        }
-        Entity(
-            "Book", primaryKey: "isbn",
-            attributes: [
-                Attribute("isbn", .string),
-                Attribute("title", .string),
-                Attribute("pages", .int, default: 0),
-                Attribute("price", .double, isOptional: true),
-                Attribute("inPrint", .bool, default: true),
-                Attribute("published", .date, isOptional: true),
-                Attribute("code", .uuid, isOptional: true),
-                Attribute("cover", .data, isOptional: true),
-            ],
-            relationships: [
-                Relationship("author", to: "Author", inverse: "books"),
-                Relationship("tags", toMany: "Tag", ordered: true),
-            ])
-        Entity("Tag") { Attribute("label", .string) }
-    }
+    /// The schema mapping SQL and data files are read against (``FuzzingEntryPoints/fixtureSchema``, shared with
+    /// the corpus replay of the ordinary tests).
+    public static var schema: Schema { FuzzingEntryPoints.fixtureSchema }
 
     /// Runs libFuzzer on `testOneInput` with the process's arguments (`-max_total_time=60 corpus/ seeds/` …).
     ///

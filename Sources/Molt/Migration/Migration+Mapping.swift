@@ -237,7 +237,7 @@ extension Migration {
             else { continue }
             throw ValueConversion.inexactDouble(
                 entity: m.destination.name, attribute: name, value: value, objectID: nil, version: toVersion,
-                origin: "given by the expression `\(expression)` of \(m.label), for source _id \(id)")
+                origin: "given by the expression `\(m.written.attributes[name] ?? expression)` of \(m.label), for source _id \(id)")
         }
     }
 
@@ -255,7 +255,7 @@ extension Migration {
                 case .int(let objectID) = row[0], case .string(let storage) = row[1], case .string(let text) = row[2]
             else { continue }
             throw MappingChecks.wrongStorage(
-                label: m.label, entity: m.destination.name, attribute: attribute, expression: expression, storage: storage, text: text,
+                label: m.label, entity: m.destination.name, attribute: attribute, expression: m.written.attributes[name] ?? expression, storage: storage, text: text,
                 objectID: objectID, fromVersion: fromVersion)
         }
     }

@@ -10,15 +10,23 @@ extension Migration {
         for m in mappings {
             let source = q(m.source.name)
             // Each part is checked in the engine's spelling and quoted in the app's.
-            var parts: [(what: String, text: String, checked: String, query: String)] = m.mapping.attributes.sorted { $0.key < $1.key }.map {
-                ("the expression of '\(m.destination.name).\($0.key)'", m.written.attributes[$0.key] ?? $0.value, $0.value, "SELECT (\($0.value)) FROM \(source)")
+            // An expression is also compiled where only a row's own value is allowed (a WHERE clause), so that an
+            // aggregate or a window function, which would combine rows, is refused.
+            var parts: [(what: String, text: String, checked: String, query: String)] = m.mapping.attributes.sorted { $0.key < $1.key }.flatMap { name, expression in
+                let what = "the expression of '\(m.destination.name).\(name)'", text = m.written.attributes[name] ?? expression
+                return [
+                    (what, text, expression, "SELECT (\(expression)) FROM \(source)"),
+                    (what, text, expression, "SELECT 1 FROM \(source) WHERE (\(expression)) IS NOT NULL"),
+                ]
             }
             if let filter = m.mapping.filter {
                 parts.append(("the filter", m.written.filter ?? filter, filter, "SELECT 1 FROM \(source) WHERE (\(filter))"))
             }
             for (link, written) in zip(m.mapping.links, m.written.links) {
                 if let key = link.sourceKey {
-                    parts.append(("the source key of the link '\(link.relationship)'", written.sourceKey ?? key, key, "SELECT (\(key)) FROM \(source)"))
+                    let what = "the source key of the link '\(link.relationship)'"
+                    parts.append((what, written.sourceKey ?? key, key, "SELECT (\(key)) FROM \(source)"))
+                    parts.append((what, written.sourceKey ?? key, key, "SELECT 1 FROM \(source) WHERE (\(key)) IS NOT NULL"))
                 }
             }
             for part in parts {

@@ -115,7 +115,7 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
             try db.execute("INSERT INTO \(dialect.temporaryTable(copy)) (\(columns)) SELECT \(columns) FROM \(q(table))")
         } else {
             try db.execute("CREATE TEMP TABLE \(q(copy)) AS SELECT * FROM \(q(table))")
-            try db.execute("CREATE INDEX \(dialect.temporaryTable(copy + "_owner")) ON \(q(copy)) (\(q(StoreLayout.ownerColumn)))")
+            try db.execute(dialect.temporaryIndex(copy + "_owner", on: q(copy), columns: q(StoreLayout.ownerColumn)))
         }
         snapshots[table] = copy
         retarget(table, to: copy)

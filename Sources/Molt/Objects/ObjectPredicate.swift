@@ -41,24 +41,48 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
             }
             return layout.column(entity.name, name)
         }
+        // A number is compared in the column's own type, exactly: PostgreSQL reads a parameter in the column's
+        // type (an integer beyond 2^53 against a double column would be rounded, and match what it does not equal),
+        // so a number that the type cannot hold exactly is refused rather than compared approximately.
+        func argument(_ name: String, _ value: Value) throws -> Value {
+            let type = entity.attribute(named: name)?.type ?? .int  // `_id` and to-one columns hold identifiers
+            switch (value, type) {
+            case (.int, .double), (.double, .int), (.int, .bool), (.bool, .int):
+                guard let converted = ValueConversion.convert(value, to: type) else {
+                    let given: String
+                    switch value {
+                    case .int(let v): given = String(v)
+                    case .double(let v): given = ValueConversion.text(double: v)
+                    default: given = "\(value)"
+                    }
+                    throw MoltError(
+                        .invalidValue,
+                        "The filter compares '\(entity.name).\(name)', which holds \(type) values, with \(given), which no \(type) value equals exactly. Compare with a \(type) value.",
+                        entity: entity.name, property: name)
+                }
+                return converted
+            default:
+                return value
+            }
+        }
         func compare(_ name: String, _ op: String, _ value: Value) throws -> (String, [Value]) {
             if value.isNull { return ("\(try column(name)) \(op == "=" ? "IS" : "IS NOT") NULL", []) }
-            return ("\(try column(name)) \(op) ?", [value])
+            return ("\(try column(name)) \(op) ?", [try argument(name, value)])
         }
         switch self {
         case .equal(let n, let v): return try compare(n, "=", v)
         case .notEqual(let n, let v): return try compare(n, "<>", v)
-        case .less(let n, let v): return ("\(try column(n)) < ?", [v])
-        case .lessOrEqual(let n, let v): return ("\(try column(n)) <= ?", [v])
-        case .greater(let n, let v): return ("\(try column(n)) > ?", [v])
-        case .greaterOrEqual(let n, let v): return ("\(try column(n)) >= ?", [v])
+        case .less(let n, let v): return ("\(try column(n)) < ?", [try argument(n, v)])
+        case .lessOrEqual(let n, let v): return ("\(try column(n)) <= ?", [try argument(n, v)])
+        case .greater(let n, let v): return ("\(try column(n)) > ?", [try argument(n, v)])
+        case .greaterOrEqual(let n, let v): return ("\(try column(n)) >= ?", [try argument(n, v)])
         case .isNull(let n): return ("\(try column(n)) IS NULL", [])
         case .isNotNull(let n): return ("\(try column(n)) IS NOT NULL", [])
         case .contains(let n, let text): return (dialect.containsCondition(try column(n)), [.string(text)])
         case .hasPrefix(let n, let text): return (dialect.hasPrefixCondition(try column(n)), [.string(text), .string(text)])
         case .in(let n, let values):
             if values.isEmpty { return ("0 = 1", []) }
-            return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", values)
+            return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", try values.map { try argument(n, $0) })
         case .and(let ps), .or(let ps):
             if ps.isEmpty { if case .and = self { return ("1 = 1", []) } else { return ("0 = 1", []) } }
             let parts = try ps.map { try $0.sql(for: entity, layout: layout) }

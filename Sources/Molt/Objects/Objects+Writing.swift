@@ -97,8 +97,28 @@ extension Objects {
             }
         }
         try willWrite(entity.name, properties: nil)
+        try willWriteReferences(to: entity)
         let count = try db.cachedStatement("DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
         observer?.didDelete(entity.name, count: count)
+    }
+
+    /// Tells a stage, before an object of `entity` is deleted, about the rows the database changes with it through
+    /// references: its links in join tables (deleted) and the to-one columns that point to it (set to null), so
+    /// that the old side keeps reading them as they were (whether the engine applies those actions at once or not).
+    private func willWriteReferences(to entity: Entity) throws {
+        guard observer != nil else { return }
+        for relationship in entity.relationships where relationship.kind == .toMany {
+            try willWriteLinks(entity.name, relationship.name)
+        }
+        for other in schema.entities {
+            for relationship in other.relationships where relationship.destination == entity.name {
+                if relationship.kind == .toMany {
+                    try willWriteLinks(other.name, relationship.name)
+                } else {
+                    try willWrite(other.name, properties: [relationship.name])
+                }
+            }
+        }
     }
 
     /// Deletes every object of an entity that matches a predicate (all of them without one), applying delete
@@ -113,6 +133,7 @@ extension Objects {
         if entity.relationships.allSatisfy({ $0.deleteRule == .nullify }) {
             // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
             try willWrite(entity.name, properties: nil)
+            try willWriteReferences(to: entity)
             let count = try db.execute("DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
             observer?.didDelete(entity.name, count: count)
             return count

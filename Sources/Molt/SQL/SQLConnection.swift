@@ -34,6 +34,10 @@ package protocol SQLConnection: AnyObject {
     /// Whether the store's namespace has a table of this name (as the engine compares names).
     func tableExists(_ table: String) throws -> Bool
 
+    /// Defers the checks of references to the end of the current transaction, so that rows may point to rows
+    /// inserted later in it (an import in file order).
+    func deferReferenceChecks() throws
+
     /// The columns of a table, in order.
     func columnNames(in table: String) throws -> [String]
 

@@ -94,6 +94,23 @@ package struct SQLTableChange: Sendable {
         entity.attributes.map { ($0.name, sources[$0.name] ?? .literal(.null)) }
             + entity.relationships.filter { $0.kind == .toOne }.map { ($0.name, sources[$0.name] ?? .literal(.null)) }
     }
+
+    /// ``finalColumns`` without the conversions `dialect` stores alike (``SQLColumnSource/simplified(for:)``): what
+    /// an engine applies.
+    package func finalColumns(for dialect: any SQLDialect) -> [(name: String, source: SQLColumnSource)] {
+        finalColumns.map { ($0.name, $0.source.simplified(for: dialect)) }
+    }
+
+    /// Whether applying the change in `dialect` reads every row: a computed or converted column, or a changed
+    /// constraint. Renaming, adding with a constant and dropping plain columns need not.
+    package func visitsRows(in dialect: any SQLDialect) -> Bool {
+        constraintsChanged || finalColumns(for: dialect).contains { column in
+            switch column.source {
+            case .column, .literal: return false
+            case .converted, .coalesce, .sql: return true
+            }
+        }
+    }
 }
 
 /// What applying a ``SQLTableChange`` did.

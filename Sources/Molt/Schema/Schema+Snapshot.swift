@@ -23,10 +23,10 @@ extension Schema: Codable {
                 .unsupportedFormat,
                 "The schema snapshot uses format \(format), but this Molt reads format \(Schema.snapshotFormatVersion) at most; update Molt.")
         }
-        version = try container.decode(Int.self, forKey: .version)
-        entities = try container.decode([Entity].self, forKey: .entities)
-        entityIndex = Self.index(entities)
-        deletions = try container.decodeIfPresent([Deletion].self, forKey: .deletions) ?? []
+        self.init(
+            version: try container.decode(Int.self, forKey: .version),
+            deleting: try container.decodeIfPresent([Deletion].self, forKey: .deletions) ?? [],
+            entities: try container.decode([Entity].self, forKey: .entities))
     }
 
     public func encode(to encoder: Encoder) throws {

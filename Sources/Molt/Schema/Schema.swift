@@ -25,9 +25,9 @@ public struct Schema: Hashable, Sendable {
     public var version: Int
     /// The entities, in declaration order.
     public var entities: [Entity] { didSet { entityIndex = Self.index(entities) } }
-    /// Where each entity name first appears in ``entities``: lookups stay constant-time in schemas of
-    /// thousands of entities.
-    var entityIndex: [String: Int]
+    /// Where each entity name first appears in ``entities``, derived from them (and so not part of equality):
+    /// lookups stay constant-time in schemas of thousands of entities.
+    private var entityIndex: [String: Int]
     /// The data this version deletes on purpose from the previous one (see ``Deletion``): a migration hint,
     /// not part of ``contentHash``.
     public var deletions: [Deletion]
@@ -45,7 +45,17 @@ public struct Schema: Hashable, Sendable {
         self.deletions = deletions
     }
 
-    static func index(_ entities: [Entity]) -> [String: Int] {
+    public static func == (lhs: Schema, rhs: Schema) -> Bool {
+        lhs.version == rhs.version && lhs.entities == rhs.entities && lhs.deletions == rhs.deletions
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(version)
+        hasher.combine(entities)
+        hasher.combine(deletions)
+    }
+
+    private static func index(_ entities: [Entity]) -> [String: Int] {
         var index: [String: Int] = [:]
         index.reserveCapacity(entities.count)
         for (i, entity) in entities.enumerated() where index[entity.name] == nil { index[entity.name] = i }

@@ -89,8 +89,8 @@ extension Store {
         }
     }
 
-    /// Checks the whole store: SQLite's `integrity_check` of every page and index, `foreign_key_check` of every
-    /// link, and Molt's metadata and history, which must decode. It reads the whole file: run it when a store
+    /// Checks the whole store: SQLite's `integrity_check` of every page and index (on SQLite), every link, and
+    /// Molt's metadata and history, which must decode. It reads the whole file: run it when a store
     /// is suspected of damage (`molt check STORE` does), not on every launch.
     ///
     /// ```swift
@@ -99,12 +99,14 @@ extension Store {
     ///
     /// - Throws: ``MoltError/Code/corruptStore`` listing the first problems found, with the fix.
     public func verify() throws {
-        guard let sqlite = database as? SQLiteDatabase else { return }
-        var problems: [String]
-        do {
-            problems = try sqlite.quickCheck(full: true)
-        } catch let error as MoltError where error.code == .corruptStore {
-            problems = ["SQLite's integrity_check stopped on a page it cannot read (database disk image is malformed)"]
+        // The page check is SQLite's (a server checks its own storage); the rest holds for every engine.
+        var problems: [String] = []
+        if let sqlite = database as? SQLiteDatabase {
+            do {
+                problems = try sqlite.quickCheck(full: true)
+            } catch let error as MoltError where error.code == .corruptStore {
+                problems = ["SQLite's integrity_check stopped on a page it cannot read (database disk image is malformed)"]
+            }
         }
         if problems.isEmpty {
             problems = try database.read { db in

@@ -119,11 +119,11 @@ public final class Store: Sendable {
     /// For a read-only store, throws when another process changed the store's schema since it was opened.
     private func checkRecordedSchema(_ db: any SQLConnection) throws {
         guard let recordedHash else { return }
-        let (hash, version) = try StoreMetadata.recordedHashAndVersion(db)
-        guard hash != recordedHash else { return }
+        let recorded = try StoreMetadata.values(of: ["schemaHash", "schemaVersion"], in: db)
+        guard recorded["schemaHash"] != recordedHash else { return }
         throw MoltError(
             .storeIsNewer,
-            "The store at \(database.location) was migrated to version \(version ?? "?") by another process after it was opened read-only at version \(schema.version). Open it again to read it.")
+            "The store at \(database.location) was migrated to version \(recorded["schemaVersion"] ?? "?") by another process after it was opened read-only at version \(schema.version). Open it again to read it.")
     }
 
     /// Writes objects in one transaction: everything `body` does is committed together, or not at all when it

@@ -44,20 +44,24 @@ extension Store {
     }
 
     /// Reads the version, schema, object counts and migration history of the store at `location` without
-    /// migrating it, in one read-only transaction; nothing is written.
+    /// migrating it, in one read-only transaction. Nothing is written, except that a journal or log left by a
+    /// process that died while writing is recovered first, as any SQLite connection that writes would.
     public static func inspect(at location: StoreLocation, countingObjects: Bool = true) throws -> StoreInfo {
         try recoveringFirst(location) {
             try reading(at: location) { snapshot, _ in try snapshot.info(countingObjects: countingObjects) }
         }
     }
 
-    /// Runs a read; when a dead writer's journal or log stands in its way, recovers it and reads again.
-    static func recoveringFirst<T>(_ location: StoreLocation, _ read: () throws -> T) throws -> T {
+    /// Runs a read; when a dead writer's journal or log stands in its way, recovers it (telling `recovered` what
+    /// was done) and reads again.
+    package static func recoveringFirst<T>(
+        _ location: StoreLocation, recovered: (String) -> Void = { _ in }, _ read: () throws -> T
+    ) throws -> T {
         do {
             return try read()
         } catch MoltError.Code.needsRecovery {
             guard let url = location.url else { throw MoltError(.needsRecovery, "The store at \(location) needs recovery.") }
-            _ = try recover(at: url)
+            if let done = try recover(at: url) { recovered(done) }
             return try read()
         }
     }

@@ -61,28 +61,23 @@ struct StoreMetadata {
     /// snapshot.
     static func records(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> Bool {
         guard try db.tableExists(table) else { return false }
-        let statement = try db.cachedStatement(
-            "SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN ('formatVersion', 'schemaVersion', 'schemaHash')")
+        let found = try values(of: ["formatVersion", "schemaVersion", "schemaHash"], in: db)
+        return found["formatVersion"] == String(currentFormatVersion) && found["schemaVersion"] == String(schema.version)
+            && found["schemaHash"] == hash
+    }
+
+    /// The recorded values of `keys` (a key with no value or a null one is absent), by one cached statement:
+    /// the cheap checks of an opening and of each read of a read-only store.
+    static func values(of keys: [String], in db: any SQLConnection) throws -> [String: String] {
+        let list = keys.map { db.dialect.literal(.string($0)) }.joined(separator: ", ")
+        let statement = try db.cachedStatement("SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN (\(list))")
         defer { statement.reset() }
         var found: [String: String] = [:]
         while try statement.step() {
             guard !statement.isNull(0), !statement.isNull(1) else { continue }
             found[statement.text(0)] = statement.text(1)
         }
-        return found["formatVersion"] == String(currentFormatVersion) && found["schemaVersion"] == String(schema.version)
-            && found["schemaHash"] == hash
-    }
-
-    /// The recorded schema hash and version text, by two key lookups: what a read-only store checks per read.
-    static func recordedHashAndVersion(_ db: any SQLConnection) throws -> (hash: String?, version: String?) {
-        let statement = try db.cachedStatement("SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN ('schemaHash', 'schemaVersion')")
-        defer { statement.reset() }
-        var hash: String?, version: String?
-        while try statement.step() {
-            guard !statement.isNull(0), !statement.isNull(1) else { continue }
-            if statement.text(0) == "schemaHash" { hash = statement.text(1) } else { version = statement.text(1) }
-        }
-        return (hash, version)
+        return found
     }
 
     /// Creates the metadata tables, in the engine's types (the history's `id` is assigned by the engine).
@@ -171,4 +166,9 @@ struct StoreMetadata {
             duration: try real(4), steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"), stepRecords: stepRecords,
             objectsTouched: try integer(5))
     }
+}
+
+extension Store {
+    /// The tables Molt keeps in every store beside the entities' (metadata and history).
+    package static var ownTables: [String] { [StoreMetadata.table, StoreMetadata.historyTable] }
 }

@@ -107,7 +107,7 @@ package struct DataFileReader {
                         .invalidValue,
                         "\(file): \(label) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values.")
                 }
-                if !value.isNull { values[key] = value }
+                values[key] = value  // an explicit null stays null: only a missing key takes the default
             } else if entity.relationship(named: key) != nil {
                 switch json {
                 case .null: links[key] = []

@@ -13,6 +13,32 @@ import Foundation
 /// _ = check("upper(title)", "Book")
 /// ```
 @_spi(Fuzzing) public enum FuzzingEntryPoints {
+    /// The fuzz targets' fixture: a small library: every attribute type, a to-one and its inverse, an ordered to-many, a custom primary key.
+    public static let fixtureSchema = Schema(version: 1) {
+        Entity("Author") {
+            Attribute("name", .string)
+            Attribute("born", .int, isOptional: true)
+            Relationship("books", toMany: "Book", inverse: "author")
+        }
+        Entity(
+            "Book", primaryKey: "isbn",
+            attributes: [
+                Attribute("isbn", .string),
+                Attribute("title", .string),
+                Attribute("pages", .int, default: 0),
+                Attribute("price", .double, isOptional: true),
+                Attribute("inPrint", .bool, default: true),
+                Attribute("published", .date, isOptional: true),
+                Attribute("code", .uuid, isOptional: true),
+                Attribute("cover", .data, isOptional: true),
+            ],
+            relationships: [
+                Relationship("author", to: "Author", inverse: "books"),
+                Relationship("tags", toMany: "Tag", ordered: true),
+            ])
+        Entity("Tag") { Attribute("label", .string) }
+    }
+
     /// The checks a mapping stage runs on each of its expressions and filters before placing them in a
     /// statement (``SQLExpressionCheck``, then the engine's query checker), here SQLite's over `schema`'s tables.
     ///

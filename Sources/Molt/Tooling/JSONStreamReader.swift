@@ -218,6 +218,10 @@ package final class JSONStreamReader {
         }
         if !text.contains(where: { $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }), let integer = Int64(string) { return .int(integer) }
         guard let double = Double(string), double.isFinite else { throw failure("the number \(string) is out of range") }
+        // An integer beyond 64 bits is read as a double only when the double is that integer exactly.
+        if !text.contains(where: { $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }), String(format: "%.0f", double) != string {
+            throw failure("the integer \(string) is beyond 64 bits and has no exact double")
+        }
         return .double(double)
     }
 

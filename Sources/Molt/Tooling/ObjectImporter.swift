@@ -40,7 +40,7 @@ package final class ObjectImporter {
         try objects.requireWritable()
         self.objects = objects
         self.keepingIDs = keepingIDs
-        try objects.db.execute("PRAGMA defer_foreign_keys = ON")
+        try objects.db.deferReferenceChecks()
         for entity in objects.schema.entities {
             offsets[entity.name] = keepingIDs ? 0 : try objects.db.fetchInt("SELECT MAX(\(objects.idColumn)) FROM \(objects.layout.table(entity.name))") ?? 0
         }
@@ -57,7 +57,7 @@ package final class ObjectImporter {
     ///   `_id` given twice.
     package func insert(_ entity: Entity, fileID: Int64?, values: [String: Value], links: [String: [Int64]]) throws {
         let checked = try objects.checkedValues(values, for: entity, applyingDefaults: true)
-        var arguments: [Value] = [fileID.map { .int($0 &+ (offsets[entity.name] ?? 0)) } ?? .null]
+        var arguments: [Value] = [try fileID.map { .int(try storeID($0, of: entity.name)) } ?? .null]
         arguments.reserveCapacity(checked.count + entity.relationships.count + 1)
         arguments += checked.map(\.1)
         let columns = checked.map(\.0.name)
@@ -73,7 +73,7 @@ package final class ObjectImporter {
                     "\(label(entity, fileID)) gives \(ids.count) objects to the to-one relationship '\(entity.name).\(relationship.name)'; give one `_id` or null.",
                     entity: entity.name, property: relationship.name)
             }
-            arguments.append(ids.first.map { .int($0 &+ (offsets[relationship.destination] ?? 0)) } ?? .null)
+            arguments.append(try ids.first.map { .int(try storeID($0, of: relationship.destination)) } ?? .null)
         }
         let id: Int64
         do {
@@ -120,9 +120,8 @@ package final class ObjectImporter {
     private func link(_ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]) throws {
         let ordered = relationship.isOrdered
         let statement = try linkStatement(entity, relationship)
-        let offset = offsets[relationship.destination] ?? 0
         for (position, target) in targets.enumerated() {
-            var arguments: [Value] = [.int(owner), .int(target &+ offset)]
+            var arguments: [Value] = [.int(owner), .int(try storeID(target, of: relationship.destination))]
             if ordered { arguments.append(.int(Int64(position + 1))) }
             do {
                 try statement.execute(arguments)
@@ -184,10 +183,25 @@ extension ObjectImporter {
         }
     }
 
-    private func fileID(_ id: Int64, of entity: String) -> Int64 { id &- (offsets[entity] ?? 0) }
+    private func fileID(_ id: Int64, of entity: String) -> Int64 { id - (offsets[entity] ?? 0) }
+
+    /// The `_id` an object of the file gets in the store: its own, or, in an existing store, shifted past the
+    /// store's largest. A shift needs positive file `_id`s (the imported objects are told apart by being past the
+    /// store's) and must not overflow.
+    private func storeID(_ id: Int64, of entity: String) throws -> Int64 {
+        guard !keepingIDs else { return id }
+        let (shifted, overflow) = id.addingReportingOverflow(offsets[entity] ?? 0)
+        guard id > 0, !overflow else {
+            throw MoltError(
+                .invalidValue,
+                "'\(entity)' _id \(id) cannot be added to this store: imported objects are numbered after the store's own (past \(offsets[entity] ?? 0)), which needs `_id`s from 1 to \(Int64.max - (offsets[entity] ?? 0)). Renumber the file's objects; nothing was written.",
+                entity: entity)
+        }
+        return shifted
+    }
 
     private func checkDestinations(_ entity: Entity, _ relationship: Relationship) throws {
-        let sql = "SELECT o, t FROM (\(pairs(entity, relationship))) WHERE t NOT IN (SELECT \(objects.idColumn) FROM \(objects.layout.table(relationship.destination))) LIMIT 1"
+        let sql = "SELECT o, t FROM (\(pairs(entity, relationship))) AS p WHERE t NOT IN (SELECT \(objects.idColumn) FROM \(objects.layout.table(relationship.destination))) LIMIT 1"
         let rows = try db.fetchRows(sql, types: [.int, .int])
         guard let row = rows.first, case .int(let owner) = row[0], case .int(let target) = row[1] else { return }
         throw MoltError(
@@ -197,9 +211,9 @@ extension ObjectImporter {
     }
 
     private func checkAgreement(_ entity: Entity, _ relationship: Relationship, _ destination: Entity, _ inverse: Relationship) throws {
-        let mine = pairs(entity, relationship), theirs = "SELECT t AS o, o AS t FROM (\(pairs(destination, inverse)))"
+        let mine = pairs(entity, relationship), theirs = "SELECT t AS o, o AS t FROM (\(pairs(destination, inverse))) AS p"
         for (sql, forward) in [("\(mine) EXCEPT \(theirs)", true), ("\(theirs) EXCEPT \(mine)", false)] {
-            let rows = try db.fetchRows("SELECT o, t FROM (\(sql)) LIMIT 1", types: [.int, .int])
+            let rows = try db.fetchRows("SELECT o, t FROM (\(sql)) AS d LIMIT 1", types: [.int, .int])
             guard let row = rows.first, case .int(let owner) = row[0], case .int(let target) = row[1] else { continue }
             let (a, b) = (fileID(owner, of: entity.name), fileID(target, of: destination.name))
             let (says, denies) = forward
@@ -215,7 +229,7 @@ extension ObjectImporter {
     /// Writes `side` as the mirror of `source`, for a side the file left out.
     private func fill(_ entity: Entity, _ side: Relationship, from sourceEntity: Entity, _ source: Relationship) throws {
         let q = objects.dialect.quote, layout = objects.layout
-        let mirror = "SELECT t AS o, o AS t FROM (\(pairs(sourceEntity, source)))"
+        let mirror = "SELECT t AS o, o AS t FROM (\(pairs(sourceEntity, source))) AS p"
         switch side.kind {
         case .toOne:
             let table = layout.table(entity.name), column = layout.column(entity.name, side.name)
@@ -225,7 +239,7 @@ extension ObjectImporter {
             let ordered = side.isOrdered
             let columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)] + (ordered ? [q(StoreLayout.positionColumn)] : [])
             let select = ordered
-                ? "SELECT o, t, ROW_NUMBER() OVER (PARTITION BY o ORDER BY t) FROM (\(mirror))" : "SELECT o, t FROM (\(mirror))"
+                ? "SELECT o, t, ROW_NUMBER() OVER (PARTITION BY o ORDER BY t) FROM (\(mirror)) AS m" : "SELECT o, t FROM (\(mirror)) AS m"
             try db.execute("INSERT INTO \(layout.joinTable(entity.name, side.name)) (\(columns.joined(separator: ", "))) \(select)")
         }
     }

@@ -138,12 +138,29 @@ extension StoredAsJSON {
     /// JSON values are stored as text.
     public static var attributeType: AttributeType { .string }
 
-    /// The value as JSON text with sorted keys.
-    public var moltValue: Value {
+    /// The value as JSON text with sorted keys; `.null` when it cannot be encoded (a write refuses it instead).
+    public var moltValue: Value { (try? jsonText()).map(Value.string) ?? .null }
+
+    /// Appends the JSON text; a value that cannot be encoded (a NaN or an infinity inside it) makes the insert or
+    /// save throw, rather than store null.
+    public func write(to columns: inout ModelColumns) {
+        do {
+            columns.appendValue(.string(try jsonText()))
+        } catch {
+            if columns.failure == nil {
+                columns.failure = MoltError(
+                    .invalidValue,
+                    "A value of type \(Self.self) cannot be stored as JSON (\(error)); nothing was written. JSON has no NaN or infinity: give such fields another value, or store them in attributes of their own.",
+                    cause: error)
+            }
+            columns.appendValue(.null)
+        }
+    }
+
+    private func jsonText() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return .null }
-        return .string(String(decoding: data, as: UTF8.self))
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
     /// The value decoded from JSON text; nil when the text is not a value of this type.

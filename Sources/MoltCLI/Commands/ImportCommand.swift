@@ -36,6 +36,8 @@ struct ImportCommand: ParsableCommand {
         defer { try? handle.close() }
         let location = try StoreAddress.location(storeArgument.store)
         let exists = try StoreAddress.holdsStore(location)
+        // A failed import removes only what it created: on PostgreSQL, a namespace that was there stays.
+        let namespaceExisted = try StoreAddress.namespaceExists(location)
         if exists {
             let info = try MigrateCommand.readRecovering(try Files.existingStoreLocation(storeArgument.store))
             guard info.version == schema.version else {
@@ -74,7 +76,7 @@ struct ImportCommand: ParsableCommand {
         } catch {
             bar?.finish()
             try? store.close()
-            if !exists { try? StoreAddress.remove(createdStore: location, named: storeArgument.store) }
+            if !exists { try? StoreAddress.remove(createdStore: location, schema: schema, namespaceExisted: namespaceExisted) }
             throw error
         }
     }

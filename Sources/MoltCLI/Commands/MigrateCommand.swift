@@ -107,12 +107,8 @@ struct MigrateCommand: ParsableCommand {
     /// The store's version, schema and hash; a journal or log left by a dead writer is recovered first, since
     /// migrate is a command that writes.
     static func readRecovering(_ location: StoreLocation) throws -> StoreInfo {
-        do {
-            return try Files.storeInfo(location, countingObjects: false)
-        } catch MoltError.Code.needsRecovery {
-            guard let url = location.url else { throw MoltError(.needsRecovery, "The store at \(location) needs recovery.") }
-            if let done = try Store.recover(at: url) { Terminal.error("note: \(done) (left by a process that stopped while writing).") }
-            return try Files.storeInfo(location, countingObjects: false)
+        try Store.recoveringFirst(location, recovered: { Terminal.error("note: \($0) (left by a process that stopped while writing).") }) {
+            try Files.storeInfo(location, countingObjects: false)
         }
     }
 

@@ -47,14 +47,18 @@ enum StoreAddress {
         }
     }
 
-    /// Removes a store this command created (its file, or its PostgreSQL namespace).
-    static func remove(createdStore location: StoreLocation, named text: String) throws {
+    /// Whether the PostgreSQL namespace of `location` exists already (false for a file).
+    static func namespaceExists(_ location: StoreLocation) throws -> Bool {
+        try PostgresMaintenance.namespaceExists(at: location) ?? false
+    }
+
+    /// Removes a store this command created at `location` with `schema`: its file, or on PostgreSQL its tables
+    /// (and its namespace when `namespaceExisted` is false; a namespace that was there keeps what else it holds).
+    static func remove(createdStore location: StoreLocation, schema: Schema, namespaceExisted: Bool) throws {
         if let url = location.url {
             Files.removeStore(url)
             return
         }
-        guard let url = URL(string: text), let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
-        let namespace = components.queryItems?.first { $0.name == "schema" }?.value ?? StoreLocation.defaultPostgresNamespace
-        try PostgresMaintenance.dropNamespace(namespace, at: url)
+        try PostgresMaintenance.removeCreatedStore(at: location, schema: schema, namespaceExisted: namespaceExisted)
     }
 }

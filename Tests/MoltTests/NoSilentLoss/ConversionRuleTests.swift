@@ -17,7 +17,7 @@ struct ConversionRuleTests {
         }
     }
 
-    static func makeStore(_ url: URL, kind: StoreKind, value: Int64, taken: Date) throws {
+    static func makeStore(_ url: StoreLocation, kind: StoreKind, value: Int64, taken: Date) throws {
         let store = try Store.open(at: url, schema: v1, options: kind.options)
         defer { try? store.close() }
         try store.write { _ = try $0.insert("Reading", ["value": .int(value), "taken": .date(taken)]) }
@@ -28,7 +28,7 @@ struct ConversionRuleTests {
         "Attribute 'Reading.\(attribute)' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 1 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int."
     }
 
-    @Test("an integer beyond 2^53 becoming a double is refused on every path, with the same message", arguments: StoreKind.files)
+    @Test("an integer beyond 2^53 becoming a double is refused on every path, with the same message", arguments: StoreKind.durable)
     func inexactDoubleEverywhere(kind: StoreKind) throws {
         let taken = Date(timeIntervalSince1970: 1_700_000_000)
         let stages: [(String, MigrationStage?, Schema)] = [
@@ -38,7 +38,7 @@ struct ConversionRuleTests {
         ]
         for (path, stage, target) in stages {
             let dir = TemporaryDirectory()
-            let url = dir.file()
+            let url = try kind.location(in: dir)
             try Self.makeStore(url, kind: kind, value: Self.big, taken: taken)
             let bytes = FileState(url)
             let plan = try MigrationPlan(schemas: [Self.v1, target], stages: stage.map { [$0] } ?? [])
@@ -48,10 +48,10 @@ struct ConversionRuleTests {
         }
     }
 
-    @Test("a mapping whose expression gives an integer beyond 2^53 for a double attribute is refused", arguments: StoreKind.files)
+    @Test("a mapping whose expression gives an integer beyond 2^53 for a double attribute is refused", arguments: StoreKind.durable)
     func inexactDoubleMapping(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let url = dir.file()
+        let url = try kind.location(in: dir)
         try Self.makeStore(url, kind: kind, value: Self.big, taken: Date(timeIntervalSince1970: 0))
         let bytes = FileState(url)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2Renamed], stages: [
@@ -71,13 +71,13 @@ struct ConversionRuleTests {
         #expect(try store.read { try $0.fetch("Reading").first?["amount"] } == .double(9_007_199_254_740_992))
     }
 
-    @Test("date → string keeps every digit and reads back as the same date, inferred or in a stage", arguments: StoreKind.files)
+    @Test("date → string keeps every digit and reads back as the same date, inferred or in a stage", arguments: StoreKind.durable)
     func dateToString(kind: StoreKind) throws {
         let taken = Date(timeIntervalSince1970: 1_700_000_000.123456789)
         var texts: [Value] = []
         for stage in [nil, MigrationStage.custom(from: 1, to: 2) { _ in }] {
             let dir = TemporaryDirectory()
-            let url = dir.file()
+            let url = try kind.location(in: dir)
             try Self.makeStore(url, kind: kind, value: 3, taken: taken)
             let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: stage.map { [$0] } ?? [])
             let store = try Store.open(at: url, schema: Self.v2, options: kind.options.migrating(with: plan))

@@ -49,8 +49,13 @@ struct AsyncOpeningTests {
         }
         // Many more waiting opens than the pool has threads.
         let waiting = 4 * max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let finished = Counter()
         let opens = (0..<waiting).map { _ in
-            Task { try await Store.open(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan)) }
+            Task {
+                let store = try await Store.open(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
+                finished.increment()
+                return store
+            }
         }
         try await Task.sleep(nanoseconds: 300_000_000)
         // Work on the pool still runs while they wait: it finishes long before the lock is released.
@@ -59,6 +64,7 @@ struct AsyncOpeningTests {
         let elapsed = ContinuousClock.now - clock
         #expect(sum == 500_500)
         #expect(elapsed < .seconds(2), "a task waited \(elapsed) for a thread while the opens were blocked")
+        #expect(finished.value == 0, "the opens were not blocked when the pool was probed")
         for open in opens {
             let store = try await open.value
             #expect(store.schema.version == 2)
@@ -71,5 +77,13 @@ struct AsyncOpeningTests {
     /// Runs `sql` on `queue`'s connection outside a transaction, synchronously.
     private static func execute(_ sql: String, on queue: DatabaseQueue) throws {
         try queue.writeWithoutTransaction { try $0.execute(sql: sql) }
+    }
+
+    /// A count shared by tasks.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func increment() { lock.withLock { count += 1 } }
     }
 }

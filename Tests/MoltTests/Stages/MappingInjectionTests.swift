@@ -116,7 +116,26 @@ struct MappingInjectionTests {
         #expect(error?.code == .invalidValue)
         #expect(error?.message == injection.problem(on: kind) + " A mapping may read the entities of version 1 and call SQL functions; it cannot run statements, write, or read other tables. Nothing was written.")
         #expect(FileState(location) == bytes)
-        #expect(!FileManager.default.fileExists(atPath: dir.file("x.sqlite").path))
+        // ATTACH 'x.sqlite' would create the file in the process's current folder.
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/x.sqlite"))
+    }
+
+    @Test("an expression that combines rows (an aggregate, a window function) is refused before any write", arguments: StoreKind.files, ["count(*)", "max(name)", "row_number() OVER (ORDER BY name)"])
+    func rowCombiningRefused(kind: StoreKind, expression: String) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file()
+        try Self.makeStore(url, kind: kind)
+        let bytes = FileState(url)
+        // Computed in the one rebuild of 'Pet', such an expression would keep one row per chunk.
+        let v2 = Self.v2.next(2) { $0.edit("Pet") { $0.editAttribute("nickname") { $0.isOptional = false; $0.defaultValue = "x" } } }
+        let plan = try MigrationPlan(schemas: [Self.v1, v2], stages: [
+            .mapping(from: 1, to: 2, [EntityMapping(destination: "Pet", attributes: ["nickname": expression])]),
+        ])
+        let error = moltError { _ = try Store.open(at: url, schema: v2, options: kind.options.migrating(with: plan)) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message.hasPrefix(Self.prefix + "`\(expression)` — SQLite cannot read it: misuse of ") == true)
+        #expect(FileState(url) == bytes)
+        #expect(try Store.version(at: url) == 1)
     }
 
     @Test("expressions with functions, CASE, casts and reads of other old entities are allowed", arguments: StoreKind.durable)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Molt
 
 /// One object as a test compares it: its identifier, every attribute value and every relationship's targets.
@@ -133,14 +134,21 @@ struct FileState: Equatable {
             return
         }
         self.init(tables: nil)
-        tables = try? RawSQL.strings(location, """
-            SELECT c.relname || ' ' || c.relfilenode || ' ' || (xpath('/row/n/text()', query_to_xml(
-                format('SELECT count(*) AS n, max(xmin::text::bigint) AS x FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text
-                || ' ' || coalesce((xpath('/row/x/text()', query_to_xml(
-                format('SELECT max(xmin::text::bigint) AS x FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text, '-')
-            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i') ORDER BY c.relname
-            """)
+        // Rows are counted in tables only (an index cannot be selected from); an index is its storage identity.
+        do {
+            tables = try RawSQL.strings(location, """
+                SELECT c.relname || ' ' || c.relfilenode || CASE WHEN c.relkind = 'r' THEN ' ' || (xpath('/row/n/text()', query_to_xml(
+                    format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text
+                    || ' ' || coalesce((xpath('/row/x/text()', query_to_xml(
+                    format('SELECT max(xmin::text::bigint) AS x FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text, '-')
+                    ELSE '' END
+                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i') ORDER BY c.relname
+                """)
+        } catch {
+            // Two unreadable states would compare equal: a check of "nothing was written" must fail instead.
+            Issue.record("The state of the PostgreSQL store at \(location) could not be read: \(error)")
+        }
     }
 
     private init(tables: [String]?) { self.tables = tables }

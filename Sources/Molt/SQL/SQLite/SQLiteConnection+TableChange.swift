@@ -27,8 +27,8 @@ extension SQLiteConnection {
             }
             rebuild = change.constraintsChanged
             var used: Set<String> = []
-            for column in change.finalColumns {
-                switch column.source.simplified(for: dialect) {
+            for column in change.finalColumns(for: dialect) {
+                switch column.source {
                 case .column(let name):
                     used.insert(name)
                     if name != column.name { renames.append((name, column.name)) }
@@ -109,6 +109,12 @@ extension SQLiteConnection {
             guard rows == Int(Self.rebuildChunk), try lastCopied.step() else { break }
             last = lastCopied.int64(0)
             lastCopied.reset()
+        }
+        // The last line of defence against a rebuild that keeps fewer rows than it read.
+        guard copied == total else {
+            throw MoltError(
+                .migrationFailed,
+                "Rebuilding table '\(table)' copied \(copied) of its \(total) rows, so the migration was stopped and rolled back; nothing was lost. An expression that combines rows (count, sum, a window function) in a mapping does this: compute such values in a custom stage.")
         }
         return copied
     }

@@ -82,6 +82,8 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
+    func deferReferenceChecks() throws { _ = try execute("PRAGMA defer_foreign_keys = ON") }
+
     func tableExists(_ table: String) throws -> Bool {
         try fetchInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1", [.string(table)]) != nil
     }

@@ -34,10 +34,14 @@ package final class SQLiteDatabase: SQLDatabase {
 
     let settings: Settings
 
+    /// This connection's entry in ``SQLiteOpenFiles``, released when it closes.
+    private let openFile: SQLiteOpenFiles.Lease?
+
     private init(queue: DatabaseQueue, path: String, settings: Settings) {
         self.queue = queue
         self.path = path
         self.settings = settings
+        openFile = path == ":memory:" ? nil : SQLiteOpenFiles.lease(path)
     }
 
     /// Opens (or, unless read-only, creates) the file at `path`.
@@ -167,6 +171,7 @@ package final class SQLiteDatabase: SQLDatabase {
 
     package func close() throws {
         try queue.close()
+        openFile?.release()
     }
 
     // MARK: - SQLite only

@@ -32,7 +32,7 @@ package struct SQLiteDialect: SQLDialect {
         case .double(let v): return Self.doubleLiteral(v)
         case .bool(let v): return v ? "1" : "0"
         case .date(let v): return Self.doubleLiteral(v.timeIntervalSince1970)
-        case .data(let v): return "X'" + Self.hex(v) + "'"
+        case .data(let v): return "X'" + SQLLiteral.hex(v, uppercase: true) + "'"
         case .uuid(let v): return "'" + v.uuidString + "'"
         }
     }
@@ -92,12 +92,8 @@ package struct SQLiteDialect: SQLDialect {
 
     static func textLiteral(_ text: String) -> String {
         // A NUL would end the statement's text early: such strings are written as a cast blob.
-        if text.utf8.contains(0) { return "CAST(X'\(hex(Data(text.utf8)))' AS TEXT)" }
-        var result = "'"
-        for scalar in text.unicodeScalars {
-            if scalar == "'" { result += "''" } else { result.unicodeScalars.append(scalar) }
-        }
-        return result + "'"
+        if text.utf8.contains(0) { return "CAST(X'\(SQLLiteral.hex(Data(text.utf8), uppercase: true))' AS TEXT)" }
+        return SQLLiteral.quoted(text)
     }
 
     static func doubleLiteral(_ v: Double) -> String {
@@ -105,16 +101,5 @@ package struct SQLiteDialect: SQLDialect {
         if v.isInfinite { return v > 0 ? "9e999" : "-9e999" }
         let text = "\(v)"
         return text.contains(".") || text.contains("e") ? text : text + ".0"
-    }
-
-    static func hex(_ data: Data) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(data.count * 2)
-        for byte in data {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -54,7 +54,9 @@ struct SQLiteLeftovers {
 
     /// The journal or log a dead writer left, when no other process uses the file.
     func recoverableLeftover() -> Leftover? {
-        if isInUse() { return nil }
+        // A connection of this process holds the file: nothing is left over (and the file must not be opened
+        // here: closing a descriptor would release that connection's locks).
+        if SQLiteOpenFiles.isOpen(path) || isInUse() { return nil }
         if hasHotJournal() { return .journal }
         if exists("-wal") && SQLiteWALFile(path: path + "-wal").hasCommittedFrames() { return .log }
         return nil
@@ -64,7 +66,7 @@ struct SQLiteLeftovers {
     ///
     /// - Throws: ``MoltError/Code/needsRecovery`` naming the file left behind and the command that recovers it.
     func readingPlan() throws -> Plan {
-        if isInUse() { return .readOnly }
+        if SQLiteOpenFiles.isOpen(path) || isInUse() { return .readOnly }
         switch recoverableLeftover() {
         case .journal:
             throw needsRecovery(
@@ -96,7 +98,8 @@ struct SQLiteLeftovers {
     }
 
     /// Whether another process holds an SQLite lock on the file (a WAL connection holds a shared one for its
-    /// whole life; a rollback-journal writer a reserved one for its transaction).
+    /// whole life; a rollback-journal writer a reserved one for its transaction). Only for a file this process
+    /// has no connection to (``SQLiteOpenFiles``): it opens and closes the file.
     func isInUse() -> Bool {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
