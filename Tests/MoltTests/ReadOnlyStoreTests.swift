@@ -174,3 +174,30 @@ private final class OnceFlag: @unchecked Sendable {
         }
     }
 }
+
+@Suite("Recovering what a dead writer left")
+struct RecoveryTests {
+    @Test("a write-ahead log that would leave tables the store's schema does not describe is not replayed: refused, nothing written")
+    func foreignLogRefused() throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("store.sqlite"), other = dir.file("other.sqlite")
+        let schema = Schema(version: 1) { Entity("Pet") { Attribute("name", .string) } }
+        try Store.open(at: store, schema: schema, options: StoreKind.wal.options).close()
+        // Another database that starts as a copy of this one, changed outside Molt; its log, with committed
+        // frames, copied beside the store while its writer still has it open. Each page is sound: only the
+        // result is not the store the metadata describes.
+        try FileManager.default.copyItem(at: store, to: other)
+        let writer = try DatabaseQueue(path: other.path)
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE Elsewhere (x)")
+            try db.execute(sql: "INSERT INTO Elsewhere VALUES (1)")
+        }
+        try FileManager.default.copyItem(atPath: other.path + "-wal", toPath: store.path + "-wal")
+        try writer.close()
+        let before = FileState(store)
+        let error = moltError { _ = try Store.recover(at: store) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("its tables would not match the schema of version 1 it records") == true)
+        #expect(FileState(store) == before)
+    }
+}

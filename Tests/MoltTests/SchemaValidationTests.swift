@@ -173,6 +173,16 @@ struct SchemaValidationTests {
         #expect(error?.message == "Invalid schema version \(Int.max): the version must not be greater than 2147483646 (stores record it as a 32-bit number).")
     }
 
+    @Test("an entity with more columns than a table may have on either engine is rejected; one at the limit passes")
+    func tooManyColumns() throws {
+        func schema(_ attributes: Int) -> Schema {
+            Schema(version: 1, entities: [Entity("Wide", attributes: (0..<attributes).map { Attribute("a\($0)", .string, isOptional: true) })])
+        }
+        try schema(1_599).validate()
+        let error = moltError { try schema(1_600).validate() }
+        #expect(error?.message == "Invalid schema version 1: entity 'Wide' needs 1601 columns (_id, its attributes and its to-one relationships), more than the 1600 a table may have (PostgreSQL's limit; SQLite's is 2,000). Move some attributes to another entity linked by a to-one relationship.")
+    }
+
     @Test("a valid schema with every type, default and relationship kind passes")
     func valid() throws {
         try Library.v0(orderedTags: true, bookIndexes: [Index(["title", "pages"], unique: true)]).validate()

@@ -41,7 +41,17 @@ extension Schema {
         MoltError(.invalidSchema, "Invalid schema version \(version): \(message)", entity: entity, property: property)
     }
 
+    /// The most columns an entity's table may have (`_id`, the attributes and the to-one relationships):
+    /// PostgreSQL's limit, the smaller of the two engines' (SQLite's is 2,000), so a schema runs on both.
+    static let maximumColumns = 1_600
+
     private func validateMembers(of entity: Entity) throws {
+        let columns = 1 + entity.attributes.count + entity.relationships.filter { $0.kind == .toOne }.count
+        guard columns <= Self.maximumColumns else {
+            throw invalid(
+                "entity '\(entity.name)' needs \(columns) columns (_id, its attributes and its to-one relationships), more than the \(Self.maximumColumns) a table may have (PostgreSQL's limit; SQLite's is 2,000). Move some attributes to another entity linked by a to-one relationship.",
+                entity.name)
+        }
         var propertyNames = NameSet(kind: "properties", schema: self)
         for attribute in entity.attributes {
             let label = "\(entity.name).\(attribute.name)"

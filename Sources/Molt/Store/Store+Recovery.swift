@@ -50,6 +50,9 @@ extension Store {
             defer { try? database.close() }
             try database.recoverLeftovers()
             problems = try database.quickCheck()
+            // SQLite replays any log whose frames hold, even another database's: the result must still be the
+            // store its metadata describes.
+            if problems.isEmpty { problems = try shapeProblems(afterRecovering: database) }
         } catch let error as MoltError where error.code == .corruptStore || error.code == .ioError {
             problems = [error.message]
         }
@@ -57,5 +60,19 @@ extension Store {
         throw MoltError(
             .corruptStore,
             "The store at \(url.path) cannot be recovered: once SQLite \(what), the store would be damaged (\(problems.prefix(3).joined(separator: "; "))). Nothing was written. Restore it from a backup.")
+    }
+
+    /// Why a recovered copy is not the store its metadata describes (tables, columns, references and indexes of
+    /// the recorded schema), if it is not.
+    private static func shapeProblems(afterRecovering database: SQLiteDatabase) throws -> [String] {
+        try database.read { db in
+            guard let metadata = try StoreMetadata.read(db) else { return ["it would no longer be a Molt store"] }
+            do {
+                try StoreValidator.validate(db, against: metadata.schema, checkingLinksOf: [])
+                return []
+            } catch let error as MoltError where error.code == .validationFailed {
+                return ["its tables would not match the schema of version \(metadata.schema.version) it records, as when the journal or log beside it belongs to another database"]
+            }
+        }
     }
 }

@@ -17,8 +17,8 @@ extension Verdict {
     /// reads it; then SQLite's integrity and foreign-key checks pass, the recorded version is that version, and
     /// every table holds exactly the objects of that version.
     ///
-    /// `molt info` looks first, as a user would after a crash; the direct read comes second, as the app reopening
-    /// the store would.
+    /// `molt info` looks first, as a user would after a crash (running `molt recover` when it says to); the direct
+    /// read comes second, as the app reopening the store would.
     ///
     /// - Returns: The version the store is at, or nil when it is at neither.
     @discardableResult
@@ -28,7 +28,16 @@ extension Verdict {
         var infoVersion: Int?
         var infoRun: ProcessRun?
         do {
-            let run = try molt.run(["info", "--json", url.path])
+            var run = try molt.run(["info", "--json", url.path])
+            // A read command never recovers what a killed writer left: it names `molt recover`, which a user
+            // runs before looking again.
+            if run.exitCode == 3 && run.stderr.contains("Run `molt recover") {
+                let recover = try molt.run(["recover", url.path])
+                if checkSurvived(recover), recover.exitCode != 0 {
+                    fail(.wrongExit, "molt recover must recover what a killed migration left; it failed", run: recover)
+                }
+                run = try molt.run(["info", "--json", url.path])
+            }
             infoRun = run
             if checkSurvived(run), run.exitCode == 0 {
                 infoVersion = (try? JSON(parsing: run.stdout))?["version"]?.intValue.map(Int.init)
