@@ -13,7 +13,7 @@ import Molt
 package struct PostgresDialect: SQLDialect {
     package static let shared = PostgresDialect()
 
-    package var engineName: String { "PostgreSQL" }
+    package var engine: DatabaseEngine { .postgresql }
 
     package func columnType(_ type: AttributeType) -> String {
         switch type {

@@ -169,8 +169,35 @@ struct MigrationCommandTests {
         let before = try setup.files()
         let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
         #expect(result.status == 3)
-        #expect(result.stderr == "error: mapping.json is not a mapping file: it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions).\n")
+        #expect(result.stderr == "error: mapping.json is not a mapping file: it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions), and optionally \"overrides\" keyed by engine (\"sqlite\", \"postgresql\").\n")
         #expect(try setup.files() == before)
+    }
+
+    @Test("a mapping file's per-engine overrides run on their engine; an unknown engine is named, and nothing is written")
+    func mappingOverrides() throws {
+        let setup = try Setup()
+        // `printf` is SQLite's own, `concat` PostgreSQL's (SQLite 3.40 has none); the portable expression is not run.
+        try Data("""
+            { "mappings": [ { "destination": "UserMemo",
+                              "attributes": { "memoDescription": "'portable'" },
+                              "overrides": { "sqlite": { "attributes": { "memoDescription": "printf('%s!', memoTitle)" } },
+                                             "postgresql": { "attributes": { "memoDescription": "concat(memoTitle, '!')" } } } } ] }
+            """.utf8).write(to: setup.dir.file("mapping.json"))
+        try Data("""
+            { "mappings": [ { "destination": "UserMemo", "attributes": { "memoDescription": "memoTitle" },
+                              "overrides": { "postgres": { "attributes": { "memoDescription": "memoTitle" } } } } ] }
+            """.utf8).write(to: setup.dir.file("misspelled.json"))
+        let before = try setup.files()
+        let refused = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "misspelled.json"], in: setup.dir.url)
+        #expect(refused.status == 3)
+        #expect(refused.stderr.hasPrefix("error: misspelled.json is not a mapping file (at mappings[0].overrides: unknown engine 'postgres' in the overrides; the engines are 'sqlite' and 'postgresql'): "), "\(refused)")
+        #expect(try setup.files() == before)
+
+        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        let memos = try Store.open(at: setup.store, schema: Fixtures.memoV1NeedsCode).read { try $0.fetch("UserMemo") }
+        #expect(memos.count == 20)
+        for memo in memos { #expect(memo["memoDescription"].string == "\(memo["memoTitle"].string!)!") }
     }
 
     @Test("rehearse migrates a copy, reports counts before and after, and leaves the original byte for byte")

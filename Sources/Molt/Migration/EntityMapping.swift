@@ -15,8 +15,17 @@
 /// EntityMapping(destination: "Note", source: "WineNote", attributes: ["title": "name", "kind": "'wine'"])
 /// ```
 ///
-/// Expressions are SQLite expressions over the source entity's attributes in the old version (`_id` is the
+/// Expressions are SQL expressions over the source entity's attributes in the old version (`_id` is the
 /// source object's identifier): `firstName || ' ' || lastName`, `CAST(count AS REAL)`, `COALESCE(count, 0)`.
+/// Written in the portable subset (column names as declared, `||`, arithmetic and comparisons, `COALESCE`,
+/// `NULLIF`, `CASE`, `CAST(x AS TEXT)`, `upper`, `lower`, `length`, `substr`, `trim`), one expression runs on
+/// SQLite and PostgreSQL alike. For what the subset cannot say, ``overrides`` gives one engine its own SQL:
+///
+/// ```swift
+/// EntityMapping(
+///     destination: "Item", attributes: ["code": "printf('%05d', number)"],
+///     overrides: [.postgresql: .init(attributes: ["code": "repeat('0', 5 - length(number::text)) || number::text"])])
+/// ```
 public struct EntityMapping: Codable, Sendable, Hashable {
     /// A relationship to set on each destination object: it points to the object of entity ``to`` that a
     /// mapping of the same stage made from the matching source object.
@@ -37,6 +46,33 @@ public struct EntityMapping: Codable, Sendable, Hashable {
         }
     }
 
+    /// Expressions that replace the mapping's own on one engine: each attribute it names takes the override's
+    /// expression, and a `filter` or a link's source key given here replaces the portable one.
+    public struct Override: Codable, Sendable, Hashable {
+        /// Destination attribute → SQL expression in the engine's own dialect.
+        public var attributes: [String: String]
+        /// The condition on the source objects, in the engine's dialect; nil keeps the mapping's.
+        public var filter: String?
+        /// Relationship of a ``Link`` → its ``Link/sourceKey`` in the engine's dialect.
+        public var sourceKeys: [String: String]
+
+        /// Creates an override.
+        public init(attributes: [String: String] = [:], filter: String? = nil, sourceKeys: [String: String] = [:]) {
+            self.attributes = attributes
+            self.filter = filter
+            self.sourceKeys = sourceKeys
+        }
+
+        enum CodingKeys: String, CodingKey { case attributes, filter, sourceKeys }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
+            filter = try c.decodeIfPresent(String.self, forKey: .filter)
+            sourceKeys = try c.decodeIfPresent([String: String].self, forKey: .sourceKeys) ?? [:]
+        }
+    }
+
     /// The entity of the new version whose objects this mapping updates or creates.
     public var destination: String
     /// The entity of the old version the values come from; nil for the destination's own old entity.
@@ -47,20 +83,47 @@ public struct EntityMapping: Codable, Sendable, Hashable {
     public var attributes: [String: String]
     /// Relationships to set once every mapping of the stage has run.
     public var links: [Link]
+    /// Per-engine expressions, for what the portable subset cannot say; empty for most mappings.
+    public var overrides: [DatabaseEngine: Override]
 
     /// Creates a mapping.
     public init(
         destination: String, source: String? = nil, filter: String? = nil, attributes: [String: String] = [:],
-        links: [Link] = []
+        links: [Link] = [], overrides: [DatabaseEngine: Override] = [:]
     ) {
         self.destination = destination
         self.source = source
         self.filter = filter
         self.attributes = attributes
         self.links = links
+        self.overrides = overrides
     }
 
-    enum CodingKeys: String, CodingKey { case destination, source, filter, attributes, links }
+    /// The mapping as it runs on `engine`: its override's expressions in place of the portable ones.
+    package func resolved(for engine: DatabaseEngine) -> EntityMapping {
+        guard let override = overrides[engine] else { return self }
+        var mapping = self
+        mapping.attributes.merge(override.attributes) { _, engineOwn in engineOwn }
+        mapping.filter = override.filter ?? filter
+        mapping.links = links.map { link in
+            var link = link
+            link.sourceKey = override.sourceKeys[link.relationship] ?? link.sourceKey
+            return link
+        }
+        return mapping
+    }
+
+    enum CodingKeys: String, CodingKey { case destination, source, filter, attributes, links, overrides }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(destination, forKey: .destination)
+        try c.encodeIfPresent(source, forKey: .source)
+        try c.encodeIfPresent(filter, forKey: .filter)
+        try c.encode(attributes, forKey: .attributes)
+        try c.encode(links, forKey: .links)
+        if !overrides.isEmpty { try c.encode(overrides, forKey: .overrides) }
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -69,5 +132,14 @@ public struct EntityMapping: Codable, Sendable, Hashable {
         filter = try c.decodeIfPresent(String.self, forKey: .filter)
         attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
         links = try c.decodeIfPresent([Link].self, forKey: .links) ?? []
+        overrides = [:]
+        for (name, override) in try c.decodeIfPresent([String: Override].self, forKey: .overrides) ?? [:] {
+            guard let engine = DatabaseEngine(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .overrides, in: c,
+                    debugDescription: "unknown engine '\(name)' in the overrides; the engines are \(DatabaseEngine.allCases.map { "'\($0.rawValue)'" }.joined(separator: " and "))")
+            }
+            overrides[engine] = override
+        }
     }
 }

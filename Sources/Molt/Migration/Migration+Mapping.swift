@@ -54,7 +54,9 @@ extension Migration {
         var label: String { "the mapping of '\(source.name)' into '\(destination.name)'" }
     }
 
-    private func resolve(_ mapping: EntityMapping, index: Int) throws -> ResolvedMapping {
+    private func resolve(_ written: EntityMapping, index: Int) throws -> ResolvedMapping {
+        try checkOverrides(of: written)
+        let mapping = written.resolved(for: db.dialect.engine)
         guard let destination = newSchema.entity(named: mapping.destination) else {
             throw MoltError(
                 .invalidValue, "A mapping names destination '\(mapping.destination)', which is not an entity of version \(toVersion).",
@@ -99,6 +101,27 @@ extension Migration {
             return link
         }
         return ResolvedMapping(mapping: portable, written: mapping, index: index, source: source, destination: destination, inPlace: inPlace)
+    }
+
+    /// Refuses an override that names an attribute of no destination or a link the mapping does not have, on
+    /// every engine, so that a slip in one engine's SQL is found wherever the plan first runs.
+    private func checkOverrides(of mapping: EntityMapping) throws {
+        for (engine, override) in mapping.overrides.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let label = "The \(engine.name) override of the mapping into '\(mapping.destination)'"
+            if let destination = newSchema.entity(named: mapping.destination) {
+                for name in override.attributes.keys.sorted() where destination.attribute(named: name) == nil {
+                    throw MoltError(
+                        .invalidValue, "\(label) sets '\(name)', which is not an attribute of '\(destination.name)' in version \(toVersion).",
+                        entity: destination.name, property: name)
+                }
+            }
+            for relationship in override.sourceKeys.keys.sorted() where !mapping.links.contains(where: { $0.relationship == relationship }) {
+                throw MoltError(
+                    .invalidValue,
+                    "\(label) gives a source key for '\(relationship)', which is not one of the mapping's links; add the link to `links`.",
+                    entity: mapping.destination, property: relationship)
+            }
+        }
     }
 
     private func execute(_ m: ResolvedMapping, folding: Bool) throws {

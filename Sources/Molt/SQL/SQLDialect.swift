@@ -4,8 +4,8 @@
 /// Every conversion a dialect writes in SQL gives exactly what ``ValueConversion/convert(_:to:)`` gives in
 /// Swift, so that a value converts the same way on every path and every engine.
 package protocol SQLDialect: Sendable {
-    /// The engine's name, for messages: "SQLite", "PostgreSQL".
-    var engineName: String { get }
+    /// The engine this dialect speaks.
+    var engine: DatabaseEngine { get }
 
     /// The column type that stores an attribute type.
     func columnType(_ type: AttributeType) -> String
@@ -85,6 +85,9 @@ extension SQLDialect {
     }
 
     package func portableExpression(_ expression: String, names: Set<String>) -> String { expression }
+
+    /// The engine's name, for messages: "SQLite", "PostgreSQL".
+    package var engineName: String { engine.name }
 
     /// An identifier in double quotes, inner quotes doubled: the same in SQLite and PostgreSQL.
     package func quote(_ identifier: String) -> String {

@@ -1,13 +1,14 @@
 import Foundation
 import Molt
 
-/// The declarative mappings of `molt migrate --mapping FILE`: SQL expressions, run inside SQLite, that compute
+/// The declarative mappings of `molt migrate --mapping FILE`: SQL expressions, run in the store's database, that compute
 /// what Molt cannot infer between the store's version and the target.
 ///
 /// The file is JSON: an object with a `mappings` array (or the bare array) of ``EntityMapping``s, the same
 /// Codable form as in Swift. Each mapping names a `destination` entity of the new version, optionally a
 /// `source` entity of the old version and a `filter`, `attributes` (new attribute → SQL expression over the old
-/// attributes) and `links`.
+/// attributes), `links`, and `overrides`: per-engine expressions (`"sqlite"`, `"postgresql"`) for what the
+/// portable subset cannot say.
 ///
 /// ```json
 /// { "mappings": [ { "destination": "UserMemo",
@@ -28,14 +29,15 @@ enum MappingFile {
             throw CLIFailure(.badInput, "There is no mapping file at \(url.path). Check the path.")
         }
         let mappings: [EntityMapping]
-        if let wrapped = try? JSONDecoder().decode(Wrapper.self, from: data) {
-            mappings = wrapped.mappings
-        } else if let bare = try? JSONDecoder().decode([EntityMapping].self, from: data) {
+        do {
+            mappings = try JSONDecoder().decode(Wrapper.self, from: data).mappings
+        } catch let wrapped {
+            guard let bare = try? JSONDecoder().decode([EntityMapping].self, from: data) else {
+                throw CLIFailure(
+                    .badInput,
+                    "\(url.lastPathComponent) is not a mapping file\(decodingDetail(wrapped)): it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions), and optionally \"overrides\" keyed by engine (\"sqlite\", \"postgresql\").")
+            }
             mappings = bare
-        } else {
-            throw CLIFailure(
-                .badInput,
-                "\(url.lastPathComponent) is not a mapping file: it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions).")
         }
         guard target.version > stored.version else {
             throw CLIFailure(
@@ -43,5 +45,20 @@ enum MappingFile {
                 "--mapping needs a target version newer than the store's (\(stored.version)), but the schema is version \(target.version); nothing was written.")
         }
         return try MigrationPlan(schemas: [stored, target], stages: [.mapping(from: stored.version, to: target.version, mappings)])
+    }
+
+    /// Where and why decoding stopped, as " (at mappings[0].overrides: …)"; empty when the JSON itself is broken.
+    private static func decodingDetail(_ error: Error) -> String {
+        guard let error = error as? DecodingError else { return "" }
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+        @unknown default: return ""
+        }
+        guard !context.codingPath.isEmpty else { return "" }
+        let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        let detail: String
+        if case .keyNotFound(let key, _) = error { detail = "\"\(key.stringValue)\" is missing" } else { detail = context.debugDescription }
+        return " (at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): \(detail))"
     }
 }

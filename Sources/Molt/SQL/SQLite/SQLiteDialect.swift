@@ -7,7 +7,7 @@ import Foundation
 package struct SQLiteDialect: SQLDialect {
     package static let shared = SQLiteDialect()
 
-    package var engineName: String { "SQLite" }
+    package var engine: DatabaseEngine { .sqlite }
 
     package func columnType(_ type: AttributeType) -> String {
         switch type {
