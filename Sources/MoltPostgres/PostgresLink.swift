@@ -117,7 +117,7 @@ final class PostgresLink: @unchecked Sendable {
             queue = PostgresUpdateQueue(shape: shape, types: types)
         }
         observer?(sql)
-        queue!.append(arguments, id: id)
+        try queue!.append(arguments, id: id)
     }
 
     /// Sends the queued updates as one statement before `sql` runs; `ROLLBACK` drops them instead.
@@ -125,8 +125,8 @@ final class PostgresLink: @unchecked Sendable {
         guard let pending = queue else { return }
         queue = nil
         guard !pending.isEmpty, sql != "ROLLBACK" else { return }
-        var bindings = PostgresBindings(capacity: pending.arguments.count)
-        for argument in pending.arguments { try PostgresValueCodec.append(argument, to: &bindings) }
+        var bindings = PostgresBindings(capacity: pending.types.count + 1)
+        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
         let statement = pending.sql
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) updates)\n".utf8)) }
         do {

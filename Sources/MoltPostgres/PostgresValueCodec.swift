@@ -34,15 +34,36 @@ enum PostgresValueCodec {
     static func append(_ value: Value, to bindings: inout PostgresBindings) throws {
         switch value {
         case .null: bindings.appendNull()
-        case .int(let v): try bindings.append(Bind.untyped(String(v)))
-        case .bool(let v): try bindings.append(Bind.untyped(v ? "true" : "false"))
-        case .double(let v): try bindings.append(Bind.untyped(try doubleText(v)))
-        case .date(let v): try bindings.append(Bind.untyped(try doubleText(v.timeIntervalSince1970)))
-        case .uuid(let v): try bindings.append(Bind.untyped(v.uuidString))
+        case .data(let v): try bindings.append(Bind(psqlType: .bytea, psqlFormat: .binary, bytes: v))
+        default: try bindings.append(Bind.untyped(try text(of: value)!))
+        }
+    }
+
+    /// The text a value is sent as, which the server reads with the input function of the column's type; bytes
+    /// as `bytea`'s hex form (`\xDEAD`). Nil for null.
+    ///
+    /// - Throws: ``MoltError/Code/invalidValue`` for NaN and for text that holds a NUL character.
+    static func text(of value: Value) throws -> String? {
+        switch value {
+        case .null: return nil
+        case .int(let v): return String(v)
+        case .bool(let v): return v ? "true" : "false"
+        case .double(let v): return try doubleText(v)
+        case .date(let v): return try doubleText(v.timeIntervalSince1970)
+        case .uuid(let v): return v.uuidString
         case .string(let v):
             if v.utf8.contains(0) { throw nulRefusal() }
-            try bindings.append(Bind.untyped(v))
-        case .data(let v): try bindings.append(Bind(psqlType: .bytea, psqlFormat: .binary, bytes: v))
+            return v
+        case .data(let v):
+            let digits = Array("0123456789abcdef".utf8)
+            var hex = [UInt8](repeating: 0, count: 2 + v.count * 2)
+            hex[0] = UInt8(ascii: "\\")
+            hex[1] = UInt8(ascii: "x")
+            for (i, byte) in v.enumerated() {
+                hex[2 + 2 * i] = digits[Int(byte >> 4)]
+                hex[3 + 2 * i] = digits[Int(byte & 0xF)]
+            }
+            return String(decoding: hex, as: UTF8.self)
         }
     }
 
