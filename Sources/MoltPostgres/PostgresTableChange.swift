@@ -40,7 +40,8 @@ struct PostgresTableChange {
             }
         }
         var written = 0
-        var rewrote = false
+        var wroteReferences = false
+        let references = Set(change.entity.relationships.filter { $0.kind == .toOne }.map(\.name))
         var present = Set(change.originColumns)
         // Columns computed from others are added and filled first, while every origin column has its old name.
         var pendingNames: [(temporary: String, final: String)] = []
@@ -56,7 +57,7 @@ struct PostgresTableChange {
             } else {
                 try addColumn(column.name, as: name, default: .null)
                 written = max(written, try connection.execute("UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
-                rewrote = true
+                wroteReferences = wroteReferences || references.contains(column.name)
             }
         }
         let kept = Set(inPlace.map(\.origin))
@@ -68,11 +69,11 @@ struct PostgresTableChange {
         for column in inPlace {
             let (count, rewritten) = try convert(column)
             written = max(written, count)
-            rewrote = rewrote || rewritten
+            wroteReferences = wroteReferences || (rewritten && references.contains(column.final))
         }
         try syncNullability()
         try connection.syncIndexes(of: change.entity, table: change.table, version: change.version)
-        return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote)
+        return SQLTableChangeResult(rowsWritten: written, wroteReferences: wroteReferences)
     }
 
     /// The origin columns a source reads.

@@ -117,11 +117,13 @@ package struct SQLTableChange: Sendable {
 package struct SQLTableChangeResult: Sendable {
     /// Rows written (copied by a rebuild, filled by a conversion).
     package var rowsWritten: Int
-    /// Whether rows were written or replaced, so that their links must be checked.
-    package var rewroteRows: Bool
+    /// Whether references were written, or the rows that hold them replaced, so that the table's links must be
+    /// checked. Rewriting other columns in place (PostgreSQL's `ALTER COLUMN … TYPE`) cannot break a link: no
+    /// row is removed, no `_id` and no reference changes.
+    package var wroteReferences: Bool
 
-    package init(rowsWritten: Int, rewroteRows: Bool) {
+    package init(rowsWritten: Int, wroteReferences: Bool) {
         self.rowsWritten = rowsWritten
-        self.rewroteRows = rewroteRows
+        self.wroteReferences = wroteReferences
     }
 }
