@@ -84,43 +84,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         let typeName = structDecl.name.text
         let entityOriginalName = node.arguments?.as(LabeledExprListSyntax.self)?
             .first { $0.label?.text == "originalName" }?.expression.trimmedDescription
-
         let attributes = properties.filter { if case .attribute = $0.kind { return true } else { return false } }
         let toOnes = properties.filter { if case .toOne = $0.kind { return true } else { return false } }
-        let relationships = properties.filter { if case .attribute = $0.kind { return false } else { return true } }
-
-        var attributeLines: [String] = []
-        for property in attributes {
-            guard case .attribute(let type) = property.kind else { continue }
-            var arguments = ["\(literal(property.name))", type.map { ".\($0)" } ?? "Self.storedAttributeType(of: \\Self.\(property.name))"]
-            if property.isOptional { arguments.append("isOptional: true") }
-            if let value = property.defaultValue { arguments.append("default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue") }
-            if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
-            attributeLines.append("Molt.Attribute(\(arguments.joined(separator: ", ")))")
-        }
-        var relationshipLines: [String] = []
-        for property in relationships {
-            var arguments = ["\(literal(property.name))"]
-            switch property.kind {
-            case .toOne(let destination): arguments.append("to: \(literal(destination))")
-            case .toMany(let destination):
-                arguments.append("toMany: \(literal(destination))")
-                if property.isOrdered { arguments.append("ordered: true") }
-            case .attribute: continue
-            }
-            if let inverse = property.inverse { arguments.append("inverse: \(literal(inverse))") }
-            if let rule = property.deleteRule { arguments.append("deleteRule: .\(rule)") }
-            if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
-            relationshipLines.append("Molt.Relationship(\(arguments.joined(separator: ", ")))")
-        }
-        let indexLines = attributes.filter { $0.isUnique && !$0.isPrimaryKey }.map { "Molt.Index([\(literal($0.name))], unique: true)" }
-        var entityArguments = [literal(typeName)]
-        if let key = properties.first(where: \.isPrimaryKey) { entityArguments.append("primaryKey: \(literal(key.name))") }
-        if let entityOriginalName { entityArguments.append("originalName: \(entityOriginalName)") }
-        entityArguments.append("attributes: \(list(attributeLines))")
-        if !relationshipLines.isEmpty { entityArguments.append("relationships: \(list(relationshipLines))") }
-        if !indexLines.isEmpty { entityArguments.append("indexes: \(list(indexLines))") }
-
+        let entityArguments = entityArguments(typeName: typeName, originalName: entityOriginalName, properties: properties)
         var decodeLines = ["self.persistentID = row.id"]
         for (index, property) in attributes.enumerated() {
             decodeLines.append("self.\(property.name) = try row.value(at: \(index))")
@@ -128,7 +94,7 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         for (offset, property) in toOnes.enumerated() {
             decodeLines.append("self.\(property.name) = try .read(from: row, at: \(attributes.count + offset))")
         }
-        for property in relationships {
+        for property in properties {
             if case .toMany = property.kind { decodeLines.append("self.\(property.name) = .init(ownerID: row.id)") }
         }
         let encodeLines = attributes.map { "columns.append(self.\($0.name))" } + toOnes.map { "self.\($0.name).write(to: &columns)" }
@@ -159,6 +125,45 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             """
         guard let ext = source.as(ExtensionDeclSyntax.self) else { return [] }
         return [ext]
+    }
+
+    /// The arguments of the `Molt.Entity(…)` that stores the model: name, key, attributes, relationships, indexes.
+    private static func entityArguments(typeName: String, originalName: String?, properties: [StoredProperty]) -> [String] {
+        var attributeLines: [String] = []
+        var relationshipLines: [String] = []
+        for property in properties {
+            var arguments = ["\(literal(property.name))"]
+            switch property.kind {
+            case .attribute(let type):
+                arguments.append(type.map { ".\($0)" } ?? "Self.storedAttributeType(of: \\Self.\(property.name))")
+                if property.isOptional { arguments.append("isOptional: true") }
+                if let value = property.defaultValue { arguments.append("default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue") }
+            case .toOne(let destination): arguments.append("to: \(literal(destination))")
+            case .toMany(let destination):
+                arguments.append("toMany: \(literal(destination))")
+                if property.isOrdered { arguments.append("ordered: true") }
+            }
+            if case .attribute = property.kind {
+                if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
+                attributeLines.append("Molt.Attribute(\(arguments.joined(separator: ", ")))")
+                continue
+            }
+            if let inverse = property.inverse { arguments.append("inverse: \(literal(inverse))") }
+            if let rule = property.deleteRule { arguments.append("deleteRule: .\(rule)") }
+            if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
+            relationshipLines.append("Molt.Relationship(\(arguments.joined(separator: ", ")))")
+        }
+        let indexLines = properties.filter { property in
+            guard case .attribute = property.kind else { return false }
+            return property.isUnique && !property.isPrimaryKey
+        }.map { "Molt.Index([\(literal($0.name))], unique: true)" }
+        var entityArguments = [literal(typeName)]
+        if let key = properties.first(where: \.isPrimaryKey) { entityArguments.append("primaryKey: \(literal(key.name))") }
+        if let originalName { entityArguments.append("originalName: \(originalName)") }
+        entityArguments.append("attributes: \(list(attributeLines))")
+        if !relationshipLines.isEmpty { entityArguments.append("relationships: \(list(relationshipLines))") }
+        if !indexLines.isEmpty { entityArguments.append("indexes: \(list(indexLines))") }
+        return entityArguments
     }
 
     static func diagnoseNotAStruct(_ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext) {

@@ -27,6 +27,37 @@ struct StoredProperty {
     let inverse: String?
     let deleteRule: String?
     let isOrdered: Bool
+
+    /// A property with the options its `@Attribute(…)` and `@Relationship(…)` marks give.
+    init(
+        name: String, type: TypeSyntax, baseType: TypeSyntax, kind: Kind, isOptional: Bool, defaultValue: ExprSyntax?,
+        attributeMark: AttributeSyntax?, relationshipMark: AttributeSyntax?
+    ) {
+        let attributeArguments = attributeMark?.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
+        let relationshipArguments = relationshipMark?.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
+        let options = attributeArguments.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
+        func labeled(_ label: String, in arguments: [LabeledExprSyntax]) -> ExprSyntax? {
+            arguments.first { $0.label?.text == label }?.expression
+        }
+        func string(_ expression: ExprSyntax?) -> String? {
+            guard let literal = expression?.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
+                case .stringSegment(let segment)? = literal.segments.first
+            else { return nil }
+            return segment.content.text
+        }
+        self.name = name
+        self.type = type
+        self.baseType = baseType
+        self.kind = kind
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+        originalName = string(labeled("originalName", in: attributeArguments + relationshipArguments))
+        isUnique = options.contains { $0.hasSuffix("unique") }
+        isPrimaryKey = options.contains { $0.hasSuffix("primaryKey") }
+        inverse = string(labeled("inverse", in: relationshipArguments))
+        deleteRule = labeled("deleteRule", in: relationshipArguments).map { String($0.trimmedDescription.split(separator: ".").last ?? "nullify") }
+        isOrdered = labeled("ordered", in: relationshipArguments)?.trimmedDescription == "true"
+    }
 }
 
 /// Reads the stored properties of a struct, diagnosing what Molt cannot store.
@@ -84,21 +115,11 @@ struct PropertyReader {
     ) -> StoredProperty? {
         let attributeMark = attribute("Attribute", in: variable)
         let relationshipMark = attribute("Relationship", in: variable)
-        let transientMark = attribute("Transient", in: variable)
-
         if let accessors = binding.accessorBlock, Self.isComputed(accessors) {
-            for (mark, label) in [(attributeMark, "Attribute"), (relationshipMark, "Relationship")] {
-                guard let mark else { continue }
-                var stripped = variable
-                stripped.attributes = AttributeListSyntax(variable.attributes.filter { $0.as(AttributeSyntax.self)?.id != mark.id })
-                stripped.leadingTrivia = variable.leadingTrivia
-                diagnose(
-                    .computedMarkedStored(property: name, attribute: label), at: Syntax(mark),
-                    fixIts: [FixIt(message: MoltFixIt(message: "Remove '@\(label)'"), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(stripped))])])
-            }
+            refuseMarks([(attributeMark, "Attribute"), (relationshipMark, "Relationship")], onComputed: name, in: variable)
             return nil
         }
-        if transientMark != nil {
+        if attribute("Transient", in: variable) != nil {
             let type = binding.typeAnnotation?.type ?? sharedType
             let isOptional = type.map { $0.is(OptionalTypeSyntax.self) || $0.trimmedDescription.hasPrefix("Optional<") } ?? false
             if binding.initializer == nil && !isOptional {
@@ -106,19 +127,7 @@ struct PropertyReader {
             }
             return nil
         }
-        guard let type = binding.typeAnnotation?.type ?? sharedType else {
-            var fixIts: [FixIt] = []
-            if let value = binding.initializer?.value, let literalType = Self.literalType(value) {
-                var annotated = binding
-                annotated.pattern = binding.pattern.trimmed
-                annotated.typeAnnotation = TypeAnnotationSyntax(
-                    colon: .colonToken(trailingTrivia: .space), type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(literalType))),
-                    trailingTrivia: .space)
-                fixIts.append(FixIt(message: MoltFixIt(message: "Add ': \(literalType)'"), changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
-            }
-            diagnose(.missingType(property: name), at: Syntax(binding.pattern), fixIts: fixIts)
-            return nil
-        }
+        guard let type = declaredType(of: binding, name: name, sharedType: sharedType) else { return nil }
         if variable.bindingSpecifier.tokenKind == .keyword(.let), binding.initializer != nil {
             let fix = FixIt(
                 message: MoltFixIt(message: "Replace 'let' with 'var'"),
@@ -126,44 +135,8 @@ struct PropertyReader {
             diagnose(.letWithInitialValue(property: name), at: Syntax(variable.bindingSpecifier), fixIts: [fix])
             return nil
         }
-
-        // Optional<T> or T?
-        var base = type
-        var isOptional = false
-        if let optional = type.as(OptionalTypeSyntax.self) {
-            base = optional.wrappedType
-            isOptional = true
-        } else if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
-            let argument = identifier.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self)
-        {
-            base = argument
-            isOptional = true
-        }
-
-        var kind: StoredProperty.Kind?
-        if let (generic, destination) = Self.relationship(base) {
-            if isOptional {
-                let fix = type.as(OptionalTypeSyntax.self).map { optional in
-                    FixIt(message: MoltFixIt(message: "Remove '?'"), changes: [.replace(oldNode: Syntax(optional), newNode: Syntax(optional.wrappedType.with(\.trailingTrivia, optional.trailingTrivia)))])
-                }
-                diagnose(.optionalRelationship(property: name, type: base.trimmedDescription), at: Syntax(type), fixIts: fix.map { [$0] } ?? [])
-                return nil
-            }
-            kind = generic == "ToOne" ? .toOne(destination: destination) : .toMany(destination: destination)
-        } else if let name = Self.simpleName(base), let attributeType = Self.attributeTypes[name] {
-            kind = .attribute(type: attributeType)
-        } else if Self.isNamedType(base) {
-            kind = .attribute(type: nil)
-        }
-        guard let kind else {
-            var marked = variable.with(\.leadingTrivia, [])
-            let transient = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Transient")), trailingTrivia: .space)
-            marked.attributes = AttributeListSyntax([.attribute(transient)] + Array(marked.attributes))
-            marked.leadingTrivia = variable.leadingTrivia
-            let fix = FixIt(message: MoltFixIt(message: "Mark '\(name)' '@Transient'"), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(marked))])
-            diagnose(.unsupportedType(property: name, type: type.trimmedDescription), at: Syntax(type), fixIts: [fix])
-            return nil
-        }
+        let (base, isOptional) = Self.unwrappingOptional(type)
+        guard let kind = kind(of: type, base: base, isOptional: isOptional, name: name, in: variable) else { return nil }
         if case .attribute = kind, let relationshipMark {
             diagnose(.relationshipOnAttribute(property: name), at: Syntax(relationshipMark))
             return nil
@@ -172,30 +145,77 @@ struct PropertyReader {
             diagnose(.attributeOnRelationship(property: name), at: Syntax(attributeMark))
             return nil
         }
-
-        let attributeArguments = attributeMark?.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
-        let relationshipArguments = relationshipMark?.arguments?.as(LabeledExprListSyntax.self).map(Array.init) ?? []
-        let options = attributeArguments.filter { $0.label == nil }.map { $0.expression.trimmedDescription }
-        func labeled(_ label: String, in arguments: [LabeledExprSyntax]) -> ExprSyntax? {
-            arguments.first { $0.label?.text == label }?.expression
-        }
-        func string(_ expression: ExprSyntax?) -> String? {
-            guard let literal = expression?.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
-                case .stringSegment(let segment)? = literal.segments.first
-            else { return nil }
-            return segment.content.text
-        }
         var defaultValue: ExprSyntax?
         if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) { defaultValue = value }
-        let ruleExpression = labeled("deleteRule", in: relationshipArguments)?.trimmedDescription
         return StoredProperty(
             name: name, type: type.trimmed, baseType: base.trimmed, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
-            originalName: string(labeled("originalName", in: attributeArguments + relationshipArguments)),
-            isUnique: options.contains { $0.hasSuffix("unique") },
-            isPrimaryKey: options.contains { $0.hasSuffix("primaryKey") },
-            inverse: string(labeled("inverse", in: relationshipArguments)),
-            deleteRule: ruleExpression.map { String($0.split(separator: ".").last ?? "nullify") },
-            isOrdered: labeled("ordered", in: relationshipArguments)?.trimmedDescription == "true")
+            attributeMark: attributeMark, relationshipMark: relationshipMark)
+    }
+
+    /// Diagnoses `@Attribute` or `@Relationship` on a computed property, with a fix-it that removes it.
+    private mutating func refuseMarks(_ marks: [(AttributeSyntax?, String)], onComputed name: String, in variable: VariableDeclSyntax) {
+        for (mark, label) in marks {
+            guard let mark else { continue }
+            var stripped = variable
+            stripped.attributes = AttributeListSyntax(variable.attributes.filter { $0.as(AttributeSyntax.self)?.id != mark.id })
+            stripped.leadingTrivia = variable.leadingTrivia
+            diagnose(
+                .computedMarkedStored(property: name, attribute: label), at: Syntax(mark),
+                fixIts: [FixIt(message: MoltFixIt(message: "Remove '@\(label)'"), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(stripped))])])
+        }
+    }
+
+    /// The property's written type; nil (diagnosed, with a fix-it when the initial value is a literal) without one.
+    private mutating func declaredType(of binding: PatternBindingSyntax, name: String, sharedType: TypeSyntax?) -> TypeSyntax? {
+        if let type = binding.typeAnnotation?.type ?? sharedType { return type }
+        var fixIts: [FixIt] = []
+        if let value = binding.initializer?.value, let literalType = Self.literalType(value) {
+            var annotated = binding
+            annotated.pattern = binding.pattern.trimmed
+            annotated.typeAnnotation = TypeAnnotationSyntax(
+                colon: .colonToken(trailingTrivia: .space), type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(literalType))),
+                trailingTrivia: .space)
+            fixIts.append(FixIt(message: MoltFixIt(message: "Add ': \(literalType)'"), changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
+        }
+        diagnose(.missingType(property: name), at: Syntax(binding.pattern), fixIts: fixIts)
+        return nil
+    }
+
+    /// `T` and whether it was optional, for `T?` and `Optional<T>`; the type itself otherwise.
+    private static func unwrappingOptional(_ type: TypeSyntax) -> (base: TypeSyntax, isOptional: Bool) {
+        if let optional = type.as(OptionalTypeSyntax.self) { return (optional.wrappedType, true) }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
+            let argument = identifier.genericArgumentClause?.arguments.first?.argument.as(TypeSyntax.self)
+        {
+            return (argument, true)
+        }
+        return (type, false)
+    }
+
+    /// What the property stores: a relationship (never optional), an attribute of a known type, or of the app's
+    /// own type; nil (diagnosed, with fix-its) for anything else.
+    private mutating func kind(
+        of type: TypeSyntax, base: TypeSyntax, isOptional: Bool, name: String, in variable: VariableDeclSyntax
+    ) -> StoredProperty.Kind? {
+        if let (generic, destination) = Self.relationship(base) {
+            guard !isOptional else {
+                let fix = type.as(OptionalTypeSyntax.self).map { optional in
+                    FixIt(message: MoltFixIt(message: "Remove '?'"), changes: [.replace(oldNode: Syntax(optional), newNode: Syntax(optional.wrappedType.with(\.trailingTrivia, optional.trailingTrivia)))])
+                }
+                diagnose(.optionalRelationship(property: name, type: base.trimmedDescription), at: Syntax(type), fixIts: fix.map { [$0] } ?? [])
+                return nil
+            }
+            return generic == "ToOne" ? .toOne(destination: destination) : .toMany(destination: destination)
+        }
+        if let simple = Self.simpleName(base), let attributeType = Self.attributeTypes[simple] { return .attribute(type: attributeType) }
+        if Self.isNamedType(base) { return .attribute(type: nil) }
+        var marked = variable.with(\.leadingTrivia, [])
+        let transient = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Transient")), trailingTrivia: .space)
+        marked.attributes = AttributeListSyntax([.attribute(transient)] + Array(marked.attributes))
+        marked.leadingTrivia = variable.leadingTrivia
+        let fix = FixIt(message: MoltFixIt(message: "Mark '\(name)' '@Transient'"), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(marked))])
+        diagnose(.unsupportedType(property: name, type: type.trimmedDescription), at: Syntax(type), fixIts: [fix])
+        return nil
     }
 
     /// Whether an accessor block makes a property computed (a getter), rather than observed (`didSet`).

@@ -167,18 +167,7 @@ extension MigrationTester {
         let route = path.map(String.init).joined(separator: " → ")
         let prefix = "From version \(version) (path \(route))"
 
-        let store: Store
-        do {
-            store = try Store.open(at: url, schema: newest, options: FixtureStore.defaultOptions.migrating(with: plan))
-        } catch let error as MoltError {
-            let code: MigrationTestError.Code = error.code == .schemaChangedWithoutVersionBump ? .frozenVersionEdited : .migrationFailed
-            throw MigrationTestError(
-                code, "\(prefix): the migration to version \(newest.version) failed: \(error.message)",
-                version: version, entity: error.entity, attribute: error.property, underlying: error)
-        } catch {
-            throw MigrationTestError(
-                .migrationFailed, "\(prefix): the migration to version \(newest.version) failed: \(error)", version: version)
-        }
+        let store = try openMigrating(url, with: plan, prefix: prefix, version: version)
         defer { try? store.close() }
 
         let chain = try self.chain(from: version)
@@ -212,6 +201,21 @@ extension MigrationTester {
         }
         if let error = MigrationTestError.combining(problems, heading: "\(prefix): several checks failed:") { throw error }
         return MigrationRun(fromVersion: version, path: path, fixtures: start.objects, objectCounts: counts)
+    }
+
+    /// Opens the store at the newest version, migrating it; a failure becomes the test's error, "From version N…".
+    private func openMigrating(_ url: URL, with plan: MigrationPlan, prefix: String, version: Int) throws -> Store {
+        do {
+            return try Store.open(at: url, schema: newest, options: FixtureStore.defaultOptions.migrating(with: plan))
+        } catch let error as MoltError {
+            let code: MigrationTestError.Code = error.code == .schemaChangedWithoutVersionBump ? .frozenVersionEdited : .migrationFailed
+            throw MigrationTestError(
+                code, "\(prefix): the migration to version \(newest.version) failed: \(error.message)",
+                version: version, entity: error.entity, attribute: error.property, underlying: error)
+        } catch {
+            throw MigrationTestError(
+                .migrationFailed, "\(prefix): the migration to version \(newest.version) failed: \(error)", version: version)
+        }
     }
 
     private func readingStore<T>(_ store: Store, prefix: String, version: Int, _ body: (Objects) throws -> T) throws -> T {

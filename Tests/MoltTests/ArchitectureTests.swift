@@ -78,4 +78,47 @@ struct ArchitectureTests {
         }
         #expect(long == [])
     }
+
+    /// Every source folder of the package: the library, its PostgreSQL engine, the CLI, the test kit, the macros.
+    static var sourceFiles: [URL] {
+        let sources = moduleFolder.deletingLastPathComponent()
+        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+        return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    @Test("no function or initializer of the package's sources is over 60 lines")
+    func shortFunctions() throws {
+        var long: [String] = []
+        let files = Self.sourceFiles
+        #expect(files.count > 100)
+        for file in files {
+            let source = try String(contentsOf: file, encoding: .utf8)
+            for function in SwiftSourceScanner.functions(in: source) where function.lines > 60 {
+                long.append("\(file.deletingLastPathComponent().lastPathComponent)/\(file.lastPathComponent): \(function)")
+            }
+        }
+        #expect(long.sorted() == [])
+    }
+
+    @Test("the scanner measures bodies, skipping braces in strings, interpolations and comments")
+    func scanner() {
+        let source = #"""
+            protocol P { func required() }
+            struct S {
+                // func commented() {
+                func one() -> String {
+                    let text = "{ \(["a"].map { "\($0) }" }.joined()) {"
+                    /* { nested /* } */ { */
+                    return #"{"# + """
+                        }}}
+                        """
+                }
+                init?(x: Int) { }
+            }
+            """#
+        let functions = SwiftSourceScanner.functions(in: source)
+        #expect(functions.map(\.name) == ["one", "init?"])
+        #expect(functions.map(\.lines) == [7, 1])
+        #expect(functions.first?.line == 4)
+    }
 }

@@ -30,41 +30,8 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
 
     /// The SQL condition and its arguments, checking attribute names against the entity.
     func sql(for entity: Entity, layout: StoreLayout) throws -> (String, [Value]) {
-        let dialect = layout.dialect
-        func column(_ name: String) throws -> String {
-            guard entity.attribute(named: name) != nil || name == StoreLayout.idColumn
-                || entity.relationship(named: name)?.kind == .toOne
-            else {
-                throw MoltError(
-                    .invalidValue, "Entity '\(entity.name)' has no attribute '\(name)' to filter on; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
-                    entity: entity.name, property: name)
-            }
-            return layout.column(entity.name, name)
-        }
-        // A number is compared in the column's own type, exactly: PostgreSQL reads a parameter in the column's
-        // type (an integer beyond 2^53 against a double column would be rounded, and match what it does not equal),
-        // so a number that the type cannot hold exactly is refused rather than compared approximately.
-        func argument(_ name: String, _ value: Value) throws -> Value {
-            let type = entity.attribute(named: name)?.type ?? .int  // `_id` and to-one columns hold identifiers
-            switch (value, type) {
-            case (.int, .double), (.double, .int), (.int, .bool), (.bool, .int):
-                guard let converted = ValueConversion.convert(value, to: type) else {
-                    let given: String
-                    switch value {
-                    case .int(let v): given = String(v)
-                    case .double(let v): given = ValueConversion.text(double: v)
-                    default: given = "\(value)"
-                    }
-                    throw MoltError(
-                        .invalidValue,
-                        "The filter compares '\(entity.name).\(name)', which holds \(type) values, with \(given), which no \(type) value equals exactly. Compare with a \(type) value.",
-                        entity: entity.name, property: name)
-                }
-                return converted
-            default:
-                return value
-            }
-        }
+        let terms = FilterTerms(entity: entity, layout: layout)
+        let column = terms.column, argument = terms.argument
         func compare(_ name: String, _ op: String, _ value: Value) throws -> (String, [Value]) {
             if value.isNull { return ("\(try column(name)) \(op == "=" ? "IS" : "IS NOT") NULL", []) }
             return ("\(try column(name)) \(op) ?", [try argument(name, value)])
@@ -78,8 +45,8 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
         case .greaterOrEqual(let n, let v): return ("\(try column(n)) >= ?", [try argument(n, v)])
         case .isNull(let n): return ("\(try column(n)) IS NULL", [])
         case .isNotNull(let n): return ("\(try column(n)) IS NOT NULL", [])
-        case .contains(let n, let text): return (dialect.containsCondition(try column(n)), [.string(text)])
-        case .hasPrefix(let n, let text): return (dialect.hasPrefixCondition(try column(n)), [.string(text), .string(text)])
+        case .contains(let n, let text): return (layout.dialect.containsCondition(try column(n)), [.string(text)])
+        case .hasPrefix(let n, let text): return (layout.dialect.hasPrefixCondition(try column(n)), [.string(text), .string(text)])
         case .in(let n, let values):
             if values.isEmpty { return ("0 = 1", []) }
             return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", try values.map { try argument(n, $0) })
@@ -91,6 +58,49 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
         case .not(let p):
             let (sql, args) = try p.sql(for: entity, layout: layout)
             return ("NOT (\(sql))", args)
+        }
+    }
+}
+
+/// The columns and arguments of one entity's filter terms, checked against the entity.
+private struct FilterTerms {
+    let entity: Entity
+    let layout: StoreLayout
+
+    /// The column an attribute, `_id` or a to-one relationship is stored in.
+    func column(_ name: String) throws -> String {
+        guard entity.attribute(named: name) != nil || name == StoreLayout.idColumn
+            || entity.relationship(named: name)?.kind == .toOne
+        else {
+            throw MoltError(
+                .invalidValue, "Entity '\(entity.name)' has no attribute '\(name)' to filter on; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
+                entity: entity.name, property: name)
+        }
+        return layout.column(entity.name, name)
+    }
+
+    /// A number compared in the column's own type, exactly: PostgreSQL reads a parameter in the column's type
+    /// (an integer beyond 2^53 against a double column would be rounded, and match what it does not equal), so
+    /// a number that the type cannot hold exactly is refused rather than compared approximately.
+    func argument(_ name: String, _ value: Value) throws -> Value {
+        let type = entity.attribute(named: name)?.type ?? .int  // `_id` and to-one columns hold identifiers
+        switch (value, type) {
+        case (.int, .double), (.double, .int), (.int, .bool), (.bool, .int):
+            guard let converted = ValueConversion.convert(value, to: type) else {
+                let given: String
+                switch value {
+                case .int(let v): given = String(v)
+                case .double(let v): given = ValueConversion.text(double: v)
+                default: given = "\(value)"
+                }
+                throw MoltError(
+                    .invalidValue,
+                    "The filter compares '\(entity.name).\(name)', which holds \(type) values, with \(given), which no \(type) value equals exactly. Compare with a \(type) value.",
+                    entity: entity.name, property: name)
+            }
+            return converted
+        default:
+            return value
         }
     }
 }

@@ -48,62 +48,73 @@ struct DemoCommand: ParsableCommand {
         }
         let url = folder.appendingPathComponent(Self.storeName)
         let versions = DemoSchemas.versions
-        let entity = DemoSchemas.entity
-
         Terminal.line("Molt demo: the memo app of seed 000, versions 0 → \(versions.last!.schema.version)")
         Terminal.line()
-        var clock = ContinuousClock.now
-        do {
-            let store = try Store.open(at: url, schema: versions[0].schema)
-            try store.write { objects in
-                for i in 0..<count { try objects.insert(entity, DemoSchemas.sampleMemo(i)) }
-            }
-            try store.close()
-        }
-        Terminal.line("v0  \(versions[0].story)")
-        Terminal.line("    created \(Self.storeName) with \(Format.count(count, "\(entity) object")) in \(Format.duration(seconds(since: clock)))")
-
+        try create(url, at: versions[0])
         for (previous, next) in zip(versions, versions.dropFirst()) {
-            let from = previous.schema.version, to = next.schema.version
-            Terminal.line()
-            Terminal.line("v\(from) → v\(to)  \(next.story)")
-            if to == 6 {
-                // Realm's optional `count` may be nil for some memos; make some nil so the fallback shows.
-                let store = try Store.open(at: url, schema: previous.schema)
-                let cleared = try store.write { objects in
-                    var cleared = 0
-                    try objects.forEach(entity) { memo in
-                        guard (memo.id ?? 0) % 10 == 0 else { return }
-                        var changed = memo
-                        changed["count"] = .null
-                        try objects.update(changed)
-                        cleared += 1
-                    }
-                    return cleared
-                }
-                try store.close()
-                Terminal.line("    (the app left count empty on \(Format.count(cleared, "memo")); they get the fallback 0)")
-            }
-            let diff = SchemaDiff(from: previous.schema, to: next.schema)
-            for change in diff.changes {
-                Terminal.line("    \(change.isDestructive ? "-" : change.isInferable ? "+" : "!") \(change)")
-            }
-            let hasStage = DemoSchemas.stages.contains { $0.fromVersion == from && $0.toVersion == to }
-            if !diff.isInferable && hasStage {
-                Terminal.line("    Molt will not infer this (\(diff.refusedChanges.count) refused), so the app declares a custom stage \(from) → \(to).")
-            }
-            clock = ContinuousClock.now
-            let plan = try DemoSchemas.plan(upTo: to)
-            let store = try Store.open(at: url, schema: next.schema, options: Store.Options().migrating(with: plan))
-            let elapsed = seconds(since: clock)
-            let record = try store.history().last
-            try store.close()
-            let steps = record?.stepRecords ?? []
-            let changes = Format.changes(steps)
-            Terminal.line(
-                "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(changes)\(changes == "no object changed" ? " (schema text only)" : "")")
+            try migrate(url, from: previous, to: next)
         }
+        try summarize(url)
+    }
 
+    /// Creates the store at the first version with `count` memos.
+    private func create(_ url: URL, at version: DemoSchemas.Version) throws {
+        let clock = ContinuousClock.now
+        let store = try Store.open(at: url, schema: version.schema)
+        try store.write { objects in
+            for i in 0..<count { try objects.insert(DemoSchemas.entity, DemoSchemas.sampleMemo(i)) }
+        }
+        try store.close()
+        Terminal.line("v0  \(version.story)")
+        Terminal.line("    created \(Self.storeName) with \(Format.count(count, "\(DemoSchemas.entity) object")) in \(Format.duration(seconds(since: clock)))")
+    }
+
+    /// Shows one version's changes, migrates the store to it and says how.
+    private func migrate(_ url: URL, from previous: DemoSchemas.Version, to next: DemoSchemas.Version) throws {
+        let from = previous.schema.version, to = next.schema.version
+        Terminal.line()
+        Terminal.line("v\(from) → v\(to)  \(next.story)")
+        if to == 6 { try clearSomeCounts(url, at: previous.schema) }
+        let diff = SchemaDiff(from: previous.schema, to: next.schema)
+        for change in diff.changes {
+            Terminal.line("    \(change.isDestructive ? "-" : change.isInferable ? "+" : "!") \(change)")
+        }
+        let hasStage = DemoSchemas.stages.contains { $0.fromVersion == from && $0.toVersion == to }
+        if !diff.isInferable && hasStage {
+            Terminal.line("    Molt will not infer this (\(diff.refusedChanges.count) refused), so the app declares a custom stage \(from) → \(to).")
+        }
+        let clock = ContinuousClock.now
+        let plan = try DemoSchemas.plan(upTo: to)
+        let store = try Store.open(at: url, schema: next.schema, options: Store.Options().migrating(with: plan))
+        let elapsed = seconds(since: clock)
+        let record = try store.history().last
+        try store.close()
+        let changes = Format.changes(record?.stepRecords ?? [])
+        Terminal.line(
+            "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(changes)\(changes == "no object changed" ? " (schema text only)" : "")")
+    }
+
+    /// Realm's optional `count` may be nil for some memos: empties every tenth so that version 6's fallback shows.
+    private func clearSomeCounts(_ url: URL, at schema: Schema) throws {
+        let store = try Store.open(at: url, schema: schema)
+        let cleared = try store.write { objects in
+            var cleared = 0
+            try objects.forEach(DemoSchemas.entity) { memo in
+                guard (memo.id ?? 0) % 10 == 0 else { return }
+                var changed = memo
+                changed["count"] = .null
+                try objects.update(changed)
+                cleared += 1
+            }
+            return cleared
+        }
+        try store.close()
+        Terminal.line("    (the app left count empty on \(Format.count(cleared, "memo")); they get the fallback 0)")
+    }
+
+    /// The final version, a sample memo and where the store is.
+    private func summarize(_ url: URL) throws {
+        let entity = DemoSchemas.entity
         let info = try Store.inspect(at: url)
         let store = try Store.open(at: url, schema: info.schema)
         let sample = try store.read { objects in try objects.fetch(entity, limit: 1).first }
