@@ -1,6 +1,6 @@
 import Foundation
 
-/// How Molt uses a PostgreSQL store, beyond ``Molt/Store/Options``.
+/// How Molt uses a PostgreSQL store, beyond `Store/Options`.
 ///
 /// ```swift
 /// var postgres = PostgresStoreOptions()
@@ -9,7 +9,7 @@ import Foundation
 /// ```
 public struct PostgresStoreOptions: Sendable, Hashable {
     /// How long, in seconds, each statement of a creation or migration waits for a lock held by live traffic
-    /// (PostgreSQL's `lock_timeout`) before the whole run is rolled back with ``Molt/MoltError/Code/locked``.
+    /// (PostgreSQL's `lock_timeout`) before the whole run is rolled back with `MoltError/Code/locked`.
     ///
     /// An `ALTER TABLE` waits for every transaction that uses the table, and every query that comes after it
     /// waits for the `ALTER TABLE`: a short limit keeps a migration from stalling an app's traffic, and a

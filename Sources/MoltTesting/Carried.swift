@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an object stored at an old version should become at the newest one if the plan only carries data
-/// over: its entity and attribute names followed through every version in turn (matched by ``Molt/SchemaDiff``,
+/// over: its entity and attribute names followed through every version in turn (matched by `SchemaDiff`,
 /// the engine's own definition), its values converted as Molt widens types, and added attributes given their
 /// defaults.
 ///

@@ -80,7 +80,7 @@ extension MigratedStore {
     /// #expect(memo.count == 100)
     /// ```
     ///
-    /// - Throws: ``Molt/MoltError`` when the store cannot be read or the model does not fit the newest version.
+    /// - Throws: `MoltError` when the store cannot be read or the model does not fit the newest version.
     public func model<Model: PersistentModel>(_ key: String, as type: Model.Type) throws -> Model? {
         try object(key).map { try objects.model(Model.self, from: $0) }
     }
@@ -93,7 +93,7 @@ extension MigrationTester {
     /// let tester = try MigrationTester(plan: NotesPlan.self, snapshots: SchemaSnapshots(nextTo: #filePath))
     /// ```
     ///
-    /// - Throws: ``Molt/MoltError`` with code ``Molt/MoltError/Code/invalidPlan`` when the plan does not build.
+    /// - Throws: `MoltError` with code `MoltError/Code/invalidPlan` when the plan does not build.
     public init<Plan: SchemaMigrationPlan>(plan: Plan.Type, snapshots: SchemaSnapshots? = nil) throws {
         self.init(plan: try Plan.migrationPlan(), snapshots: snapshots)
     }

@@ -95,7 +95,14 @@ public struct FixtureObject: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates the record of a stored fixture.
     ///
-    /// - Parameter givenAttributes: The attributes the fixture gave; nil for every attribute that holds a value.
+    /// - Parameters:
+    ///   - key: The fixture's key.
+    ///   - entity: Its entity.
+    ///   - version: The schema version it was stored at.
+    ///   - id: The identifier Molt gave it.
+    ///   - values: Its attribute values as stored.
+    ///   - links: Relationship name → keys of the fixtures it points to.
+    ///   - givenAttributes: The attributes the fixture gave; nil for every attribute that holds a value.
     public init(
         key: String, entity: String, version: Int, id: Int64, values: [String: Value], links: [String: [String]],
         givenAttributes: Set<String>? = nil

@@ -35,7 +35,7 @@ public struct FixtureStore: Sendable {
 
     /// Closes the store, so that it can be opened again with a newer schema.
     ///
-    /// - Throws: ``Molt/MoltError`` when SQLite cannot close it.
+    /// - Throws: `MoltError` when SQLite cannot close it.
     public func close() throws { try store.close() }
 
     /// Creates a store at `schema`'s version and inserts the fixtures, then links them, in one transaction.
@@ -86,7 +86,7 @@ public struct FixtureStore: Sendable {
     ///
     /// - Parameters:
     ///   - url: The store's file; a new one is created.
-    ///   - snapshot: A file written by ``Molt/Schema/snapshotJSON()`` or ``SchemaSnapshots/record(_:overwriting:)``.
+    ///   - snapshot: A file written by `Schema/snapshotJSON()` or ``SchemaSnapshots/record(_:overwriting:)``.
     ///   - fixtures: The objects to insert.
     ///   - options: How to open the store. Defaults to a rollback journal.
     /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidSnapshot`` when the file cannot

@@ -18,9 +18,9 @@ extension MigrationTester {
     /// - Parameters:
     ///   - fixtures: The fixtures as stored (``FixtureStore/objects``).
     ///   - objects: The migrated store's objects, at the newest version.
-    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:)``.
+    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:dropping:)``.
     /// - Returns: One diff per object that is not as expected, in the order of `fixtures`.
-    /// - Throws: ``Molt/MoltError`` when the store cannot be read.
+    /// - Throws: `MoltError` when the store cannot be read.
     public func differences(
         of fixtures: [FixtureObject], in objects: Objects, expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() }
     ) throws -> [ObjectDiff] {

@@ -52,7 +52,7 @@ public struct MigratedStore {
     /// The migrated form of the fixture with this key: the object of its entity at the newest version with its
     /// identifier, or nil when it is gone (or unknown).
     ///
-    /// - Throws: ``Molt/MoltError`` when the store cannot be read.
+    /// - Throws: `MoltError` when the store cannot be read.
     public func object(_ key: String) throws -> DynamicObject? {
         guard let fixture = fixtures.first(where: { $0.key == key }) else { return nil }
         let carried = Carried(fixture, through: schemas.filter { $0.version >= fixture.version })
@@ -83,7 +83,7 @@ extension MigrationTester {
     ///   - expectedCounts: The number of objects each listed entity should hold after every run (give the same
     ///     number of objects at each version, or call ``migrate(from:fixtures:expectedCounts:expect:check:)`` per
     ///     version). Defaults to no count check.
-    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:)``.
+    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:dropping:)``.
     ///   - check: More checks on each migrated store; what it throws fails that run.
     /// - Returns: The runs, oldest starting version first; none when the only recorded version is the newest.
     /// - Throws: ``MigrationTestError``: ``MigrationTestError/Code/versionNotRecorded`` when the snapshots folder
@@ -140,7 +140,7 @@ extension MigrationTester {
     ///   - version: The starting version; its snapshot (or the code's schema) creates the store.
     ///   - fixtures: Objects of that version's schema.
     ///   - expectedCounts: The number of objects each listed entity should hold afterwards.
-    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:)``.
+    ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:dropping:)``.
     ///   - check: More checks on the migrated store.
     /// - Returns: The run.
     /// - Throws: ``MigrationTestError`` whose message starts with "From version N": ``MigrationTestError/Code/missingStage``,

@@ -29,7 +29,7 @@ import Foundation
 ///
 /// ## Topics
 /// ### Creating
-/// - ``init(plan:snapshots:)``
+/// - ``init(plan:snapshots:)-(MigrationPlan,_)``
 /// - ``init(schemas:stages:snapshots:)``
 /// ### Migrating
 /// - ``migrateFromEveryVersion(fixtures:expectedCounts:expect:check:)``
@@ -44,10 +44,10 @@ import Foundation
 public struct MigrationTester: Sendable {
     /// The plan, as given or (for ``init(schemas:stages:snapshots:)``) unchecked: its routing is the engine's.
     let plan: MigrationPlan
-    /// Whether `plan` was built and checked by ``Molt/MigrationPlan/init(schemas:stages:)`` (or is Realm's form),
+    /// Whether `plan` was built and checked by `MigrationPlan/init(schemas:stages:)` (or is Realm's form),
     /// so that every run can use it whole.
     let isChecked: Bool
-    /// The code's schemas, oldest first (for a ``Molt/MigrationPlan/realm(schema:migrationBlock:)`` plan, the
+    /// The code's schemas, oldest first (for a `MigrationPlan/realm(schema:migrationBlock:)` plan, the
     /// newest only: older versions come from the snapshots).
     public var schemas: [Schema] { plan.schemas }
     /// The plan's declared stages.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A folder of recorded schema snapshots, one file per shipped version (`1.json`, `2.json`, …), in the
-/// format of ``Molt/Schema/snapshotJSON()``: Room's `exportSchema`, for Molt.
+/// format of `Schema/snapshotJSON()`: Room's `exportSchema`, for Molt.
 ///
 /// Commit the folder. Once a version has shipped, its file is frozen: ``verify(_:)`` fails with the exact
 /// entity and attribute when the code's schema of a recorded version no longer matches its file, and when a

@@ -1,5 +1,5 @@
 /// How the code's schema of a recorded version differs from its snapshot: the structural changes as
-/// ``Molt/SchemaDiff`` names them, then the migration hints (`originalName`) that changed, which alter how older
+/// `SchemaDiff` names them, then the migration hints (`originalName`) that changed, which alter how older
 /// stores migrate although they leave the tables alike.
 struct SnapshotComparison {
     /// One difference: its sentence, and the entity and attribute it names.
@@ -13,7 +13,7 @@ struct SnapshotComparison {
     let code: Schema
     let lines: [Line]
 
-    /// Compares the two (as ``Molt/SnapshotFolder`` does for the library's own check); nil when they are the same.
+    /// Compares the two (as `SnapshotFolder` does for the library's own check); nil when they are the same.
     init?(recorded: Schema, code: Schema) {
         let differences = SnapshotFolder.differences(recorded: recorded, current: code)
         guard !differences.isEmpty else { return nil }

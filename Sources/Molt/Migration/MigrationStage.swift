@@ -48,7 +48,7 @@ public struct MigrationStage: Sendable {
     /// - Parameters:
     ///   - from: The version the stage starts from.
     ///   - to: The version it leads to: the next one, or a later one for a shortcut.
-    ///   - body: The stage's work; throwing rolls back the whole run, and ``Store/open(at:schema:options:)``
+    ///   - body: The stage's work; throwing rolls back the whole run, and ``Store/open(at:schema:options:)-7fe3v``
     ///     rethrows the error as it was thrown.
     public static func custom(from: Int, to: Int, _ body: @escaping Body) -> MigrationStage {
         MigrationStage(fromVersion: from, toVersion: to, kind: .custom([body]))
@@ -60,10 +60,12 @@ public struct MigrationStage: Sendable {
         MigrationStage(fromVersion: from, toVersion: to, kind: .custom([willMigrate, didMigrate].compactMap { $0 }))
     }
 
-    /// A stage described by entity mappings, run inside SQLite as set operations, then by an optional hook
-    /// for what the mappings cannot say (Core Data's `createDestinationInstances`).
+    /// A stage described by entity mappings, run in the store's database as set operations, then by an optional
+    /// hook for what the mappings cannot say (Core Data's `createDestinationInstances`).
     ///
     /// - Parameters:
+    ///   - from: The version the stage starts from.
+    ///   - to: The version it leads to.
     ///   - mappings: How each destination entity's objects and attributes come from the source entities.
     ///   - hook: Code that runs after the mappings, with both versions visible.
     public static func mapping(from: Int, to: Int, _ mappings: [EntityMapping], hook: Body? = nil) -> MigrationStage {

@@ -1,7 +1,7 @@
 /// Reads and writes the objects of a store, by entity name: the dynamic API that migrations, the CLI and
 /// generic tools use.
 ///
-/// You get one from ``Store/read(_:)`` or ``Store/write(_:)``; it is valid only inside that closure.
+/// You get one from ``Store/read(_:)-15rin`` or ``Store/write(_:)-6ejup``; it is valid only inside that closure.
 ///
 /// ```swift
 /// try store.write { objects in
@@ -23,13 +23,13 @@
 /// - ``object(_:id:)``
 /// - ``object(_:primaryKey:)``
 /// - ``count(_:where:)-(String,_)``
-/// - ``forEach(_:where:orderBy:limit:offset:_:)``
+/// - ``forEach(_:where:orderBy:limit:offset:_:)-(String,_,_,_,_,_)``
 /// ### Relationships
-/// - ``destination(_:of:)``
-/// - ``destinations(_:of:)``
+/// - ``destination(_:of:)->DynamicObject?``
+/// - ``destinations(_:of:)->[DynamicObject]``
 /// - ``set(_:of:to:)-(_,_,DynamicObject?)``
-/// - ``add(_:to:of:)``
-/// - ``remove(_:from:of:)``
+/// - ``add(_:to:of:)-(_,String,_)``
+/// - ``remove(_:from:of:)-(_,String,_)``
 public struct Objects {
     let db: any SQLConnection
     /// The schema the objects follow.

@@ -28,7 +28,7 @@ extension Store {
     }
 
     /// Opens the store at `location` at `schema`'s version: creates it, opens it, or migrates it first, by the
-    /// rules of ``open(at:schema:options:)-(URL,_,_)``.
+    /// rules of ``open(at:schema:options:)-7fe3v``.
     ///
     /// ```swift
     /// let store = try Store.open(at: .file(url), schema: v6, options: .init().migrating(with: plan))

@@ -75,7 +75,7 @@ extension Store {
 
         /// The opened store, once created, opened or migrated.
         ///
-        /// - Throws: What ``Store/open(at:schema:options:)`` throws.
+        /// - Throws: What ``Store/open(at:schema:options:)-7fe3v`` throws.
         public var store: Store {
             get async throws { try await task.value }
         }

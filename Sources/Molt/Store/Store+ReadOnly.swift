@@ -5,7 +5,7 @@ extension Store {
     /// migrating it — Realm's read-only mode.
     ///
     /// Nothing is written: not the store, not a journal recovery, not a `-wal` or `-shm` file left beside it. A
-    /// store another process is migrating is waited for, as ``open(at:schema:options:)-(URL,_,_)`` waits. A
+    /// store another process is migrating is waited for, as ``open(at:schema:options:)-7fe3v`` waits. A
     /// store that a process left mid-write (a rollback journal, or a write-ahead log without its index) is refused
     /// with ``MoltError/Code/needsRecovery``: opening it for writing recovers it.
     ///
@@ -15,7 +15,7 @@ extension Store {
     /// let count = try store.read { objects in try objects.count("UserMemo") }
     /// ```
     ///
-    /// Each ``read(_:)-(_)`` checks, in its own transaction, that the store still has the schema it was opened
+    /// Each ``read(_:)-15rin`` checks, in its own transaction, that the store still has the schema it was opened
     /// with, so that objects are never read through another version's schema.
     ///
     /// - Parameters:

@@ -3,7 +3,7 @@ import Foundation
 /// A Molt store: a database that holds objects of a ``Schema`` and records its own version, schema and
 /// migration history.
 ///
-/// Opening a store is the one moment a migration runs: ``open(at:schema:options:)`` creates a new file,
+/// Opening a store is the one moment a migration runs: ``open(at:schema:options:)-7fe3v`` creates a new file,
 /// opens a current one, or brings an older one to `schema`'s version before it returns. Other threads and
 /// processes that open the same file meanwhile wait, then open the result.
 ///
@@ -26,18 +26,18 @@ import Foundation
 ///
 /// ## Topics
 /// ### Opening
-/// - ``open(at:schema:options:)-(URL,_,_)``
+/// - ``open(at:schema:options:)-7fe3v``
 /// - ``openReadOnly(at:waitingUpTo:)-(URL,_)``
 /// - ``outcome``
 /// - ``OpeningOutcome``
 /// - ``inMemory(schema:)``
 /// - ``Options``
 /// ### Reading a file without opening it
-/// - ``version(at:)``
+/// - ``version(at:)-(URL)``
 /// - ``inspect(at:countingObjects:)-(URL,_)``
 /// ### Objects
-/// - ``read(_:)-(_)``
-/// - ``write(_:)-(_)``
+/// - ``read(_:)-15rin``
+/// - ``write(_:)-6ejup``
 /// ### Maintenance
 /// - ``history()``
 /// - ``backup(to:)``
@@ -70,7 +70,7 @@ public final class Store: Sendable {
         self.layout = .standard(schema, dialect: database.dialect)
     }
 
-    /// What ``Store/open(at:schema:options:)-(URL,_,_)`` did to the store before it returned.
+    /// What ``Store/open(at:schema:options:)-7fe3v`` did to the store before it returned.
     ///
     /// ```swift
     /// let store = try Store.open(at: url, schema: v6, options: .init().migrating(with: plan))
