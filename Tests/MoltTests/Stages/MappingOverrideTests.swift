@@ -28,69 +28,65 @@ struct MappingOverrideTests {
         destination: "Item", filter: "label = 'keep'", attributes: ["code": "printf('%05d', number)"],
         overrides: [.postgresql: .init(attributes: ["code": "repeat('0', 5 - length(number::text)) || number::text"])])
 
-    static func codes(_ location: StoreLocation, plan: MigrationPlan, kind: StoreKind) throws -> [String?] {
-        let store = try Store.open(at: location, schema: v2, options: kind.options.migrating(with: plan))
-        defer { try? store.close() }
-        return try store.read { try $0.fetch("Item").map { $0["code"].string } }
+    /// What migrating a fresh store of `kind` with `mapping` gives: each item's `code`, or the refusal (and
+    /// whether the store was left as it was).
+    struct Outcome {
+        var codes: [String?]?
+        var error: MoltError?
+        var unchanged: Bool
+    }
+
+    static func migrate(_ mapping: EntityMapping, kind: StoreKind) throws -> Outcome {
+        let dir = TemporaryDirectory()
+        let location = try kind.location(in: dir)
+        try makeStore(location, kind: kind)
+        let before = FileState(location)
+        let plan = try MigrationPlan(schemas: [v1, v2], stages: [.mapping(from: 1, to: 2, [mapping])])
+        do {
+            let store = try Store.open(at: location, schema: v2, options: kind.options.migrating(with: plan))
+            defer { try? store.close() }
+            return Outcome(codes: try store.read { try $0.fetch("Item").map { $0["code"].string } }, unchanged: false)
+        } catch let error as MoltError {
+            return Outcome(error: error, unchanged: FileState(location) == before)
+        }
     }
 
     @Test("each engine runs its own expression and the results agree", arguments: StoreKind.durable)
     func eachEngineItsOwn(kind: StoreKind) throws {
-        let dir = TemporaryDirectory()
-        let location = try kind.location(in: dir)
-        try Self.makeStore(location, kind: kind)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [.mapping(from: 1, to: 2, [Self.padded])])
-        #expect(try Self.codes(location, plan: plan, kind: kind) == ["00042", "-", "123456"])
+        #expect(try Self.migrate(Self.padded, kind: kind).codes == ["00042", "-", "123456"])
     }
 
     @Test("an override's filter replaces the portable one on its engine only", arguments: StoreKind.durable)
     func filterOverride(kind: StoreKind) throws {
-        let dir = TemporaryDirectory()
-        let location = try kind.location(in: dir)
-        try Self.makeStore(location, kind: kind)
         // Each engine's own filter keeps the same object: SQLite's GLOB, PostgreSQL's regular expression.
         let mapping = EntityMapping(
             destination: "Item", filter: "label GLOB 'k*' AND number < 100", attributes: ["code": "'short ' || label"],
             overrides: [.postgresql: .init(filter: "label ~ '^k' AND number < 100")])
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [.mapping(from: 1, to: 2, [mapping])])
-        #expect(try Self.codes(location, plan: plan, kind: kind) == ["short keep", "-", "-"])
+        #expect(try Self.migrate(mapping, kind: kind).codes == ["short keep", "-", "-"])
     }
 
     @Test("without the override, the engine that cannot run the expression refuses it, naming it; nothing is written", arguments: StoreKind.durable)
     func missingOverrideRefused(kind: StoreKind) throws {
-        let dir = TemporaryDirectory()
-        let location = try kind.location(in: dir)
-        try Self.makeStore(location, kind: kind)
-        let before = FileState(location)
         // One engine's spelling only: SQLite has no `repeat` and no `::`; PostgreSQL has no `printf`.
         let engineOwn = kind == .postgres ? "printf('%05d', number)" : "repeat('0', 5 - length(number::text)) || number::text"
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: ["code": engineOwn])]),
-        ])
-        let error = moltError { _ = try Store.open(at: location, schema: Self.v2, options: kind.options.migrating(with: plan)) }
-        #expect(error?.message.contains("`\(engineOwn)`") == true, "\(String(describing: error))")
-        #expect(FileState(location) == before)
+        let outcome = try Self.migrate(EntityMapping(destination: "Item", attributes: ["code": engineOwn]), kind: kind)
+        #expect(outcome.error?.message.contains("`\(engineOwn)`") == true, "\(String(describing: outcome.error))")
+        #expect(outcome.unchanged)
     }
 
     @Test("an override naming an attribute the destination lacks is refused on every engine, naming the engine", arguments: StoreKind.durable)
     func overrideOfUnknownAttribute(kind: StoreKind) throws {
-        let dir = TemporaryDirectory()
-        let location = try kind.location(in: dir)
-        try Self.makeStore(location, kind: kind)
-        let before = FileState(location)
         var mapping = Self.padded
         mapping.overrides[.postgresql]?.attributes["cod"] = "'x'"
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [.mapping(from: 1, to: 2, [mapping])])
-        let error = moltError { _ = try Store.open(at: location, schema: Self.v2, options: kind.options.migrating(with: plan)) }
-        #expect(error?.message == "The PostgreSQL override of the mapping into 'Item' sets 'cod', which is not an attribute of 'Item' in version 2.")
-        #expect(FileState(location) == before)
+        let outcome = try Self.migrate(mapping, kind: kind)
+        #expect(outcome.error?.message == "The PostgreSQL override of the mapping into 'Item' sets 'cod', which is not an attribute of 'Item' in version 2.")
+        #expect(outcome.unchanged)
 
         mapping = Self.padded
         mapping.overrides[.sqlite] = .init(sourceKeys: ["folder": "_id"])
-        let linkPlan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [.mapping(from: 1, to: 2, [mapping])])
-        let linkError = moltError { _ = try Store.open(at: location, schema: Self.v2, options: kind.options.migrating(with: linkPlan)) }
-        #expect(linkError?.message == "The SQLite override of the mapping into 'Item' gives a source key for 'folder', which is not one of the mapping's links; add the link to `links`.")
-        #expect(FileState(location) == before)
+        let linkOutcome = try Self.migrate(mapping, kind: kind)
+        #expect(linkOutcome.error?.message == "The SQLite override of the mapping into 'Item' gives a source key for 'folder', which is not one of the mapping's links; add the link to `links`.")
+        #expect(linkOutcome.unchanged)
     }
 
     @Test("overrides round-trip through JSON keyed by engine; an unknown engine is named")
