@@ -96,7 +96,9 @@ extension Schema: Codable {
     /// A stable SHA-256 of the schema's structure: the same for the same entities, attributes, types,
     /// optionality, defaults, relationships and indexes, whatever their declaration order. The version number
     /// and the `originalName` migration hints are not part of it.
-    public var contentHash: String {
+    public var contentHash: String { derived.contentHash(computeContentHash) }
+
+    private func computeContentHash() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let canonical = entities.sorted { $0.name < $1.name }.map { entity -> Entity in

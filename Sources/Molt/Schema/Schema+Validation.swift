@@ -17,7 +17,9 @@ extension Schema {
     /// ```
     ///
     /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidSchema``.
-    public func validate() throws {
+    public func validate() throws { try derived.validate(checkValidity) }
+
+    private func checkValidity() throws {
         guard version >= 0 else { throw invalid("the version must not be negative.") }
         guard version <= Self.maximumVersion else {
             throw invalid("the version must not be greater than \(Self.maximumVersion) (stores record it as a 32-bit number).")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A version of an application's data model: its version number and its entities.
 ///
 /// Keep every version you ship: a store written by any of them can then be brought to the newest.
@@ -22,15 +24,44 @@
 /// - ``snapshotJSON()``
 public struct Schema: Hashable, Sendable {
     /// The version number; it must grow with every change of the model.
-    public var version: Int
+    public var version: Int { didSet { derived = Derived() } }
     /// The entities, in declaration order.
-    public var entities: [Entity] { didSet { entityIndex = Self.index(entities) } }
+    public var entities: [Entity] {
+        didSet {
+            entityIndex = Self.index(entities)
+            derived = Derived()
+        }
+    }
     /// Where each entity name first appears in ``entities``, derived from them (and so not part of equality):
     /// lookups stay constant-time in schemas of thousands of entities.
     private var entityIndex: [String: Int]
     /// The data this version deletes on purpose from the previous one (see ``Deletion``): a migration hint,
     /// not part of ``contentHash``.
-    public var deletions: [Deletion]
+    public var deletions: [Deletion] { didSet { derived = Derived() } }
+    /// What is computed once from this value and shared by its copies (``contentHash``, a passed validation);
+    /// replaced whenever a property changes, and not part of equality.
+    private(set) var derived = Derived()
+
+    /// The results worth computing once per schema value: an app opens its store with the same schema each
+    /// time, and hashing its canonical JSON costs more than the open itself.
+    final class Derived: @unchecked Sendable {
+        private let lock = NSLock()
+        private var hash: String?
+        private var valid = false
+
+        func contentHash(_ compute: () -> String) -> String {
+            if let hash = lock.withLock({ hash }) { return hash }
+            let computed = compute()
+            lock.withLock { hash = computed }
+            return computed
+        }
+
+        func validate(_ check: () throws -> Void) throws {
+            if lock.withLock({ valid }) { return }
+            try check()
+            lock.withLock { valid = true }
+        }
+    }
 
     /// Creates a schema from a list of entities.
     ///
