@@ -94,7 +94,7 @@ struct PostgresUpdateQueue {
         literal += "\""
         if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             for character in text.unicodeScalars {
-                // broken
+                if character == "\"" || character == "\\" { literal.unicodeScalars.append("\\") }
                 literal.unicodeScalars.append(character)
             }
         } else {
