@@ -40,8 +40,7 @@ struct PostgresTableChange {
             }
         }
         var written = 0
-        var wroteReferences = false
-        let references = Set(change.entity.relationships.filter { $0.kind == .toOne }.map(\.name))
+        var rewrote = false
         var present = Set(change.originColumns)
         // Columns computed from others are added and filled first, while every origin column has its old name.
         var pendingNames: [(temporary: String, final: String)] = []
@@ -57,7 +56,7 @@ struct PostgresTableChange {
             } else {
                 try addColumn(column.name, as: name, default: .null)
                 written = max(written, try connection.execute("UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
-                wroteReferences = wroteReferences || references.contains(column.name)
+                rewrote = true
             }
         }
         let kept = Set(inPlace.map(\.origin))
@@ -69,11 +68,11 @@ struct PostgresTableChange {
         for column in inPlace {
             let (count, rewritten) = try convert(column)
             written = max(written, count)
-            wroteReferences = wroteReferences || (rewritten && references.contains(column.final))
+            rewrote = rewrote || rewritten
         }
         try syncNullability()
         try connection.syncIndexes(of: change.entity, table: change.table, version: change.version)
-        return SQLTableChangeResult(rowsWritten: written, wroteReferences: wroteReferences)
+        return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote)
     }
 
     /// The origin columns a source reads.

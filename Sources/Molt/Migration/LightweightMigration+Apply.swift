@@ -56,7 +56,7 @@ extension LightweightMigration {
                 throw try mappedColumnError(entity, in: db) ?? error
             }
             written += result.rowsWritten
-            if result.wroteReferences { linkedTables.insert(entity.name) }
+            if result.rewroteRows { linkedTables.insert(entity.name) }
             try checkMappedStorage(entity, in: db)
         }
         return written

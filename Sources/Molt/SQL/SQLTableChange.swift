@@ -117,13 +117,11 @@ package struct SQLTableChange: Sendable {
 package struct SQLTableChangeResult: Sendable {
     /// Rows written (copied by a rebuild, filled by a conversion).
     package var rowsWritten: Int
-    /// Whether references were written, or the rows that hold them replaced, so that the table's links must be
-    /// checked. Rewriting other columns in place (PostgreSQL's `ALTER COLUMN … TYPE`) cannot break a link: no
-    /// row is removed, no `_id` and no reference changes.
-    package var wroteReferences: Bool
+    /// Whether rows were written or replaced, so that their links must be checked.
+    package var rewroteRows: Bool
 
-    package init(rowsWritten: Int, wroteReferences: Bool) {
+    package init(rowsWritten: Int, rewroteRows: Bool) {
         self.rowsWritten = rowsWritten
-        self.wroteReferences = wroteReferences
+        self.rewroteRows = rewroteRows
     }
 }

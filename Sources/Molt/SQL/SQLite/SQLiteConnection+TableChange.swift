@@ -64,7 +64,7 @@ extension SQLiteConnection {
             try execute("DROP TABLE \(q(table))")
             try execute("ALTER TABLE \(q(temporary)) RENAME TO \(q(table))")
             try syncIndexes(of: entity, table: table, version: change.version)
-            return SQLTableChangeResult(rowsWritten: written, wroteReferences: true)
+            return SQLTableChangeResult(rowsWritten: written, rewroteRows: true)
         }
         // Dropping, renaming or adding a column leaves every link as it was (a to-one column is always added
         // empty).
@@ -81,7 +81,7 @@ extension SQLiteConnection {
             try execute("ALTER TABLE \(q(table)) ADD COLUMN \(definition)")
         }
         try syncIndexes(of: entity, table: table, version: change.version)
-        return SQLTableChangeResult(rowsWritten: 0, wroteReferences: false)
+        return SQLTableChangeResult(rowsWritten: 0, rewroteRows: false)
     }
 
     /// `INSERT INTO into (columns) SELECT sources FROM from`, in chunks of rows taken in identifier order (however
