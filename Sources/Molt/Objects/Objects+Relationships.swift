@@ -171,27 +171,38 @@ extension Objects {
     }
 
     func rawLink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
-        let q = dialect.quote
+        try rawLink(entity: entity, relationship: relationship, sql: linkSQL(entity: entity, relationship: relationship), source, target)
+    }
+
+    /// ``rawLink(entity:relationship:_:_:)`` with its statement's text already built (``linkSQL(entity:relationship:)``).
+    func rawLink(entity: Entity, relationship: Relationship, sql: String, _ source: Int64, _ target: Int64) throws {
         switch relationship.kind {
         case .toOne:
             try willWrite(entity.name, properties: [relationship.name])
-            try db.cachedStatement(
-                "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
-            ).execute([.int(target), .int(source)])
+            try db.cachedStatement(sql).execute([.int(target), .int(source)])
         case .toMany:
             try willWriteLinks(entity.name, relationship.name)
+            try db.cachedStatement(sql).execute(relationship.isOrdered ? [.int(source), .int(target), .int(source)] : [.int(source), .int(target)])
+        }
+    }
+
+    /// The statement that links `source` to `target` through `relationship` in the current layout: the
+    /// to-one column set, or the join-table row inserted (at the end, for an ordered relationship).
+    func linkSQL(entity: Entity, relationship: Relationship) -> String {
+        let q = dialect.quote
+        switch relationship.kind {
+        case .toOne:
+            return "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
+        case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
             let (owner, targetColumn) = (q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn))
-            if relationship.isOrdered {
-                let position = q(StoreLayout.positionColumn)
-                try db.cachedStatement(dialect.insertIgnoringDuplicates(
-                    into: table, columns: [owner, targetColumn, position],
-                    "SELECT ?, ?, COALESCE(MAX(\(position)), 0) + 1 FROM \(table) WHERE \(owner) = ?")
-                ).execute([.int(source), .int(target), .int(source)])
-            } else {
-                try db.cachedStatement(dialect.insertIgnoringDuplicates(into: table, columns: [owner, targetColumn], "VALUES (?, ?)"))
-                    .execute([.int(source), .int(target)])
+            guard relationship.isOrdered else {
+                return dialect.insertIgnoringDuplicates(into: table, columns: [owner, targetColumn], "VALUES (?, ?)")
             }
+            let position = q(StoreLayout.positionColumn)
+            return dialect.insertIgnoringDuplicates(
+                into: table, columns: [owner, targetColumn, position],
+                "SELECT ?, ?, COALESCE(MAX(\(position)), 0) + 1 FROM \(table) WHERE \(owner) = ?")
         }
     }
 

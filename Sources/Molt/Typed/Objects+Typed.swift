@@ -55,8 +55,9 @@ extension Objects {
     @discardableResult
     public func insert<M: PersistentModel>(_ model: M) throws -> M {
         try requireWritable()
-        let entity = try typedEntity(M.self)
-        let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).insert)
+        let plan = try TypedInsertPlan.of(M.self, in: self)
+        let entity = plan.entity
+        let statement = try db.cachedStatement(plan.insertSQL)
         statement.reset()
         var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count)
         model.encode(to: &columns)
@@ -67,7 +68,7 @@ extension Objects {
         let id = try statement.insert([])
         inserted.persistentID = id
         observer?.didInsert(entity.name, count: 1)
-        try linkInversesOfInsert(M.self, id: id, entity: entity, targets: columns.toOneIDs)
+        try linkInversesOfInsert(plan, id: id, entity: entity, targets: columns.toOneIDs)
         return inserted
     }
 
@@ -144,26 +145,25 @@ extension Objects {
         }
     }
 
-    /// Keeps the inverse side of to-one relationships in step after their column was written.
     /// Links the inverse side of a newly inserted object's to-one relationships: its own column was written by
     /// the insert, so only the destination's side changes — one cached statement each (a join-table row, or,
     /// for a one-to-one, the destination's column and the release of its previous source).
-    private func linkInversesOfInsert<M: PersistentModel>(_ type: M.Type, id: Int64, entity: Entity, targets: [Int64?]) throws {
-        for (offset, relationship) in M.toOneRelationships.enumerated() {
-            guard let inverseName = relationship.inverse, offset < targets.count, let target = targets[offset] else { continue }
-            let destination = try self.entity(relationship.destination)
-            let inverse = try self.relationship(inverseName, of: destination)
-            if inverse.kind == .toOne {
+    private func linkInversesOfInsert(_ plan: TypedInsertPlan, id: Int64, entity: Entity, targets: [Int64?]) throws {
+        for step in plan.inverses {
+            guard step.offset < targets.count, let target = targets[step.offset] else { continue }
+            if step.inverse.kind == .toOne {
                 // The destination pointed back at another object, which must let go of it (one to one).
-                let column = layout.column(entity.name, relationship.name)
-                try willWrite(entity.name, properties: [relationship.name])
+                let column = layout.column(entity.name, step.relationship.name)
+                try willWrite(entity.name, properties: [step.relationship.name])
                 try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) = ? AND \(idColumn) <> ?")
                     .execute([.int(target), .int(id)])
             }
-            try rawLink(entity: destination, relationship: inverse, target, id)
+            let sql = step.linkSQL ?? linkSQL(entity: step.destination, relationship: step.inverse)
+            try rawLink(entity: step.destination, relationship: step.inverse, sql: sql, target, id)
         }
     }
 
+    /// Keeps the inverse side of to-one relationships in step after their column was written by a save.
     private func linkInverses<M: PersistentModel>(of model: M, entity: Entity, previous: [Int64?]?) throws {
         let relationships = M.toOneRelationships
         guard relationships.contains(where: { $0.inverse != nil }), let id = model.persistentID else { return }
