@@ -42,6 +42,23 @@ struct ReadOnlyStoreTests {
         #expect(try Self.files(in: dir) == before)
     }
 
+    @Test("a file whose header names a format version SQLite only reads is read alone: no -wal or -shm left beside it", arguments: [18, 19])
+    func unknownFormatVersion(offset: Int) throws {
+        let dir = TemporaryDirectory()
+        try Self.makeStore(.wal, in: dir)
+        // Byte 18 (write version) 3: SQLite opens the file read-only; byte 19 (read version) 3: it cannot read it.
+        let handle = try FileHandle(forWritingTo: dir.file())
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: Data([3]))
+        try handle.close()
+        let before = try Self.files(in: dir)
+        #expect(before.count == 1)
+        let info = try? Store.inspect(at: dir.file())
+        if offset == 18 { #expect(info?.version == 1) }
+        _ = try? Store.openReadOnly(at: dir.file()).close()
+        #expect(try Self.files(in: dir) == before)
+    }
+
     @Test("a read-only store notices that another process migrated the store since it was opened")
     func noticesMigration() throws {
         let dir = TemporaryDirectory()

@@ -78,7 +78,9 @@ struct SQLiteLeftovers {
             throw needsRecovery(
                 "a write-ahead log (\(path)-wal, \(size("-wal")) bytes) with committed changes, left by a process that stopped before it closed the store")
         case nil:
-            if exists("-wal") || exists("-shm") { return .immutable }
+            // A header whose journal versions SQLite does not know as a writer (3 and up makes the file read-only
+            // to SQLite, which then cannot remove the `-wal` and `-shm` a WAL reader creates) is read alone too.
+            if exists("-wal") || exists("-shm") || !hasKnownFormatVersions() { return .immutable }
             return isWALMode() ? .writableQueryOnly : .readOnly
         }
     }
@@ -91,10 +93,21 @@ struct SQLiteLeftovers {
 
     /// Whether bytes 18 and 19 of the header say write-ahead logging.
     func isWALMode() -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        formatVersions()?.write == 2
+    }
+
+    /// Whether the header's file format write and read versions (bytes 18 and 19) are each 1 (rollback
+    /// journal) or 2 (write-ahead log); true for a file too short to have a header (SQLite writes one).
+    func hasKnownFormatVersions() -> Bool {
+        guard let versions = formatVersions() else { return true }
+        return (1...2).contains(versions.write) && (1...2).contains(versions.read)
+    }
+
+    private func formatVersions() -> (write: UInt8, read: UInt8)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
-        return header[header.startIndex + 18] == 2
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return nil }
+        return (header[header.startIndex + 18], header[header.startIndex + 19])
     }
 
     /// Whether another process holds an SQLite lock on the file (a WAL connection holds a shared one for its
