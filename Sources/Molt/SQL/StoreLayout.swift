@@ -59,6 +59,18 @@ package struct StoreLayout: Sendable {
 
     /// The layout of a store at `schema`.
     package static func standard(_ schema: Schema, dialect: any SQLDialect) -> StoreLayout {
+        let key = dialect.engine
+        if let cached = standardCache.withLock({ $0[key] }), cached.schema === schema.derived { return cached.layout }
+        let layout = makeStandard(schema, dialect: dialect)
+        standardCache.withLock { $0[key] = (schema.derived, layout) }
+        return layout
+    }
+
+    /// The last standard layout made per engine, with the schema value it was made for (held, so that its
+    /// identity cannot be reused): an app opens its stores with the same schema, and each open needs it.
+    private static let standardCache = LockedValue<[DatabaseEngine: (schema: AnyObject, layout: StoreLayout)]>([:])
+
+    private static func makeStandard(_ schema: Schema, dialect: any SQLDialect) -> StoreLayout {
         var entities: [String: EntityLayout] = [:]
         for entity in schema.entities {
             var columns: [String: String] = [:]

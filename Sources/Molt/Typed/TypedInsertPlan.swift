@@ -19,16 +19,15 @@ struct TypedInsertPlan: @unchecked Sendable {
     let inverses: [Inverse]
     let insertSQL: String
 
-    private static let lock = NSLock()
     /// Model type → the plan and the schema value it was made for (held, so that its identity cannot be reused).
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: (schema: AnyObject, plan: TypedInsertPlan)] = [:]
+    private static let cache = LockedValue<[ObjectIdentifier: (schema: AnyObject, plan: TypedInsertPlan)]>([:])
 
     /// The plan of `type` in `objects`' schema and layout.
     static func of<M: PersistentModel>(_ type: M.Type, in objects: Objects) throws -> TypedInsertPlan {
         let layout = objects.layout
         let standard = objects.layoutSource == nil && layout.isStandard(M.entity.name)
         let key = ObjectIdentifier(type), schema = objects.schema.derived
-        if standard, let cached = lock.withLock({ cache[key] }), cached.schema === schema { return cached.plan }
+        if standard, let cached = cache.withLock({ $0[key] }), cached.schema === schema { return cached.plan }
         let entity = try objects.typedEntity(type)
         var inverses: [Inverse] = []
         for (offset, relationship) in M.toOneRelationships.enumerated() {
@@ -39,7 +38,7 @@ struct TypedInsertPlan: @unchecked Sendable {
             inverses.append(Inverse(offset: offset, relationship: relationship, destination: destination, inverse: inverse, linkSQL: linkSQL))
         }
         let plan = TypedInsertPlan(entity: entity, inverses: inverses, insertSQL: TypedSQL.of(type, in: layout).insert)
-        if standard { lock.withLock { cache[key] = (schema, plan) } }
+        if standard { cache.withLock { $0[key] = (schema, plan) } }
         return plan
     }
 }
