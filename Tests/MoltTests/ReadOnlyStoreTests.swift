@@ -42,14 +42,15 @@ struct ReadOnlyStoreTests {
         #expect(try Self.files(in: dir) == before)
     }
 
-    @Test("a file whose header names a format version SQLite only reads is read alone: no -wal or -shm left beside it", arguments: [18, 19])
+    @Test("a file whose header names a format SQLite does not write is read alone: no -wal or -shm left beside it", arguments: [18, 19, 47])
     func unknownFormatVersion(offset: Int) throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(.wal, in: dir)
-        // Byte 18 (write version) 3: SQLite opens the file read-only; byte 19 (read version) 3: it cannot read it.
+        // Byte 18 (write version) 3: SQLite opens the file read-only; byte 19 (read version) 3: it cannot read it;
+        // bytes 44–47 (schema format) 9: "unsupported file format".
         let handle = try FileHandle(forWritingTo: dir.file())
         try handle.seek(toOffset: UInt64(offset))
-        try handle.write(contentsOf: Data([3]))
+        try handle.write(contentsOf: Data([offset == 47 ? 9 : 3]))
         try handle.close()
         let before = try Self.files(in: dir)
         #expect(before.count == 1)

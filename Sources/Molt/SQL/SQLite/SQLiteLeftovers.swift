@@ -97,17 +97,20 @@ struct SQLiteLeftovers {
     }
 
     /// Whether the header's file format write and read versions (bytes 18 and 19) are each 1 (rollback
-    /// journal) or 2 (write-ahead log); true for a file too short to have a header (SQLite writes one).
+    /// journal) or 2 (write-ahead log) and its schema format (bytes 44–47) is one SQLite knows (1 to 4); true
+    /// for a file too short to have a header (SQLite writes one).
     func hasKnownFormatVersions() -> Bool {
         guard let versions = formatVersions() else { return true }
-        return (1...2).contains(versions.write) && (1...2).contains(versions.read)
+        return (1...2).contains(versions.write) && (1...2).contains(versions.read) && (1...4).contains(versions.schema)
     }
 
-    private func formatVersions() -> (write: UInt8, read: UInt8)? {
+    private func formatVersions() -> (write: UInt8, read: UInt8, schema: UInt32)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return nil }
-        return (header[header.startIndex + 18], header[header.startIndex + 19])
+        guard let header = try? handle.read(upToCount: 48), header.count == 48 else { return nil }
+        let bytes = [UInt8](header)
+        let schema = bytes[44..<48].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return (bytes[18], bytes[19], schema)
     }
 
     /// Whether another process holds an SQLite lock on the file (a WAL connection holds a shared one for its
