@@ -68,14 +68,15 @@ final class PostgresStatement: SQLStatement {
     @discardableResult
     func execute(_ arguments: [Value]) throws -> Int {
         reset()
-        self.arguments = arguments
-        return try link.run(sql, arguments).count
+        // No arguments: the values bound one by one (`bind(_:at:)`, as typed writes do), as SQLite runs them.
+        if !arguments.isEmpty { self.arguments = arguments }
+        return try link.run(sql, self.arguments).count
     }
 
     func insert(_ arguments: [Value]) throws -> Int64 {
         reset()
-        self.arguments = arguments
-        let rows = try link.run(sql + " RETURNING \(PostgresDialect.shared.quote(StoreLayout.idColumn))", arguments).rows
+        if !arguments.isEmpty { self.arguments = arguments }
+        let rows = try link.run(sql + " RETURNING \(PostgresDialect.shared.quote(StoreLayout.idColumn))", self.arguments).rows
         guard let row = rows.first, case .int(let id) = PostgresValueCodec.stored(row.makeRandomAccess()[0]) else {
             throw MoltError(.ioError, "PostgreSQL returned no identifier for the inserted row.", sql: sql)
         }

@@ -19,14 +19,19 @@ struct TypedInsertPlan: @unchecked Sendable {
     let inverses: [Inverse]
     let insertSQL: String
 
-    /// Model type → the plan and the schema value it was made for (held, so that its identity cannot be reused).
-    private static let cache = LockedValue<[ObjectIdentifier: (schema: AnyObject, plan: TypedInsertPlan)]>([:])
+    /// Model type and engine → the plan and the schema value it was made for (held, so that its identity cannot
+    /// be reused). The engine is part of the key: the link statements are in its dialect.
+    private struct Key: Hashable {
+        var model: ObjectIdentifier
+        var engine: DatabaseEngine
+    }
+    private static let cache = LockedValue<[Key: (schema: AnyObject, plan: TypedInsertPlan)]>([:])
 
     /// The plan of `type` in `objects`' schema and layout.
     static func of<M: PersistentModel>(_ type: M.Type, in objects: Objects) throws -> TypedInsertPlan {
         let layout = objects.layout
         let standard = objects.layoutSource == nil && layout.isStandard(M.entity.name)
-        let key = ObjectIdentifier(type), schema = objects.schema.derived
+        let key = Key(model: ObjectIdentifier(type), engine: objects.dialect.engine), schema = objects.schema.derived
         if standard, let cached = cache.withLock({ $0[key] }), cached.schema === schema { return cached.plan }
         let entity = try objects.typedEntity(type)
         var inverses: [Inverse] = []
