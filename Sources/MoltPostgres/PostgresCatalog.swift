@@ -43,24 +43,31 @@ struct PostgresCatalog {
 
     /// The indexes of a table; those that back a constraint (primary key, uniqueness) are not explicit.
     func indexes(on table: String) throws -> [SQLIndexInfo] {
+        try indexes(table: table)[table] ?? []
+    }
+
+    /// The indexes of every table of the namespace (or of `table` only), by table, in one query: validation
+    /// reads them all, and each catalog query costs a few milliseconds of planning.
+    private func indexes(table: String? = nil) throws -> [String: [SQLIndexInfo]] {
         let rows = try connection.rows("""
-            SELECT i.relname, x.indisunique, NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.oid),
+            SELECT t.relname, i.relname, x.indisunique, NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.oid),
                    a.attname
             FROM pg_index x
             JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
             JOIN pg_class i ON i.oid = x.indexrelid
             CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY AS k(attnum, position)
             JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
-            WHERE n.nspname = ? AND t.relname = ?
-            ORDER BY i.relname, k.position
-            """, [.string(namespace), .string(table)], types: [.string, .bool, .bool, .string])
-        var result: [SQLIndexInfo] = []
+            WHERE n.nspname = ?\(table == nil ? "" : " AND t.relname = ?")
+            ORDER BY t.relname, i.relname, k.position
+            """, [.string(namespace)] + (table.map { [.string($0)] } ?? []), types: [.string, .string, .bool, .bool, .string])
+        var result: [String: [SQLIndexInfo]] = [:]
         for row in rows {
-            let name = row[0].string!
-            if result.last?.name == name {
-                result[result.count - 1].columns.append(row[3].string!)
+            let (table, name, column) = (row[0].string!, row[1].string!, row[4].string!)
+            if result[table]?.last?.name == name {
+                result[table]![result[table]!.count - 1].columns.append(column)
             } else {
-                result.append(SQLIndexInfo(name: name, columns: [row[3].string!], isUnique: row[1] == .bool(true), isExplicit: row[2] == .bool(true)))
+                result[table, default: []].append(
+                    SQLIndexInfo(name: name, columns: [column], isUnique: row[2] == .bool(true), isExplicit: row[3] == .bool(true)))
             }
         }
         return result
@@ -94,9 +101,9 @@ struct PostgresCatalog {
         for reference in try references() where result[reference.table] != nil {
             result[reference.table]!.references.insert("\(reference.column) → \(reference.parent)(\(reference.parentColumn))")
         }
-        for table in result.keys {
-            let indexes = try indexes(on: table).filter { !($0.columns == [StoreLayout.idColumn] && $0.isUnique && !$0.isExplicit) }
-            result[table]!.indexes = Set(indexes.map { "\($0.isUnique ? "unique" : "index")(\($0.columns.joined(separator: ", ")))" })
+        for (table, indexes) in try indexes() where result[table] != nil {
+            let shown = indexes.filter { !($0.columns == [StoreLayout.idColumn] && $0.isUnique && !$0.isExplicit) }
+            result[table]!.indexes = Set(shown.map { "\($0.isUnique ? "unique" : "index")(\($0.columns.joined(separator: ", ")))" })
         }
         return result
     }

@@ -178,8 +178,9 @@ final class PostgresStoreConnection: SQLConnection {
 
     func apply(_ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void) throws -> SQLTableChangeResult {
         // A catalog-only change reads no row; any other does (a type change rewrites them, SET NOT NULL scans them):
-        // progress counts those rows, counted once here.
-        let total = change.visitsRows(in: dialect) ? Int(try fetchInt("SELECT COUNT(*) FROM \(dialect.quote(change.table))") ?? 0) : 0
+        // progress counts those rows, counted once (here, unless the run counted them already).
+        let total = change.visitsRows(in: dialect)
+            ? try change.rowCount ?? Int(try fetchInt("SELECT COUNT(*) FROM \(dialect.quote(change.table))") ?? 0) : 0
         if total > 0 { try progress(0, total) }
         let result = try PostgresTableChange(change: change, connection: self, rowCount: total).apply()
         if total > 0 { try progress(total, total) }

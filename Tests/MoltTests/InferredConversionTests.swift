@@ -65,6 +65,26 @@ struct InferredConversionTests {
         #expect(titles == ["Book 5", "Book 4", "Book 3", "Book 2"])
     }
 
+    @Test("a type change reports the rows it rewrites and the objects it updates, counted in one pass", arguments: StoreKind.durable)
+    func conversionProgress(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = try kind.location(in: dir)
+        let v0 = Library.v0()
+        let v1 = v0.next(1) { $0.edit("Book") { $0.editAttribute("price") { $0.type = .string } } }
+        try Library.makeStore(at: url, schema: v0, kind: kind)
+        let events = Events()
+        var options = kind.options.migrating(with: try MigrationPlan(schemas: [v0, v1]))
+        options.progress = { events.append($0) }
+        let store = try Store.open(at: url, schema: v1, options: options)
+        defer { try? store.close() }
+        // Six books, two without a price: the six rows are rewritten, the four prices are converted.
+        let rewrite = events.all.filter { $0.phase == "rebuilding 'Book'" }
+        #expect(rewrite.map(\.completed) == [0, 6])
+        #expect(rewrite.allSatisfy { $0.total == 6 && $0.entity == "Book" })
+        #expect(try store.history().first?.stepRecords.map(\.objectsUpdated) == [4])
+        #expect(events.all.last?.fractionCompleted == 1)
+    }
+
     @Test("int → double is refused when a stored integer has no exact double, and nothing is written", arguments: StoreKind.durable)
     func inexactDoubleRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()

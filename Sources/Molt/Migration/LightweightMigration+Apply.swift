@@ -38,8 +38,7 @@ extension LightweightMigration {
             }
         }
         for entity in current.entities {
-            guard let state = tables[entity.name], let change = tableChange(for: entity) else { continue }
-            try checkExactDoubles(state, table: entity.name, in: db)
+            guard let change = tableChange(for: entity) else { continue }
             let result: SQLTableChangeResult
             do {
                 var begun = false
@@ -88,7 +87,8 @@ extension LightweightMigration {
             table: entity.name, entity: entity,
             originColumns: origin.attributes.map(\.name) + origin.relationships.filter { $0.kind == .toOne }.map(\.name),
             originReferences: Set(origin.relationships.filter { $0.kind == .toOne }.map(\.name)),
-            sources: state.columns, constraintsChanged: state.needsRebuild, version: current.version)
+            sources: state.columns, constraintsChanged: state.needsRebuild, version: current.version,
+            exactDoubles: state.exactDoubleChecks, rowCount: rowCounts[origin.name])
     }
 
     /// When a rebuild that computes mapped columns fails a constraint: the mapped required attribute that a
@@ -145,15 +145,6 @@ extension LightweightMigration {
         } else {
             try db.execute("ALTER TABLE \(q(table)) DROP COLUMN \(q(StoreLayout.positionColumn))")
             return 0
-        }
-    }
-
-    /// Refuses an `int → double` widening when a stored integer has no exact double (beyond 2^53): it would be
-    /// rounded, and Molt never changes a value silently.
-    private func checkExactDoubles(_ state: TableState, table: String, in db: any SQLConnection) throws {
-        for check in state.exactDoubleChecks {
-            try ExactDoubles.check(
-                column: check.column, table: table, entity: check.entity, attribute: check.attribute, version: check.version, in: db)
         }
     }
 }

@@ -3,7 +3,7 @@ extension LightweightMigration {
     /// are now, before it is folded; refuses the undeclared removals that would lose stored data.
     ///
     /// - Throws: ``MoltError/Code/dataLossRefused`` (see ``DataLoss``).
-    func count(_ diff: SchemaDiff, in db: any SQLConnection) throws -> (dropped: [DroppedData], updated: Int) {
+    mutating func count(_ diff: SchemaDiff, in db: any SQLConnection) throws -> (dropped: [DroppedData], updated: Int) {
         let q = db.dialect.quote
         let dropped = try DataLoss.check(diff, refusing: true) { loss in
             guard let state = tables[loss.entity], let table = state.origin?.name else { return 0 }
@@ -32,7 +32,11 @@ extension LightweightMigration {
                 }
             }
             if !conditions.isEmpty {
-                updated += Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(table)) WHERE \(conditions.joined(separator: " OR "))") ?? 0)
+                // One scan counts the rows the step updates and, for the engine's progress, every row.
+                let sql = "SELECT COUNT(*), SUM(CASE WHEN \(conditions.joined(separator: " OR ")) THEN 1 ELSE 0 END) FROM \(q(table))"
+                let row = try db.fetchRows(sql, types: [.int, .int]).first
+                rowCounts[table] = Int(row?[0].int ?? 0)
+                updated += Int(row?[1].int ?? 0)
             }
         }
         return (dropped, updated)

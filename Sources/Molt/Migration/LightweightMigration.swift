@@ -18,18 +18,7 @@ struct LightweightMigration {
         var needsRebuild = false
         /// Integer columns of the origin table that the run widens to double: every value must have an exact
         /// double (integers beyond 2^53 do not), or the run is refused rather than rounding a value silently.
-        var exactDoubleChecks: [ExactDoubleCheck] = []
-    }
-
-    /// An `int → double` widening to check against the data before it is applied.
-    struct ExactDoubleCheck {
-        /// The column of the origin table.
-        var column: String
-        /// The entity and attribute, in the version that widens it.
-        var entity: String
-        var attribute: String
-        /// The version that widens it.
-        var version: Int
+        var exactDoubleChecks: [SQLTableChange.ExactDouble] = []
     }
 
     struct JoinState {
@@ -48,6 +37,10 @@ struct LightweightMigration {
     var joins: [String: JoinState] = [:]
     var droppedTables: [String] = []
     var droppedJoinTables: [String] = []
+    /// Rows of origin tables, counted while counting what a step updates (``count(_:in:)``): an inferred run
+    /// adds or removes no row of a table it keeps, so an engine that needs the count for progress need not
+    /// scan the table again.
+    var rowCounts: [String: Int] = [:]
     /// Columns a mapping computes in this run's rebuild rather than in a pass of its own: entity → attribute.
     var mappedColumns: [String: [String: MappedColumn]] = [:]
 
@@ -146,7 +139,7 @@ struct LightweightMigration {
             var result = ColumnSource.convert(source, from: oldAttribute.type, to: attribute.type)
             if oldAttribute.type == .int, attribute.type == .double, case .column(let column) = source {
                 state.exactDoubleChecks.append(
-                    ExactDoubleCheck(column: column, entity: entity.name, attribute: attribute.name, version: diff.destination.version))
+                    SQLTableChange.ExactDouble(column: column, entity: entity.name, attribute: attribute.name, version: diff.destination.version))
             }
             if oldAttribute.isOptional != attribute.isOptional {
                 state.needsRebuild = true

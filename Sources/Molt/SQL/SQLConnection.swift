@@ -52,6 +52,9 @@ package protocol SQLConnection: AnyObject {
     /// Brings one table to its new shape: cheap `ALTER`s where the engine can, a rebuild otherwise; the
     /// indexes are then synchronised with ``syncIndexes(of:table:version:)``.
     ///
+    /// Before it writes, the engine refuses a widening of ``SQLTableChange/exactDoubles`` that would round a
+    /// stored integer.
+    ///
     /// - Parameter progress: Called with the rows copied so far and the rows to copy, while a rebuild copies
     ///   them in chunks; what it throws (a cancellation) stops the work.
     func apply(_ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void) throws -> SQLTableChangeResult

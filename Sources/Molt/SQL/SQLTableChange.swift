@@ -75,10 +75,41 @@ package struct SQLTableChange: Sendable {
     package var constraintsChanged: Bool
     /// The version the run leads to, for messages.
     package var version: Int
+    /// Origin columns the change widens from int to double: every stored integer must have an exact double,
+    /// or the change is refused before anything is written (``ValueConversion/inexactDouble(entity:attribute:value:objectID:version:origin:)``).
+    /// Each engine checks them its own way (SQLite before it rebuilds; PostgreSQL inside the rewrite itself).
+    package var exactDoubles: [ExactDouble] = []
+    /// The table's rows, when the run counted them already and nothing has added or removed one since;
+    /// nil when the engine must count them itself (for progress).
+    package var rowCount: Int?
+
+    /// An `int → double` widening to check against the data before it is applied.
+    package struct ExactDouble: Sendable, Equatable {
+        /// The column of the origin table.
+        package var column: String
+        /// The entity and attribute, in the version that widens it.
+        package var entity: String
+        package var attribute: String
+        /// The version that widens it.
+        package var version: Int
+
+        package init(column: String, entity: String, attribute: String, version: Int) {
+            self.column = column
+            self.entity = entity
+            self.attribute = attribute
+            self.version = version
+        }
+
+        /// The refusal for `value`, held by the object `objectID`.
+        package func refusal(value: Int64, objectID: Int64?) -> MoltError {
+            ValueConversion.inexactDouble(entity: entity, attribute: attribute, value: value, objectID: objectID, version: version)
+        }
+    }
 
     package init(
         table: String, entity: Entity, originColumns: [String], originReferences: Set<String>,
-        sources: [String: SQLColumnSource], constraintsChanged: Bool, version: Int
+        sources: [String: SQLColumnSource], constraintsChanged: Bool, version: Int, exactDoubles: [ExactDouble] = [],
+        rowCount: Int? = nil
     ) {
         self.table = table
         self.entity = entity
@@ -87,6 +118,8 @@ package struct SQLTableChange: Sendable {
         self.sources = sources
         self.constraintsChanged = constraintsChanged
         self.version = version
+        self.exactDoubles = exactDoubles
+        self.rowCount = rowCount
     }
 
     /// The final columns in order, each with its source (null for a column nothing fills).

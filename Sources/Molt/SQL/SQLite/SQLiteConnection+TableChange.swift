@@ -54,6 +54,7 @@ extension SQLiteConnection {
         let table = change.table
         let plan = Plan(change, dialect: dialect)
         let (renames, adds, drops) = (plan.renames, plan.adds, plan.drops)
+        for check in change.exactDoubles { try ExactDoubles.check(check, table: table, in: self) }
         if plan.rebuild {
             let temporary = "_molt_new_" + table
             try execute(ddl.createTable(entity, named: temporary))
