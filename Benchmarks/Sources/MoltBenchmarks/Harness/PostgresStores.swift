@@ -167,12 +167,18 @@ final class PostgresStores {
 }
 
 extension ChildProcess {
-    /// The `psql` client, from the `PATH`.
+    /// The `psql` client itself: the server's own (`MOLT_PG_BIN`, set by `.ci/postgres`), or the newest under
+    /// `/usr/lib/postgresql`, before the one on the `PATH`. Debian's `psql` on the `PATH` is a Perl wrapper that
+    /// costs ~25 ms per start: timing it would slow the baseline down and flatter Molt.
     static func psqlBinary() throws -> URL {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("psql")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        let environment = ProcessInfo.processInfo.environment
+        var candidates: [String] = []
+        if let bin = environment["MOLT_PG_BIN"] { candidates.append("\(bin)/psql") }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        for version in versions.compactMap(Int.init).sorted(by: >) { candidates.append("/usr/lib/postgresql/\(version)/bin/psql") }
+        for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") { candidates.append("\(folder)/psql") }
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+            return URL(fileURLWithPath: candidate)
         }
         throw BenchmarkError(description: "no psql on the PATH: install it (Debian: apt-get install postgresql-client)")
     }
