@@ -218,4 +218,22 @@ struct RecoveryTests {
         #expect(error?.message.contains("its tables would not match the schema of version 1 it records") == true)
         #expect(FileState(store) == before)
     }
+
+    @Test("a rehearsal copy that cannot be made is a one-line error naming the folder, and nothing is written")
+    func copyFailureNamed() throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("store.sqlite")
+        let schema = Schema(version: 1) { Entity("Pet") { Attribute("name", .string) } }
+        try Store.open(at: store, schema: schema, options: StoreKind.rollback.options).close()
+        // A journal left by a dead writer makes a recovery due; the folder for the copy is a plain file.
+        try Data("not a journal header, but present".utf8).write(to: URL(fileURLWithPath: store.path + "-journal"))
+        let scratch = dir.file("scratch")
+        try Data().write(to: scratch)
+        let before = FileState(store)
+        let error = moltError { _ = try Store.recover(at: store, rehearsingIn: scratch) }
+        #expect(error?.code == .ioError)
+        #expect(error?.message.hasPrefix("Molt rehearses a recovery on a copy of the store before it writes to \(store.path), and the copy in \(scratch.path) failed (") == true)
+        #expect(error?.message.hasSuffix("Nothing was written. Make room there for a copy of the store, or point TMPDIR to a folder that has it, and recover again.") == true)
+        #expect(FileState(store) == before)
+    }
 }

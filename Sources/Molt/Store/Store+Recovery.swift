@@ -16,7 +16,11 @@ extension Store {
     /// - Returns: What was recovered, as a sentence; nil when there was nothing to recover (nothing is written).
     /// - Throws: ``MoltError/Code/corruptStore`` when recovering would leave a damaged store; other ``MoltError``s
     ///   from opening the file (``MoltError/Code/locked`` while another process writes).
-    package static func recover(at url: URL, waitingUpTo timeout: TimeInterval = 600) throws -> String? {
+    ///
+    /// - Parameter scratch: The folder that holds the rehearsal's copy: the system's temporary folder (`TMPDIR`).
+    package static func recover(
+        at url: URL, waitingUpTo timeout: TimeInterval = 600, rehearsingIn scratch: URL = FileManager.default.temporaryDirectory
+    ) throws -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
         }
@@ -26,7 +30,7 @@ extension Store {
         case .journal: what = "rolled back the unfinished write recorded in \(url.path)-journal"
         case .log: what = "copied the committed changes of \(url.path)-wal into the store"
         }
-        try rehearseRecovery(of: url, what: what)
+        try rehearseRecovery(of: url, what: what, in: scratch)
         var settings = SQLiteDatabase.Settings()
         settings.busyTimeout = timeout
         let database = try SQLiteDatabase.open(path: url.path, settings: settings)
@@ -36,13 +40,17 @@ extension Store {
     }
 
     /// Recovers a copy of the store and its companions, and throws when the result is not a sound store.
-    private static func rehearseRecovery(of url: URL, what: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-recover-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    private static func rehearseRecovery(of url: URL, what: String, in scratch: URL) throws {
+        let folder = scratch.appendingPathComponent("molt-recover-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent("store.sqlite")
-        for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
-            try FileManager.default.copyItem(atPath: url.path + suffix, toPath: copy.path + suffix)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+                try FileManager.default.copyItem(atPath: url.path + suffix, toPath: copy.path + suffix)
+            }
+        } catch {
+            throw copyFailure(error, of: url, in: scratch)
         }
         var problems: [String]
         do {
@@ -60,6 +68,20 @@ extension Store {
         throw MoltError(
             .corruptStore,
             "The store at \(url.path) cannot be recovered: once SQLite \(what), the store would be damaged (\(problems.prefix(3).joined(separator: "; "))). Nothing was written. Restore it from a backup.")
+    }
+
+    /// The error when the rehearsal's copy cannot be made: what failed, that nothing was written, and where
+    /// to make room.
+    private static func copyFailure(_ error: any Error, of url: URL, in scratch: URL) -> MoltError {
+        let nsError = error as NSError
+        let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+        let outOfSpace = (error as? CocoaError)?.code == .fileWriteOutOfSpace
+            || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(ENOSPC))
+        let reason = outOfSpace ? "there is no space left there" : nsError.localizedDescription
+        return MoltError(
+            outOfSpace ? .diskFull : .ioError,
+            "Molt rehearses a recovery on a copy of the store before it writes to \(url.path), and the copy in \(scratch.path) failed (\(reason)). Nothing was written. Make room there for a copy of the store, or point TMPDIR to a folder that has it, and recover again.",
+            cause: error)
     }
 
     /// Why a recovered copy is not the store its metadata describes (tables, columns, references and indexes of
