@@ -46,7 +46,10 @@ final class PostgresStoreConnection: SQLConnection {
     func deferReferenceChecks() throws { try link.run("SET CONSTRAINTS ALL DEFERRED", []) }
 
     package func tableExists(_ name: String) throws -> Bool {
-        try fetchInt("SELECT COUNT(*) FROM pg_class WHERE relname = ? AND relnamespace = to_regnamespace(current_schema())", [.string(name)]) == 1
+        // The namespace by its name as it is (to_regnamespace would read it as an identifier, folding case).
+        try fetchInt(
+            "SELECT COUNT(*) FROM pg_class WHERE relname = ? AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())",
+            [.string(name)]) == 1
     }
 
     /// Throws when a reference is still waiting for its table at the end of the transaction.
@@ -103,21 +106,21 @@ final class PostgresStoreConnection: SQLConnection {
 
     func tableNames() throws -> [String] {
         try strings(
-            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'p') ORDER BY c.relname",
+            "SELECT relname FROM pg_class WHERE relnamespace = \(PostgresCatalog.namespaceOID) AND relkind IN ('r', 'p') ORDER BY relname",
             [.string(namespace)])
     }
 
     func indexNames() throws -> [String] {
         try strings(
-            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'i'",
+            "SELECT relname FROM pg_class WHERE relnamespace = \(PostgresCatalog.namespaceOID) AND relkind = 'i'",
             [.string(namespace)])
     }
 
     func columnNames(in table: String) throws -> [String] {
         try rows(
             """
-            SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum
+            SELECT attname FROM pg_attribute
+            WHERE attrelid = \(PostgresCatalog.tableOID) AND attnum > 0 AND NOT attisdropped ORDER BY attnum
             """, [.string(namespace), .string(table)], types: [.string]
         ).compactMap { $0.first?.string }
     }

@@ -207,9 +207,8 @@ struct PostgresTableChange {
     /// `SET NOT NULL` / `DROP NOT NULL` where the catalog differs from the entity.
     private func syncNullability() throws {
         let rows = try connection.rows("""
-            SELECT a.attname, a.attnotnull FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-            JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped
+            SELECT attname, attnotnull FROM pg_attribute
+            WHERE attrelid = \(PostgresCatalog.tableOID) AND attnum > 0 AND NOT attisdropped
             """, [.string(connection.namespace), .string(change.table)], types: [.string, .bool])
         let notNull = Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string!, $0[1] == .bool(true)) })
         for attribute in change.entity.attributes {

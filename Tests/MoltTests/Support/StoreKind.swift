@@ -74,11 +74,12 @@ final class TemporaryDirectory: @unchecked Sendable {
 
     func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
 
-    /// A PostgreSQL namespace of this directory's own for the store `name`.
+    /// A PostgreSQL namespace of this directory's own for the store `name`. Its name has capitals and a space,
+    /// so that every PostgreSQL case also proves that Molt names a namespace as it is, never folded or unquoted.
     func namespace(_ name: String = "store.sqlite") -> String {
         lock.withLock {
             if let existing = namespaces[name] { return existing }
-            let namespace = "molt_test_\(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
+            let namespace = "Molt Test \(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
             namespaces[name] = namespace
             return namespace
         }
