@@ -19,11 +19,11 @@ extension SQLConnection {
         var taken = Set(try indexNames().map { $0.lowercased() } + tableNames().map { $0.lowercased() })
         for index in missing {
             if index.isUnique { try checkUniqueness(of: index, in: entity, table: table, version: version) }
-            let base = SchemaDDL.indexName(table: table, index)
+            let base = ddl.fitted(SchemaDDL.indexName(table: table, index))
             var name = base
             var suffix = 2
             while taken.contains(name.lowercased()) {
-                name = base + "_\(suffix)"
+                name = ddl.fitted(base + "_\(suffix)")
                 suffix += 1
             }
             taken.insert(name.lowercased())

@@ -46,7 +46,7 @@ package struct SchemaDDL: Sendable {
         columns.append("PRIMARY KEY (\(quote(StoreLayout.ownerColumn)), \(quote(StoreLayout.targetColumn)))")
         return [
             "CREATE TABLE \(quote(table)) (\(columns.joined(separator: ", ")))",
-            "CREATE INDEX \(quote(table + "_target")) ON \(quote(table))(\(quote(StoreLayout.targetColumn)))",
+            "CREATE INDEX \(quote(fitted(table + "_target"))) ON \(quote(table))(\(quote(StoreLayout.targetColumn)))",
         ]
     }
 
@@ -58,7 +58,7 @@ package struct SchemaDDL: Sendable {
     /// `CREATE [UNIQUE] INDEX` on a table.
     package func createIndex(table: String, _ index: Index, named name: String? = nil) -> String {
         let columns = index.attributes.map(quote).joined(separator: ", ")
-        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quote(name ?? Self.indexName(table: table, index))) ON \(quote(table))(\(columns))"
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(quote(name ?? fitted(Self.indexName(table: table, index)))) ON \(quote(table))(\(columns))"
     }
 
     /// Every statement that creates the schema in an empty database.

@@ -99,7 +99,15 @@ extension Store {
         try database.exclusive { db in
             // Another thread or process may have done the work while this one waited for the lock.
             let metadata = try StoreMetadata.read(db)
-            switch try decision(for: metadata, schema: schema, options: options) {
+            let decided = try decision(for: metadata, schema: schema, options: options)
+            if case .open = decided { return true }
+            // Every version this opening creates tables of must keep its names whole in this engine.
+            let ddl = SchemaDDL(dialect: db.dialect)
+            let from = metadata?.schema.version ?? schema.version
+            for version in [schema] + (options.plan?.schemas.filter { $0.version > from && $0.version < schema.version } ?? []) {
+                if let error = ddl.tooLongName(in: version) { throw error }
+            }
+            switch decided {
             case .open:
                 return true
             case .create:
