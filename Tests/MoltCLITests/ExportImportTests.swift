@@ -139,6 +139,11 @@ struct ExportImportTests {
 
     @Test("bad data is refused with one line naming it, and no store is left behind", arguments: [
         ("{", "error: data.json is not a molt export file (invalid JSON"),
+        // Another format is refused on its first key, before any object is read (the entity is unknown too).
+        ("{\"format\": \"csv-data\", \"formatVersion\": 1, \"entities\": {\"Nope\": [{}]}}",
+         "error: data.json is format 'csv-data', but this molt reads 'molt-data' 1 at most.\n"),
+        ("{\"format\": \"molt-data\", \"formatVersion\": 9, \"entities\": {\"Nope\": [{}]}}",
+         "error: data.json is format 'molt-data' 9, but this molt reads 'molt-data' 1 at most.\n"),
         ("{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Nope\": [{}]}}",
          "error: data.json holds objects of entity 'Nope', which schema version 3 does not have.\n"),
         ("{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1, \"name\": 5}]}}",

@@ -33,15 +33,21 @@ package struct DataFileReader {
     /// Bytes read so far.
     package var bytesRead: Int { json.bytesRead }
 
-    /// Calls `body` with every object of the file, in file order; then checks the file's format fields.
+    /// Calls `body` with every object of the file, in file order. The format fields are checked as soon as
+    /// they are read (an export writes them first, so a file of another format is refused before any object
+    /// is read), and their presence once the file ends.
     package func read(_ body: (Row) throws -> Void) throws {
         var format: JSONValue?, formatVersion: JSONValue?, sawEntities = false
         do {
             try json.beginObject()
             while let key = try json.nextKey() {
                 switch key {
-                case "format": format = try json.value()
-                case "formatVersion": formatVersion = try json.value()
+                case "format":
+                    format = try json.value()
+                    try check(format: format, version: formatVersion)
+                case "formatVersion":
+                    formatVersion = try json.value()
+                    try check(format: format, version: formatVersion)
                 case "entities":
                     try entities(body)
                     sawEntities = true
@@ -52,16 +58,26 @@ package struct DataFileReader {
         } catch let failure as JSONStreamReader.Failure {
             throw notAnExport("invalid JSON: \(failure.reason)")
         }
-        guard let format else { throw notAnExport("it lacks the key 'format'") }
-        guard let formatVersion else { throw notAnExport("it lacks the key 'formatVersion'") }
+        guard format != nil else { throw notAnExport("it lacks the key 'format'") }
+        guard formatVersion != nil else { throw notAnExport("it lacks the key 'formatVersion'") }
         guard sawEntities else { throw notAnExport("it lacks the key 'entities'") }
-        guard case .string(let formatName) = format else { throw notAnExport("unexpected value at 'format'") }
-        guard case .int(let version) = formatVersion else { throw notAnExport("unexpected value at 'formatVersion'") }
-        guard formatName == DataFile.formatName, version <= DataFile.currentFormatVersion else {
-            throw MoltError(
-                .unsupportedFormat,
-                "\(name) is format '\(formatName)' \(version), but this molt reads '\(DataFile.formatName)' \(DataFile.currentFormatVersion) at most.")
+    }
+
+    /// Refuses the format fields read so far when they are not a molt export's, or of a newer format version.
+    private func check(format: JSONValue?, version: JSONValue?) throws {
+        if let format { guard case .string = format else { throw notAnExport("unexpected value at 'format'") } }
+        if let version { guard case .int = version else { throw notAnExport("unexpected value at 'formatVersion'") } }
+        guard case .string(let formatName)? = format, case .int(let number)? = version else {
+            if case .string(let formatName)? = format, formatName != DataFile.formatName { throw unsupported(formatName, nil) }
+            return
         }
+        guard formatName == DataFile.formatName, number <= DataFile.currentFormatVersion else { throw unsupported(formatName, number) }
+    }
+
+    private func unsupported(_ formatName: String, _ version: Int64?) -> MoltError {
+        MoltError(
+            .unsupportedFormat,
+            "\(name) is format '\(formatName)'\(version.map { " \($0)" } ?? ""), but this molt reads '\(DataFile.formatName)' \(DataFile.currentFormatVersion) at most.")
     }
 
     private func notAnExport(_ reason: String) -> MoltError {
