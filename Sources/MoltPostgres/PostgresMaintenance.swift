@@ -81,3 +81,19 @@ extension PostgresMaintenance {
         try link.run("DROP TABLE IF EXISTS \(tables.joined(separator: ", ")) CASCADE", [])
     }
 }
+
+extension PostgresMaintenance {
+    /// The shapes validation expects of `schema`'s tables, as Molt works them out, and as the catalog shows them
+    /// once the tables are created (in a transaction rolled back, in a throw-away namespace): the two must be
+    /// equal, and tests hold them to it.
+    package static func expectedShapes(of schema: Schema, at url: URL) throws -> (worked: [String: SQLTableShape], catalog: [String: SQLTableShape]) {
+        let parsed = try PostgresURL(url)
+        let namespace = "_molt_shapes_\(UUID().uuidString.prefix(8).lowercased())"
+        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        defer { link.close() }
+        try link.run("BEGIN", [])
+        defer { _ = try? link.run("ROLLBACK", []) }
+        let connection = PostgresStoreConnection(link: link, namespace: namespace)
+        return (PostgresExpectedShapes.shapes(of: schema), try connection.catalogShapes(creating: schema))
+    }
+}

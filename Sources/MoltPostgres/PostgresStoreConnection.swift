@@ -133,8 +133,14 @@ final class PostgresStoreConnection: SQLConnection {
         try PostgresCatalog(connection: self, namespace: namespace).shapes()
     }
 
-    /// Creates the schema in a scratch namespace inside the transaction, reads its shapes, and drops it.
+    /// The shapes the catalog would show for `schema`'s tables (``PostgresExpectedShapes``), without creating them.
     func expectedShapes(of schema: Schema) throws -> [String: SQLTableShape] {
+        PostgresExpectedShapes.shapes(of: schema)
+    }
+
+    /// Creates the schema in a scratch namespace inside the transaction, reads its shapes from the catalog, and
+    /// drops it: what ``PostgresExpectedShapes`` must always agree with (its tests compare the two).
+    package func catalogShapes(creating schema: Schema) throws -> [String: SQLTableShape] {
         let scratch = "_molt_expected_\(UUID().uuidString.prefix(8).lowercased())"
         let q = dialect.quote
         // Validation's own statements are not the migration's: a dry run does not list them.
