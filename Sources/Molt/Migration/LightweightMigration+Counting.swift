@@ -33,7 +33,8 @@ extension LightweightMigration {
             }
             if !conditions.isEmpty {
                 // One scan counts the rows the step updates and, for the engine's progress, every row.
-                let sql = "SELECT COUNT(*), SUM(CASE WHEN \(conditions.joined(separator: " OR ")) THEN 1 ELSE 0 END) FROM \(q(table))"
+                // (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
+                let sql = "SELECT COUNT(*), COUNT(*) FILTER (WHERE \(conditions.joined(separator: " OR "))) FROM \(q(table))"
                 let row = try db.fetchRows(sql, types: [.int, .int]).first
                 rowCounts[table] = Int(row?[0].int ?? 0)
                 updated += Int(row?[1].int ?? 0)
