@@ -97,10 +97,7 @@ struct PostgresCatalog {
         var result: [String: SQLTableShape] = [:]
         for row in columnRows {
             let (table, column, type) = (row[0].string!, row[1].string!, row[2].string!)
-            var shape = result[table] ?? SQLTableShape(columns: [:], references: [], indexes: [], order: [])
-            shape.columns[column] = type
-            shape.order.append(column)
-            result[table] = shape
+            result[table, default: SQLTableShape(columns: [:], references: [], indexes: [], order: [])].append(column, type)
         }
         for reference in try references() where result[reference.table] != nil {
             result[reference.table]!.references.insert("\(reference.column) → \(reference.parent)(\(reference.parentColumn))")

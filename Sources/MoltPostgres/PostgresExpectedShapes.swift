@@ -25,16 +25,12 @@ enum PostgresExpectedShapes {
     private static func table(of entity: Entity) -> SQLTableShape {
         let dialect = PostgresDialect.shared
         var shape = SQLTableShape(columns: [:], references: [], indexes: [], order: [])
-        func add(_ column: String, _ type: String) {
-            shape.columns[column] = type
-            shape.order.append(column)
-        }
-        add(StoreLayout.idColumn, "\(dialect.columnType(.int)) IDENTITY PRIMARY KEY")
+        shape.append(StoreLayout.idColumn, "\(dialect.columnType(.int)) IDENTITY PRIMARY KEY")
         for attribute in entity.attributes {
-            add(attribute.name, dialect.columnType(attribute.type) + (attribute.isOptional ? "" : " NOT NULL"))
+            shape.append(attribute.name, dialect.columnType(attribute.type) + (attribute.isOptional ? "" : " NOT NULL"))
         }
         for relationship in entity.relationships where relationship.kind == .toOne {
-            add(relationship.name, dialect.columnType(.int))
+            shape.append(relationship.name, dialect.columnType(.int))
             shape.references.insert("\(relationship.name) → \(relationship.destination)(\(StoreLayout.idColumn))")
         }
         shape.indexes = Set(entity.storedIndexes.map { index(unique: $0.isUnique, $0.attributes) })
@@ -46,14 +42,10 @@ enum PostgresExpectedShapes {
     private static func joinTable(of entity: Entity, _ relationship: Relationship) -> SQLTableShape {
         let integer = PostgresDialect.shared.columnType(.int)
         var shape = SQLTableShape(columns: [:], references: [], indexes: [], order: [])
-        func add(_ column: String, _ type: String) {
-            shape.columns[column] = type
-            shape.order.append(column)
-        }
-        add(StoreLayout.ownerColumn, "\(integer) NOT NULL")
-        add(StoreLayout.targetColumn, "\(integer) NOT NULL")
-        if relationship.isOrdered { add(StoreLayout.positionColumn, "\(integer) NOT NULL") }
-        add(PostgresDialect.insertionOrderName, "\(integer) IDENTITY NOT NULL")
+        shape.append(StoreLayout.ownerColumn, "\(integer) NOT NULL")
+        shape.append(StoreLayout.targetColumn, "\(integer) NOT NULL")
+        if relationship.isOrdered { shape.append(StoreLayout.positionColumn, "\(integer) NOT NULL") }
+        shape.append(PostgresDialect.insertionOrderName, "\(integer) IDENTITY NOT NULL")
         shape.references = [
             "\(StoreLayout.ownerColumn) → \(entity.name)(\(StoreLayout.idColumn))",
             "\(StoreLayout.targetColumn) → \(relationship.destination)(\(StoreLayout.idColumn))",

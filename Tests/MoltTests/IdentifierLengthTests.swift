@@ -36,6 +36,23 @@ struct IdentifierLengthTests {
         #expect(error?.message == "Invalid schema version 1 for PostgreSQL: entity '\(name)' is 54 bytes long, and names may have at most 53 bytes there (PostgreSQL keeps 63 bytes of a name, and a migration's working copies add up to 10). Give it a shorter name, with `originalName` set to the old one so that its data follows.")
     }
 
+    @Test("a version that adds a name too long is refused when migrating and in a dry run, before anything is written")
+    func longNameInLaterVersion() throws {
+        let dir = TemporaryDirectory()
+        let location = try StoreKind.postgres.location(in: dir)  // cancels the test when no server is configured
+        let v1 = Schema(version: 1) { Entity("Note") { Attribute("title", .string) } }
+        let name = String(repeating: "L", count: 54)
+        let v2 = v1.next(2) { $0.entities.append(Entity(name) { Attribute("title", .string) }) }
+        try Store.open(at: location, schema: v1, options: StoreKind.postgres.options).close()
+        let prefix = "Invalid schema version 2 for PostgreSQL: entity '\(name)' is 54 bytes long"
+        let dryRun = moltError { _ = try Store.dryRunMigration(at: location, to: v2) }
+        #expect(dryRun?.code == .invalidSchema)
+        #expect(dryRun?.message.hasPrefix(prefix) == true)
+        let error = moltError { _ = try Store.open(at: location, schema: v2, options: StoreKind.postgres.options) }
+        #expect(error?.message.hasPrefix(prefix) == true)
+        #expect(try Store.version(at: location) == 1)
+    }
+
     @Test("a to-many relationship whose table name is too long is refused on PostgreSQL, naming the relationship")
     func longJoinTableName() throws {
         let dir = TemporaryDirectory()

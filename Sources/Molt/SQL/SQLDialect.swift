@@ -138,6 +138,12 @@ package struct SQLTableShape: Equatable, Sendable {
         self.order = order
     }
 
+    /// Adds a column after the others.
+    package mutating func append(_ column: String, _ type: String) {
+        columns[column] = type
+        order.append(column)
+    }
+
     package static func == (lhs: SQLTableShape, rhs: SQLTableShape) -> Bool {
         lhs.columns == rhs.columns && lhs.references == rhs.references && lhs.indexes == rhs.indexes
     }

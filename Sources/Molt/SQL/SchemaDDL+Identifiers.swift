@@ -8,6 +8,12 @@ extension SchemaDDL {
     /// nil when the dialect keeps names whole (SQLite).
     package var maximumNameLength: Int? { dialect.maximumIdentifierLength.map { $0 - Self.workingPrefixLength } }
 
+    /// Throws the refusal for the first name of `schemas` this dialect would cut (``tooLongName(in:)``), before
+    /// any of their tables is made: where a store is created and where a run (or its dry run) begins.
+    package func checkNames(of schemas: [Schema]) throws {
+        for schema in schemas { if let error = tooLongName(in: schema) { throw error } }
+    }
+
     /// The refusal for the first name of `schema` this dialect would cut (PostgreSQL keeps 63 bytes of an
     /// identifier and silently drops the rest, which can make two names one), or nil when every name fits.
     package func tooLongName(in schema: Schema) -> MoltError? {

@@ -99,15 +99,7 @@ extension Store {
         try database.exclusive { db in
             // Another thread or process may have done the work while this one waited for the lock.
             let metadata = try StoreMetadata.read(db)
-            let decided = try decision(for: metadata, schema: schema, options: options)
-            if case .open = decided { return true }
-            // Every version this opening creates tables of must keep its names whole in this engine.
-            let ddl = SchemaDDL(dialect: db.dialect)
-            let from = metadata?.schema.version ?? schema.version
-            for version in [schema] + (options.plan?.schemas.filter { $0.version > from && $0.version < schema.version } ?? []) {
-                if let error = ddl.tooLongName(in: version) { throw error }
-            }
-            switch decided {
+            switch try decision(for: metadata, schema: schema, options: options) {
             case .open:
                 return true
             case .create:
@@ -145,10 +137,13 @@ extension Store {
     /// opening and by dry runs.
     static func migrate(_ db: any SQLConnection, from stored: Schema, to schema: Schema, options: Options) throws -> MigrationRecord {
         let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
+        // Every version the run makes tables of must keep its names whole in this engine (a dry run too).
+        try SchemaDDL(dialect: db.dialect).checkNames(of: path.map(\.to))
         return try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
     }
 
     static func create(_ schema: Schema, in db: any SQLConnection) throws {
+        try SchemaDDL(dialect: db.dialect).checkNames(of: [schema])
         try StoreMetadata.create(db)
         for statement in SchemaDDL(dialect: db.dialect).createStatements(schema) { try db.execute(statement) }
         try StoreMetadata.write(schema, in: db)
