@@ -12,6 +12,8 @@ struct PostgresCatalog {
         var column: String
         var parent: String
         var parentColumn: String
+        /// Whether `table` has an `_id` column (an entity's table; a join table has none), to name a row by.
+        var tableHasID: Bool
     }
 
     /// The oid of the namespace named by the next argument. Catalog queries name their relations by oid with
@@ -23,30 +25,23 @@ struct PostgresCatalog {
     /// The oid of the table named by the next two arguments (namespace, table), or null when there is none.
     static let tableOID = "to_regclass(format('%I.%I', ?::text, ?::text))"
 
-    /// The tables that are neither PostgreSQL's nor Molt's own.
-    func applicationTables() throws -> [String] {
-        try connection.tableNames().filter { !$0.hasPrefix("_molt_") }.sorted()
-    }
-
-    func tablesWithColumn(_ column: String) throws -> [String] {
-        try connection.strings("""
-            SELECT c.relname FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
-            WHERE c.relnamespace = \(Self.namespaceOID) AND c.relkind = 'r' AND a.attname = ? AND NOT a.attisdropped
-            """, [.string(namespace), .string(column)])
-    }
-
     /// Every single-column foreign key of the namespace.
     func references() throws -> [Reference] {
         let rows = try connection.rows("""
             SELECT (SELECT relname FROM pg_class WHERE oid = k.conrelid),
                    (SELECT attname FROM pg_attribute WHERE attrelid = k.conrelid AND attnum = k.conkey[1]),
                    (SELECT relname FROM pg_class WHERE oid = k.confrelid),
-                   (SELECT attname FROM pg_attribute WHERE attrelid = k.confrelid AND attnum = k.confkey[1])
+                   (SELECT attname FROM pg_attribute WHERE attrelid = k.confrelid AND attnum = k.confkey[1]),
+                   EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = k.conrelid AND attname = ? AND NOT attisdropped)
             FROM pg_constraint k
             WHERE k.contype = 'f' AND k.connamespace = \(Self.namespaceOID)
             ORDER BY 1, 2
-            """, [.string(namespace)], types: [.string, .string, .string, .string])
-        return rows.map { Reference(table: $0[0].string!, column: $0[1].string!, parent: $0[2].string!, parentColumn: $0[3].string!) }
+            """, [.string(StoreLayout.idColumn), .string(namespace)], types: [.string, .string, .string, .string, .bool])
+        return rows.map {
+            Reference(
+                table: $0[0].string!, column: $0[1].string!, parent: $0[2].string!, parentColumn: $0[3].string!,
+                tableHasID: $0[4] == .bool(true))
+        }
     }
 
     /// The indexes of a table; those that back a constraint (primary key, uniqueness) are not explicit.

@@ -2,8 +2,9 @@ import Molt
 import PostgresNIO
 
 /// PL/pgSQL functions that convert values with ``ValueConversion``'s Swift rules rather than PostgreSQL's own
-/// text forms (`100` for a double where Swift writes `100.0`), created in `pg_temp` by the transaction that
-/// migrates: they vanish with the session and never become part of the store.
+/// text forms (`100` for a double where Swift writes `100.0`), created in `pg_temp` just before the first statement
+/// of a transaction that calls one (``PostgresLink``): they vanish with the session and never become part of the
+/// store, and a migration that converts nothing does not pay for them.
 ///
 /// Both start from PostgreSQL's shortest round-trip text of a double (`extra_float_digits = 1`, set on every
 /// connection), the same digits as Swift's `%.15g`…`%.17g` search, and lay them out as Swift does.
@@ -19,6 +20,9 @@ enum PostgresFunctions {
     static let refuseInexactDouble = "pg_temp.molt_refuse_inexact_double"
     /// The SQLSTATE of that refusal: a class of Molt's own, which no server error uses.
     static let inexactDoubleState = "MOLT1"
+
+    /// What the name of every one of them starts with.
+    static let prefix = "pg_temp.molt_"
 
     /// The statements that create the functions (idempotent).
     static let definitions = [digits, doubleTextDefinition, dateTextDefinition, refuseInexactDoubleDefinition]

@@ -14,14 +14,26 @@ enum PostgresIdentities {
             """, [.int(id), .string(table), .int(id)])
     }
 
-    /// Moves every identity sequence of the namespace past its table's largest `_id`: run before a creation
-    /// or migration commits.
+    /// Moves every identity sequence of the namespace past its table's largest `_id` (never back): run before a
+    /// creation or migration commits. One round trip whatever the number of tables: the server walks them.
     static func synchronize(_ connection: PostgresStoreConnection) throws {
-        let q = PostgresDialect.shared.quote
-        for table in try PostgresCatalog(connection: connection, namespace: connection.namespace).tablesWithColumn(StoreLayout.idColumn) {
-            try connection.link.run(
-                "SELECT setval(pg_get_serial_sequence(?, '_id'), max(\(q(StoreLayout.idColumn)))) FROM \(q(table)) HAVING max(\(q(StoreLayout.idColumn))) IS NOT NULL",
-                [.string(q(table))])
-        }
+        let namespace = PostgresDialect.shared.literal(.string(connection.namespace))
+        try connection.link.run(
+            PostgresLink.anonymousBlock(
+                declaring: "r record; top bigint;",
+                """
+                FOR r IN
+                    SELECT c.oid::regclass AS t, pg_get_serial_sequence(c.oid::regclass::text, '_id') AS s
+                    FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+                    WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = \(namespace)) AND c.relkind = 'r'
+                      AND a.attname = '_id' AND NOT a.attisdropped
+                LOOP
+                    CONTINUE WHEN r.s IS NULL;
+                    EXECUTE format('SELECT max(%I) FROM %s', '_id', r.t) INTO top;
+                    IF top IS NOT NULL AND COALESCE(pg_sequence_last_value(r.s::regclass), 0) < top THEN
+                        PERFORM setval(r.s, top);
+                    END IF;
+                END LOOP;
+                """), [])
     }
 }

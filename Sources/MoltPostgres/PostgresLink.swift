@@ -19,6 +19,8 @@ final class PostgresLink: @unchecked Sendable {
     private var rewritten: [String: String] = [:]
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
+    /// Whether the current transaction created Molt's `pg_temp` functions (``PostgresFunctions``).
+    private var functionsReady = false
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -40,18 +42,20 @@ final class PostgresLink: @unchecked Sendable {
         }
         let link = PostgresLink(connection: connection, logger: logger)
         do {
-            // Version 12 made `extra_float_digits = 1` the shortest exact text of a double, which Molt's conversions
-            // of doubles and dates to text rely on; an older server would round them.
-            let row = try link.run("SELECT current_setting('server_version_num')::bigint", [], context: context).rows.first
-            guard let row, case .int(let version) = PostgresValueCodec.stored(row.makeRandomAccess()[0]), version >= 120_000 else {
+            // One round trip: the session's settings, then the server's version. Version 12 made
+            // `extra_float_digits = 1` the shortest exact text of a double, which Molt's conversions of doubles and
+            // dates to text rely on; an older server would round them.
+            let row = try link.run(
+                """
+                SELECT set_config('search_path', ?, false), set_config('extra_float_digits', '1', false),
+                       set_config('TimeZone', 'UTC', false), current_setting('server_version_num')::bigint
+                """, [.string(PostgresDialect.shared.quote(namespace))], context: context
+            ).rows.first
+            guard let row, case .int(let version) = PostgresValueCodec.stored(row.makeRandomAccess()[3]), version >= 120_000 else {
                 throw MoltError(
                     .unsupportedFormat,
                     "The PostgreSQL server is older than version 12, which Molt needs (older servers write some doubles and dates as rounded text). Upgrade the server; nothing was written.")
             }
-            let path = PostgresDialect.shared.quote(namespace)
-            _ = try link.run("SET search_path TO \(path)", [], context: context)
-            _ = try link.run("SET extra_float_digits = 1", [], context: context)
-            _ = try link.run("SET TIME ZONE 'UTC'", [], context: context)
         } catch {
             link.close()
             throw error
@@ -71,7 +75,7 @@ final class PostgresLink: @unchecked Sendable {
     /// Runs one statement and returns its rows and the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [Value], context: PostgresErrors.Context = .objects) throws -> (rows: [PostgresRow], count: Int) {
-        try sendQueue(before: sql)
+        try prepare(for: sql)
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { try PostgresValueCodec.append(argument, to: &bindings) }
         observer?(sql)
@@ -85,16 +89,37 @@ final class PostgresLink: @unchecked Sendable {
         }
     }
 
-    /// Runs a statement (or several, separated by semicolons) without arguments and without results, through
-    /// the simple query protocol.
-    func script(_ sql: String, context: PostgresErrors.Context = .objects) throws {
+    /// `DO` with `body` (PL/pgSQL statements): several statements in one round trip (postgres-nio sends one
+    /// statement per query), quoted with a tag the body does not contain.
+    static func anonymousBlock(declaring variables: String = "", _ body: String) -> String {
+        var tag = "$molt_block$"
+        while body.contains(tag) || variables.contains(tag) { tag.insert("x", at: tag.index(before: tag.endIndex)) }
+        return "DO \(tag)\n\(variables.isEmpty ? "" : "DECLARE \(variables)\n")BEGIN\n\(body)\nEND \(tag)"
+    }
+
+    /// Before `sql` is sent: the queued updates go first, and Molt's `pg_temp` functions are created if `sql`
+    /// calls one and this transaction has not created them yet. A transaction's end forgets them (a rollback
+    /// drops them; a migration that needs them creates them again, which costs less than creating them in every
+    /// migration that does not).
+    private func prepare(for sql: String) throws {
         try sendQueue(before: sql)
-        observer?(sql)
-        do {
-            _ = try connection.simpleQuery(sql).wait()
-        } catch {
-            throw PostgresErrors.map(error, context, sql: sql)
+        if Self.boundsTransaction(sql) {
+            functionsReady = false
+        } else if !functionsReady, sql.contains(PostgresFunctions.prefix) {
+            functionsReady = true
+            do {
+                let block = Self.anonymousBlock(PostgresFunctions.definitions.map { $0 + ";" }.joined(separator: "\n"))
+                _ = try connection.query(PostgresQuery(unsafeSQL: block), logger: logger).wait()
+            } catch {
+                functionsReady = false
+                throw PostgresErrors.map(error, .objects, sql: sql)
+            }
         }
+    }
+
+    /// Whether `sql` opens or ends a transaction.
+    private static func boundsTransaction(_ sql: String) -> Bool {
+        sql == "BEGIN" || sql.hasPrefix("BEGIN ") || sql == "COMMIT" || sql == "ROLLBACK"
     }
 
     /// `MOLT_POSTGRES_TRACE=1` prints every statement to the standard error, for debugging.

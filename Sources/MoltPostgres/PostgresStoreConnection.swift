@@ -157,23 +157,18 @@ final class PostgresStoreConnection: SQLConnection {
         return try PostgresCatalog(connection: self, namespace: scratch).shapes()
     }
 
-    func tablesReferencing(_ tables: Set<String>) throws -> [String] {
-        let catalog = PostgresCatalog(connection: self, namespace: namespace)
-        let references = try catalog.references()
-        return try catalog.applicationTables().filter { table in
-            tables.contains(table) || references.contains { $0.table == table && tables.contains($0.parent) }
-        }
-    }
-
-    func brokenLinks(in tables: [String]?) throws -> [SQLBrokenLink] {
+    /// One catalog read names the references to check and whether each table has an `_id` to report.
+    func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink] {
         let q = dialect.quote
-        let catalog = PostgresCatalog(connection: self, namespace: namespace)
-        let hasID = Set(try catalog.tablesWithColumn(StoreLayout.idColumn))
+        let references = try PostgresCatalog(connection: self, namespace: namespace).references()
+        let checked = tables.map { tables in
+            tables.union(references.filter { tables.contains($0.parent) }.map(\.table))
+        }
         var broken: [SQLBrokenLink] = []
-        for reference in try catalog.references() where tables?.contains(reference.table) ?? true {
+        for reference in references where checked?.contains(reference.table) ?? true {
             let child = q(reference.table)
             let column = "\(child).\(q(reference.column))"
-            let id = hasID.contains(reference.table) ? "\(child).\(q(StoreLayout.idColumn))" : "NULL::bigint"
+            let id = reference.tableHasID ? "\(child).\(q(StoreLayout.idColumn))" : "NULL::bigint"
             let sql = """
                 SELECT \(id) FROM \(child) WHERE \(column) IS NOT NULL AND NOT EXISTS (
                     SELECT 1 FROM \(q(reference.parent)) p WHERE p.\(q(reference.parentColumn)) = \(column))

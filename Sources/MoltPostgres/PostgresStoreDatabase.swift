@@ -97,20 +97,16 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
         defer { lock.unlock() }
         guard !closed else { throw MoltError(.ioError, "The store at \(location) is closed; open it again to use it.") }
         let context = PostgresErrors.Context.location(location)
-        try link.run("BEGIN", [], context: context)
         let connection = PostgresStoreConnection(link: link, namespace: namespace)
         do {
-            try takeMigrationLock(context)
-            try link.run("SET LOCAL lock_timeout = \(Self.milliseconds(options.lockTimeout))", [], context: context)
-            try link.run("SET CONSTRAINTS ALL DEFERRED", [], context: context)
-            try link.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace))", [], context: context)
-            for definition in PostgresFunctions.definitions { try link.run(definition, [], context: context) }
+            try link.run("BEGIN", [], context: context)
+            try setUpMigration(context)
             connection.defersReferences = true
             if try body(connection) {
                 try connection.checkForwardReferences()
                 try PostgresIdentities.synchronize(connection)
                 connection.defersReferences = false
-                try link.run("SET CONSTRAINTS ALL IMMEDIATE", [], context: context)
+                // Deferred references are checked by the commit.
                 try link.run("COMMIT", [], context: context)
             } else {
                 rollback()
@@ -121,11 +117,19 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
         }
     }
 
-    /// `pg_advisory_xact_lock` on the namespace, waiting at most the migration wait.
-    private func takeMigrationLock(_ context: PostgresErrors.Context) throws {
-        try link.run("SET LOCAL lock_timeout = \(Self.milliseconds(options.migrationWaitTimeout))", [], context: context)
+    /// In one round trip: takes `pg_advisory_xact_lock` on the namespace, waiting at most the migration wait; sets
+    /// the lock timeout of the DDL to come; defers references; creates the namespace if it is new.
+    private func setUpMigration(_ context: PostgresErrors.Context) throws {
+        let literal = PostgresDialect.shared.literal
+        let sql = PostgresLink.anonymousBlock("""
+            PERFORM set_config('lock_timeout', \(Self.milliseconds(options.migrationWaitTimeout)), true);
+            PERFORM pg_advisory_xact_lock(\(Self.lockClass), hashtext(\(literal(.string(namespace)))));
+            PERFORM set_config('lock_timeout', \(Self.milliseconds(options.lockTimeout)), true);
+            SET CONSTRAINTS ALL DEFERRED;
+            CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace));
+            """)
         do {
-            try link.run("SELECT pg_advisory_xact_lock(\(Self.lockClass), hashtext(?))", [.string(namespace)], context: context)
+            try link.run(sql, [], context: context)
         } catch let error as MoltError where error.code == .locked {
             throw MoltError(
                 .locked,

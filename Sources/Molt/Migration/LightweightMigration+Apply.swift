@@ -38,7 +38,7 @@ extension LightweightMigration {
             }
         }
         for entity in current.entities {
-            guard let change = tableChange(for: entity) else { continue }
+            guard let change = tableChange(for: entity), !leavesAsIs(change, db.dialect) else { continue }
             let result: SQLTableChangeResult
             do {
                 var begun = false
@@ -77,6 +77,20 @@ extension LightweightMigration {
                 label: mapped.label, entity: entity.name, attribute: attribute, expression: mapped.expression, storage: storage,
                 text: text, objectID: objectID, fromVersion: mapped.fromVersion)
         }
+    }
+
+    /// Whether `change` leaves its table as the run found it: a table of the run's start schema (which the store
+    /// held, validated), every column from itself, the same definitions, constraints and indexes. No engine need
+    /// look at it (PostgreSQL would read its columns and indexes from the catalog, a few milliseconds for each of a
+    /// store's unchanged tables). A table a stage's workspace made is never one: it gets its indexes here.
+    private func leavesAsIs(_ change: SQLTableChange, _ dialect: any SQLDialect) -> Bool {
+        guard let state = tables[change.table], let origin = state.origin, start.entity(named: origin.name) == origin,
+            !state.needsRebuild, change.exactDoubles.isEmpty,
+            change.finalColumns(for: dialect).map(\.source) == change.originColumns.map(SQLColumnSource.column),
+            Set(origin.storedIndexes) == Set(change.entity.storedIndexes)
+        else { return false }
+        let ddl = SchemaDDL(dialect: dialect)
+        return ddl.createTable(origin) == ddl.createTable(change.entity)
     }
 
     /// The change that brings the table of `entity` (of ``current``) from its origin to `entity`, or nil for a

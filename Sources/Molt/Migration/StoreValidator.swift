@@ -29,8 +29,7 @@ enum StoreValidator {
                 .validationFailed,
                 "The migration to version \(schema.version) did not produce the expected store, so nothing was committed:\n\(problems.joined(separator: "\n"))")
         }
-        let tables = try linkedTables.map { try db.tablesReferencing($0) }
-        let violations = try db.brokenLinks(in: tables)
+        let violations = try db.brokenLinks(around: linkedTables)
         if let first = violations.first {
             throw MoltError(
                 .validationFailed,

@@ -69,12 +69,10 @@ package protocol SQLConnection: AnyObject {
     /// The shapes a store of `schema` has when created fresh by this engine, for validation.
     func expectedShapes(of schema: Schema) throws -> [String: SQLTableShape]
 
-    /// The application tables that are among `tables` or hold a reference to one of them (names compared as
-    /// the engine compares them).
-    func tablesReferencing(_ tables: Set<String>) throws -> [String]
-
-    /// The links (foreign keys) that point to a missing row, in `tables`, or in every table when nil.
-    func brokenLinks(in tables: [String]?) throws -> [SQLBrokenLink]
+    /// The links (foreign keys) that point to a missing row: in every table when `tables` is nil, otherwise in
+    /// `tables` and in the tables that hold a reference to one of them (names compared as the engine compares
+    /// them).
+    func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink]
 }
 
 extension SQLConnection {

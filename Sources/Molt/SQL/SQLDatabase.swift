@@ -22,7 +22,7 @@ package protocol SQLDatabase: AnyObject, Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
     /// Runs `body` in the exclusive transaction of a creation or a migration: other openers (threads,
-    /// processes, servers) wait for it, and reference checks are deferred until ``SQLConnection/brokenLinks(in:)``
+    /// processes, servers) wait for it, and reference checks are deferred until ``SQLConnection/brokenLinks(around:)``
     /// is asked. Committed when `body` returns true, rolled back when it returns false or throws.
     func exclusive(_ body: (any SQLConnection) throws -> Bool) throws
 

@@ -42,14 +42,19 @@ extension Store {
         }
         let database = try location.engine.open(options: options)
         do {
-            // An up-to-date store opens on three keys of its metadata, without decoding its recorded schema.
+            // An up-to-date store opens on three keys of its metadata, without decoding its recorded schema; any
+            // other store's metadata is read whole in the same transaction. This first read writes nothing: a
+            // foreign, damaged or newer file is reported without a byte written.
             let hash = schema.contentHash
-            if try database.inspect({ db in try StoreMetadata.records(schema, hash: hash, in: db) }) {
+            let read = try database.inspect { db -> (upToDate: Bool, current: StoreMetadata?) in
+                if try StoreMetadata.records(schema, hash: hash, in: db) { return (true, nil) }
+                return (false, try StoreMetadata.read(db))
+            }
+            if read.upToDate {
                 try location.engine.finishOpening(database, options: options, isNew: false)
                 return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
-            // The first read writes nothing: a foreign, damaged or newer file is reported without a byte written.
-            let current = try database.inspect { db in try StoreMetadata.read(db) }
+            let current = read.current
             let first = try current.map { try decision(for: $0, schema: schema, options: options) }
             if case .open = first {
                 try location.engine.finishOpening(database, options: options, isNew: false)

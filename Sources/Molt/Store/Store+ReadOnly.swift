@@ -112,7 +112,7 @@ extension Store {
             problems = try database.read { db in
                 _ = try StoreMetadata.read(db)
                 _ = try StoreMetadata.history(db)
-                return try db.brokenLinks(in: nil).map { link in
+                return try db.brokenLinks(around: nil).map { link in
                     "a link of table '\(link.table)'\(link.rowID.map { " (row \($0))" } ?? "") points to a missing row of '\(link.parent)'"
                 }
             }

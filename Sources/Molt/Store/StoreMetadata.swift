@@ -101,11 +101,11 @@ struct StoreMetadata {
             ("formatVersion", String(currentFormatVersion)), ("schemaVersion", String(schema.version)),
             ("schemaHash", schema.contentHash), ("schema", json),
         ]
-        let q = db.dialect.quote
-        for (key, value) in values {
-            try db.execute("DELETE FROM \(q(table)) WHERE key = ?", [.string(key)])
-            try db.execute("INSERT INTO \(q(table)) (key, value) VALUES (?, ?)", [.string(key), .string(value)])
-        }
+        // One statement (an upsert, in both engines' syntax) rather than a delete and an insert per key.
+        let rows = Array(repeating: "(?, ?)", count: values.count).joined(separator: ", ")
+        try db.execute(
+            "INSERT INTO \(db.dialect.quote(table)) (key, value) VALUES \(rows) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            values.flatMap { [Value.string($0.0), .string($0.1)] })
         if db.dialect is SQLiteDialect { try db.execute("PRAGMA user_version = \(Int32(clamping: schema.version))") }
     }
 

@@ -143,11 +143,13 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    func brokenLinks(in tables: [String]?) throws -> [SQLBrokenLink] {
+    func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink] {
         try mapping {
             let rows: [Row]
             if let tables {
-                rows = try tables.flatMap { try Row.fetchAll(db, sql: "PRAGMA foreign_key_check(\(SQLiteDialect.shared.quote($0)))") }
+                rows = try tablesReferencing(tables).flatMap {
+                    try Row.fetchAll(db, sql: "PRAGMA foreign_key_check(\(SQLiteDialect.shared.quote($0)))")
+                }
             } else {
                 rows = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             }
@@ -157,13 +159,13 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    func tablesReferencing(_ tables: Set<String>) throws -> [String] {
+    /// The application tables that are among `tables` or hold a reference to one of them (names compared as
+    /// SQLite compares them, without regard to case).
+    private func tablesReferencing(_ tables: Set<String>) throws -> [String] {
         let lowercased = Set(tables.map { $0.lowercased() })
-        return try mapping {
-            try Self.applicationTables(db).filter { table in
-                try lowercased.contains(table.lowercased())
-                    || Self.foreignKeys(table, db).contains { lowercased.contains($0.table.lowercased()) }
-            }
+        return try Self.applicationTables(db).filter { table in
+            try lowercased.contains(table.lowercased())
+                || Self.foreignKeys(table, db).contains { lowercased.contains($0.table.lowercased()) }
         }
     }
 
