@@ -15,7 +15,8 @@ enum PostgresIdentities {
     }
 
     /// Moves every identity sequence of the namespace past its table's largest `_id` (never back): run before a
-    /// creation or migration commits. One round trip whatever the number of tables: the server walks them.
+    /// creation or migration that inserted rows commits (a change of tables alone leaves the sequences right).
+    /// One round trip whatever the number of tables: the server walks them.
     static func synchronize(_ connection: PostgresStoreConnection) throws {
         let namespace = PostgresDialect.shared.literal(.string(connection.namespace))
         try connection.link.run(

@@ -21,6 +21,9 @@ final class PostgresLink: @unchecked Sendable {
     private var queue: PostgresUpdateQueue?
     /// Whether the current transaction created Molt's `pg_temp` functions (``PostgresFunctions``).
     private var functionsReady = false
+    /// Whether the current transaction inserted rows into an application table (maybe with identifiers of their
+    /// own, which the identity sequences must then pass: ``PostgresIdentities/synchronize(_:)``).
+    private(set) var insertedRows = false
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -103,8 +106,10 @@ final class PostgresLink: @unchecked Sendable {
     /// migration that does not).
     private func prepare(for sql: String) throws {
         try sendQueue(before: sql)
+        if !insertedRows, Self.mayInsert(sql) { insertedRows = true }
         if Self.boundsTransaction(sql) {
             functionsReady = false
+            insertedRows = false
         } else if !functionsReady, sql.contains(PostgresFunctions.prefix) {
             functionsReady = true
             do {
@@ -115,6 +120,18 @@ final class PostgresLink: @unchecked Sendable {
                 throw PostgresErrors.map(error, .objects, sql: sql)
             }
         }
+    }
+
+    /// Whether `sql` may insert into a table other than Molt's metadata and history: an `INSERT` (or a `WITH`
+    /// that may hold one), as cheap to tell as reading its first letters.
+    private static func mayInsert(_ sql: String) -> Bool {
+        let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }
+        guard let first = start.first, "IiWw".contains(first) else { return false }
+        let head = start.prefix(30).uppercased()
+        if head.hasPrefix("WITH") { return true }
+        // Working tables (`_molt_new_…`) count: they become the application's.
+        return head.hasPrefix("INSERT") && !head.hasPrefix("INSERT INTO \"_MOLT_METADATA\"")
+            && !head.hasPrefix("INSERT INTO \"_MOLT_HISTORY\"")
     }
 
     /// Whether `sql` opens or ends a transaction.

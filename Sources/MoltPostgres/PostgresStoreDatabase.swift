@@ -104,7 +104,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
             connection.defersReferences = true
             if try body(connection) {
                 try connection.checkForwardReferences()
-                try PostgresIdentities.synchronize(connection)
+                if link.insertedRows { try PostgresIdentities.synchronize(connection) }
                 connection.defersReferences = false
                 // Deferred references are checked by the commit.
                 try link.run("COMMIT", [], context: context)

@@ -57,6 +57,32 @@ struct PostgresServerTests {
         #expect(tags == ["40 kept", "41 next"])
     }
 
+    @Test("a migration moves identity sequences past the identifiers it wrote, and never back onto a deleted object's")
+    func identitiesAfterMigrations() throws {
+        let dir = TemporaryDirectory()
+        let v0 = Library.v0()
+        let v1 = v0.next(1) { $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, default: "red")) } }
+        let v2 = v1.next(2) { $0.entities.append(Entity("Label") { Attribute("text", .string) }) }
+        var store = try StoreKind.postgres.open(in: dir, schema: v0)
+        let ids = try store.write { objects in try (1...3).map { try objects.insert("Tag", ["label": .string("t\($0)")]).id! } }
+        try store.write { objects in try objects.delete(objects.object("Tag", id: ids[2])!) }
+        try store.close()
+        // Columns only: the sequence stays where it was (it used to be set back to the largest _id, 2).
+        store = try StoreKind.postgres.open(in: dir, schema: v1)
+        #expect(try store.write { try $0.insert("Tag", ["label": "t4", "color": "blue"]).id } == ids[2] + 1)
+        try store.close()
+        // A mapping numbers the labels it makes itself: the next label is numbered past them.
+        let plan = try MigrationPlan(
+            schemas: [v0, v1, v2],
+            stages: [.mapping(from: 1, to: 2, [EntityMapping(destination: "Label", source: "Tag", attributes: ["text": "label"])])])
+        store = try StoreKind.postgres.open(in: dir, schema: v2, options: StoreKind.postgres.options.migrating(with: plan))
+        defer { try? store.close() }
+        let made = try store.read { try $0.fetch("Label").map { $0.id! } }
+        #expect(made.count == 3)
+        let next = try store.write { try $0.insert("Label", ["text": "new"]).id! }
+        #expect(next > made.max()!)
+    }
+
     @Test("the state a test compares to prove nothing was written sees a PostgreSQL store's tables, and a write changes it")
     func storeStateSeesWrites() throws {
         let dir = TemporaryDirectory()
