@@ -46,6 +46,7 @@ struct PostgresTableChange {
         }
         var written = 0
         var rewrote = false
+        var wroteLinks = false
         var present = Set(change.originColumns)
         // Columns computed from others are added and filled first, while every origin column has its old name.
         var pendingNames: [(temporary: String, final: String)] = []
@@ -62,6 +63,7 @@ struct PostgresTableChange {
                 try addColumn(column.name, as: name, default: .null)
                 written = max(written, try connection.execute("UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
                 rewrote = true
+                wroteLinks = wroteLinks || change.entity.relationship(named: column.name) != nil
             }
         }
         let kept = Set(inPlace.map(\.origin))
@@ -74,10 +76,12 @@ struct PostgresTableChange {
             let (count, rewritten) = try convert(column)
             written = max(written, count)
             rewrote = rewrote || rewritten
+            wroteLinks = wroteLinks || (rewritten && change.entity.relationship(named: column.final) != nil)
         }
         try syncNullability()
         try connection.syncIndexes(of: change.entity, table: change.table, version: change.version)
-        return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote)
+        // Only the columns named above were written: every other value of each row, every other link, is as it was.
+        return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote, wroteLinks: wroteLinks)
     }
 
     /// The origin columns a source reads.

@@ -54,4 +54,58 @@ struct LinkValidationTests {
         let store = try Store.open(at: dir.file(), schema: v2, options: StoreKind.rollback.options)
         #expect(store.schema.version == 2)
     }
+
+    /// Notes linking to a folder and to a parent note (both parents have a `name`, as the note has): v2 widens
+    /// `count` to double, which SQLite rebuilds and PostgreSQL converts in place, checking links in its count.
+    static let linked = Schema(version: 1) {
+        Entity("Folder") { Attribute("name", .string) }
+        Entity("Note") {
+            Attribute("name", .string)
+            Attribute("count", .int)
+            Relationship("folder", to: "Folder")
+            Relationship("parent", to: "Note")
+        }
+    }
+
+    static func makeLinked(_ location: StoreLocation, kind: StoreKind) throws {
+        let store = try Store.open(at: location, schema: linked, options: kind.options)
+        try store.write { objects in
+            let folder = try objects.insert("Folder", ["name": "Inbox"])
+            let first = try objects.insert("Note", ["name": "first", "count": 1])
+            let second = try objects.insert("Note", ["name": "second", "count": 2])
+            try objects.set("folder", of: first, to: folder)
+            try objects.set("parent", of: second, to: first)
+        }
+        try store.close()
+    }
+
+    @Test("a converted table's links are checked, by its count where the engine converts in place", arguments: StoreKind.durable)
+    func convertedTableLinks(kind: StoreKind) throws {
+        var v2 = Self.linked.withVersion(2)
+        v2.entities[1].attributes[1].type = .double
+        // Whole links: the conversion commits, every link kept.
+        let dir = TemporaryDirectory()
+        let location = try kind.location(in: dir)
+        try Self.makeLinked(location, kind: kind)
+        let store = try Store.open(at: location, schema: v2, options: kind.options)
+        let links = try store.read { objects in
+            try objects.fetch("Note", orderBy: [.ascending("name")]).map { note in
+                [try objects.destination("folder", of: note)?["name"], try objects.destination("parent", of: note)?["name"], note["count"]]
+            }
+        }
+        #expect(links == [["Inbox", nil, 1.0], [nil, "first", 2.0]])
+        try store.close()
+        // A parent deleted behind Molt's back (references off): refused, naming the row, nothing written.
+        let broken = TemporaryDirectory()
+        let brokenLocation = try kind.location(in: broken)
+        try Self.makeLinked(brokenLocation, kind: kind)
+        if kind == .postgres {
+            try RawSQL.execute(brokenLocation, "SET LOCAL session_replication_role = replica", #"DELETE FROM "Note" WHERE name = 'first'"#)
+        } else {
+            try RawSQL.execute(brokenLocation, "DELETE FROM Note WHERE name = 'first'")
+        }
+        let error = moltError { _ = try Store.open(at: brokenLocation, schema: v2, options: kind.options) }
+        #expect(error?.message == "The migration to version 2 left 1 broken link(s), so nothing was committed: a row of 'Note' (_id 2) points to a missing 'Note'. Delete or relink such objects in a custom stage.")
+        #expect(try Store.version(at: brokenLocation) == 1)
+    }
 }

@@ -34,13 +34,43 @@ extension LightweightMigration {
             if !conditions.isEmpty {
                 // One scan counts the rows the step updates and, for the engine's progress, every row.
                 // (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
-                let sql = "SELECT COUNT(*), COUNT(*) FILTER (WHERE \(conditions.joined(separator: " OR "))) FROM \(q(table))"
-                let row = try db.fetchRows(sql, types: [.int, .int]).first
+                let condition = conditions.joined(separator: " OR ")
+                let links = db.convertsColumnsInPlace ? references(of: state) : []
+                guard !links.isEmpty else {
+                    let sql = "SELECT COUNT(*), COUNT(*) FILTER (WHERE \(condition)) FROM \(q(table))"
+                    let row = try db.fetchRows(sql, types: [.int, .int]).first
+                    rowCounts[table] = Int(row?[0].int ?? 0)
+                    updated += Int(row?[1].int ?? 0)
+                    continue
+                }
+                // An engine that converts in place keeps the table's links as they are: the same scan checks them
+                // now, so that validation need not scan the rewritten table again (see `linksChecked`).
+                let id = q(StoreLayout.idColumn)
+                let columns = links.enumerated().map { "\(q($1.column)) AS _molt_link\($0)" }.joined(separator: ", ")
+                let joins = links.enumerated().map { "LEFT JOIN \(q($1.parent)) p\($0) ON p\($0).\(id) = c._molt_link\($0)" }
+                let broken = links.indices.map { "(c._molt_link\($0) IS NOT NULL AND p\($0).\(id) IS NULL)" }.joined(separator: " OR ")
+                let sql = """
+                    SELECT COUNT(*), COUNT(*) FILTER (WHERE c._molt_updates), COUNT(*) FILTER (WHERE \(broken))
+                    FROM (SELECT (\(condition)) AS _molt_updates, \(columns) FROM \(q(table))) c \(joins.joined(separator: " "))
+                    """
+                let row = try db.fetchRows(sql, types: [.int, .int, .int]).first
                 rowCounts[table] = Int(row?[0].int ?? 0)
                 updated += Int(row?[1].int ?? 0)
+                // A broken link is left for validation, which names it.
+                if row?[2].int == 0 { linksChecked.insert(table) }
             }
         }
         return (dropped, updated)
+    }
+
+    /// The references of a table of the run's start schema, as its columns and its parents' tables are now;
+    /// none for a table laid out otherwise (a stage's workspace).
+    private func references(of state: TableState) -> [(column: String, parent: String)] {
+        guard let origin = state.origin, start.entity(named: origin.name) == origin else { return [] }
+        return origin.relationships.compactMap { relationship in
+            guard relationship.kind == .toOne, start.entity(named: relationship.destination) != nil else { return nil }
+            return (relationship.name, relationship.destination)
+        }
     }
 
     private func rows(in table: String, where condition: String?, _ db: any SQLConnection) throws -> Int {

@@ -41,6 +41,10 @@ struct LightweightMigration {
     /// adds or removes no row of a table it keeps, so an engine that needs the count for progress need not
     /// scan the table again.
     var rowCounts: [String: Int] = [:]
+    /// Origin tables whose links were all found whole while counting them (on an engine that converts columns
+    /// in place): a change that rewrites such a table without writing a link leaves nothing for validation to
+    /// check there.
+    var linksChecked: Set<String> = []
     /// Columns a mapping computes in this run's rebuild rather than in a pass of its own: entity → attribute.
     var mappedColumns: [String: [String: MappedColumn]] = [:]
 

@@ -152,9 +152,13 @@ package struct SQLTableChangeResult: Sendable {
     package var rowsWritten: Int
     /// Whether rows were written or replaced, so that their links must be checked.
     package var rewroteRows: Bool
+    /// Whether a link's value may have been written (a rebuild copies them all; an in-place change of other
+    /// columns writes none): when not, a check of the table's links from before the change still holds.
+    package var wroteLinks: Bool
 
-    package init(rowsWritten: Int, rewroteRows: Bool) {
+    package init(rowsWritten: Int, rewroteRows: Bool, wroteLinks: Bool? = nil) {
         self.rowsWritten = rowsWritten
         self.rewroteRows = rewroteRows
+        self.wroteLinks = wroteLinks ?? rewroteRows
     }
 }

@@ -11,6 +11,9 @@ extension SQLiteConnection {
     /// `INSERT … SELECT`.
     func rewritesRows(_ change: SQLTableChange) -> Bool { Plan(change, dialect: dialect).rebuild }
 
+    /// No: a conversion rebuilds the table, copying every row (with references unchecked until validation).
+    var convertsColumnsInPlace: Bool { false }
+
     /// What applying a change takes: a rebuild, or these `ALTER TABLE`s.
     private struct Plan {
         var rebuild: Bool
