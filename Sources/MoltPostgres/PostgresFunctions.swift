@@ -24,8 +24,20 @@ enum PostgresFunctions {
     /// What the name of every one of them starts with.
     static let prefix = "pg_temp.molt_"
 
-    /// The statements that create the functions (idempotent).
-    static let definitions = [digits, doubleTextDefinition, dateTextDefinition, refuseInexactDoubleDefinition]
+    /// Each function by name, with the statement that creates it (idempotent), in an order where each comes
+    /// after the functions it calls.
+    static let definitions: [(name: String, sql: String)] = [
+        ("pg_temp.molt_digits", digits), (doubleText, doubleTextDefinition), (dateText, dateTextDefinition),
+        (refuseInexactDouble, refuseInexactDoubleDefinition),
+    ]
+
+    /// The functions `sql` calls, and those they call, in creation order.
+    static func needed(by sql: String) -> [(name: String, sql: String)] {
+        var names = Set(definitions.map(\.name).filter { sql.contains($0 + "(") })
+        if names.contains(dateText) { names.insert(doubleText) }
+        if names.contains(doubleText) || names.contains(dateText) { names.insert("pg_temp.molt_digits") }
+        return definitions.filter { names.contains($0.name) }
+    }
 
     /// The object, integer and check of a refusal raised by ``refuseInexactDouble``, if `error` is one.
     static func inexactDouble(in error: MoltError) -> (objectID: Int64, value: Int64, check: Int)? {
