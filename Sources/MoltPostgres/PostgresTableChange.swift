@@ -78,10 +78,48 @@ struct PostgresTableChange {
             rewrote = rewrote || rewritten
             wroteLinks = wroteLinks || (rewritten && change.entity.relationship(named: column.final) != nil)
         }
-        try syncNullability()
-        try connection.syncIndexes(of: change.entity, table: change.table, version: change.version)
+        try syncConstraints(inPlace: inPlace, computed: computed)
         // Only the columns named above were written: every other value of each row, every other link, is as it was.
         return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote, wroteLinks: wroteLinks)
+    }
+
+    /// Brings `NOT NULL` and the indexes to the entity's, reading the catalog (a few milliseconds a query) only
+    /// where they may now differ.
+    private func syncConstraints(inPlace: [InPlace], computed: [(name: String, source: SQLColumnSource)]) throws {
+        if mayDifferInNullability(inPlace: inPlace, computed: computed) { try syncNullability() }
+        if mayDifferInIndexes(inPlace: inPlace) {
+            try connection.syncIndexes(of: change.entity, table: change.table, version: change.version)
+        }
+    }
+
+    /// Whether a column's `NOT NULL` may differ from the entity: the table was laid out by a stage (its
+    /// constraints unknown), a column kept in place changed optionality, or a required column was computed (added
+    /// nullable, then filled). A column added with a constant gets its final definition at once.
+    private func mayDifferInNullability(inPlace: [InPlace], computed: [(name: String, source: SQLColumnSource)]) -> Bool {
+        guard let origin = change.origin else { return true }
+        let changedInPlace = inPlace.contains { column in
+            guard let before = origin.attribute(named: column.origin), let after = change.entity.attribute(named: column.final) else { return false }
+            return before.isOptional != after.isOptional
+        }
+        let filledRequired = computed.contains { column in
+            if case .literal = column.source { return false }
+            return change.entity.attribute(named: column.name)?.isOptional == false
+        }
+        return changedInPlace || filledRequired
+    }
+
+    /// Whether the table's indexes may differ from the entity's: the table was laid out by a stage, an index
+    /// went with a dropped column, or the declared indexes (through renames, which indexes follow) changed.
+    private func mayDifferInIndexes(inPlace: [InPlace]) -> Bool {
+        guard let origin = change.origin else { return true }
+        let renamed = Dictionary(inPlace.map { ($0.origin, $0.final) }, uniquingKeysWith: { first, _ in first })
+        var carried: Set<Index> = []
+        for index in origin.storedIndexes {
+            let columns = index.attributes.compactMap { renamed[$0] }
+            guard columns.count == index.attributes.count else { return true }
+            carried.insert(Index(columns, unique: index.isUnique))
+        }
+        return carried != Set(change.entity.storedIndexes)
     }
 
     /// The origin columns a source reads.

@@ -86,8 +86,7 @@ extension LightweightMigration {
     /// look at it (PostgreSQL would read its columns and indexes from the catalog, a few milliseconds for each of a
     /// store's unchanged tables). A table a stage's workspace made is never one: it gets its indexes here.
     private func leavesAsIs(_ change: SQLTableChange, _ dialect: any SQLDialect) -> Bool {
-        guard let state = tables[change.table], let origin = state.origin, start.entity(named: origin.name) == origin,
-            !state.needsRebuild, change.exactDoubles.isEmpty,
+        guard let state = tables[change.table], let origin = change.origin, !state.needsRebuild, change.exactDoubles.isEmpty,
             change.finalColumns(for: dialect).map(\.source) == change.originColumns.map(SQLColumnSource.column),
             Set(origin.storedIndexes) == Set(change.entity.storedIndexes)
         else { return false }
@@ -104,7 +103,8 @@ extension LightweightMigration {
             originColumns: origin.attributes.map(\.name) + origin.relationships.filter { $0.kind == .toOne }.map(\.name),
             originReferences: Set(origin.relationships.filter { $0.kind == .toOne }.map(\.name)),
             sources: state.columns, constraintsChanged: state.needsRebuild, version: current.version,
-            exactDoubles: state.exactDoubleChecks, rowCount: rowCounts[origin.name])
+            exactDoubles: state.exactDoubleChecks, rowCount: rowCounts[origin.name],
+            origin: start.entity(named: origin.name) == origin ? origin : nil)
     }
 
     /// When a rebuild that computes mapped columns fails a constraint: the mapped required attribute that a

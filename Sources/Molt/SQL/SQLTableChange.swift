@@ -82,6 +82,10 @@ package struct SQLTableChange: Sendable {
     /// The table's rows, when the run counted them already and nothing has added or removed one since;
     /// nil when the engine must count them itself (for progress).
     package var rowCount: Int?
+    /// The entity whose definition the table has now (its origin columns, constraints and indexes), when the
+    /// run knows it exactly: a table of the run's start schema. Nil for a table a stage's workspace laid out,
+    /// whose indexes and constraints the engine must then read.
+    package var origin: Entity?
 
     /// An `int → double` widening to check against the data before it is applied.
     package struct ExactDouble: Sendable, Equatable {
@@ -109,7 +113,7 @@ package struct SQLTableChange: Sendable {
     package init(
         table: String, entity: Entity, originColumns: [String], originReferences: Set<String>,
         sources: [String: SQLColumnSource], constraintsChanged: Bool, version: Int, exactDoubles: [ExactDouble] = [],
-        rowCount: Int? = nil
+        rowCount: Int? = nil, origin: Entity? = nil
     ) {
         self.table = table
         self.entity = entity
@@ -120,6 +124,7 @@ package struct SQLTableChange: Sendable {
         self.version = version
         self.exactDoubles = exactDoubles
         self.rowCount = rowCount
+        self.origin = origin
     }
 
     /// The final columns in order, each with its source (null for a column nothing fills).
