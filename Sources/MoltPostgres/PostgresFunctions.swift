@@ -31,11 +31,16 @@ enum PostgresFunctions {
         (refuseInexactDouble, refuseInexactDoubleDefinition),
     ]
 
-    /// The functions `sql` calls, and those they call, in creation order.
+    /// The functions `sql` calls, and those they call (read from their definitions), in creation order.
     static func needed(by sql: String) -> [(name: String, sql: String)] {
-        var names = Set(definitions.map(\.name).filter { sql.contains($0 + "(") })
-        if names.contains(dateText) { names.insert(doubleText) }
-        if names.contains(doubleText) || names.contains(dateText) { names.insert("pg_temp.molt_digits") }
+        var names: Set<String> = []
+        var texts = [sql]
+        while let text = texts.popLast() {
+            for definition in definitions where !names.contains(definition.name) && text.contains(definition.name + "(") {
+                names.insert(definition.name)
+                texts.append(definition.sql)
+            }
+        }
         return definitions.filter { names.contains($0.name) }
     }
 

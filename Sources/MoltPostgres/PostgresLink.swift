@@ -128,12 +128,14 @@ final class PostgresLink: @unchecked Sendable {
     private static func mayInsert(_ sql: String) -> Bool {
         let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }
         guard let first = start.first, "IiWw".contains(first) else { return false }
-        let head = start.prefix(30).uppercased()
+        let head = start.prefix(40).uppercased()
         if head.hasPrefix("WITH") { return true }
         // Working tables (`_molt_new_…`) count: they become the application's.
-        return head.hasPrefix("INSERT") && !head.hasPrefix("INSERT INTO \"_MOLT_METADATA\"")
-            && !head.hasPrefix("INSERT INTO \"_MOLT_HISTORY\"")
+        return head.hasPrefix("INSERT") && !ownTableInserts.contains { head.hasPrefix($0) }
     }
+
+    /// How an insert into Molt's own tables begins, as ``mayInsert(_:)`` compares it.
+    private static let ownTableInserts = Store.ownTables.map { "INSERT INTO \(PostgresDialect.shared.quote($0))".uppercased() }
 
     /// Whether `sql` opens or ends a transaction.
     private static func boundsTransaction(_ sql: String) -> Bool {

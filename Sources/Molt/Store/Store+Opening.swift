@@ -46,15 +46,12 @@ extension Store {
             // other store's metadata is read whole in the same transaction. This first read writes nothing: a
             // foreign, damaged or newer file is reported without a byte written.
             let hash = schema.contentHash
-            let read = try database.inspect { db -> (upToDate: Bool, current: StoreMetadata?) in
-                if try StoreMetadata.records(schema, hash: hash, in: db) { return (true, nil) }
-                return (false, try StoreMetadata.read(db))
-            }
+            let read = try database.inspect { db in try StoreMetadata.opening(schema, hash: hash, in: db) }
             if read.upToDate {
                 try location.engine.finishOpening(database, options: options, isNew: false)
                 return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
-            let current = read.current
+            let current = read.metadata
             let first = try current.map { try decision(for: $0, schema: schema, options: options) }
             if case .open = first {
                 try location.engine.finishOpening(database, options: options, isNew: false)

@@ -27,6 +27,20 @@ struct StoreMetadata {
     /// Reads the metadata, or nil when the database has no Molt metadata table.
     static func read(_ db: any SQLConnection) throws -> StoreMetadata? {
         guard try db.tableExists(table) else { return nil }
+        return try readTable(db)
+    }
+
+    /// What an opening reads first, in one transaction and with one look for the table: whether the store records
+    /// exactly `schema` (``records(_:hash:in:)``; its snapshot is then not decoded), and otherwise its metadata
+    /// (nil: the database has no Molt metadata table).
+    static func opening(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> (upToDate: Bool, metadata: StoreMetadata?) {
+        guard try db.tableExists(table) else { return (false, nil) }
+        if try recordsKeys(schema, hash: hash, in: db) { return (true, nil) }
+        return (false, try readTable(db))
+    }
+
+    /// The metadata of a store whose metadata table exists.
+    private static func readTable(_ db: any SQLConnection) throws -> StoreMetadata {
         let rows = try db.fetchRows("SELECT key, value FROM \(db.dialect.quote(table))", types: [nil, nil])
         var values: [String: String] = [:]
         for row in rows {
@@ -61,6 +75,10 @@ struct StoreMetadata {
     /// snapshot.
     static func records(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> Bool {
         guard try db.tableExists(table) else { return false }
+        return try recordsKeys(schema, hash: hash, in: db)
+    }
+
+    private static func recordsKeys(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> Bool {
         let found = try values(of: ["formatVersion", "schemaVersion", "schemaHash"], in: db)
         return found["formatVersion"] == String(currentFormatVersion) && found["schemaVersion"] == String(schema.version)
             && found["schemaHash"] == hash
