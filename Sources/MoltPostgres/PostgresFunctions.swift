@@ -1,5 +1,4 @@
 import Molt
-import PostgresNIO
 
 /// PL/pgSQL functions that convert values with ``ValueConversion``'s Swift rules rather than PostgreSQL's own
 /// text forms (`100` for a double where Swift writes `100.0`), created in `pg_temp` just before the first statement
@@ -14,13 +13,6 @@ enum PostgresFunctions {
     /// `pg_temp.molt_date_text(x)`: ``ValueConversion/text(dateSince1970:)``.
     static let dateText = "pg_temp.molt_date_text"
 
-    /// `pg_temp.molt_refuse_inexact_double(id, value, check, sample)`: raises ``inexactDoubleState`` naming the
-    /// object, the integer and the check (an index into ``Molt/SQLTableChange/exactDoubles``); `sample` only
-    /// gives the result its type, so that the call fits in any `CASE` of a rewrite.
-    static let refuseInexactDouble = "pg_temp.molt_refuse_inexact_double"
-    /// The SQLSTATE of that refusal: a class of Molt's own, which no server error uses.
-    static let inexactDoubleState = "MOLT1"
-
     /// What the name of every one of them starts with.
     static let prefix = "pg_temp.molt_"
 
@@ -28,7 +20,6 @@ enum PostgresFunctions {
     /// after the functions it calls.
     static let definitions: [(name: String, sql: String)] = [
         ("pg_temp.molt_digits", digits), (doubleText, doubleTextDefinition), (dateText, dateTextDefinition),
-        (refuseInexactDouble, refuseInexactDoubleDefinition),
     ]
 
     /// The functions `sql` calls, and those they call (read from their definitions), in creation order.
@@ -43,25 +34,6 @@ enum PostgresFunctions {
         }
         return definitions.filter { names.contains($0.name) }
     }
-
-    /// The object, integer and check of a refusal raised by ``refuseInexactDouble``, if `error` is one.
-    static func inexactDouble(in error: MoltError) -> (objectID: Int64, value: Int64, check: Int)? {
-        guard let cause = error.cause as? PSQLError, let info = cause.serverInfo, info[.sqlState] == inexactDoubleState,
-            let detail = info[.detail]
-        else { return nil }
-        let parts = detail.split(separator: " ")
-        guard parts.count == 3, let id = Int64(parts[0]), let value = Int64(parts[1]), let check = Int(parts[2]) else { return nil }
-        return (id, value, check)
-    }
-
-    private static let refuseInexactDoubleDefinition = """
-        CREATE OR REPLACE FUNCTION pg_temp.molt_refuse_inexact_double(id bigint, value bigint, check_index integer, sample anyelement)
-        RETURNS anyelement LANGUAGE plpgsql AS $molt$
-        BEGIN
-            RAISE EXCEPTION USING ERRCODE = 'MOLT1', MESSAGE = 'an integer with no exact double',
-                DETAIL = id::text || ' ' || value::text || ' ' || check_index::text;
-        END $molt$
-        """
 
     /// `pg_temp.molt_digits(x)`: the significant digits of |x| and the exponent of the first one.
     private static let digits = """

@@ -24,6 +24,15 @@ final class PostgresLink: @unchecked Sendable {
     /// Whether the current transaction inserted rows into an application table (maybe with identifiers of their
     /// own, which the identity sequences must then pass: ``PostgresIdentities/synchronize(_:)``).
     private(set) var insertedRows = false
+    /// Whether the transaction checks references at its commit (a migration's): they are deferred just before it
+    /// first writes a row, and checked before an `ALTER` or `DROP` that follows writes (PostgreSQL refuses to alter
+    /// a table with checks pending), then deferred again at the next write. A migration that writes no row (most
+    /// inferred ones: DDL alone) sends none of it.
+    var defersReferences = false
+    /// Whether `SET CONSTRAINTS ALL DEFERRED` is in force in the current transaction.
+    private var referencesDeferred = false
+    /// Whether rows were written since references were deferred, so that checks may be pending.
+    private var checksPending = false
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -110,16 +119,61 @@ final class PostgresLink: @unchecked Sendable {
         if Self.boundsTransaction(sql) {
             functions = []
             insertedRows = false
-        } else if sql.contains(PostgresFunctions.prefix) {
+            referencesDeferred = false
+            checksPending = false
+            return
+        }
+        try settleReferences(before: sql)
+        if sql.contains(PostgresFunctions.prefix) {
             let missing = PostgresFunctions.needed(by: sql).filter { !functions.contains($0.name) }
             guard !missing.isEmpty else { return }
-            let block = Self.anonymousBlock(missing.map { $0.sql + ";" }.joined(separator: "\n"))
-            do {
-                _ = try connection.query(PostgresQuery(unsafeSQL: block), logger: logger).wait()
-            } catch {
-                throw PostgresErrors.map(error, .objects, sql: sql)
-            }
+            try send(Self.anonymousBlock(missing.map { $0.sql + ";" }.joined(separator: "\n")), for: sql)
             functions.formUnion(missing.map(\.name))
+        }
+    }
+
+    /// Defers references before a statement that may write rows, and checks the pending ones before an `ALTER` or
+    /// `DROP` (see ``defersReferences``).
+    private func settleReferences(before sql: String) throws {
+        guard defersReferences else { return }
+        let keyword = Self.keyword(of: sql)
+        if Self.writesNoRow.contains(keyword) || Self.writesOwnTable(sql) {
+            guard checksPending, keyword == "ALTER" || keyword == "DROP" else { return }
+            try send("SET CONSTRAINTS ALL IMMEDIATE", for: sql)
+            referencesDeferred = false
+            checksPending = false
+        } else {
+            if !referencesDeferred {
+                try send("SET CONSTRAINTS ALL DEFERRED", for: sql)
+                referencesDeferred = true
+            }
+            checksPending = true
+        }
+    }
+
+    /// Whether `sql` inserts into Molt's metadata or history, which hold no reference.
+    private static func writesOwnTable(_ sql: String) -> Bool {
+        let head = sql.drop { $0 == " " || $0 == "\n" }.prefix(40).uppercased()
+        return ownTableInserts.contains { head.hasPrefix($0) }
+    }
+
+    /// The first keywords of the statements Molt sends that write no row of a table with references; any other
+    /// (`INSERT`, `UPDATE`, `DELETE`, `WITH`…) is taken to write some.
+    private static let writesNoRow: Set<Substring> = ["SELECT", "ALTER", "CREATE", "DROP", "LOCK", "SET", "DO", "VACUUM", "ANALYZE"]
+
+    /// The statement's first word, in capitals.
+    private static func keyword(of sql: String) -> Substring {
+        let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }
+        return Substring(start.prefix { $0.isLetter }.uppercased())
+    }
+
+    /// Sends a statement of the session's own, not one of the run's, for `sql`: a failure is reported as `sql`'s.
+    private func send(_ statement: String, for sql: String) throws {
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement)\n".utf8)) }
+        do {
+            _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
+        } catch {
+            throw PostgresErrors.map(error, .objects, sql: sql)
         }
     }
 
@@ -131,7 +185,7 @@ final class PostgresLink: @unchecked Sendable {
         let head = start.prefix(40).uppercased()
         if head.hasPrefix("WITH") { return true }
         // Working tables (`_molt_new_…`) count: they become the application's.
-        return head.hasPrefix("INSERT") && !ownTableInserts.contains { head.hasPrefix($0) }
+        return head.hasPrefix("INSERT") && !writesOwnTable(sql)
     }
 
     /// How an insert into Molt's own tables begins, as ``mayInsert(_:)`` compares it.
@@ -154,6 +208,7 @@ final class PostgresLink: @unchecked Sendable {
             return
         }
         if let queue, !queue.accepts(shape, id: id) { try sendQueue(before: sql) }
+        try settleReferences(before: sql)
         if queue == nil {
             guard let types = try columnTypes(shape) else {
                 try run(sql, arguments)

@@ -20,6 +20,8 @@ enum PostgresLocks {
             } else {
                 note = "ACCESS EXCLUSIVE lock, brief: metadata only"
             }
+        } else if upper.hasPrefix("LOCK TABLE") {
+            note = "held to the commit, so that what Molt counts and checks is what it changes"
         } else if upper.hasPrefix("DROP TABLE") {
             note = "ACCESS EXCLUSIVE lock, brief"
         } else if upper.hasPrefix("CREATE UNIQUE INDEX") || upper.hasPrefix("CREATE INDEX") {

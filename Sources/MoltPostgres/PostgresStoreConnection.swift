@@ -9,12 +9,11 @@ final class PostgresStoreConnection: SQLConnection {
     let link: PostgresLink
     /// The store's namespace (PostgreSQL schema).
     let namespace: String
-    /// Whether references are deferred (the exclusive transaction of a migration): pending checks then fire
-    /// before each DDL statement, which PostgreSQL refuses on a table with pending trigger events.
-    var defersReferences = false
     private var cache: [String: PostgresStatement] = [:]
     /// References to tables not created yet (see ``PostgresForwardReferences``).
     private var forward = PostgresForwardReferences()
+    /// The tables ``lockForChange(_:)`` locked in this transaction.
+    private var locked: Set<String> = []
 
     init(link: PostgresLink, namespace: String) {
         self.link = link
@@ -28,14 +27,7 @@ final class PostgresStoreConnection: SQLConnection {
         var sql = Self.cascading(sql)
         let creates = sql.hasPrefix("CREATE TABLE") || sql.hasPrefix("ALTER TABLE")
         if creates { sql = try forward.strip(sql, exists: tableExists) }
-        let count: Int
-        if defersReferences, Self.isDDL(sql) {
-            try link.run("SET CONSTRAINTS ALL IMMEDIATE", [])
-            defer { _ = try? link.run("SET CONSTRAINTS ALL DEFERRED", []) }
-            count = try link.run(sql, arguments).count
-        } else {
-            count = try link.run(sql, arguments).count
-        }
+        let count = try link.run(sql, arguments).count
         if creates {
             forward.follow(sql)
             for statement in try forward.ready(exists: tableExists) { try link.run(statement, []) }
@@ -44,6 +36,13 @@ final class PostgresStoreConnection: SQLConnection {
     }
 
     func deferReferenceChecks() throws { try link.run("SET CONSTRAINTS ALL DEFERRED", []) }
+
+    /// `LOCK TABLE … IN ACCESS EXCLUSIVE MODE`, the lock every change of a table takes, once per transaction:
+    /// held to the commit, it keeps live traffic from writing rows between the migration's count and its change.
+    func lockForChange(_ table: String) throws {
+        guard locked.insert(table).inserted else { return }
+        try execute("LOCK TABLE \(dialect.quote(table)) IN ACCESS EXCLUSIVE MODE")
+    }
 
     package func tableExists(_ name: String) throws -> Bool {
         // The namespace by its name as it is (to_regnamespace would read it as an identifier, folding case).
@@ -65,11 +64,6 @@ final class PostgresStoreConnection: SQLConnection {
     static func cascading(_ sql: String) -> String {
         guard sql.hasPrefix("DROP TABLE"), !sql.hasSuffix("CASCADE") else { return sql }
         return sql + " CASCADE"
-    }
-
-    static func isDDL(_ sql: String) -> Bool {
-        let keyword = sql.drop { $0 == " " || $0 == "\n" }.prefix(5).uppercased()
-        return keyword == "ALTER" || keyword.hasPrefix("DROP")
     }
 
     func cachedStatement(_ sql: String) throws -> any SQLStatement {

@@ -39,11 +39,10 @@ struct PostgresTableChange {
                 computed.append(column)
             }
         }
-        // A widening altered in place is checked by the rewrite itself (``convert(_:)``); any other first.
-        let checkedInPlace = Set(inPlace.map(\.origin))
-        for check in change.exactDoubles where !checkedInPlace.contains(check.column) {
-            try ExactDoubles.check(check, table: change.table, in: connection)
-        }
+        // Before anything is written: a widening from int to double that the run did not find exact while counting,
+        // under the lock of the change, so that no live write slips a value in between.
+        if !change.exactDoubles.isEmpty { try connection.lockForChange(change.table) }
+        for check in change.exactDoubles { try ExactDoubles.check(check, table: change.table, in: connection) }
         var written = 0
         var rewrote = false
         var wroteLinks = false
@@ -196,33 +195,11 @@ struct PostgresTableChange {
                 let count = try connection.execute("UPDATE \(table) SET \(name) = \(dialect.literal(fallback)) WHERE \(name) IS NULL")
                 return (count, count > 0)
             default:
-                let type = targetType(column.final)
-                try alterType(of: column, to: type, using: source.sql(dialect))
+                try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(targetType(column.final)) USING \(source.sql(dialect))")
                 return (rowCount, true)
             }
         }
         return (0, false)
-    }
-
-    /// `ALTER COLUMN … TYPE … USING`. A widening from int to double that must be exact checks each value in the
-    /// same pass that rewrites it: the first integer with no exact double raises (``PostgresFunctions/refuseInexactDouble``),
-    /// and the refusal names it and its object, as the separate check would, with no scan of its own.
-    private func alterType(of column: InPlace, to type: String, using expression: String) throws {
-        let dialect = PostgresDialect.shared
-        let name = q(column.final)
-        guard let index = change.exactDoubles.firstIndex(where: { $0.column == column.origin }) else {
-            try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(type) USING \(expression)")
-            return
-        }
-        let refusal = "\(PostgresFunctions.refuseInexactDouble)(\(q(StoreLayout.idColumn)), (\(name))::bigint, \(index), (\(expression)))"
-        let checked = "(CASE WHEN \(dialect.inexactDoubleCondition(name)) THEN \(refusal) ELSE \(expression) END)"
-        do {
-            try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(type) USING \(checked)")
-        } catch let error as MoltError {
-            guard let (objectID, value, index) = PostgresFunctions.inexactDouble(in: error), change.exactDoubles.indices.contains(index)
-            else { throw error }
-            throw change.exactDoubles[index].refusal(value: value, objectID: objectID)
-        }
     }
 
     private static func converts(_ source: SQLColumnSource) -> Bool {

@@ -83,6 +83,33 @@ struct PostgresServerTests {
         #expect(next > made.max()!)
     }
 
+    @Test("a type change locks its table before counting it: a live write waits for the commit, and cannot slip a value past the check")
+    func typeChangeLocksBeforeCounting() throws {
+        let dir = TemporaryDirectory()
+        let location = try StoreKind.postgres.location(in: dir)
+        let v0 = Library.v0()
+        let v1 = v0.next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.type = .double } } }
+        try Library.makeStore(at: location, schema: v0, kind: .postgres)
+        let before = try RawSQL.strings(location, #"SELECT pages::text FROM "Book" ORDER BY "_id""#)
+        let live = LiveWrites()
+        var options = StoreKind.postgres.options.migrating(with: try MigrationPlan(schemas: [v0, v1]))
+        options.progress = { progress in
+            // Counted and checked, not yet rewritten: another session writes an integer with no exact double.
+            guard progress.phase == "rebuilding 'Book'", progress.completed == 0 else { return }
+            live.attempt {
+                try RawSQL.execute(location, "SET LOCAL lock_timeout = '200ms'", #"UPDATE "Book" SET pages = 9007199254740993 WHERE "_id" = 2"#)
+            }
+        }
+        let store = try Store.open(at: location, schema: v1, options: options)
+        defer { try? store.close() }
+        #expect(live.outcomes.count == 1)
+        #expect(live.outcomes.first?.contains("locked") == true, "\(live.outcomes)")
+        // Every integer became its exact double; without the lock the write would have been rounded silently.
+        let after = try RawSQL.strings(location, #"SELECT pages::bigint::text FROM "Book" ORDER BY "_id""#)
+        #expect(after == before)
+        #expect(try store.history().first?.stepRecords.map(\.objectsUpdated) == [before.filter { $0 != "NULL" }.count])
+    }
+
     @Test("the state a test compares to prove nothing was written sees a PostgreSQL store's tables, and a write changes it")
     func storeStateSeesWrites() throws {
         let dir = TemporaryDirectory()
@@ -93,5 +120,30 @@ struct PostgresServerTests {
         #expect(before.tables?.contains { $0.hasPrefix("Tag ") } == true)
         try store.write { _ = try $0.insert("Tag", ["label": "new"]) }
         #expect(FileState(location) != before)
+    }
+}
+
+/// What live traffic's writes did while a migration ran: "written", or the error's message.
+private final class LiveWrites: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [String] = []
+
+    func attempt(_ write: () throws -> Void) {
+        let outcome: String
+        do {
+            try write()
+            outcome = "written"
+        } catch {
+            outcome = (error as? MoltError)?.message ?? "\(error)"
+        }
+        lock.lock()
+        results.append(outcome)
+        lock.unlock()
+    }
+
+    var outcomes: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results
     }
 }

@@ -18,6 +18,7 @@ extension LightweightMigration {
                 let table = state.origin?.name
             else { continue }
             var conditions: [String] = []
+            var exact: [SQLTableChange.ExactDouble] = []
             for attribute in entity.attributes {
                 guard let oldAttribute = diff.originalName(ofProperty: attribute.name, inEntity: entity.name)
                     .flatMap(state.entity.attribute(named:)),
@@ -30,37 +31,67 @@ extension LightweightMigration {
                 if oldAttribute.isOptional, !attribute.isOptional, attribute.defaultValue != nil {
                     conditions.append(isNull ? "1 = 1" : "\(sql) IS NULL")
                 }
+                if let check = Self.exactDoubleCheck(oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version) {
+                    exact.append(check)
+                }
             }
             if !conditions.isEmpty {
-                // One scan counts the rows the step updates and, for the engine's progress, every row.
-                // (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
-                let condition = conditions.joined(separator: " OR ")
-                let links = db.convertsColumnsInPlace ? references(of: state) : []
-                guard !links.isEmpty else {
-                    let sql = "SELECT COUNT(*), COUNT(*) FILTER (WHERE \(condition)) FROM \(q(table))"
-                    let row = try db.fetchRows(sql, types: [.int, .int]).first
-                    rowCounts[table] = Int(row?[0].int ?? 0)
-                    updated += Int(row?[1].int ?? 0)
-                    continue
-                }
-                // An engine that converts in place keeps the table's links as they are: the same scan checks them
-                // now, so that validation need not scan the rewritten table again (see `linksChecked`).
-                let id = q(StoreLayout.idColumn)
-                let columns = links.enumerated().map { "\(q($1.column)) AS _molt_link\($0)" }.joined(separator: ", ")
-                let joins = links.enumerated().map { "LEFT JOIN \(q($1.parent)) p\($0) ON p\($0).\(id) = c._molt_link\($0)" }
-                let broken = links.indices.map { "(c._molt_link\($0) IS NOT NULL AND p\($0).\(id) IS NULL)" }.joined(separator: " OR ")
-                let sql = """
-                    SELECT COUNT(*), COUNT(*) FILTER (WHERE c._molt_updates), COUNT(*) FILTER (WHERE \(broken))
-                    FROM (SELECT (\(condition)) AS _molt_updates, \(columns) FROM \(q(table))) c \(joins.joined(separator: " "))
-                    """
-                let row = try db.fetchRows(sql, types: [.int, .int, .int]).first
-                rowCounts[table] = Int(row?[0].int ?? 0)
-                updated += Int(row?[1].int ?? 0)
-                // A broken link is left for validation, which names it.
-                if row?[2].int == 0 { linksChecked.insert(table) }
+                updated += try countChanges(in: table, of: state, where: conditions.joined(separator: " OR "), exact: exact, db)
             }
         }
         return (dropped, updated)
+    }
+
+    /// One scan of `table` (locked as its change will lock it, so that what is counted is what the change finds)
+    /// counts its rows, for the engine's progress, and the rows the step changes (`condition`). The same scan
+    /// checks the step's widenings (`exact`): none that would round a value, and the change need not check
+    /// them again (``verifiedExactDoubles``); one that would, and the run is refused here, naming it, before
+    /// anything is written. On an engine that converts in place it checks the table's links too (``linksChecked``).
+    ///
+    /// - Returns: The rows the step changes.
+    private mutating func countChanges(
+        in table: String, of state: TableState, where condition: String, exact: [SQLTableChange.ExactDouble], _ db: any SQLConnection
+    ) throws -> Int {
+        let q = db.dialect.quote
+        try db.lockForChange(table)
+        var flags = [condition]
+        if !exact.isEmpty { flags.append(exact.map { db.dialect.inexactDoubleCondition(q($0.column)) }.joined(separator: " OR ")) }
+        // An engine that converts in place keeps the table's links as they are: the same scan checks them now,
+        // so that validation need not scan the rewritten table again.
+        let links = db.convertsColumnsInPlace ? references(of: state) : []
+        let sql: String
+        if links.isEmpty {
+            // (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
+            sql = "SELECT COUNT(*), \(flags.map { "COUNT(*) FILTER (WHERE \($0))" }.joined(separator: ", ")) FROM \(q(table))"
+        } else {
+            // The flags are computed over a subquery, so that they read the table's own columns.
+            let id = q(StoreLayout.idColumn)
+            let inner = flags.enumerated().map { "(\($1)) AS _molt_flag\($0)" } + links.enumerated().map { "\(q($1.column)) AS _molt_link\($0)" }
+            let joins = links.enumerated().map { "LEFT JOIN \(q($1.parent)) p\($0) ON p\($0).\(id) = c._molt_link\($0)" }
+            let broken = links.indices.map { "(c._molt_link\($0) IS NOT NULL AND p\($0).\(id) IS NULL)" }.joined(separator: " OR ")
+            let counted = flags.indices.map { "COUNT(*) FILTER (WHERE c._molt_flag\($0))" } + ["COUNT(*) FILTER (WHERE \(broken))"]
+            sql = """
+                SELECT COUNT(*), \(counted.joined(separator: ", "))
+                FROM (SELECT \(inner.joined(separator: ", ")) FROM \(q(table))) c \(joins.joined(separator: " "))
+                """
+        }
+        let columns = flags.count + (links.isEmpty ? 1 : 2)
+        guard let row = try db.fetchRows(sql, types: Array(repeating: .int, count: columns)).first, row.count == columns else {
+            throw MoltError(.ioError, "Counting the rows of '\(table)' gave no result, so the migration stopped before writing anything. Open the store again.")
+        }
+        let counts = row.map { Int($0.int ?? 0) }
+        rowCounts[table] = counts[0]
+        if !exact.isEmpty {
+            // The first value with no exact double, named by the check that finds it.
+            if counts[2] > 0 {
+                for check in exact { try ExactDoubles.check(check, table: table, in: db) }
+            } else {
+                verifiedExactDoubles.formUnion(exact)
+            }
+        }
+        // A broken link is left for validation, which names it.
+        if !links.isEmpty, counts.last == 0 { linksChecked.insert(table) }
+        return counts[1]
     }
 
     /// The references of a table of the run's start schema, as its columns and its parents' tables are now;
@@ -75,6 +106,8 @@ extension LightweightMigration {
 
     private func rows(in table: String, where condition: String?, _ db: any SQLConnection) throws -> Int {
         guard try db.tableExists(table) else { return 0 }
+        // What is found here decides whether a removal loses data: nothing may be written there until it is done.
+        try db.lockForChange(table)
         let filter = condition.map { " WHERE \($0)" } ?? ""
         return Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(table))\(filter)") ?? 0)
     }

@@ -45,6 +45,9 @@ struct LightweightMigration {
     /// in place): a change that rewrites such a table without writing a link leaves nothing for validation to
     /// check there.
     var linksChecked: Set<String> = []
+    /// Widenings from int to double whose every stored value was found exact while counting their tables (under
+    /// the lock of the change to come): the change need not look at them again.
+    var verifiedExactDoubles: Set<SQLTableChange.ExactDouble> = []
     /// Columns a mapping computes in this run's rebuild rather than in a pass of its own: entity → attribute.
     var mappedColumns: [String: [String: MappedColumn]] = [:]
 
@@ -141,9 +144,9 @@ struct LightweightMigration {
                 continue
             }
             var result = ColumnSource.convert(source, from: oldAttribute.type, to: attribute.type)
-            if oldAttribute.type == .int, attribute.type == .double, case .column(let column) = source {
-                state.exactDoubleChecks.append(
-                    SQLTableChange.ExactDouble(column: column, entity: entity.name, attribute: attribute.name, version: diff.destination.version))
+            if let check = Self.exactDoubleCheck(oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version),
+                !verifiedExactDoubles.contains(check) {
+                state.exactDoubleChecks.append(check)
             }
             if oldAttribute.isOptional != attribute.isOptional {
                 state.needsRebuild = true
@@ -152,6 +155,15 @@ struct LightweightMigration {
             state.columns[attribute.name] = result
         }
         return state
+    }
+
+    /// The check a widening of `old` to `new` needs: an integer column becoming a double, straight from a column of
+    /// the origin table (a value computed otherwise is checked where it is computed).
+    static func exactDoubleCheck(
+        _ old: Attribute, _ new: Attribute, source: ColumnSource, entity: String, version: Int
+    ) -> SQLTableChange.ExactDouble? {
+        guard old.type == .int, new.type == .double, case .column(let column) = source else { return nil }
+        return SQLTableChange.ExactDouble(column: column, entity: entity, attribute: new.name, version: version)
     }
 
     /// The sources of `entity`'s to-one columns; its to-many relationships' join tables go into `newJoins`.

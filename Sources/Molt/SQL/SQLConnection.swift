@@ -49,6 +49,12 @@ package protocol SQLConnection: AnyObject {
 
     // MARK: - Engine strategies
 
+    /// Takes, before a migration counts or checks the rows of `table`, the lock its change will take, so that
+    /// what was counted and checked is what the change finds: no other session writes there until the commit.
+    /// PostgreSQL, where live traffic goes on during a migration, locks the table (`ACCESS EXCLUSIVE`); SQLite's
+    /// migration transaction keeps every other writer out already.
+    func lockForChange(_ table: String) throws
+
     /// Brings one table to its new shape: cheap `ALTER`s where the engine can, a rebuild otherwise; the
     /// indexes are then synchronised with ``syncIndexes(of:table:version:)``.
     ///

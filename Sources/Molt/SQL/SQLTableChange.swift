@@ -77,7 +77,8 @@ package struct SQLTableChange: Sendable {
     package var version: Int
     /// Origin columns the change widens from int to double: every stored integer must have an exact double,
     /// or the change is refused before anything is written (``ValueConversion/inexactDouble(entity:attribute:value:objectID:version:origin:)``).
-    /// Each engine checks them its own way (SQLite before it rebuilds; PostgreSQL inside the rewrite itself).
+    /// The engine checks them before it writes; an inferred run leaves out those it found exact while counting
+    /// the table.
     package var exactDoubles: [ExactDouble] = []
     /// The table's rows, when the run counted them already and nothing has added or removed one since;
     /// nil when the engine must count them itself (for progress).
@@ -88,7 +89,7 @@ package struct SQLTableChange: Sendable {
     package var origin: Entity?
 
     /// An `int → double` widening to check against the data before it is applied.
-    package struct ExactDouble: Sendable, Equatable {
+    package struct ExactDouble: Sendable, Hashable {
         /// The column of the origin table.
         package var column: String
         /// The entity and attribute, in the version that widens it.

@@ -84,6 +84,9 @@ final class SQLiteConnection: SQLConnection {
 
     func deferReferenceChecks() throws { _ = try execute("PRAGMA defer_foreign_keys = ON") }
 
+    /// Nothing to take: a migration's transaction (`BEGIN IMMEDIATE`) already keeps every other writer out.
+    func lockForChange(_ table: String) throws {}
+
     func tableExists(_ table: String) throws -> Bool {
         try fetchInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1", [.string(table)]) != nil
     }
