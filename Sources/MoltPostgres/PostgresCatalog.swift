@@ -74,8 +74,9 @@ struct PostgresCatalog {
     }
 
     /// The shapes of the application's tables: each column's type (with a collation other than the type's
-    /// default, `NOT NULL`, identity), its references, its indexes other than the primary key.
-    func shapes() throws -> [String: SQLTableShape] {
+    /// default, `NOT NULL`, identity), its references (`references`, when the caller read them already), its
+    /// indexes other than the primary key.
+    func shapes(references known: [Reference]? = nil) throws -> [String: SQLTableShape] {
         let columnRows = try connection.rows("""
             SELECT c.relname, a.attname,
                    format_type(a.atttypid, a.atttypmod)
@@ -94,7 +95,7 @@ struct PostgresCatalog {
             let (table, column, type) = (row[0].string!, row[1].string!, row[2].string!)
             result[table, default: SQLTableShape(columns: [:], references: [], indexes: [], order: [])].append(column, type)
         }
-        for reference in try references() where result[reference.table] != nil {
+        for reference in try known ?? references() where result[reference.table] != nil {
             result[reference.table]!.references.insert("\(reference.column) → \(reference.parent)(\(reference.parentColumn))")
         }
         for (table, indexes) in try indexes() where result[table] != nil {

@@ -33,6 +33,9 @@ final class PostgresLink: @unchecked Sendable {
     private var referencesDeferred = false
     /// Whether rows were written since references were deferred, so that checks may be pending.
     private var checksPending = false
+    /// How many statements that may change the catalog (`ALTER`, `CREATE`, `DROP`, `DO`) the session has sent:
+    /// what was read from the catalog holds while it stays the same.
+    private(set) var catalogChanges = 0
 
     private init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -123,6 +126,7 @@ final class PostgresLink: @unchecked Sendable {
             checksPending = false
             return
         }
+        if Self.changesCatalog.contains(Self.keyword(of: sql)) { catalogChanges += 1 }
         try settleReferences(before: sql)
         if sql.contains(PostgresFunctions.prefix) {
             let missing = PostgresFunctions.needed(by: sql).filter { !functions.contains($0.name) }
@@ -161,6 +165,9 @@ final class PostgresLink: @unchecked Sendable {
     /// (`INSERT`, `UPDATE`, `DELETE`, `WITH`…) is taken to write some.
     private static let writesNoRow: Set<Substring> = ["SELECT", "ALTER", "CREATE", "DROP", "LOCK", "SET", "DO", "VACUUM", "ANALYZE"]
 
+    /// The first keywords of the statements that may change the catalog.
+    private static let changesCatalog: Set<Substring> = ["ALTER", "CREATE", "DROP", "DO"]
+
     /// The statement's first word, in capitals.
     private static func keyword(of sql: String) -> Substring {
         let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }
@@ -169,6 +176,7 @@ final class PostgresLink: @unchecked Sendable {
 
     /// Sends a statement of the session's own, not one of the run's, for `sql`: a failure is reported as `sql`'s.
     private func send(_ statement: String, for sql: String) throws {
+        if Self.changesCatalog.contains(Self.keyword(of: statement)) { catalogChanges += 1 }
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement)\n".utf8)) }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()

@@ -14,6 +14,8 @@ final class PostgresStoreConnection: SQLConnection {
     private var forward = PostgresForwardReferences()
     /// The tables ``lockForChange(_:)`` locked in this transaction.
     private var locked: Set<String> = []
+    /// The namespace's references as last read, with the link's ``PostgresLink/catalogChanges`` then.
+    private var knownReferences: (catalogChanges: Int, references: [PostgresCatalog.Reference])?
 
     init(link: PostgresLink, namespace: String) {
         self.link = link
@@ -124,7 +126,16 @@ final class PostgresStoreConnection: SQLConnection {
     }
 
     func tableShapes() throws -> [String: SQLTableShape] {
-        try PostgresCatalog(connection: self, namespace: namespace).shapes()
+        try PostgresCatalog(connection: self, namespace: namespace).shapes(references: try references())
+    }
+
+    /// The namespace's references, read from the catalog once until a statement may have changed them:
+    /// validation needs them for the tables' shapes and again for the links to check.
+    private func references() throws -> [PostgresCatalog.Reference] {
+        if let knownReferences, knownReferences.catalogChanges == link.catalogChanges { return knownReferences.references }
+        let references = try PostgresCatalog(connection: self, namespace: namespace).references()
+        knownReferences = (link.catalogChanges, references)
+        return references
     }
 
     /// The shapes the catalog would show for `schema`'s tables (``PostgresExpectedShapes``), without creating them.
@@ -154,7 +165,7 @@ final class PostgresStoreConnection: SQLConnection {
     /// One catalog read names the references to check and whether each table has an `_id` to report.
     func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink] {
         let q = dialect.quote
-        let references = try PostgresCatalog(connection: self, namespace: namespace).references()
+        let references = try references()
         let checked = tables.map { tables in
             tables.union(references.filter { tables.contains($0.parent) }.map(\.table))
         }

@@ -57,7 +57,7 @@ extension Store {
                 try location.engine.finishOpening(database, options: options, isNew: false)
                 return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
-            var outcome = try prepare(database, location: location, schema: schema, options: options)
+            var outcome = try prepare(database, location: location, schema: schema, options: options, known: current)
             if case .opened = outcome, case .migrate(let stored) = first {
                 outcome = .migratedByAnotherProcess(fromVersion: stored.version)
             }
@@ -94,13 +94,14 @@ extension Store {
     }
 
     /// Creates, resets or migrates the store, in one exclusive transaction that other openers wait for.
+    /// - Parameter known: The metadata the opening read before it waited for the lock, if any.
     private static func prepare(
-        _ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options
+        _ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options, known: StoreMetadata?
     ) throws -> OpeningOutcome {
         var outcome = OpeningOutcome.opened
         try database.exclusive { db in
             // Another thread or process may have done the work while this one waited for the lock.
-            let metadata = try StoreMetadata.read(db)
+            let metadata = try StoreMetadata.reread(db, known: known)
             switch try decision(for: metadata, schema: schema, options: options) {
             case .open:
                 return true

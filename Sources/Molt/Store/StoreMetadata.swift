@@ -39,6 +39,19 @@ struct StoreMetadata {
         return (false, try readTable(db))
     }
 
+    /// The metadata again, in the exclusive transaction an opening waited for: `known` (what the opening read
+    /// before it waited) when the three keys still say the same, so that the snapshot is neither read nor decoded
+    /// twice; otherwise read whole, since another opener may have migrated, reset or removed the store meanwhile.
+    static func reread(_ db: any SQLConnection, known: StoreMetadata?) throws -> StoreMetadata? {
+        guard let known else { return try read(db) }
+        let found = try values(of: ["formatVersion", "schemaVersion", "schemaHash"], in: db)
+        if found["formatVersion"] == String(known.formatVersion), found["schemaVersion"] == String(known.schema.version),
+            found["schemaHash"] == known.schemaHash {
+            return known
+        }
+        return try read(db)
+    }
+
     /// The metadata of a store whose metadata table exists.
     private static func readTable(_ db: any SQLConnection) throws -> StoreMetadata {
         let rows = try db.fetchRows("SELECT key, value FROM \(db.dialect.quote(table))", types: [nil, nil])
