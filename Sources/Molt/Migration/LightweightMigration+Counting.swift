@@ -4,7 +4,6 @@ extension LightweightMigration {
     ///
     /// - Throws: ``MoltError/Code/dataLossRefused`` (see ``DataLoss``).
     mutating func count(_ diff: SchemaDiff, in db: any SQLConnection) throws -> (dropped: [DroppedData], updated: Int) {
-        let q = db.dialect.quote
         let dropped = try DataLoss.check(diff, refusing: true) { loss in
             guard let state = tables[loss.entity], let table = state.origin?.name else { return 0 }
             guard let property = loss.property else { return try rows(in: table, where: nil, db) }
