@@ -85,6 +85,21 @@ struct InferredConversionTests {
         #expect(events.all.last?.fractionCompleted == 1)
     }
 
+    @Test("a required attribute's conversion updates every object, an optional one's those with a value", arguments: StoreKind.durable)
+    func updatedObjectsCounted(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let url = try kind.location(in: dir)
+        let v0 = Library.v0()
+        let v1 = v0.next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.type = .double } } }
+        let v2 = v1.next(2) { $0.edit("Book") { $0.editAttribute("price") { $0.type = .string } } }
+        try Library.makeStore(at: url, schema: v0, kind: kind)
+        let store = try Store.open(at: url, schema: v2, options: kind.options.migrating(with: try MigrationPlan(schemas: [v0, v1, v2])))
+        defer { try? store.close() }
+        // Six books, all with pages (required), four with a price.
+        #expect(try store.history().first?.stepRecords.map(\.objectsUpdated) == [6, 4])
+        #expect(try store.read { try $0.fetch("Book").compactMap { $0["pages"].double } }.count == 6)
+    }
+
     @Test("int → double is refused when a stored integer has no exact double, and nothing is written", arguments: StoreKind.durable)
     func inexactDoubleRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()

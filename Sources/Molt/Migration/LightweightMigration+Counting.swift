@@ -16,7 +16,9 @@ extension LightweightMigration {
             guard let oldName = diff.originalName(ofEntity: entity.name), let state = tables[oldName],
                 let table = state.origin?.name
             else { continue }
+            // The rows the step changes: those of `conditions`, or every row.
             var conditions: [String] = []
+            var everyRow = false
             var exact: [SQLTableChange.ExactDouble] = []
             for attribute in entity.attributes {
                 guard let oldAttribute = diff.originalName(ofProperty: attribute.name, inEntity: entity.name)
@@ -26,34 +28,40 @@ extension LightweightMigration {
                 let sql = source.sql(db.dialect)
                 let isNull = source == .literal(.null)
                 // A converted value, and a null filled with the default, are values the step changes.
-                if oldAttribute.type != attribute.type, !isNull { conditions.append("\(sql) IS NOT NULL") }
+                if oldAttribute.type != attribute.type, !isNull {
+                    if holdsValueInEveryRow(source, of: state) { everyRow = true } else { conditions.append("\(sql) IS NOT NULL") }
+                }
                 if oldAttribute.isOptional, !attribute.isOptional, attribute.defaultValue != nil {
-                    conditions.append(isNull ? "1 = 1" : "\(sql) IS NULL")
+                    if isNull { everyRow = true } else { conditions.append("\(sql) IS NULL") }
                 }
                 if let check = Self.exactDoubleCheck(oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version) {
                     exact.append(check)
                 }
             }
-            if !conditions.isEmpty {
-                updated += try countChanges(in: table, of: state, where: conditions.joined(separator: " OR "), exact: exact, db)
+            if everyRow || !conditions.isEmpty {
+                let condition = everyRow ? nil : conditions.joined(separator: " OR ")
+                updated += try countChanges(in: table, of: state, where: condition, exact: exact, db)
             }
         }
         return (dropped, updated)
     }
 
     /// One scan of `table` (locked as its change will lock it, so that what is counted is what the change finds)
-    /// counts its rows, for the engine's progress, and the rows the step changes (`condition`). The same scan
+    /// counts its rows, for the engine's progress, and the rows the step changes (`condition`; nil: all). The same scan
     /// checks the step's widenings (`exact`): none that would round a value, and the change need not check
     /// them again (``verifiedExactDoubles``); one that would, and the run is refused here, naming it, before
     /// anything is written. On an engine that converts in place it checks the table's links too (``linksChecked``).
     ///
     /// - Returns: The rows the step changes.
     private mutating func countChanges(
-        in table: String, of state: TableState, where condition: String, exact: [SQLTableChange.ExactDouble], _ db: any SQLConnection
+        in table: String, of state: TableState, where condition: String?, exact: [SQLTableChange.ExactDouble], _ db: any SQLConnection
     ) throws -> Int {
         let q = db.dialect.quote
         try db.lockForChange(table)
-        var flags = [condition]
+        // Each flag is counted by an aggregate of its own (PostgreSQL: ~3 ms per 100k rows): none for `updates`
+        // when it is every row.
+        var flags = condition.map { [$0] } ?? []
+        let inexact = flags.count
         if !exact.isEmpty { flags.append(exact.map { db.dialect.inexactDoubleCondition(q($0.column)) }.joined(separator: " OR ")) }
         // An engine that converts in place keeps the table's links as they are: the same scan checks them now,
         // so that validation need not scan the rewritten table again.
@@ -61,7 +69,7 @@ extension LightweightMigration {
         let sql: String
         if links.isEmpty {
             // (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
-            sql = "SELECT COUNT(*), \(flags.map { "COUNT(*) FILTER (WHERE \($0))" }.joined(separator: ", ")) FROM \(q(table))"
+            sql = "SELECT \((["COUNT(*)"] + flags.map { "COUNT(*) FILTER (WHERE \($0))" }).joined(separator: ", ")) FROM \(q(table))"
         } else {
             // The flags are computed over a subquery, so that they read the table's own columns.
             let id = q(StoreLayout.idColumn)
@@ -82,7 +90,7 @@ extension LightweightMigration {
         rowCounts[table] = counts[0]
         if !exact.isEmpty {
             // The first value with no exact double, named by the check that finds it.
-            if counts[2] > 0 {
+            if counts[1 + inexact] > 0 {
                 for check in exact { try ExactDoubles.check(check, table: table, in: db) }
             } else {
                 verifiedExactDoubles.formUnion(exact)
@@ -90,7 +98,14 @@ extension LightweightMigration {
         }
         // A broken link is left for validation, which names it.
         if !links.isEmpty, counts.last == 0 { linksChecked.insert(table) }
-        return counts[1]
+        return condition == nil ? counts[0] : counts[1]
+    }
+
+    /// Whether every row has a value in `source`: a column of a required attribute of a table of the run's start
+    /// schema, whose `NOT NULL` every engine enforces (validation holds the store to it).
+    private func holdsValueInEveryRow(_ source: ColumnSource, of state: TableState) -> Bool {
+        guard case .column(let column) = source, let origin = state.origin, start.entity(named: origin.name) == origin else { return false }
+        return origin.attribute(named: column)?.isOptional == false
     }
 
     /// The references of a table of the run's start schema, as its columns and its parents' tables are now;
