@@ -44,6 +44,25 @@ struct PostgresServerTests {
         }
     }
 
+    @Test("a typed insert or save of a string with NUL is refused on PostgreSQL with the dynamic API's message", arguments: StoreKind.allCases)
+    func nulCharacterTyped(kind: StoreKind) throws {
+        typealias Shelf = TypedInsertEnginesTests.Shelf
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: TypedInsertEnginesTests.schema, in: dir)
+        defer { try? store.close() }
+        let refusal = "Attribute 'Shelf.name' cannot store a string with the NUL character (U+0000), which PostgreSQL text cannot hold. Remove the character, or store the bytes in a data attribute; nothing was written."
+        var shelf = try store.write { try $0.insert(Shelf(name: "plain")) }
+        shelf.name = "a\u{0}b"
+        if kind == .postgres {
+            #expect(moltError { try store.write { _ = try $0.insert(Shelf(name: "a\u{0}b")) } }?.message == refusal)
+            #expect(moltError { try store.write { try $0.save(shelf) } }?.message == refusal)
+            #expect(try store.read { try $0.fetch(Shelf.self).map(\.name) } == ["plain"])
+        } else {
+            try store.write { try $0.save(shelf) }
+            #expect(try store.read { try $0.fetch(Shelf.self).map(\.name) } == ["a\u{0}b"])
+        }
+    }
+
     @Test("async reads and writes, and an imported identifier never collides with the next one", arguments: StoreKind.allCases)
     func asyncAndExplicitIDs(kind: StoreKind) async throws {
         let dir = TemporaryDirectory()

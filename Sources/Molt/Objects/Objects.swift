@@ -92,13 +92,17 @@ public struct Objects {
         }
     }
 
+    /// The refusal of a value the engine cannot store (``SQLDialect/storageRefusal(_:)``), naming the attribute:
+    /// the same from the dynamic and the typed API.
+    static func unstorable(entity: String, attribute: String, reason: String) -> MoltError {
+        MoltError(.invalidValue, "Attribute '\(entity).\(attribute)' cannot store \(reason); nothing was written.", entity: entity, property: attribute)
+    }
+
     /// `value` in `attribute`'s type, or the error that names why it does not fit.
     func checked(_ value: Value, for attribute: Attribute, in entity: Entity, objectID: Int64? = nil) throws -> Value {
         if let checked = attribute.coerce(value) {
             if let reason = dialect.storageRefusal(checked) {
-                throw MoltError(
-                    .invalidValue, "Attribute '\(entity.name).\(attribute.name)' cannot store \(reason); nothing was written.",
-                    entity: entity.name, property: attribute.name)
+                throw Self.unstorable(entity: entity.name, attribute: attribute.name, reason: reason)
             }
             return checked
         }

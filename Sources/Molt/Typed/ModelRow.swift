@@ -120,19 +120,25 @@ public struct ModelColumns {
     var failure: (any Error)?
     /// The first to-one column that points to a destination never inserted, and its entity.
     var uninserted: (column: Int, destination: String)?
+    /// The first column given a value the engine cannot store (PostgreSQL: text with a NUL), and why.
+    var unstorable: (column: Int, reason: String)?
+    /// The engine's dialect, which says what it cannot store; nil for a dynamic object's values.
+    private let dialect: (any SQLDialect)?
     /// The columns before the to-one relationships, whose identifiers are kept in ``toOneIDs``.
     private let attributeCount: Int
     /// The to-one relationships' identifiers, as appended after the attributes (read back after an insert).
     private(set) var toOneIDs: [Int64?] = []
 
-    init(statement: any SQLStatement, attributeCount: Int) {
+    init(statement: any SQLStatement, attributeCount: Int, dialect: any SQLDialect) {
         storage = .statement(statement)
         self.attributeCount = attributeCount
+        self.dialect = dialect
     }
 
     init() {
         storage = .values([])
         attributeCount = .max
+        dialect = nil
     }
 
     /// Appends the next column's value.
@@ -148,6 +154,7 @@ public struct ModelColumns {
         case .date(let v) where v.timeIntervalSince1970.isNaN: flagNaN(); value = .null
         default: break
         }
+        if unstorable == nil, let reason = dialect?.storageRefusal(value) { unstorable = (count, reason) }
         switch storage {
         case .statement(let statement):
             do {

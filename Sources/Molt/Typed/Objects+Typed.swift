@@ -59,9 +59,9 @@ extension Objects {
         let entity = plan.entity
         let statement = try db.cachedStatement(plan.insertSQL)
         statement.reset()
-        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count)
+        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
         model.encode(to: &columns)
-        try refuseNaN(columns, entity: entity)
+        try refuseUnstorable(columns, entity: entity)
         try checkLinkedObjectsExist(of: model, entity: entity)
         try willWrite(entity.name, properties: nil)
         var inserted = model
@@ -98,9 +98,9 @@ extension Objects {
             ? M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first } : nil
         let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).update)
         statement.reset()
-        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count)
+        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
         model.encode(to: &columns)
-        try refuseNaN(columns, entity: entity)
+        try refuseUnstorable(columns, entity: entity)
         columns.appendValue(.int(id))
         if let failure = columns.failure { throw failure }
         try checkLinkedObjectsExist(of: model, entity: entity)
@@ -112,9 +112,10 @@ extension Objects {
         try linkInverses(of: model, entity: entity, previous: previous)
     }
 
-    /// Refuses a NaN, which SQLite would store as null, with the dynamic API's message; then any other value
-    /// the statement could not take.
-    private func refuseNaN(_ columns: ModelColumns, entity: Entity) throws {
+    /// Refuses what cannot be stored, with the dynamic API's messages: a link to a value never inserted, a value the
+    /// engine cannot hold (PostgreSQL: text with a NUL), a NaN (SQLite would store it as null); then any other
+    /// value the statement could not take.
+    private func refuseUnstorable(_ columns: ModelColumns, entity: Entity) throws {
         if let (column, destination) = columns.uninserted {
             let toOne = entity.relationships.filter { $0.kind == .toOne }
             let index = column - entity.attributes.count
@@ -123,6 +124,9 @@ extension Objects {
                 .objectNotFound,
                 "Relationship '\(entity.name).\(name)' points to a '\(destination)' value that was never inserted (its persistentID is nil), so it would be stored empty. Insert the '\(destination)' first and link the value `insert` returned.",
                 entity: entity.name, property: name)
+        }
+        if let (index, reason) = columns.unstorable, index < entity.attributes.count, index < columns.nanColumn ?? .max {
+            throw Self.unstorable(entity: entity.name, attribute: entity.attributes[index].name, reason: reason)
         }
         guard let index = columns.nanColumn, index < entity.attributes.count else {
             if let failure = columns.failure { throw failure }
