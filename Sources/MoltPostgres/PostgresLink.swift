@@ -33,6 +33,9 @@ final class PostgresLink: @unchecked Sendable {
     private var referencesDeferred = false
     /// Whether rows were written since references were deferred, so that checks may be pending.
     private var checksPending = false
+    /// The largest identifier inserts of this transaction gave explicitly, by quoted table, that the table's
+    /// identity sequence may not have passed yet (see ``noteExplicitID(_:in:)``).
+    private var explicitIDs: [String: Int64] = [:]
     /// How many statements that may change the catalog (`ALTER`, `CREATE`, `DROP`, `DO`) the session has sent:
     /// what was read from the catalog holds while it stays the same.
     private(set) var catalogChanges = 0
@@ -118,6 +121,7 @@ final class PostgresLink: @unchecked Sendable {
     /// migration that does not).
     private func prepare(for sql: String) throws {
         try sendQueue(before: sql)
+        try advanceIdentities(before: sql)
         if !insertedRows, Self.mayInsert(sql) { insertedRows = true }
         if Self.boundsTransaction(sql) {
             functions = []
@@ -133,6 +137,39 @@ final class PostgresLink: @unchecked Sendable {
             guard !missing.isEmpty else { return }
             try send(Self.anonymousBlock(missing.map { $0.sql + ";" }.joined(separator: "\n")), for: sql)
             functions.formUnion(missing.map(\.name))
+        }
+    }
+
+    /// Notes that an insert gave `table` (quoted) the identifier `id` itself (an import keeping identifiers). The
+    /// identity sequence is moved past the largest such identifier once, before the next statement that may let
+    /// the engine number a row of the table and before the commit, rather than after every such insert (a round
+    /// trip each).
+    func noteExplicitID(_ id: Int64, in table: String) {
+        explicitIDs[table] = max(explicitIDs[table] ?? id, id)
+    }
+
+    /// Moves the identity sequences ``noteExplicitID(_:in:)`` left behind before `sql` if it may number a row of
+    /// their tables: an insert that does not give the identifier itself (into one of them, or into any table
+    /// when its target is not read as simply), and the commit. A rollback forgets them.
+    private func advanceIdentities(before sql: String) throws {
+        guard !explicitIDs.isEmpty else { return }
+        if sql == "ROLLBACK" || sql == "BEGIN" || sql.hasPrefix("BEGIN ") {
+            explicitIDs = [:]
+            return
+        }
+        let tables: [String]
+        if sql == "COMMIT" {
+            tables = Array(explicitIDs.keys)
+        } else if Self.writesNoRow.contains(Self.keyword(of: sql)) || PostgresStatement.tableWithExplicitID(sql) != nil {
+            return
+        } else if let table = PostgresStatement.insertTable(sql) {
+            tables = explicitIDs[table] == nil ? [] : [table]
+        } else {
+            tables = Array(explicitIDs.keys)
+        }
+        for table in tables.sorted() {
+            guard let id = explicitIDs.removeValue(forKey: table) else { continue }
+            try PostgresIdentities.advance(table, past: id, link: self)
         }
     }
 

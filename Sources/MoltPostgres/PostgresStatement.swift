@@ -80,8 +80,16 @@ final class PostgresStatement: SQLStatement {
         guard let row = rows.first, case .int(let id) = PostgresValueCodec.stored(row.makeRandomAccess()[0]) else {
             throw MoltError(.ioError, "PostgreSQL returned no identifier for the inserted row.", sql: sql)
         }
-        if let table = Self.tableWithExplicitID(sql) { try PostgresIdentities.advance(table, past: id, link: link) }
+        if let table = Self.tableWithExplicitID(sql) { link.noteExplicitID(id, in: table) }
         return id
+    }
+
+    /// The quoted table of an `INSERT INTO "T" …`, or nil when the statement is not read as simply.
+    static func insertTable(_ sql: String) -> String? {
+        guard sql.hasPrefix("INSERT INTO \""), let close = sql.dropFirst(13).firstIndex(of: "\""),
+            sql[sql.index(after: close)...].first != "\""  // a doubled quote inside the name
+        else { return nil }
+        return String(sql[sql.index(sql.startIndex, offsetBy: 12)...close])
     }
 
     /// The quoted table of an `INSERT INTO "T" ("_id", …)` that gives the identifier itself (an import that

@@ -76,6 +76,25 @@ struct PostgresServerTests {
         #expect(tags == ["40 kept", "41 next"])
     }
 
+    @Test("kept identifiers move the numbering past them by the next numbered insert or the commit; a rollback leaves it", arguments: StoreKind.allCases)
+    func keptIdentifiersAcrossTransactions(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Library.v0(), in: dir)
+        defer { try? store.close() }
+        struct Undo: Error {}
+        // A rolled-back import numbers nothing: the next object is the first.
+        _ = try? store.write { objects in
+            _ = try objects.insert("Tag", ["label": "gone"], keepingID: 500)
+            throw Undo()
+        }
+        #expect(try store.write { try $0.insert("Tag", ["label": "first"]).id } == 1)
+        // Kept in one transaction, numbered in the next: past the largest kept one.
+        try store.write { objects in
+            for id: Int64 in [70, 90, 80] { _ = try objects.insert("Tag", ["label": .string("kept \(id)")], keepingID: id) }
+        }
+        #expect(try store.write { try $0.insert("Tag", ["label": "next"]).id } == 91)
+    }
+
     @Test("a migration moves identity sequences past the identifiers it wrote, and never back onto a deleted object's")
     func identitiesAfterMigrations() throws {
         let dir = TemporaryDirectory()
