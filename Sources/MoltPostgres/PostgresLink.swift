@@ -160,7 +160,7 @@ final class PostgresLink: @unchecked Sendable {
         let tables: [String]
         if sql == "COMMIT" {
             tables = Array(explicitIDs.keys)
-        } else if Self.writesNoRow.contains(Self.keyword(of: sql)) || PostgresStatement.tableWithExplicitID(sql) != nil {
+        } else if Self.numbersNoRow.contains(Self.keyword(of: sql)) || PostgresStatement.tableWithExplicitID(sql) != nil {
             return
         } else if let table = PostgresStatement.insertTable(sql) {
             tables = explicitIDs[table] == nil ? [] : [table]
@@ -201,6 +201,10 @@ final class PostgresLink: @unchecked Sendable {
     /// The first keywords of the statements Molt sends that write no row of a table with references; any other
     /// (`INSERT`, `UPDATE`, `DELETE`, `WITH`…) is taken to write some.
     private static let writesNoRow: Set<Substring> = ["SELECT", "ALTER", "CREATE", "DROP", "LOCK", "SET", "DO", "VACUUM", "ANALYZE"]
+
+    /// The first keywords of the statements Molt sends that never let the engine number a row (the imports'
+    /// links are `UPDATE`s between their `INSERT`s).
+    private static let numbersNoRow = writesNoRow.union(["UPDATE", "DELETE"])
 
     /// The first keywords of the statements that may change the catalog.
     private static let changesCatalog: Set<Substring> = ["ALTER", "CREATE", "DROP", "DO"]
