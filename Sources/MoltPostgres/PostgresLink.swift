@@ -184,12 +184,19 @@ final class PostgresLink: @unchecked Sendable {
             referencesDeferred = false
             checksPending = false
         } else {
-            if !referencesDeferred {
-                try send("SET CONSTRAINTS ALL DEFERRED", for: sql)
-                referencesDeferred = true
-            }
-            checksPending = true
+            try willWriteRows(for: sql)
         }
+    }
+
+    /// Defers references before the transaction's first write (see ``defersReferences``): cheap enough to call
+    /// for every update a stage queues.
+    private func willWriteRows(for sql: String) throws {
+        guard defersReferences else { return }
+        if !referencesDeferred {
+            try send("SET CONSTRAINTS ALL DEFERRED", for: sql)
+            referencesDeferred = true
+        }
+        checksPending = true
     }
 
     /// Whether `sql` inserts into Molt's metadata or history, which hold no reference.
@@ -257,7 +264,7 @@ final class PostgresLink: @unchecked Sendable {
             return
         }
         if let queue, !queue.accepts(shape, id: id) { try sendQueue(before: sql) }
-        try settleReferences(before: sql)
+        try willWriteRows(for: sql)
         if queue == nil {
             guard let types = try columnTypes(shape) else {
                 try run(sql, arguments)
