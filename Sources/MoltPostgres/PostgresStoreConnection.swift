@@ -199,7 +199,4 @@ final class PostgresStoreConnection: SQLConnection {
     /// Never: PostgreSQL alters a table in place, so a mapping is not folded into a rebuild; it runs as its own
     /// `UPDATE` (the statements are the same work as a computed column's).
     func rewritesRows(_ change: SQLTableChange) -> Bool { false }
-
-    /// Yes: `ALTER COLUMN … TYPE … USING` rewrites the one column's values and keeps the others.
-    var convertsColumnsInPlace: Bool { true }
 }

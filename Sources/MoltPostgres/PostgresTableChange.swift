@@ -44,7 +44,6 @@ struct PostgresTableChange {
         if !change.exactDoubles.isEmpty { try connection.lockForChange(change.table) }
         for check in change.exactDoubles { try ExactDoubles.check(check, table: change.table, in: connection) }
         var written = 0
-        var rewrote = false
         var wroteLinks = false
         var present = Set(change.originColumns)
         // Columns computed from others are added and filled first, while every origin column has its old name.
@@ -61,7 +60,6 @@ struct PostgresTableChange {
             } else {
                 try addColumn(column.name, as: name, default: .null)
                 written = max(written, try connection.execute("UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
-                rewrote = true
                 wroteLinks = wroteLinks || change.entity.relationship(named: column.name) != nil
             }
         }
@@ -74,12 +72,11 @@ struct PostgresTableChange {
         for column in inPlace {
             let (count, rewritten) = try convert(column)
             written = max(written, count)
-            rewrote = rewrote || rewritten
             wroteLinks = wroteLinks || (rewritten && change.entity.relationship(named: column.final) != nil)
         }
         try syncConstraints(inPlace: inPlace, computed: computed)
         // Only the columns named above were written: every other value of each row, every other link, is as it was.
-        return SQLTableChangeResult(rowsWritten: written, rewroteRows: rewrote, wroteLinks: wroteLinks)
+        return SQLTableChangeResult(rowsWritten: written, wroteLinks: wroteLinks)
     }
 
     /// Brings `NOT NULL` and the indexes to the entity's, reading the catalog (a few milliseconds a query) only

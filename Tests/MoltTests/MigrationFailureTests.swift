@@ -54,25 +54,32 @@ struct MigrationFailureTests {
         #expect(try migrated.read { try $0.fetch("Book", orderBy: [.ascending("isbn")]).map { $0["pages"] } } == [-50.0, 50.0, 150.0, 250.0, 350.0, 450.0])
     }
 
-    @Test("a validation failure (a broken link found before commit) rolls everything back", arguments: StoreKind.durable)
+    @Test("a validation failure found before commit rolls everything back", arguments: StoreKind.durable)
     func validationFails(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
         let schemas = Self.versions()
         try Library.makeStore(at: url, schema: schemas[0], kind: kind)
-        // A row edited by hand behind Molt's back: book 3 points to author 99, which does not exist.
+        // The store edited by hand behind Molt's back, where the migration to v1 looks.
+        let expected: String
         if kind == .postgres {
-            // Triggers (references among them) off for this transaction, as SQLite's foreign_keys = OFF.
-            try RawSQL.execute(url, "SET LOCAL session_replication_role = replica", #"UPDATE "Book" SET author = 99 WHERE isbn = 'isbn-3'"#)
+            // An index no schema declares, on a table the migration keeps: found by the shape validation.
+            // (PostgreSQL converts Book in place, writing no link: its links are not the migration's to check.)
+            try RawSQL.execute(url, #"CREATE INDEX "Author_byHand" ON "Author" ("name")"#)
+            expected = "The migration to version 1 did not produce the expected store, so nothing was committed:\nTable 'Author':"
+            #expect(try RawSQL.strings(url, #"SELECT indexname FROM pg_indexes WHERE indexname = 'Author_byHand'"#) == ["Author_byHand"])
         } else {
+            // Book 3 points to author 99, which does not exist; SQLite's rebuild of Book copies that link.
             try RawSQL.execute(url, "UPDATE Book SET author = 99 WHERE isbn = 'isbn-3'")
+            expected = "The migration to version 1 left 1 broken link(s), so nothing was committed: a row of 'Book' (_id 4) points to a missing 'Author'. Delete or relink such objects in a custom stage."
         }
         let bytes = FileState(url)
         let before = try StoreDump(at: url, schema: schemas[0], options: kind.options)
         #expect(FileState(url) == bytes)
         let error = moltError { _ = try Store.open(at: url, schema: schemas[1], options: kind.options) }
         #expect(error?.code == .validationFailed)
-        #expect(error?.message == "The migration to version 1 left 1 broken link(s), so nothing was committed: a row of 'Book' (_id 4) points to a missing 'Author'. Delete or relink such objects in a custom stage.")
+        #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "no error")")
+        #expect(kind != .postgres || error?.message.hasSuffix("; indexes: index(name)") == true, "\(error?.message ?? "no error")")
         #expect(FileState(url) == bytes)
         #expect(try Store.version(at: url) == 0)
         #expect(try StoreDump(at: url, schema: schemas[0], options: kind.options) == before)

@@ -5,8 +5,8 @@ extension LightweightMigration {
     /// - Parameter linkedTables: Receives the tables whose rows were written, replaced, created or dropped: the
     ///   only places where a link can have broken, so that validation checks those (and the tables linking to
     ///   them) rather than every row of the store. Adding an empty column, renaming and dropping a column leave
-    ///   every link as it was, and so does an in-place conversion of a table whose links were checked while it
-    ///   was counted (``linksChecked``).
+    ///   every link as it was, and so does an in-place conversion of other columns
+    ///   (``SQLTableChangeResult/wroteLinks``).
     /// - Returns: The number of rows written (copied by rebuilds, filled by conversions).
     func apply(in db: any SQLConnection, linkedTables: inout Set<String>, run: RunContext? = nil) throws -> Int {
         let q = db.dialect.quote
@@ -56,8 +56,7 @@ extension LightweightMigration {
                 throw try mappedColumnError(entity, in: db) ?? error
             }
             written += result.rowsWritten
-            let checked = tables[entity.name]?.origin.map { linksChecked.contains($0.name) } ?? false
-            if result.wroteLinks || (result.rewroteRows && !checked) { linkedTables.insert(entity.name) }
+            if result.wroteLinks { linkedTables.insert(entity.name) }
             try checkMappedStorage(entity, in: db)
         }
         return written

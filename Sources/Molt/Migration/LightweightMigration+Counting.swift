@@ -40,7 +40,7 @@ extension LightweightMigration {
             }
             if everyRow || !conditions.isEmpty {
                 let condition = everyRow ? nil : conditions.joined(separator: " OR ")
-                updated += try countChanges(in: table, of: state, where: condition, exact: exact, db)
+                updated += try countChanges(in: table, where: condition, exact: exact, db)
             }
         }
         return (dropped, updated)
@@ -50,39 +50,21 @@ extension LightweightMigration {
     /// counts its rows, for the engine's progress, and the rows the step changes (`condition`; nil: all). The same scan
     /// checks the step's widenings (`exact`): none that would round a value, and the change need not check
     /// them again (``verifiedExactDoubles``); one that would, and the run is refused here, naming it, before
-    /// anything is written. On an engine that converts in place it checks the table's links too (``linksChecked``).
+    /// anything is written.
     ///
     /// - Returns: The rows the step changes.
     private mutating func countChanges(
-        in table: String, of state: TableState, where condition: String?, exact: [SQLTableChange.ExactDouble], _ db: any SQLConnection
+        in table: String, where condition: String?, exact: [SQLTableChange.ExactDouble], _ db: any SQLConnection
     ) throws -> Int {
         let q = db.dialect.quote
         try db.lockForChange(table)
         // Each flag is counted by an aggregate of its own (PostgreSQL: ~3 ms per 100k rows): none for `updates`
-        // when it is every row.
+        // when it is every row. (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
         var flags = condition.map { [$0] } ?? []
         let inexact = flags.count
         if !exact.isEmpty { flags.append(exact.map { db.dialect.inexactDoubleCondition(q($0.column)) }.joined(separator: " OR ")) }
-        // An engine that converts in place keeps the table's links as they are: the same scan checks them now,
-        // so that validation need not scan the rewritten table again.
-        let links = db.convertsColumnsInPlace ? references(of: state) : []
-        let sql: String
-        if links.isEmpty {
-            // (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
-            sql = "SELECT \((["COUNT(*)"] + flags.map { "COUNT(*) FILTER (WHERE \($0))" }).joined(separator: ", ")) FROM \(q(table))"
-        } else {
-            // The flags are computed over a subquery, so that they read the table's own columns.
-            let id = q(StoreLayout.idColumn)
-            let inner = flags.enumerated().map { "(\($1)) AS _molt_flag\($0)" } + links.enumerated().map { "\(q($1.column)) AS _molt_link\($0)" }
-            let joins = links.enumerated().map { "LEFT JOIN \(q($1.parent)) p\($0) ON p\($0).\(id) = c._molt_link\($0)" }
-            let broken = links.indices.map { "(c._molt_link\($0) IS NOT NULL AND p\($0).\(id) IS NULL)" }.joined(separator: " OR ")
-            let counted = flags.indices.map { "COUNT(*) FILTER (WHERE c._molt_flag\($0))" } + ["COUNT(*) FILTER (WHERE \(broken))"]
-            sql = """
-                SELECT COUNT(*), \(counted.joined(separator: ", "))
-                FROM (SELECT \(inner.joined(separator: ", ")) FROM \(q(table))) c \(joins.joined(separator: " "))
-                """
-        }
-        let columns = flags.count + (links.isEmpty ? 1 : 2)
+        let sql = "SELECT \((["COUNT(*)"] + flags.map { "COUNT(*) FILTER (WHERE \($0))" }).joined(separator: ", ")) FROM \(q(table))"
+        let columns = flags.count + 1
         guard let row = try db.fetchRows(sql, types: Array(repeating: .int, count: columns)).first, row.count == columns else {
             throw MoltError(.ioError, "Counting the rows of '\(table)' gave no result, so the migration stopped before writing anything. Open the store again.")
         }
@@ -96,8 +78,6 @@ extension LightweightMigration {
                 verifiedExactDoubles.formUnion(exact)
             }
         }
-        // A broken link is left for validation, which names it.
-        if !links.isEmpty, counts.last == 0 { linksChecked.insert(table) }
         return condition == nil ? counts[0] : counts[1]
     }
 
@@ -106,16 +86,6 @@ extension LightweightMigration {
     private func holdsValueInEveryRow(_ source: ColumnSource, of state: TableState) -> Bool {
         guard case .column(let column) = source, let origin = state.origin, start.entity(named: origin.name) == origin else { return false }
         return origin.attribute(named: column)?.isOptional == false
-    }
-
-    /// The references of a table of the run's start schema, as its columns and its parents' tables are now;
-    /// none for a table laid out otherwise (a stage's workspace).
-    private func references(of state: TableState) -> [(column: String, parent: String)] {
-        guard let origin = state.origin, start.entity(named: origin.name) == origin else { return [] }
-        return origin.relationships.compactMap { relationship in
-            guard relationship.kind == .toOne, start.entity(named: relationship.destination) != nil else { return nil }
-            return (relationship.name, relationship.destination)
-        }
     }
 
     private func rows(in table: String, where condition: String?, _ db: any SQLConnection) throws -> Int {

@@ -41,10 +41,6 @@ struct LightweightMigration {
     /// adds or removes no row of a table it keeps, so an engine that needs the count for progress need not
     /// scan the table again.
     var rowCounts: [String: Int] = [:]
-    /// Origin tables whose links were all found whole while counting them (on an engine that converts columns
-    /// in place): a change that rewrites such a table without writing a link leaves nothing for validation to
-    /// check there.
-    var linksChecked: Set<String> = []
     /// Widenings from int to double whose every stored value was found exact while counting their tables (under
     /// the lock of the change to come): the change need not look at them again.
     var verifiedExactDoubles: Set<SQLTableChange.ExactDouble> = []

@@ -69,11 +69,6 @@ package protocol SQLConnection: AnyObject {
     /// costs no extra pass.
     func rewritesRows(_ change: SQLTableChange) -> Bool
 
-    /// Whether the engine converts a column in place, every other value of each row (its links among them) staying
-    /// as it was: a check of the table's links made while counting it before the change still holds after it
-    /// (``SQLTableChangeResult/wroteLinks``).
-    var convertsColumnsInPlace: Bool { get }
-
     /// The shape of every table that belongs to the application's schema (not the engine's nor Molt's own).
     func tableShapes() throws -> [String: SQLTableShape]
 

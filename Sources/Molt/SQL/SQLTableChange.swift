@@ -156,15 +156,13 @@ package struct SQLTableChange: Sendable {
 package struct SQLTableChangeResult: Sendable {
     /// Rows written (copied by a rebuild, filled by a conversion).
     package var rowsWritten: Int
-    /// Whether rows were written or replaced, so that their links must be checked.
-    package var rewroteRows: Bool
-    /// Whether a link's value may have been written (a rebuild copies them all; an in-place change of other
-    /// columns writes none): when not, a check of the table's links from before the change still holds.
+    /// Whether a link's value may have been written, so that the table's links must be checked: a rebuild
+    /// copies them all; an in-place change of other columns (PostgreSQL's) writes none, and every link stays
+    /// as the store held it, valid.
     package var wroteLinks: Bool
 
-    package init(rowsWritten: Int, rewroteRows: Bool, wroteLinks: Bool? = nil) {
+    package init(rowsWritten: Int, wroteLinks: Bool) {
         self.rowsWritten = rowsWritten
-        self.rewroteRows = rewroteRows
-        self.wroteLinks = wroteLinks ?? rewroteRows
+        self.wroteLinks = wroteLinks
     }
 }

@@ -11,9 +11,6 @@ extension SQLiteConnection {
     /// `INSERT … SELECT`.
     func rewritesRows(_ change: SQLTableChange) -> Bool { Plan(change, dialect: dialect).rebuild }
 
-    /// No: a conversion rebuilds the table, copying every row (with references unchecked until validation).
-    var convertsColumnsInPlace: Bool { false }
-
     /// What applying a change takes: a rebuild, or these `ALTER TABLE`s.
     private struct Plan {
         var rebuild: Bool
@@ -68,7 +65,7 @@ extension SQLiteConnection {
             try execute("DROP TABLE \(q(table))")
             try execute("ALTER TABLE \(q(temporary)) RENAME TO \(q(table))")
             try syncIndexes(of: entity, table: table, version: change.version)
-            return SQLTableChangeResult(rowsWritten: written, rewroteRows: true)
+            return SQLTableChangeResult(rowsWritten: written, wroteLinks: true)
         }
         // Dropping, renaming or adding a column leaves every link as it was (a to-one column is always added
         // empty).
@@ -85,7 +82,7 @@ extension SQLiteConnection {
             try execute("ALTER TABLE \(q(table)) ADD COLUMN \(definition)")
         }
         try syncIndexes(of: entity, table: table, version: change.version)
-        return SQLTableChangeResult(rowsWritten: 0, rewroteRows: false)
+        return SQLTableChangeResult(rowsWritten: 0, wroteLinks: false)
     }
 
     /// `INSERT INTO into (columns) SELECT sources FROM from`, in chunks of rows taken in identifier order (however
