@@ -115,4 +115,29 @@ struct LinkValidationTests {
         let kept = try RawSQL.strings(brokenLocation, #"SELECT concat_ws(' ', "name", "parent", pg_typeof("count"), "count") FROM "Note""#)
         #expect(kept == ["second 1 double precision 2"])
     }
+
+    @Test("the whole-store check before migrating refuses a link broken behind Molt's back anywhere, nothing written", arguments: StoreKind.durable)
+    func integrityCheckFindsEveryBrokenLink(kind: StoreKind) throws {
+        // v2 adds a column to Folder only: no link is written, validation looks at none.
+        var v2 = Self.linked.withVersion(2)
+        v2.entities[0].attributes.append(Attribute("color", .string, isOptional: true))
+        let dir = TemporaryDirectory()
+        let location = try kind.location(in: dir)
+        try Self.makeLinked(location, kind: kind)
+        if kind == .postgres {
+            try RawSQL.execute(location, "SET LOCAL session_replication_role = replica", #"DELETE FROM "Note" WHERE name = 'first'"#)
+        } else {
+            try RawSQL.execute(location, "DELETE FROM Note WHERE name = 'first'")
+        }
+        let options = kind.options
+        var checking = options
+        checking.checksIntegrityBeforeMigrating = true
+        let error = moltError { _ = try Store.open(at: location, schema: v2, options: checking) }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message == "The store at \(location) has 1 broken link(s), written behind Molt's back with references off: a row of 'Note' (_id 2) points to a missing 'Note'. It was not migrated; it is still at version 1 and nothing was written. Delete or relink such objects at version 1 (or in a custom stage), then migrate again.")
+        #expect(try Store.version(at: location) == 1)
+        // Without the check, the migration validates what it wrote, as on every run.
+        try Store.open(at: location, schema: v2, options: options).close()
+        #expect(try Store.version(at: location) == 2)
+    }
 }

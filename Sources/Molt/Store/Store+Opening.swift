@@ -125,15 +125,26 @@ extension Store {
         return outcome
     }
 
-    /// SQLite's `quick_check` of the whole file, inside the migration's transaction and before its first write.
+    /// The whole store checked inside the migration's transaction, before its first write: SQLite's `quick_check`
+    /// of every page, then every link on every engine. Validation checks only the links a migration writes (the
+    /// store was valid before it); this finds those broken behind Molt's back (a tool that wrote with references
+    /// off) anywhere, so that a damaged store is refused rather than migrated.
     static func checkIntegrity(_ db: any SQLConnection, location: StoreLocation, version: Int) throws {
-        guard let sqlite = db as? SQLiteConnection else { return }
-        let problems = try SQLiteDatabase.check(sqlite.db, full: false, tables: nil)
-        guard !problems.isEmpty else { return }
-        let shown = problems.prefix(3).joined(separator: "; ")
+        if let sqlite = db as? SQLiteConnection {
+            let problems = try SQLiteDatabase.check(sqlite.db, full: false, tables: nil)
+            if !problems.isEmpty {
+                let shown = problems.prefix(3).joined(separator: "; ")
+                throw MoltError(
+                    .corruptStore,
+                    "The store at \(location) is damaged (SQLite's quick_check: \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.")
+            }
+        }
+        let broken = try db.brokenLinks(around: nil)
+        guard let first = broken.first else { return }
         throw MoltError(
             .corruptStore,
-            "The store at \(location) is damaged (SQLite's quick_check: \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.")
+            "The store at \(location) has \(broken.count) broken link(s), written behind Molt's back with references off: a row of '\(first.table)'\(first.rowID.map { " (_id \($0))" } ?? "") points to a missing '\(first.parent)'. It was not migrated; it is still at version \(version) and nothing was written. Delete or relink such objects at version \(version) (or in a custom stage), then migrate again.",
+            entity: first.table)
     }
 
     /// Runs the migration from `stored` to `schema` inside the caller's exclusive transaction. Shared by

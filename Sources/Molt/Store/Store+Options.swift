@@ -43,10 +43,12 @@ extension Store {
         public var migrationWaitTimeout: TimeInterval = 600
         /// How thoroughly a migration overwrites deleted content. Defaults to ``SecureDelete-swift.enum/systemDefault``.
         public var secureDelete: SecureDelete = .systemDefault
-        /// Runs SQLite's `PRAGMA quick_check` of the whole file inside a migration's transaction, before its first
-        /// write, and refuses a damaged store with ``MoltError/Code/corruptStore`` instead of migrating what it
-        /// holds. It reads every page once — about as long as reading the file (roughly a second per gigabyte
-        /// on an SSD) — which is why it is off by default; `molt migrate` turns it on. Defaults to false.
+        /// Checks the whole store inside a migration's transaction, before its first write, and refuses a damaged
+        /// store with ``MoltError/Code/corruptStore`` instead of migrating what it holds: SQLite's
+        /// `PRAGMA quick_check` of every page, then every link on both engines (a migration's validation checks
+        /// only the links it wrote; this also finds those a tool broke with references off, anywhere). It reads
+        /// the whole store once — roughly a second per gigabyte on an SSD — which is why it is off by default;
+        /// `molt migrate` turns it on. Defaults to false.
         public var checksIntegrityBeforeMigrating = false
         /// Called during a migration with its progress, on the opening thread.
         public var progress: (@Sendable (MigrationProgress) -> Void)?

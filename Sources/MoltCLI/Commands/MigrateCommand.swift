@@ -11,8 +11,8 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Molt infers the steps from the schema recorded in the store to the snapshot, runs them in one \
             transaction and validates the result before committing: on any error the store is left exactly as it \
-            was. Before its first write it runs SQLite's quick_check of the whole store, which reads every page once \
-            (about a second per gigabyte; --skip-check skips it), and refuses a damaged store. With --backup, a \
+            was. Before its first write it checks the whole store, SQLite's quick_check of every page and every link, \
+            reading it once (about a second per gigabyte; --skip-check skips it), and refuses a damaged store. With --backup, a \
             consistent copy (SQLite's online backup) is kept as `STORE.backup-<version>` until the migration \
             succeeds, then removed unless --keep-backup is given. --secure-delete fast makes table rebuilds quicker \
             by not zeroing the old pages, so old values may linger in free pages until the store is vacuumed. A \
@@ -31,7 +31,7 @@ struct MigrateCommand: ParsableCommand {
     @Flag(name: .long, help: "With --backup: keep the copy after success.")
     var keepBackup = false
 
-    @Flag(name: .long, help: "Skip SQLite's quick_check of the whole store before the migration's first write.")
+    @Flag(name: .long, help: "Skip the check of the whole store (SQLite's quick_check, every link) before the migration's first write.")
     var skipCheck = false
 
     @Option(name: .long, help: ArgumentHelp("How rebuilt tables' old pages are erased: default (zeroed), or fast (quicker; old values may remain in free pages until VACUUM).", valueName: "mode"))
