@@ -14,8 +14,8 @@ final class PostgresStoreConnection: SQLConnection {
     private var forward = PostgresForwardReferences()
     /// The tables ``lockForChange(_:)`` locked in this transaction.
     private var locked: Set<String> = []
-    /// The namespace's references as last read, with the link's ``PostgresLink/catalogChanges`` then.
-    private var knownReferences: (catalogChanges: Int, references: [PostgresCatalog.Reference])?
+    /// The namespace's tables and references as last read, with the link's ``PostgresLink/catalogChanges`` then.
+    private var knownContents: (catalogChanges: Int, contents: PostgresCatalog.Contents)?
 
     init(link: PostgresLink, namespace: String) {
         self.link = link
@@ -125,17 +125,15 @@ final class PostgresStoreConnection: SQLConnection {
         try PostgresCatalog(connection: self, namespace: namespace).indexes(on: table)
     }
 
-    func tableShapes() throws -> [String: SQLTableShape] {
-        try PostgresCatalog(connection: self, namespace: namespace).shapes(references: try references())
-    }
+    func tableShapes() throws -> [String: SQLTableShape] { try contents().shapes }
 
-    /// The namespace's references, read from the catalog once until a statement may have changed them:
-    /// validation needs them for the tables' shapes and again for the links to check.
-    private func references() throws -> [PostgresCatalog.Reference] {
-        if let knownReferences, knownReferences.catalogChanges == link.catalogChanges { return knownReferences.references }
-        let references = try PostgresCatalog(connection: self, namespace: namespace).references()
-        knownReferences = (link.catalogChanges, references)
-        return references
+    /// The namespace's tables and references, read from the catalog once until a statement may have changed
+    /// them: validation needs the shapes, then the references again for the links to check.
+    private func contents() throws -> PostgresCatalog.Contents {
+        if let knownContents, knownContents.catalogChanges == link.catalogChanges { return knownContents.contents }
+        let contents = try PostgresCatalog(connection: self, namespace: namespace).contents()
+        knownContents = (link.catalogChanges, contents)
+        return contents
     }
 
     /// The shapes the catalog would show for `schema`'s tables (``PostgresExpectedShapes``), without creating them.
@@ -159,13 +157,13 @@ final class PostgresStoreConnection: SQLConnection {
             _ = try? link.run("DROP SCHEMA \(q(scratch)) CASCADE", [])
         }
         for statement in SchemaDDL(dialect: dialect).createStatements(schema) { try execute(statement) }
-        return try PostgresCatalog(connection: self, namespace: scratch).shapes()
+        return try PostgresCatalog(connection: self, namespace: scratch).contents().shapes
     }
 
     /// One catalog read names the references to check and whether each table has an `_id` to report.
     func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink] {
         let q = dialect.quote
-        let references = try references()
+        let references = try contents().references
         let checked = tables.map { tables in
             tables.union(references.filter { tables.contains($0.parent) }.map(\.table))
         }

@@ -121,6 +121,34 @@ struct PostgresServerTests {
         #expect(next > made.max()!)
     }
 
+    @Test("validation names what was added by hand: any collation, any type, a reference to another namespace",
+          .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    func validationReadsUnusualColumns() throws {
+        let dir = TemporaryDirectory()
+        let v0 = Library.v0()
+        try StoreKind.postgres.open(in: dir, schema: v0).close()
+        let location = try StoreKind.postgres.location(in: dir)
+        let (url, namespace) = try #require(RawSQL.postgres(location))
+        let outside = "\(namespace)_outside"
+        defer { try? PostgresMaintenance.execute([#"DROP SCHEMA IF EXISTS "\#(outside)" CASCADE"#], namespace: namespace, at: url) }
+        try RawSQL.execute(
+            location, #"CREATE SCHEMA "\#(outside)""#, #"CREATE TABLE "\#(outside)"."Agency" ("_id" bigint PRIMARY KEY)"#,
+            #"ALTER TABLE "Author" ADD COLUMN "nickname" character varying(20) COLLATE "POSIX""#,
+            #"ALTER TABLE "Author" ADD COLUMN "motto" text COLLATE ucs_basic"#,
+            #"ALTER TABLE "Author" ADD COLUMN "agent" bigint REFERENCES "\#(outside)"."Agency"("_id")"#)
+        let v1 = v0.next(1) { $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, isOptional: true)) } }
+        let error = moltError { _ = try StoreKind.postgres.open(in: dir, schema: v1) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.message == """
+            The migration to version 1 did not produce the expected store, so nothing was committed:
+            Table 'Author':
+              Expected: _id bigint IDENTITY PRIMARY KEY, name text COLLATE "C" NOT NULL, born bigint
+              Found:    _id bigint IDENTITY PRIMARY KEY, name text COLLATE "C" NOT NULL, born bigint, agent bigint, \
+            motto text COLLATE ucs_basic, nickname character varying(20) COLLATE "POSIX"; references: agent → Agency(_id)
+            """)
+        #expect(try Store.version(at: location) == 0)
+    }
+
     @Test("a type change locks its table before counting it: a live write waits for the commit, and cannot slip a value past the check")
     func typeChangeLocksBeforeCounting() throws {
         let dir = TemporaryDirectory()
