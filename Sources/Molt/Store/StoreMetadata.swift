@@ -141,10 +141,11 @@ struct StoreMetadata {
     }
 
     /// Appends a run to the history, with its step records as JSON in `details` (a column added to the
-    /// history tables of stores created before it; earlier Molts ignore it).
+    /// history tables of stores created before it; earlier Molts ignore it). Those are SQLite files: every
+    /// PostgreSQL store was created with the column, and is not asked (a catalog query, ~1 ms a migration).
     static func append(_ record: MigrationRecord, in db: any SQLConnection) throws {
         let q = db.dialect.quote
-        if try !hasDetails(db) { try db.execute("ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT") }
+        if db.dialect is SQLiteDialect, try !hasDetails(db) { try db.execute("ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT") }
         let details = String(decoding: try JSONEncoder().encode(record.stepRecords), as: UTF8.self)
         try db.execute(
             "INSERT INTO \(q(historyTable)) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
