@@ -65,11 +65,11 @@ package struct PostgresDialect: SQLDialect {
 
     package func inexactDoubleCondition(_ column: String) -> String {
         // Integers only (an expression may give a numeric with a fraction, which is not this check's business);
-        // beyond ±2^63 there is no bigint to compare with; below it, the round trip through double is exact or not.
-        // CASE fixes the order, so that no value beyond bigint is ever cast to one. Every integer within ±2^53
-        // is exact: the first test, two comparisons, settles almost every row of a table (and a rewrite) alone.
+        // -2^63 is a double; beyond ±2^63 there is no bigint to compare with; in between, the round trip through
+        // double is exact or not. CASE fixes the order, so that no value beyond bigint is ever cast to one. Every
+        // integer within ±2^53 is exact: the first test, two comparisons, settles almost every row alone.
         "((\(column)) NOT BETWEEN -9007199254740992 AND 9007199254740992 AND"
-            + " CASE WHEN (\(column)) <> trunc(\(column)) THEN FALSE"
+            + " CASE WHEN (\(column)) <> trunc(\(column)) OR (\(column)) = -9223372036854775808 THEN FALSE"
             + " WHEN abs((\(column))::double precision) >= 9223372036854775807::double precision THEN TRUE"
             + " ELSE (\(column))::double precision::bigint <> (\(column)) END)"
     }

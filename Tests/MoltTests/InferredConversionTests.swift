@@ -110,12 +110,15 @@ struct InferredConversionTests {
         #expect(try StoreDump(at: url, schema: v0, options: kind.options) == before)
     }
 
-    @Test("int → double keeps integers up to 2^53 exactly", arguments: StoreKind.durable)
+    /// ±2^53 are the count's bounds, within which every integer is exact; 2^60 and -2^63 lie beyond, where
+    /// each value is checked, and have exact doubles too.
+    @Test("int → double keeps integers up to 2^53, and those beyond that have an exact double, exactly", arguments: StoreKind.durable)
     func exactDoublesPass(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let fill: (Objects) throws -> Void = { objects in
             try Library.fill(objects)
-            for (isbn, pages) in [("isbn-2", Int64(9_007_199_254_740_992)), ("isbn-3", -9_007_199_254_740_992)] {
+            let pages: [(String, Int64)] = [("isbn-2", 9_007_199_254_740_992), ("isbn-3", -9_007_199_254_740_992), ("isbn-4", 1 << 60), ("isbn-5", .min)]
+            for (isbn, pages) in pages {
                 var book = try objects.object("Book", primaryKey: .string(isbn))!
                 book["pages"] = .int(pages)
                 try objects.update(book)
@@ -125,6 +128,8 @@ struct InferredConversionTests {
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir, fill: fill)
         #expect(after == before.converting("Book", "pages") { .double(Double($0.int!)) })
         #expect(after.entities["Book"]!.values.contains { $0.values["pages"] == .double(9_007_199_254_740_992) })
+        #expect(after.entities["Book"]!.values.contains { $0.values["pages"] == .double(0x1p60) })
+        #expect(after.entities["Book"]!.values.contains { $0.values["pages"] == .double(-0x1p63) })
     }
 
     @Test("double → string keeps every digit a double needs to read back the same", arguments: StoreKind.durable)
