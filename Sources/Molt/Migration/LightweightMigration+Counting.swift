@@ -48,9 +48,9 @@ extension LightweightMigration {
 
     /// One scan of `table` (locked as its change will lock it, so that what is counted is what the change finds)
     /// counts its rows, for the engine's progress, and the rows the step changes (`condition`; nil: all). The same scan
-    /// checks the step's widenings (`exact`): none that would round a value, and the change need not check
-    /// them again (``verifiedExactDoubles``); one that would, and the run is refused here, naming it, before
-    /// anything is written.
+    /// bounds the step's widenings (`exact`): every integer within ±2^53 has an exact double, and the change need
+    /// not check them again (``verifiedExactDoubles``); beyond, each value is checked, and the first one that
+    /// would round refuses the run here, naming it, before anything is written.
     ///
     /// - Returns: The rows the step changes.
     private mutating func countChanges(
@@ -58,27 +58,31 @@ extension LightweightMigration {
     ) throws -> Int {
         let q = db.dialect.quote
         try db.lockForChange(table)
-        // Each flag is counted by an aggregate of its own (PostgreSQL: ~3 ms per 100k rows): none for `updates`
-        // when it is every row. (`FILTER` costs SQLite what a `WHERE` does; a `SUM(CASE …)` costs half as much again.)
-        var flags = condition.map { [$0] } ?? []
-        let inexact = flags.count
-        if !exact.isEmpty { flags.append(exact.map { db.dialect.inexactDoubleCondition(q($0.column)) }.joined(separator: " OR ")) }
-        let sql = "SELECT \((["COUNT(*)"] + flags.map { "COUNT(*) FILTER (WHERE \($0))" }).joined(separator: ", ")) FROM \(q(table))"
-        let columns = flags.count + 1
-        guard let row = try db.fetchRows(sql, types: Array(repeating: .int, count: columns)).first, row.count == columns else {
+        // No aggregate for `updates` when it is every row (PostgreSQL: ~3 ms per 100k rows each). A `MIN` and a
+        // `MAX` cost less than a `FILTER` that tests every value (and SQLite's `FILTER` costs what a `WHERE` does).
+        let counts = ["COUNT(*)"] + (condition.map { ["COUNT(*) FILTER (WHERE \($0))"] } ?? [])
+        let bounds = exact.flatMap { ["MIN(\(q($0.column)))", "MAX(\(q($0.column)))"] }
+        let sql = "SELECT \((counts + bounds).joined(separator: ", ")) FROM \(q(table))"
+        let columns = counts.count + bounds.count
+        let types: [AttributeType?] = Array(repeating: .int, count: counts.count) + Array(repeating: nil, count: bounds.count)
+        guard let row = try db.fetchRows(sql, types: types).first, row.count == columns else {
             throw MoltError(.ioError, "Counting the rows of '\(table)' gave no result, so the migration stopped before writing anything. Open the store again.")
         }
-        let counts = row.map { Int($0.int ?? 0) }
-        rowCounts[table] = counts[0]
+        let rows = Int(row[0].int ?? 0)
+        rowCounts[table] = rows
         if !exact.isEmpty {
-            // The first value with no exact double, named by the check that finds it.
-            if counts[1 + inexact] > 0 {
-                for check in exact { try ExactDoubles.check(check, table: table, in: db) }
-            } else {
-                verifiedExactDoubles.formUnion(exact)
+            // A bound that is not an integer (SQLite keeps what it is given) is checked value by value too.
+            let exactBound: Int64 = 1 << 53
+            let withinBounds = row[counts.count...].allSatisfy { bound in
+                if case .int(let value) = bound { return -exactBound <= value && value <= exactBound }
+                return bound == .null
             }
+            if !withinBounds {
+                for check in exact { try ExactDoubles.check(check, table: table, in: db) }
+            }
+            verifiedExactDoubles.formUnion(exact)
         }
-        return condition == nil ? counts[0] : counts[1]
+        return condition == nil ? rows : Int(row[1].int ?? 0)
     }
 
     /// Whether every row has a value in `source`: a column of a required attribute of a table of the run's start
