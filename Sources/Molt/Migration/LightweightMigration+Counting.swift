@@ -71,18 +71,22 @@ extension LightweightMigration {
         let rows = Int(row[0].int ?? 0)
         rowCounts[table] = rows
         if !exact.isEmpty {
-            // A bound that is not an integer (SQLite keeps what it is given) is checked value by value too.
-            let exactBound: Int64 = 1 << 53
-            let withinBounds = row[counts.count...].allSatisfy { bound in
-                if case .int(let value) = bound { return -exactBound <= value && value <= exactBound }
-                return bound == .null
-            }
-            if !withinBounds {
+            if !Self.boundsAreExact(row[counts.count...]) {
                 for check in exact { try ExactDoubles.check(check, table: table, in: db) }
             }
             verifiedExactDoubles.formUnion(exact)
         }
         return condition == nil ? rows : Int(row[1].int ?? 0)
+    }
+
+    /// Whether the `MIN`s and `MAX`s of widened columns prove every value exact as a double: integers within
+    /// ±2^53, or null (no value). A bound of another kind (SQLite keeps what it is given) proves nothing.
+    static func boundsAreExact(_ bounds: ArraySlice<Value>) -> Bool {
+        let limit: Int64 = 1 << 53
+        return bounds.allSatisfy { bound in
+            if case .int(let value) = bound { return -limit <= value && value <= limit }
+            return bound == .null
+        }
     }
 
     /// Whether every row has a value in `source`: a column of a required attribute of a table of the run's start
