@@ -84,19 +84,18 @@ final class PostgresStatement: SQLStatement {
         return id
     }
 
-    /// The quoted table of an `INSERT INTO "T" …`, or nil when the statement is not read as simply.
+    /// The quoted table of an `INSERT INTO "T" …`, or nil when the statement does not begin so. (Entity names
+    /// hold letters, digits and `_` only: a quoted name ends at the next quote.)
     static func insertTable(_ sql: String) -> String? {
-        guard sql.hasPrefix("INSERT INTO \""), let close = sql.dropFirst(13).firstIndex(of: "\""),
-            sql[sql.index(after: close)...].first != "\""  // a doubled quote inside the name
-        else { return nil }
+        guard sql.hasPrefix("INSERT INTO \""), let close = sql.dropFirst(13).firstIndex(of: "\"") else { return nil }
         return String(sql[sql.index(sql.startIndex, offsetBy: 12)...close])
     }
 
     /// The quoted table of an `INSERT INTO "T" ("_id", …)` that gives the identifier itself (an import that
     /// keeps identifiers): the identity sequence must then move past it.
     static func tableWithExplicitID(_ sql: String) -> String? {
-        guard sql.hasPrefix("INSERT INTO "), let open = sql.range(of: " (\"_id\"") else { return nil }
-        return String(sql[sql.index(sql.startIndex, offsetBy: 12)..<open.lowerBound])
+        guard let table = insertTable(sql), sql.dropFirst(12 + table.count).hasPrefix(#" ("_id""#) else { return nil }
+        return table
     }
 
     // MARK: - Reading
