@@ -40,7 +40,7 @@ extension PostgresCatalog {
 
     /// The quoted names of collations other than the three every server has.
     private func collationNames(_ oids: Set<Int64>) throws -> [Int64: String] {
-        var names: [Int64: String] = [100: #""default""#, 950: #""C""#, 951: #""POSIX""#]
+        var names: [Int64: String] = [RawCatalog.defaultCollation: #""default""#, RawCatalog.cCollation: #""C""#, 951: #""POSIX""#]
         let missing = oids.subtracting(names.keys)
         guard !missing.isEmpty else { return names }
         let list = missing.sorted().map(String.init).joined(separator: ", ")
@@ -105,8 +105,13 @@ private struct RawCatalog {
         }
     }
 
+    /// The oids of the database's default collation and of `C`, the same on every server.
+    static let (defaultCollation, cCollation): (Int64, Int64) = (100, 950)
+    /// The oid of the type `name`, the one built-in collatable type whose collation is `C`.
+    private static let nameType: Int64 = 19
+
     /// The collation a column of type `typeID` has unless told otherwise: `C` for `name`, the database's for text.
-    private static func typeCollation(_ typeID: Int64) -> Int64 { typeID == 19 ? 950 : 100 }
+    private static func typeCollation(_ typeID: Int64) -> Int64 { typeID == nameType ? cCollation : defaultCollation }
 
     /// Collations columns name that are not their type's, to be named.
     var unknownCollations: Set<Int64> {
