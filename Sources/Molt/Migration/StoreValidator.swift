@@ -33,7 +33,7 @@ enum StoreValidator {
         if let first = violations.first {
             throw MoltError(
                 .validationFailed,
-                "The migration to version \(schema.version) left \(violations.count) broken link(s), so nothing was committed: a row of '\(first.table)'\(first.rowID.map { " (_id \($0))" } ?? "") points to a missing '\(first.parent)'. Delete or relink such objects in a custom stage.",
+                "The migration to version \(schema.version) left \(violations.count) broken link(s), so nothing was committed: \(first.phrase). Delete or relink such objects in a custom stage.",
                 entity: first.table)
         }
     }

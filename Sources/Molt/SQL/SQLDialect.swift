@@ -172,4 +172,9 @@ package struct SQLBrokenLink: Sendable, Hashable {
         self.parent = parent
         self.rowID = rowID
     }
+
+    /// "a row of 'Book' (_id 4) points to a missing 'Author'", as refusals name a broken link.
+    package var phrase: String {
+        "a row of '\(table)'\(rowID.map { " (_id \($0))" } ?? "") points to a missing '\(parent)'"
+    }
 }

@@ -143,7 +143,7 @@ extension Store {
         guard let first = broken.first else { return }
         throw MoltError(
             .corruptStore,
-            "The store at \(location) has \(broken.count) broken link(s), written behind Molt's back with references off: a row of '\(first.table)'\(first.rowID.map { " (_id \($0))" } ?? "") points to a missing '\(first.parent)'. It was not migrated; it is still at version \(version) and nothing was written. Delete or relink such objects at version \(version) (or in a custom stage), then migrate again.",
+            "The store at \(location) has \(broken.count) broken link(s), written behind Molt's back with references off: \(first.phrase). It was not migrated; it is still at version \(version) and nothing was written. Delete or relink such objects at version \(version) (or in a custom stage), then migrate again.",
             entity: first.table)
     }
 
