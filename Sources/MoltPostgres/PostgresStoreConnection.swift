@@ -160,6 +160,10 @@ final class PostgresStoreConnection: SQLConnection {
         return try PostgresCatalog(connection: self, namespace: scratch).contents().shapes
     }
 
+    /// Identity columns never hand a value out again (their sequences only move forward, and Molt only moves
+    /// them past identifiers given explicitly): nothing to do.
+    func keepIdentifiersIncreasing() throws {}
+
     /// One catalog read names the references to check and whether each table has an `_id` to report.
     func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink] {
         let q = dialect.quote

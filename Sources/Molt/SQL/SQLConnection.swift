@@ -79,6 +79,12 @@ package protocol SQLConnection: AnyObject {
     /// `tables` and in the tables that hold a reference to one of them (names compared as the engine compares
     /// them).
     func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink]
+
+    /// Makes sure no table of the store hands an object's identifier out again, inside the caller's write
+    /// transaction, before a migration or the first write: SQLite gives the tables of a store created before
+    /// Molt numbered with AUTOINCREMENT that guarantee in place (a schema change, no row copied); PostgreSQL's
+    /// identities never go back, so it has nothing to do.
+    func keepIdentifiersIncreasing() throws
 }
 
 extension SQLConnection {

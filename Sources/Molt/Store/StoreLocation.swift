@@ -75,6 +75,7 @@ struct SQLiteFileEngine: StoreEngine {
 
     func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws {
         guard let database = database as? SQLiteDatabase else { return }
+        try database.upgradeLegacyIdentifiers()
         switch options.journalMode {
         case .wal: try database.switchToWAL()
         case .rollback: return

@@ -165,6 +165,18 @@ package final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// Gives a store created before Molt numbered objects with AUTOINCREMENT the guarantee that no identifier
+    /// is handed out again (`SQLiteConnection.upgradeLegacyIdentifiers()`): one read of the schema table when
+    /// there is nothing to do, one short write transaction the first time.
+    package func upgradeLegacyIdentifiers() throws {
+        let needed = try mapping(.file(path)) { try queue.read { try SQLiteConnection.hasLegacyIdentifierTables($0) } }
+        guard needed else { return }
+        try exclusive { db in
+            try db.keepIdentifiersIncreasing()
+            return true
+        }
+    }
+
     package func compact() throws {
         try mapping(.file(path)) { try queue.vacuum() }
     }

@@ -18,7 +18,9 @@ package struct SQLiteDialect: SQLDialect {
         }
     }
 
-    package func identifierColumn(_ name: String) -> String { "\(quote(name)) INTEGER PRIMARY KEY" }
+    /// AUTOINCREMENT: an identifier is never handed out again, even after the object that had the largest one
+    /// was deleted (see `SQLiteConnection+Identifiers.swift`).
+    package func identifierColumn(_ name: String) -> String { "\(quote(name)) INTEGER PRIMARY KEY AUTOINCREMENT" }
 
     package func reference(table: String, column: String, onDelete action: SQLReferenceAction) -> String {
         "REFERENCES \(quote(table))(\(quote(column))) ON DELETE \(action == .cascade ? "CASCADE" : "SET NULL")"
