@@ -172,7 +172,7 @@ public struct MigrationTester: Sendable {
         }
         for step in steps where step.stage == nil && !step.diff.isInferable {
             let refused = step.diff.refusedChanges
-            let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
+            let lines = step.diff.refusals.map { "- " + $0 }.joined(separator: "\n")
             let (from, to) = (step.from.version, step.to.version)
             throw MigrationTestError(
                 .missingStage,

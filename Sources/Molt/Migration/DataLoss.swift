@@ -41,6 +41,14 @@ enum DataLoss {
             return text
         }
         let label = "'\(loss.entity).\(property)'"
+        if loss.isLikelyMove && !loss.isLikelyRename {
+            let places = loss.movedTo.map { "'\($0).\(property)'" }.joined(separator: " or ")
+            var text = "Version \(to) removes attribute \(label), which holds \(count) value\(count == 1 ? "" : "s"), and adds \(places) of the same name: a likely move (a split), and the values would be deleted."
+            for move in diff.likelyMoves where move.entity == loss.entity && move.attribute == property {
+                text += " " + move.fix(from: from, to: to)
+            }
+            return text
+        }
         let targets = loss.renamedTo.map { "'\($0)'" }.joined(separator: " or ")
         var text = "Version \(to) removes attribute \(label), which holds \(count) value\(count == 1 ? "" : "s"), and adds \(targets) of the same type: a likely rename, and the values would be deleted."
         for target in loss.renamedTo {

@@ -56,6 +56,48 @@ extension SchemaDiff {
         return result
     }
 
+    /// A removed attribute that probably moved to another entity: the newer schema removes it from one entity
+    /// and adds an attribute of the same name and a compatible type to another (a split: `Person.street` →
+    /// `ContactInfo.street`). Inferred, the step would drop the values; only a stage or a mapping can move them.
+    public struct LikelyMove: Hashable, Sendable {
+        /// The entity that loses the attribute, by its name in the older schema.
+        public var entity: String
+        /// The attribute, by its name in both schemas.
+        public var attribute: String
+        /// The entity of the newer schema that gains an attribute of the same name.
+        public var destination: String
+        /// The type of the attribute in the newer schema.
+        public var type: AttributeType
+
+        /// The fix, as a sentence: move the values in a stage or a mapping, or declare the deletion.
+        public func fix(from: Int, to: Int) -> String {
+            "If '\(entity).\(attribute)' moved to '\(destination).\(attribute)', move its values in a custom stage from version \(from) to \(to) (read them with `migration.enumerateOldObjects(ofType: \"\(entity)\")`, write them with `migration.create(\"\(destination)\", value: …)`) or a mapping of '\(destination)'; if they are meant to go, declare it: `Schema(version: \(to), deleting: [.property(\"\(attribute)\", of: \"\(entity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(entity)\", \"property\" : \"\(attribute)\"}])."
+        }
+    }
+
+    /// Pairs each removed attribute with the attributes of the same name and a compatible type (the same, or
+    /// one it widens to) that other entities of the newer schema gain: a new entity's, or one added to an
+    /// entity that existed.
+    public var likelyMoves: [LikelyMove] {
+        var result: [LikelyMove] = []
+        let removed = changes.filter { $0.kind == .attributeRemoved }
+        guard !removed.isEmpty else { return [] }
+        for change in removed {
+            guard let property = change.property else { continue }
+            let oldEntityName = originalName(ofEntity: change.entity) ?? change.entity
+            guard let old = source.entity(named: oldEntityName)?.attribute(named: property) else { continue }
+            for entity in destination.entities where entity.name != change.entity {
+                guard let new = entity.attribute(named: property), new.type == old.type || old.type.widens(to: new.type) else { continue }
+                let gained = originalName(ofEntity: entity.name) == nil
+                    || changes.contains { $0.entity == entity.name && $0.kind == .attributeAdded && $0.property == property }
+                if gained {
+                    result.append(LikelyMove(entity: oldEntityName, attribute: property, destination: entity.name, type: new.type))
+                }
+            }
+        }
+        return result
+    }
+
     /// Data the step would delete, as the engine must check it against what is stored.
     public struct Loss: Hashable, Sendable {
         /// The entity, by its name in the older schema.
@@ -68,16 +110,23 @@ extension SchemaDiff {
         public var isLikelyRename: Bool
         /// The added entity or attribute it is probably the same as, if any.
         public var renamedTo: [String]
+        /// The entities of the newer schema that gain an attribute of the same name (``likelyMoves``), if any.
+        public var movedTo: [String] = []
+
+        /// Whether it is a likely move to another entity (``likelyMoves``).
+        public var isLikelyMove: Bool { !movedTo.isEmpty }
 
         /// Whether losing stored data here must be refused: an undeclared entity removal, or an undeclared
-        /// attribute removal that looks like a rename. A plain attribute removal is inferred, and reported.
-        public var mustBeDeclared: Bool { !isDeclared && (property == nil || isLikelyRename) }
+        /// attribute removal that looks like a rename or a move. A plain attribute removal is inferred, and
+        /// reported.
+        public var mustBeDeclared: Bool { !isDeclared && (property == nil || isLikelyRename || isLikelyMove) }
     }
 
     /// Every removal that deletes stored values: entities, attributes and relationships of the older schema
     /// that the newer one no longer has.
     public var losses: [Loss] {
         let renames = likelyRenames
+        let moves = likelyMoves
         var result: [Loss] = []
         for change in changes {
             switch change.kind {
@@ -90,9 +139,11 @@ extension SchemaDiff {
                 let oldEntity = originalName(ofEntity: change.entity) ?? change.entity
                 let property = change.property ?? ""
                 let targets = renames.filter { !$0.isEntity && $0.entity == change.entity && $0.from == property }.map(\.to)
+                let destinations = change.kind == .attributeRemoved
+                    ? moves.filter { $0.entity == oldEntity && $0.attribute == property }.map(\.destination) : []
                 result.append(Loss(
                     entity: oldEntity, property: property, isDeclared: isDeclared(oldEntity, property),
-                    isLikelyRename: !targets.isEmpty, renamedTo: targets))
+                    isLikelyRename: !targets.isEmpty, renamedTo: targets, movedTo: destinations))
             default:
                 continue
             }

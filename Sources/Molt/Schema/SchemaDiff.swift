@@ -3,7 +3,7 @@
 /// Entities and properties match by `originalName` first — an explicit hint wins, so two attributes can swap
 /// names — then by name. A diff is what Molt uses to infer a lightweight migration, what it prints when a model
 /// changed without a version bump, and what `molt diff` shows; it also finds the removals that would lose data
-/// (``losses``) and the likely renames behind them (``likelyRenames``).
+/// (``losses``) and the likely renames and moves behind them (``likelyRenames``, ``likelyMoves``).
 ///
 /// ```swift
 /// let diff = SchemaDiff(from: v5, to: v6)
@@ -253,11 +253,29 @@ public struct SchemaDiff: Sendable {
         }
     }
 
+    /// Each refused change's refusal, followed by what else the diff knows about it: the likely rename or
+    /// move that would explain an added attribute (`'Person.yearsSinceBirth' has been added as required …`
+    /// while `age` was removed).
+    public var refusals: [String] {
+        let (renames, moves) = (likelyRenames, likelyMoves)
+        return refusedChanges.compactMap { change in
+            guard var text = change.refusal else { return nil }
+            guard change.kind == .attributeAdded, let property = change.property else { return text }
+            for rename in renames where !rename.isEntity && rename.entity == change.entity && rename.to == property {
+                text += " " + rename.fix()
+            }
+            for move in moves where move.destination == change.entity && move.attribute == property {
+                text += " " + move.fix(from: source.version, to: destination.version)
+            }
+            return text
+        }
+    }
+
     /// The error that lists every change a custom stage must handle, or nil when the diff can be inferred.
     var notInferableError: MoltError? {
         let refused = refusedChanges
         guard !refused.isEmpty else { return nil }
-        let lines = refused.compactMap(\.refusal).map { "- " + $0 }.joined(separator: "\n")
+        let lines = refusals.map { "- " + $0 }.joined(separator: "\n")
         return MoltError(
             .migrationNotInferable,
             "Molt cannot infer the migration from version \(source.version) to \(destination.version):\n\(lines)",

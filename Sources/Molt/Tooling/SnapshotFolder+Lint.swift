@@ -154,10 +154,9 @@ extension SnapshotFolder {
         }
         let diff = SchemaDiff(from: old.schema, to: new.schema)
         if !stages.contains(where: { $0.lowerBound <= from && $0.upperBound >= to }) {
-            for change in diff.refusedChanges {
+            for refusal in diff.refusals {
                 issues.append(LintIssue(
-                    .error, file: new.file,
-                    "step \(from) → \(to) cannot be inferred and no --stage covers it: \(change.refusal ?? change.description)"))
+                    .error, file: new.file, "step \(from) → \(to) cannot be inferred and no --stage covers it: \(refusal)"))
             }
         } else if diff.isInferable && stages.contains(from...to) {
             issues.append(LintIssue(
@@ -169,6 +168,9 @@ extension SnapshotFolder {
         }
         for rename in diff.likelyRenames {
             issues.append(LintIssue(.warning, file: new.file, "step \(from) → \(to): \(rename.fix(inFile: new.file))"))
+        }
+        for move in diff.likelyMoves {
+            issues.append(LintIssue(.warning, file: new.file, "step \(from) → \(to): \(move.fix(from: from, to: to))"))
         }
         return issues
     }

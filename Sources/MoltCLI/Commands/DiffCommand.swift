@@ -11,7 +11,9 @@ struct DiffCommand: ParsableCommand {
         discussion: """
             Each change is marked `inferable` (Molt migrates it without code), `destructive` (it deletes stored data) \
             or `refused` (it needs a custom stage; the reason and the fix follow). An attribute removed and one of \
-            the same type added in the same entity is suggested as a rename, with the `originalName` to declare. \
+            the same type added in the same entity is suggested as a rename, with the `originalName` to declare; \
+            one removed while another entity gains it under the same name is a likely move (a split), which only \
+            a stage or a mapping carries. \
             Exits 0 whatever the changes are; use `molt check` to fail on them.
             """)
 
@@ -60,6 +62,16 @@ struct DiffReport: Encodable {
     var inferable: Bool
     var changes: [Change]
     var suggestedRenames: [RenameSuggestion]
+    var likelyMoves: [MoveSuggestion]
+
+    /// A removed attribute that another entity gains under the same name: probably moved (a split).
+    struct MoveSuggestion: Encodable {
+        var entity: String
+        var attribute: String
+        var destination: String
+        var type: String
+        var fix: String
+    }
 
     init(_ diff: SchemaDiff, newFile: String) {
         fromVersion = diff.source.version
@@ -71,6 +83,11 @@ struct DiffReport: Encodable {
                 destructive: $0.isDestructive, refusal: $0.refusal)
         }
         suggestedRenames = Self.renames(in: diff, newFile: newFile)
+        likelyMoves = diff.likelyMoves.map { move in
+            MoveSuggestion(
+                entity: move.entity, attribute: move.attribute, destination: move.destination, type: move.type.rawValue,
+                fix: move.fix(from: diff.source.version, to: diff.destination.version))
+        }
     }
 
     /// The likely renames of the diff, with the fix in the snapshot file's terms.
@@ -96,6 +113,14 @@ struct DiffReport: Encodable {
                 let from = rename.type == "entity" ? rename.from : "\(rename.entity).\(rename.from)"
                 Terminal.line("  '\(from)' → '\(rename.to)' (\(rename.type))")
                 Terminal.line("    \(rename.fix)")
+            }
+        }
+        if !likelyMoves.isEmpty {
+            Terminal.line()
+            Terminal.line("Likely moves:")
+            for move in likelyMoves {
+                Terminal.line("  '\(move.entity).\(move.attribute)' → '\(move.destination).\(move.attribute)' (\(move.type))")
+                Terminal.line("    \(move.fix)")
             }
         }
         let refused = changes.filter { !$0.inferable }.count
