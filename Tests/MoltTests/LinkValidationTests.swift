@@ -116,28 +116,64 @@ struct LinkValidationTests {
         #expect(kept == ["second 1 double precision 2"])
     }
 
-    @Test("the whole-store check before migrating refuses a link broken behind Molt's back anywhere, nothing written", arguments: StoreKind.durable)
-    func integrityCheckFindsEveryBrokenLink(kind: StoreKind) throws {
-        // v2 adds a column to Folder only: no link is written, validation looks at none.
+    @Test("the check before migrating refuses a link broken behind Molt's back in a table the migration rewrites, nothing written", arguments: StoreKind.durable)
+    func integrityCheckFindsBrokenLinksWhereTheRunRewrites(kind: StoreKind) throws {
+        // v2 widens Note.count to double: SQLite rebuilds Note, PostgreSQL converts the column in place.
         var v2 = Self.linked.withVersion(2)
-        v2.entities[0].attributes.append(Attribute("color", .string, isOptional: true))
+        v2.entities[1].attributes[1].type = .double
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)
         try Self.makeLinked(location, kind: kind)
-        if kind == .postgres {
-            try RawSQL.execute(location, "SET LOCAL session_replication_role = replica", #"DELETE FROM "Note" WHERE name = 'first'"#)
-        } else {
-            try RawSQL.execute(location, "DELETE FROM Note WHERE name = 'first'")
-        }
-        let options = kind.options
-        var checking = options
+        try Self.breakParentLink(location, kind: kind)
+        var checking = kind.options
         checking.checksIntegrityBeforeMigrating = true
         let error = moltError { _ = try Store.open(at: location, schema: v2, options: checking) }
         #expect(error?.code == .corruptStore)
         #expect(error?.message == "The store at \(location) has 1 broken link(s), written behind Molt's back with references off: a row of 'Note' (_id 2) points to a missing 'Note'. It was not migrated; it is still at version 1 and nothing was written. Delete or relink such objects at version 1 (or in a custom stage), then migrate again.")
         #expect(try Store.version(at: location) == 1)
-        // Without the check, the migration validates what it wrote, as on every run.
-        try Store.open(at: location, schema: v2, options: options).close()
+    }
+
+    @Test("a step that only adds a column reads no row, so the check before migrating looks at none; molt check still finds the broken link", arguments: StoreKind.durable)
+    func schemaOnlyStepChecksNothing(kind: StoreKind) throws {
+        var v2 = Self.linked.withVersion(2)
+        v2.entities[0].attributes.append(Attribute("color", .string, isOptional: true))
+        let dir = TemporaryDirectory()
+        let location = try kind.location(in: dir)
+        try Self.makeLinked(location, kind: kind)
+        try Self.breakParentLink(location, kind: kind)
+        var checking = kind.options
+        checking.checksIntegrityBeforeMigrating = true
+        let store = try Store.open(at: location, schema: v2, options: checking)
         #expect(try Store.version(at: location) == 2)
+        let error = moltError { try store.verify() }
+        #expect(error?.code == .corruptStore)
+        #expect(error?.message.contains("points to a missing row of 'Note'") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("the tables a run reads whole: rebuilt, converted, dropped columns and seeded joins; none for schema-only steps; every table for a stage")
+    func tablesReadWhole() throws {
+        let db = try SQLiteDatabase.inMemory()
+        func tables(stage: Bool = false, _ edit: (inout Schema) -> Void) throws -> [String]? {
+            var v2 = Self.linked.withVersion(2)
+            edit(&v2)
+            let plan = try MigrationPlan(
+                schemas: [Self.linked, v2], stages: stage ? [.custom(from: 1, to: 2) { _ in }] : [])
+            let path = try plan.path(from: Self.linked)
+            return try db.read { try Migrator.tablesReadWhole(by: path, in: $0) }?.sorted()
+        }
+        #expect(try tables { $0.entities[0].attributes.append(Attribute("color", .string, isOptional: true)) } == [])
+        #expect(try tables { $0.entities[0].attributes[0].originalName = "name"; $0.entities[0].attributes[0].name = "title" } == [])
+        #expect(try tables { $0.entities[1].attributes[1].type = .double } == ["Note"])
+        #expect(try tables { $0.entities[1].attributes.removeLast() } == ["Note"])
+        #expect(try tables(stage: true) { $0.entities[0].attributes.append(Attribute("color", .string, isOptional: true)) } == nil)
+    }
+
+    /// Deletes the note that another note points to as its parent, with references off.
+    static func breakParentLink(_ location: StoreLocation, kind: StoreKind) throws {
+        if kind == .postgres {
+            try RawSQL.execute(location, "SET LOCAL session_replication_role = replica", #"DELETE FROM "Note" WHERE name = 'first'"#)
+        } else {
+            try RawSQL.execute(location, "DELETE FROM Note WHERE name = 'first'")
+        }
     }
 }

@@ -8,7 +8,12 @@ extension LightweightMigration {
     ///   every link as it was, and so does an in-place conversion of other columns
     ///   (``SQLTableChangeResult/wroteLinks``).
     /// - Returns: The number of rows written (copied by rebuilds, filled by conversions).
-    func apply(in db: any SQLConnection, linkedTables: inout Set<String>, run: RunContext? = nil) throws -> Int {
+    /// - Parameter inverseTables: Receives the tables of the relationship sides the run filled from their
+    ///   inverse, or whose inverse it declared anew: where the two sides of a relationship may disagree, for
+    ///   validation to compare.
+    func apply(
+        in db: any SQLConnection, linkedTables: inout Set<String>, inverseTables: inout Set<String>, run: RunContext? = nil
+    ) throws -> Int {
         let q = db.dialect.quote
         let ddl = SchemaDDL(dialect: db.dialect)
         var written = 0
@@ -59,7 +64,69 @@ extension LightweightMigration {
             if result.wroteLinks { linkedTables.insert(entity.name) }
             try checkMappedStorage(entity, in: db)
         }
+        written += try fillNewInverses(in: db, linkedTables: &linkedTables, inverseTables: &inverseTables)
         return written
+    }
+
+    /// Fills each relationship side the run adds empty while its inverse holds links (`Owner.items` added as the
+    /// inverse of `Item.owner`), so that both sides read the same links; refuses a to-one side that the inverse
+    /// links from several objects. Pairs that were two separate relationships and become inverses are handed to
+    /// validation, which refuses them if they disagree.
+    private func fillNewInverses(
+        in db: any SQLConnection, linkedTables: inout Set<String>, inverseTables: inout Set<String>
+    ) throws -> Int {
+        let layout = StoreLayout.standard(current, dialect: db.dialect)
+        var written = 0
+        let sides = InverseLink.sidesToFill(in: current) { entity, relationship in
+            guard let state = tables[entity], state.origin != nil else { return true }
+            if let join = joins[Self.key(entity, relationship)] { return join.originTable == nil && join.seed == nil }
+            if case .literal(let value)? = state.columns[relationship] { return value.isNull }
+            return false
+        }
+        for side in sides where tables[side.entity]?.origin != nil {
+            if let overfull = try side.overfull(in: db, layout: layout) {
+                throw MoltError(
+                    .dataLossRefused,
+                    "Version \(current.version) adds \(side.label) as the to-one inverse of \(side.inverseLabel), but \(side.entity) #\(overfull.object) is linked from \(overfull.count) \(side.destination) objects (#\(overfull.linkedFrom.map(String.init).joined(separator: ", #"))\(overfull.count > 3 ? ", …" : "")), and a to-one holds one: the other links would be lost. Make \(side.label) to-many, or keep one link per object in a custom stage from version \(start.version) to \(current.version). Nothing was written.",
+                    entity: side.entity, property: side.relationship.name)
+            }
+            written += try side.fill(in: db, layout: layout)
+            let table = side.relationship.kind == .toOne
+                ? side.entity : StoreLayout.joinTableName(entity: side.entity, relationship: side.relationship.name)
+            linkedTables.insert(table)
+            inverseTables.insert(table)
+        }
+        for pair in InverseLink.pairs(in: current) where !wereInverses(pair) {
+            inverseTables.formUnion(pair.tables)
+        }
+        return written
+    }
+
+    /// Whether the pair's two sides were already each other's inverse when the run started.
+    private func wereInverses(_ pair: InverseLink) -> Bool {
+        guard let origin = tables[pair.entity]?.origin, let destinationOrigin = tables[pair.destination]?.origin,
+            let start = start.entity(named: origin.name), start.name == origin.name
+        else { return true }
+        // The side's name at the start: the relationship whose join table or column feeds it.
+        let startName: String? = {
+            if let join = joins[Self.key(pair.entity, pair.relationship.name)], let table = join.originTable {
+                return start.relationships.first { StoreLayout.joinTableName(entity: start.name, relationship: $0.name) == table }?.name
+            }
+            if case .column(let column)? = tables[pair.entity]?.columns[pair.relationship.name] { return column }
+            return nil
+        }()
+        guard let startName, let old = start.relationship(named: startName) else { return true }
+        guard let oldInverse = old.inverse else { return false }
+        let inverseSource: String? = {
+            if let join = joins[Self.key(pair.destination, pair.inverse.name)], let table = join.originTable {
+                return destinationOrigin.relationships.first {
+                    StoreLayout.joinTableName(entity: destinationOrigin.name, relationship: $0.name) == table
+                }?.name
+            }
+            if case .column(let column)? = tables[pair.destination]?.columns[pair.inverse.name] { return column }
+            return nil
+        }()
+        return inverseSource == nil || inverseSource == oldInverse
     }
 
     /// SQLite keeps what an expression gives, whatever the column's type: refuse a mapped value of the wrong

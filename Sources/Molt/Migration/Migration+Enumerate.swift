@@ -35,7 +35,9 @@ extension Migration {
                 entity: type)
         }
         let layout = workspace.newLayout.entities[newEntity.name]!
-        let oldShape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
+        let oldShape = ObjectShape(
+            entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:], tracksReads: true)
+        defer { workspace.didRead(oldShape.readAttributes, of: oldEntity.name) }
         let newShape = ObjectShape(entity: newEntity, version: toVersion)
         let newColumns = newEntity.attributes.map { layout.columns[$0.name]! }
         var updates = UpdateStatements(table: layout.table, columns: newColumns)
@@ -87,7 +89,8 @@ extension Migration {
         guard let oldEntity = try entityPair(type).old else {
             throw MoltError(.invalidValue, "Entity '\(type)' does not exist in version \(fromVersion); it has no old objects.", entity: type)
         }
-        let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:])
+        let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:], tracksReads: true)
+        defer { workspace.didRead(shape.readAttributes, of: oldEntity.name) }
         let total = Int(try old.count(oldEntity.name))
         var done = 0
         run.begin("enumerating old '\(oldEntity.name)'", entity: oldEntity.name, total: total)

@@ -20,6 +20,7 @@ extension Migration {
             resolved.append(m)
         }
         try checkExpressions(of: resolved)
+        for mapping in resolved { noteReads(of: mapping.written, source: mapping.source) }
         run.begin("mapping", entity: nil, total: resolved.count)
         for (done, mapping) in resolved.enumerated() {
             try execute(mapping, folding: folding)
@@ -322,5 +323,20 @@ enum MappingChecks {
             .migrationFailed,
             "\(label.prefix(1).uppercased() + label.dropFirst()) gives '\(entity).\(attribute.name)' a \(storage) value (\(text) for _id \(objectID)), but the attribute holds \(attribute.type.rawValue) values. Fix its expression `\(expression)` (for example with CAST); the store was left at version \(fromVersion).",
             entity: entity, property: attribute.name)
+    }
+}
+
+extension Migration {
+    /// Notes the source attributes a mapping's SQL names (in its attributes, filter and links, for every
+    /// engine), so that the run reports them as carried by the stage rather than dropped.
+    fileprivate func noteReads(of mapping: EntityMapping, source: Entity) {
+        var texts = Array(mapping.attributes.values) + [mapping.filter].compactMap { $0 } + mapping.links.compactMap(\.sourceKey)
+        for override in mapping.overrides.values {
+            texts += Array(override.attributes.values) + [override.filter].compactMap { $0 } + Array(override.sourceKeys.values)
+        }
+        let columns = Dictionary(source.attributes.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        for name in texts.reduce(into: Set<String>(), { $0.formUnion(SQLExpressionCheck.names(in: $1)) }) {
+            if let attribute = columns[name.lowercased()] { workspace.attributesRead.insert(attribute, of: source.name) }
+        }
     }
 }

@@ -50,6 +50,7 @@ public struct MigrationObject: Sendable {
     public subscript(_ attribute: String) -> Value {
         get {
             guard let index = shape.position(of: attribute) else { return .null }
+            shape.reads?[index] = true
             return values[index]
         }
         set {
@@ -75,6 +76,7 @@ public struct MigrationObject: Sendable {
 
     /// The object as a ``DynamicObject``, for the relationship calls of ``Objects``.
     public var dynamicObject: DynamicObject {
+        if let reads = shape.reads { reads.update(repeating: true, count: shape.entity.attributes.count) }
         var dictionary: [String: Value] = [:]
         for (index, attribute) in shape.entity.attributes.enumerated() { dictionary[attribute.name] = values[index] }
         return DynamicObject(entity: shape.entity.name, id: id, values: dictionary)
@@ -84,7 +86,7 @@ public struct MigrationObject: Sendable {
 }
 
 /// The attributes of one entity at one version, indexed by name, shared by every object of an enumeration.
-final class ObjectShape: Sendable {
+final class ObjectShape: @unchecked Sendable {
     let entity: Entity
     let version: Int
     let index: [String: Int]
@@ -93,11 +95,20 @@ final class ObjectShape: Sendable {
     private let names: [String]
     /// The attributes' types in order.
     let types: [AttributeType]
+    /// For the old side of a stage: which attributes were read (one flag per attribute, set without locking:
+    /// an enumeration runs on one thread), so that the run can tell values a stage carried from values lost.
+    let reads: UnsafeMutablePointer<Bool>?
 
     /// - Parameter aliases: Other names that read an attribute: new name → old name, from
     ///   ``Migration/renameProperty(onType:from:to:)``, so that Realm code reading `old["title"]` after
     ///   renaming `memoTitle` to `title` works as written.
-    init(entity: Entity, version: Int, aliases: [String: String] = [:]) {
+    init(entity: Entity, version: Int, aliases: [String: String] = [:], tracksReads: Bool = false) {
+        if tracksReads {
+            reads = .allocate(capacity: max(entity.attributes.count, 1))
+            reads!.initialize(repeating: false, count: max(entity.attributes.count, 1))
+        } else {
+            reads = nil
+        }
         self.entity = entity
         self.version = version
         var index: [String: Int] = [:]
@@ -108,6 +119,14 @@ final class ObjectShape: Sendable {
         self.index = index
         self.names = entity.attributes.count <= 16 ? entity.attributes.map(\.name) : []
         self.types = entity.attributes.map(\.type)
+    }
+
+    deinit { reads?.deallocate() }
+
+    /// The names of the attributes read so far (old names).
+    var readAttributes: [String] {
+        guard let reads else { return [] }
+        return entity.attributes.indices.filter { reads[$0] }.map { entity.attributes[$0].name }
     }
 
     /// The position of an attribute's value, by its name or an alias.

@@ -85,13 +85,27 @@ public struct MigrationStepRecord: Hashable, Sendable, Codable {
 
     /// "3 → 4 custom: 300 objects updated; dropped 300 values of 'UserMemo.count'".
     public var summary: String {
+        "\(fromVersion) → \(toVersion) \(kind.rawValue): " + Self.changes(of: [self])
+    }
+
+    /// What steps changed, together: `120 objects updated; dropped 300 values of 'UserMemo.count'; read by the
+    /// stage, then removed: 3 values of 'Person.street'`, or `no object changed`. Values a stage or a mapping
+    /// read before their removal are not called dropped: the stage may have moved them.
+    package static func changes(of steps: [MigrationStepRecord]) -> String {
+        func count(_ n: Int, _ what: String) -> String { "\(n) object\(n == 1 ? "" : "s") \(what)" }
+        let inserted = steps.reduce(0) { $0 + $1.objectsInserted }
+        let updated = steps.reduce(0) { $0 + $1.objectsUpdated }
+        let deleted = steps.reduce(0) { $0 + $1.objectsDeleted }
         var parts: [String] = []
-        if objectsInserted > 0 { parts.append("\(objectsInserted) object\(objectsInserted == 1 ? "" : "s") inserted") }
-        if objectsUpdated > 0 { parts.append("\(objectsUpdated) object\(objectsUpdated == 1 ? "" : "s") updated") }
-        if objectsDeleted > 0 { parts.append("\(objectsDeleted) object\(objectsDeleted == 1 ? "" : "s") deleted") }
-        let drops = dropped.filter { $0.count > 0 }
-        if !drops.isEmpty { parts.append("dropped " + drops.map(\.description).joined(separator: ", ")) }
-        return "\(fromVersion) → \(toVersion) \(kind.rawValue): " + (parts.isEmpty ? "no object changed" : parts.joined(separator: "; "))
+        if inserted > 0 { parts.append(count(inserted, "inserted")) }
+        if updated > 0 { parts.append(count(updated, "updated")) }
+        if deleted > 0 { parts.append(count(deleted, "deleted")) }
+        let drops = steps.flatMap(\.dropped).filter { $0.count > 0 }
+        let lost = drops.filter { !$0.wasReadByStage }
+        let read = drops.filter(\.wasReadByStage)
+        if !lost.isEmpty { parts.append("dropped " + lost.map(\.description).joined(separator: ", ")) }
+        if !read.isEmpty { parts.append("read by the stage, then removed: " + read.map(\.description).joined(separator: ", ")) }
+        return parts.isEmpty ? "no object changed" : parts.joined(separator: "; ")
     }
 }
 
@@ -108,13 +122,34 @@ public struct DroppedData: Hashable, Sendable, Codable, CustomStringConvertible 
     public var count: Int
     /// Whether the schema declared the deletion (``Schema/deletions``).
     public var isDeclared: Bool
+    /// Whether the stage that ran the step read these values before the new version removed them (a custom
+    /// stage through `old`, a mapping in its SQL): they may live on where the stage moved them, so they are
+    /// not reported as dropped.
+    public var wasReadByStage: Bool
 
-    public init(entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool) {
+    public init(
+        entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool, wasReadByStage: Bool = false
+    ) {
         self.entity = entity
         self.property = property
         self.isRelationship = isRelationship
         self.count = count
         self.isDeclared = isDeclared
+        self.wasReadByStage = wasReadByStage
+    }
+
+    private enum CodingKeys: String, CodingKey { case entity, property, isRelationship, count, isDeclared, wasReadByStage }
+
+    /// Reads a record; those written before ``wasReadByStage`` existed read as not read.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            entity: try container.decode(String.self, forKey: .entity),
+            property: try container.decodeIfPresent(String.self, forKey: .property),
+            isRelationship: try container.decodeIfPresent(Bool.self, forKey: .isRelationship) ?? false,
+            count: try container.decode(Int.self, forKey: .count),
+            isDeclared: try container.decode(Bool.self, forKey: .isDeclared),
+            wasReadByStage: try container.decodeIfPresent(Bool.self, forKey: .wasReadByStage) ?? false)
     }
 
     /// "300 values of 'UserMemo.count'", "12 objects of 'WineNote'", "4 links of 'Folder.notes'".

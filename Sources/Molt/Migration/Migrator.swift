@@ -28,13 +28,53 @@ struct Migrator {
         try run.checkCancellation()
         try state.applyPending(in: db, run: run)
         run.begin("validating", entity: nil, total: 0)
-        try StoreValidator.validate(db, against: target, checkingLinksOf: state.linkedTables)
+        try StoreValidator.validate(db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables)
         run.finish()
         let duration = ContinuousClock.now - clock
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return MigrationRecord(
             fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds, steps: state.lines,
             stepRecords: state.records)
+    }
+}
+
+extension Migrator {
+    /// The tables (by their names in `path`'s first version) whose rows a run reads whole or rewrites, for the
+    /// check before a migration; nil when a custom stage or a mapping runs, which may read anything.
+    ///
+    /// Inferred steps are folded as the run folds them: a table rebuilt, or converted in place, is rewritten;
+    /// so is a table that loses a column (SQLite's `DROP COLUMN` rewrites each row); a join table seeded from
+    /// a to-one column reads that column's table. Adding or renaming a column reads no row.
+    static func tablesReadWhole(by path: [MigrationStep], in db: any SQLConnection) throws -> Set<String>? {
+        guard let first = path.first else { return [] }
+        var fold = LightweightMigration(start: first.from)
+        for step in path {
+            switch step.stage?.kind {
+            case nil, .lightweight?: try fold.fold(step.diff)
+            case .custom?, .mapping?: return nil
+            }
+        }
+        var tables: Set<String> = []
+        for entity in fold.current.entities {
+            guard let origin = fold.tables[entity.name]?.origin, let change = fold.tableChange(for: entity) else { continue }
+            var kept: Set<String> = []
+            let inPlace = change.finalColumns(for: db.dialect).allSatisfy {
+                switch $0.source {
+                case .column(let name):
+                    kept.insert(name)
+                    return true
+                case .literal: return true
+                default: return false
+                }
+            }
+            // SQLite's DROP COLUMN rewrites every row, and the values dropped are counted first.
+            let drops = change.originColumns.contains { !kept.contains($0) }
+            if db.rewritesRows(change) || !inPlace || drops || !change.exactDoubles.isEmpty { tables.insert(origin.name) }
+        }
+        for join in fold.joins.values {
+            if let seed = join.seed { tables.insert(seed.table) }
+        }
+        return tables
     }
 }
 
@@ -45,6 +85,9 @@ private struct RunState {
     /// The tables where links may have broken: those inferred steps and stages wrote to (stages write through
     /// objects and mappings, which report every table), so that validation checks them and what links to them.
     var linkedTables: Set<String>? = []
+    /// The tables where the two sides of a relationship may disagree: sides filled from their inverse, pairs
+    /// declared inverses anew, and what stages wrote.
+    var inverseTables: Set<String> = []
     var lines: [String] = []
     var records: [MigrationStepRecord] = []
 
@@ -52,7 +95,7 @@ private struct RunState {
 
     mutating func applyPending(in db: any SQLConnection, run: RunContext) throws {
         var tables: Set<String> = []
-        _ = try pending.apply(in: db, linkedTables: &tables, run: run)
+        _ = try pending.apply(in: db, linkedTables: &tables, inverseTables: &inverseTables, run: run)
         linkedTables?.formUnion(tables)
     }
 
@@ -91,6 +134,8 @@ private struct RunState {
         let (finalizer, dropped) = try migration.finish()
         pending = finalizer
         linkedTables?.formUnion(migration.workspace.writtenTables)
+        inverseTables.formUnion(migration.workspace.writtenTables)
+        inverseTables.formUnion(migration.workspace.filledInverseTables)
         let counts = migration.workspace.counts
         records.append(MigrationStepRecord(
             fromVersion: migration.fromVersion, toVersion: migration.toVersion, kind: kind, objectsInserted: counts.inserted,
@@ -119,7 +164,11 @@ extension Migration {
         }
         try sweepLinks(to: workspace.counts.deletedEntities)
         try workspace.dropSnapshots()
-        let dropped = try DataLoss.check(workspace.diff, refusing: false) { loss in try storedCount(of: loss) }
+        var dropped = try DataLoss.check(workspace.diff, refusing: false) { loss in try storedCount(of: loss) }
+        for i in dropped.indices where !dropped[i].isRelationship {
+            dropped[i].wasReadByStage = dropped[i].property.map { workspace.read($0, of: dropped[i].entity) }
+                ?? workspace.readAnything(of: dropped[i].entity)
+        }
         return (workspace.finalizer, dropped)
     }
 

@@ -12,6 +12,7 @@ extension StageWorkspace {
                 droppedJoinTables: builder.droppedJoinTables),
             requiredWithoutDefault: builder.required)
         workspace.attach(db)
+        try workspace.fillNewInverses(fresh: builder.freshSides, in: db)
         return workspace
     }
 
@@ -33,6 +34,8 @@ extension StageWorkspace {
         var droppedTables: [String] = []
         var droppedJoinTables: [String] = []
         var required: [String: [(attribute: String, column: String)]] = [:]
+        /// The relationship sides of B that start empty ("Entity.relationship"): no relationship of A feeds them.
+        var freshSides: Set<String> = []
 
         init(from: Schema, to: Schema, diff: SchemaDiff, db: any SQLConnection) throws {
             self.from = from
@@ -87,6 +90,7 @@ extension StageWorkspace {
             for relationship in entity.relationships where relationship.kind == .toMany {
                 joinLayout[relationship.name] = try createJoin(entity.name, relationship)
             }
+            for relationship in entity.relationships { freshSides.insert(LightweightMigration.key(entity.name, relationship.name)) }
             var origin = entity
             origin.name = table
             states[entity.name] = .init(origin: origin, entity: entity, columns: columns)
@@ -118,8 +122,14 @@ extension StageWorkspace {
                 let sameDestination = oldRelationship.map { origins[relationship.destination] == $0.destination } ?? false
                 switch relationship.kind {
                 case .toOne:
+                    if !(sameDestination && oldRelationship?.kind == .toOne) {
+                        freshSides.insert(LightweightMigration.key(entity.name, relationship.name))
+                    }
                     try carryToOne(relationship, from: sameDestination ? oldRelationship : nil, into: &carried)
                 case .toMany:
+                    if !sameDestination || oldRelationship == nil {
+                        freshSides.insert(LightweightMigration.key(entity.name, relationship.name))
+                    }
                     joinLayout[relationship.name] = try carryToMany(
                         relationship, of: entity, from: sameDestination ? oldRelationship : nil, in: old, carried: &carried)
                 }

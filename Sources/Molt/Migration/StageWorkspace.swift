@@ -44,6 +44,13 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     private(set) var writtenTables: Set<String> = []
     /// Workspace table → the name it has in B.
     private let finalNames: [String: String]
+    /// Old entities whose objects the stage read whole (`migration.old.fetch`), and old attributes it read
+    /// one by one or named in a mapping.
+    private var wholeEntitiesRead: Set<String> = []
+    private var lastReadEntity: String?
+    var attributesRead = AttributeSet()
+    /// The tables (by B's names) of the sides filled from their inverse when the workspace was prepared.
+    private(set) var filledInverseTables: Set<String> = []
 
     init(
         diff: SchemaDiff, newLayout: StoreLayout, origins: [String: String], finalizer: LightweightMigration,
@@ -74,6 +81,21 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         self.finalNames = finalNames
     }
 
+    /// Fills each side of B that starts empty while its inverse holds links (in A's data), so that the stage
+    /// reads both sides alike; a to-one side that the inverse links from several objects is left empty for
+    /// the stage to decide, and validation refuses the step if the stage does not.
+    func fillNewInverses(fresh: Set<String>, in db: any SQLConnection) throws {
+        let sides = InverseLink.sidesToFill(in: to) { fresh.contains(LightweightMigration.key($0, $1)) }
+        for side in sides where origins[side.entity] != nil && origins[side.destination] != nil {
+            if try side.overfull(in: db, layout: newLayout) != nil {
+                filledInverseTables.formUnion(side.tables)
+                continue
+            }
+            try side.fill(in: db, layout: newLayout)
+            filledInverseTables.formUnion(side.tables)
+        }
+    }
+
     /// Connects the workspace to the run's connection, for the snapshots it takes.
     func attach(_ db: any SQLConnection) { self.db = db }
 
@@ -92,6 +114,30 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         guard count > 0 else { return }
         counts.deleted += count
         counts.deletedEntities.insert(entity)
+    }
+
+    // MARK: - StageLayoutSource
+
+    func didRead(_ entity: String) {
+        guard lastReadEntity != entity else { return }
+        lastReadEntity = entity
+        wholeEntitiesRead.insert(entity)
+    }
+
+    /// Notes the old attributes of `entity` that the stage read one by one (`old["street"]`).
+    func didRead(_ attributes: [String], of entity: String) {
+        for attribute in attributes { attributesRead.insert(attribute, of: entity) }
+    }
+
+    /// Whether the stage read the old values of `attribute` of `entity` (A's names): through `old` in an
+    /// enumeration, as whole objects of the old side, or in a mapping's expression.
+    func read(_ attribute: String, of entity: String) -> Bool {
+        wholeEntitiesRead.contains(entity) || attributesRead.contains(attribute, of: entity)
+    }
+
+    /// Whether the stage read objects or values of `entity` (A's name) at all.
+    func readAnything(of entity: String) -> Bool {
+        wholeEntitiesRead.contains(entity) || attributesRead.contains(anyOf: entity)
     }
 
     /// Whether the old side reads `table` from a snapshot.
@@ -176,6 +222,7 @@ struct AttributeSet {
     private var names: Set<String> = []
     mutating func insert(_ attribute: String, of entity: String) { names.insert(entity + "." + attribute) }
     func contains(_ attribute: String, of entity: String) -> Bool { names.contains(entity + "." + attribute) }
+    func contains(anyOf entity: String) -> Bool { names.contains { $0.hasPrefix(entity + ".") } }
 }
 
 /// What a stage did: objects inserted, updated (each counted once however often it is written) and deleted.

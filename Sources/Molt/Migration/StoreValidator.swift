@@ -7,7 +7,49 @@ enum StoreValidator {
     ///   covers those tables and the tables that link to them, as GRDB's `checkForeignKeys(in:)` lets a
     ///   migration do, instead of scanning every row of the store (~60 ms on a million objects, thirty times
     ///   the `ALTER TABLE` it validates).
-    static func validate(_ db: any SQLConnection, against schema: Schema, checkingLinksOf linkedTables: Set<String>? = nil) throws {
+    /// - Parameter inverseTables: The tables around which the two sides of a relationship and its inverse may
+    ///   disagree (nil: everywhere); every pair that keeps a side there is compared.
+    static func validate(
+        _ db: any SQLConnection, against schema: Schema, checkingLinksOf linkedTables: Set<String>? = nil,
+        inversesAround inverseTables: Set<String>? = []
+    ) throws {
+        let problems = try shapeProblems(db, schema: schema)
+        if !problems.isEmpty {
+            throw MoltError(
+                .validationFailed,
+                "The migration to version \(schema.version) did not produce the expected store, so nothing was committed:\n\(problems.joined(separator: "\n"))")
+        }
+        let violations = try db.brokenLinks(around: linkedTables)
+        if let first = violations.first {
+            throw MoltError(
+                .validationFailed,
+                "The migration to version \(schema.version) left \(violations.count) broken link(s), so nothing was committed: \(first.phrase). Delete or relink such objects in a custom stage.",
+                entity: first.table)
+        }
+        if let (pair, problem) = try disagreeingInverse(db, schema: schema, around: inverseTables) {
+            throw MoltError(
+                .validationFailed,
+                "The migration to version \(schema.version) left the two sides of a relationship disagreeing, so nothing was committed: \(problem). Link objects through `migration.new` (which keeps both sides in step), or set both sides in the stage.",
+                entity: pair.entity, property: pair.relationship.name)
+        }
+    }
+
+    /// The first pair of `schema` whose two sides disagree, among the pairs with a side in `tables` (every
+    /// pair when nil), and the disagreement.
+    static func disagreeingInverse(
+        _ db: any SQLConnection, schema: Schema, around tables: Set<String>?
+    ) throws -> (InverseLink, String)? {
+        if let tables, tables.isEmpty { return nil }
+        let layout = StoreLayout.standard(schema, dialect: db.dialect)
+        for pair in InverseLink.pairs(in: schema) where tables.map({ !$0.isDisjoint(with: pair.tables) }) ?? true {
+            if let problem = try pair.disagreement(in: db, layout: layout) { return (pair, problem) }
+        }
+        return nil
+    }
+
+    /// Each table whose shape (columns, their types and constraints, references, indexes) differs from what a
+    /// fresh store of `schema` has, Room's way: "Table 'T':\n  Expected: …\n  Found: …".
+    static func shapeProblems(_ db: any SQLConnection, schema: Schema) throws -> [String] {
         let expected = try db.expectedShapes(of: schema)
         let found = try db.tableShapes()
         var problems: [String] = []
@@ -24,17 +66,6 @@ enum StoreValidator {
         for table in found.keys.sorted() where expected[table] == nil {
             problems.append("Table '\(table)':\n  Expected: no such table\n  Found:    \(found[table]!.render(order: []))")
         }
-        if !problems.isEmpty {
-            throw MoltError(
-                .validationFailed,
-                "The migration to version \(schema.version) did not produce the expected store, so nothing was committed:\n\(problems.joined(separator: "\n"))")
-        }
-        let violations = try db.brokenLinks(around: linkedTables)
-        if let first = violations.first {
-            throw MoltError(
-                .validationFailed,
-                "The migration to version \(schema.version) left \(violations.count) broken link(s), so nothing was committed: \(first.phrase). Delete or relink such objects in a custom stage.",
-                entity: first.table)
-        }
+        return problems
     }
 }

@@ -23,6 +23,7 @@ extension Objects {
 
     /// The object of the statement's current row: `_id`, then the entity's attributes in order.
     func object(from statement: any SQLStatement, entity: Entity) throws -> DynamicObject {
+        layoutSource?.didRead(entity.name)
         let id = statement.int64(0)
         var values: [String: Value] = [:]
         values.reserveCapacity(entity.attributes.count)

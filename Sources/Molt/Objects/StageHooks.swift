@@ -17,4 +17,7 @@ package protocol StageObserver: AnyObject {
 package protocol StageLayoutSource: AnyObject {
     /// The layout of the old version, as it must be read now.
     var oldLayout: StoreLayout { get }
+    /// Called when the old side hands out objects of an entity with every attribute: the stage has seen
+    /// them, so values the new version removes may live on elsewhere rather than be lost.
+    func didRead(_ entity: String)
 }

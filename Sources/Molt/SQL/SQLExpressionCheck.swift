@@ -65,6 +65,37 @@ package enum SQLExpressionCheck {
         }
         return depth == 0 ? nil : "a parenthesis is not closed"
     }
+
+    /// The names an expression may read a column by: its bare words that call no function, and its
+    /// double-quoted names, unquoted. Keywords are among them; callers match the names against columns.
+    package static func names(in text: String) -> Set<String> {
+        let scalars = Array(text.unicodeScalars)
+        var names: Set<String> = []
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "'" || c == "`" || c == "[" || c == "\"" {
+                let close: Unicode.Scalar = c == "[" ? "]" : c
+                guard let end = scalars[(i + 1)...].firstIndex(of: close) else { break }
+                if c != "'" { names.insert(String(String.UnicodeScalarView(scalars[(i + 1)..<end]))) }
+                i = end + 1
+                continue
+            }
+            if c.properties.isAlphabetic || c == "_" {
+                var end = i
+                while end < scalars.count, scalars[end].properties.isAlphabetic || scalars[end] == "_" || ("0"..."9").contains(scalars[end]) {
+                    end += 1
+                }
+                var next = end
+                while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
+                if next >= scalars.count || scalars[next] != "(" { names.insert(String(String.UnicodeScalarView(scalars[i..<end]))) }
+                i = end
+                continue
+            }
+            i += 1
+        }
+        return names
+    }
 }
 
 /// Checks that a query an app supplies only reads the old version's data, as an engine can tell: one statement,

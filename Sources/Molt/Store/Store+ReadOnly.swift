@@ -89,8 +89,10 @@ extension Store {
         }
     }
 
-    /// Checks the whole store: SQLite's `integrity_check` of every page and index (on SQLite), every link, and
-    /// Molt's metadata and history, which must decode. It reads the whole file: run it when a store
+    /// Checks the whole store: SQLite's `integrity_check` of every page and index (on SQLite), every table's
+    /// shape against the schema the store records (columns, types, constraints, references, indexes), every
+    /// link, the two sides of every relationship and its inverse, and Molt's metadata and history, which must
+    /// decode. It reads the whole file: run it when a store
     /// is suspected of damage (`molt check STORE` does), not on every launch.
     ///
     /// ```swift
@@ -109,12 +111,19 @@ extension Store {
             }
         }
         if problems.isEmpty {
+            let schema = self.schema
             problems = try database.read { db in
                 _ = try StoreMetadata.read(db)
                 _ = try StoreMetadata.history(db)
-                return try db.brokenLinks(around: nil).map { link in
+                // Tables whose shape another tool changed (a column retyped behind Molt's back).
+                var found = try StoreValidator.shapeProblems(db, schema: schema).map { "the shape of " + $0 }
+                found += try db.brokenLinks(around: nil).map { link in
                     "a link of table '\(link.table)'\(link.rowID.map { " (row \($0))" } ?? "") points to a missing row of '\(link.parent)'"
                 }
+                if let (_, disagreement) = try StoreValidator.disagreeingInverse(db, schema: schema, around: nil) {
+                    found.append(disagreement)
+                }
+                return found
             }
         }
         guard !problems.isEmpty else { return }

@@ -81,6 +81,8 @@ extension Migration {
     public func enumerateOldObjects<Old: PersistentModel>(_ oldType: Old.Type, _ body: (Old) throws -> Void) throws {
         let oldEntity = try oldSideEntity(Old.self)
         let oldToOnes = Old.toOneRelationships
+        // Each object is decoded whole into the model the body receives.
+        workspace.didRead(oldEntity.name)
         try enumerateOldObjects(ofType: oldEntity.name) { oldObject in
             let ids = try oldToOnes.map { try old.destinationIDs(entity: oldEntity, relationship: $0, of: oldObject.id).first }
             let row = ModelRow(values: oldObject.values + ids.map { $0.map(Value.int) ?? .null }, entity: oldEntity, id: oldObject.id)

@@ -126,18 +126,7 @@ enum Format {
 
     /// What a run (or a step) changed, exactly: `120 objects updated; dropped 300 values of 'UserMemo.count'`,
     /// or `no object changed`.
-    static func changes(_ steps: [MigrationStepRecord]) -> String {
-        let inserted = steps.reduce(0) { $0 + $1.objectsInserted }
-        let updated = steps.reduce(0) { $0 + $1.objectsUpdated }
-        let deleted = steps.reduce(0) { $0 + $1.objectsDeleted }
-        var parts: [String] = []
-        if inserted > 0 { parts.append("\(count(inserted, "object")) inserted") }
-        if updated > 0 { parts.append("\(count(updated, "object")) updated") }
-        if deleted > 0 { parts.append("\(count(deleted, "object")) deleted") }
-        let dropped = steps.flatMap(\.dropped).filter { $0.count > 0 }
-        if !dropped.isEmpty { parts.append("dropped " + dropped.map(\.description).joined(separator: ", ")) }
-        return parts.isEmpty ? "no object changed" : parts.joined(separator: "; ")
-    }
+    static func changes(_ steps: [MigrationStepRecord]) -> String { MigrationStepRecord.changes(of: steps) }
 
     /// An ISO 8601 timestamp in UTC, to the second.
     static func timestamp(_ date: Date) -> String {
