@@ -200,4 +200,6 @@ package struct MigrationStep: Sendable {
 
     package var from: Schema { diff.source }
     package var to: Schema { diff.destination }
+    /// Whether the step runs a stage (code or mappings) or is inferred: what its data dependencies depend on.
+    package var form: SchemaDiff.StepForm { stage?.isCustom == true ? .stage : .inferred }
 }

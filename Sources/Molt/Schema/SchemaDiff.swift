@@ -3,7 +3,8 @@
 /// Entities and properties match by `originalName` first — an explicit hint wins, so two attributes can swap
 /// names — then by name. A diff is what Molt uses to infer a lightweight migration, what it prints when a model
 /// changed without a version bump, and what `molt diff` shows; it also finds the removals that would lose data
-/// (``losses``) and the likely renames and moves behind them (``likelyRenames``, ``likelyMoves``).
+/// (``losses``) and the likely renames and moves behind them (``likelyRenames``, ``likelyMoves``), and the
+/// changes whose success depends on the stored data (``dataDependencies(_:)``).
 ///
 /// ```swift
 /// let diff = SchemaDiff(from: v5, to: v6)

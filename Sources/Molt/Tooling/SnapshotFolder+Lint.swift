@@ -63,8 +63,11 @@ extension SnapshotFolder {
     /// written as Molt writes it), two files for one version, versions missing between two others, a step
     /// between consecutive versions that Molt cannot infer and that no stage in `stages` covers, a stage that
     /// names a version with no snapshot, and a version whose snapshot no longer matches a store it shipped
-    /// (`shipped`). Warnings: steps that delete data, likely renames, and declared stages over steps Molt could
-    /// infer. Huge version numbers are reported, never enumerated.
+    /// (`shipped`). Warnings: steps that delete data, likely renames, declared stages over steps Molt could
+    /// infer, and steps whose success depends on the data (``SchemaDiff/dataDependencies(_:)``: an empty store
+    /// migrates, a user's store holding the data named is refused; a step that `stages` covers is checked as a
+    /// stage). They are warnings, not errors: whether such data exists is the app's to know, and MoltTesting's
+    /// `MigrationTester` proves it either way. Huge version numbers are reported, never enumerated.
     ///
     /// ```swift
     /// let lint = SnapshotFolder(folder).lint(stages: [3...4])
@@ -171,6 +174,10 @@ extension SnapshotFolder {
         }
         for move in diff.likelyMoves {
             issues.append(LintIssue(.warning, file: new.file, "step \(from) → \(to): \(move.fix(from: from, to: to))"))
+        }
+        let form: SchemaDiff.StepForm = stages.contains { $0.lowerBound <= from && $0.upperBound >= to } ? .stage : .inferred
+        for dependency in diff.dataDependencies(form) {
+            issues.append(LintIssue(.warning, file: new.file, dependency.description))
         }
         return issues
     }

@@ -12,9 +12,11 @@ struct CheckCommand: ParsableCommand {
             Errors: a file that does not read as a valid schema, a file whose name is not the version inside it, \
             two files for one version, a version missing between two others, and a step between consecutive \
             versions that Molt cannot infer and that no --stage declares, and a version edited after it shipped (its \
-            snapshot no longer matches a store given with --against). Warnings: changes that delete data, and \
-            declared stages over steps Molt could infer. Exits 1 when there is an error (3 when a file cannot be \
-            read at all), 0 otherwise.
+            snapshot no longer matches a store given with --against). Warnings: changes that delete data, \
+            declared stages over steps Molt could infer, and steps whose success depends on the data (an empty \
+            store migrates, a user's store holding the data named is refused: a null where an attribute becomes \
+            required, two equal values where one becomes unique, an integer beyond 2^53 widened to double…). \
+            Exits 1 when there is an error (3 when a file cannot be read at all), 0 otherwise.
 
             Given a store file instead of a folder, checks the store itself: SQLite's integrity_check of every page \
             and index, foreign_key_check of every link, and Molt's metadata and history; it reads the whole file \
