@@ -135,7 +135,7 @@ extension SchemaDiff {
     }
 
     private func article(_ entity: String) -> String {
-        "aeiouAEIOU".contains(entity.first ?? "x") ? "an" : "a"
+        "aeioAEIO".contains(entity.first ?? "x") ? "an" : "a"
     }
 
     // MARK: - Removals (inferred steps, as `DataLoss` refuses them)
