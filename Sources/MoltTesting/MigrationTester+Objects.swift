@@ -55,6 +55,63 @@ private struct Comparison {
     let keys: [ObjectRef: String]
 
     func compare(_ fixture: FixtureObject, _ carry: Carried, _ expectation: ObjectExpectation) throws -> [ObjectDiff] {
+        var diffs = try compareKind(fixture, carry, expectation)
+        guard !expectation.moved.isEmpty, expectation.kind != .unchecked else { return diffs }
+        let moves = try movedDifferences(fixture, carry, expectation.moved)
+        guard !moves.isEmpty else { return diffs }
+        let entity = carry.entity ?? fixture.entity
+        if let index = diffs.firstIndex(where: { $0.kind == .changed && $0.entity == entity }) {
+            diffs[index] = ObjectDiff(object: fixture, entity: entity, kind: .changed, differences: diffs[index].differences + moves)
+        } else {
+            diffs.append(ObjectDiff(object: fixture, entity: entity, kind: .changed, differences: moves))
+        }
+        return diffs
+    }
+
+    /// The moves an expectation declares (``ObjectExpectation/moving(_:to:)``) that the store does not show: a
+    /// value kept in place, or found in no object of the destination.
+    ///
+    /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidFixture`` when a move names an
+    ///   attribute the fixture's entity does not have, or a destination the newest version does not have.
+    private func movedDifferences(_ fixture: FixtureObject, _ carry: Carried, _ moved: [String: String]) throws -> [PropertyDifference] {
+        var differences: [PropertyDifference] = []
+        for (name, destination) in moved.sorted(by: { $0.key < $1.key }) {
+            func invalid(_ reason: String) -> MigrationTestError {
+                MigrationTestError(
+                    .invalidFixture,
+                    "From version \(fixture.version): the expectation of fixture \"\(fixture.key)\" moves '\(name)' to '\(destination)', but \(reason)",
+                    version: fixture.version, entity: fixture.entity, attribute: name, object: fixture.key)
+            }
+            guard carry.keptAttributes[name] != nil || carry.removedAttributes[name] != nil else {
+                throw invalid("'\(fixture.entity)' has no attribute '\(name)' at version \(fixture.version). Name the attribute by its name at the fixture's version.")
+            }
+            let parts = destination.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let target = newest.entity(named: parts[0]), target.attribute(named: parts[1]) != nil else {
+                throw invalid("version \(newest.version) has no attribute '\(destination)'. Name the destination as `Entity.attribute` of the newest version.")
+            }
+            let value = fixture[name]
+            if let kept = carry.keptAttributes[name] {
+                let object = try carry.entity.flatMap { try objects.object($0, id: fixture.id) }
+                differences.append(PropertyDifference(property: kept, expected: .moved(value, to: destination), found: .value(object?[kept] ?? .null)))
+                continue
+            }
+            guard !value.isNull else { continue }
+            var candidates: [DynamicObject] = []
+            let links = carry.entity.flatMap { newest.entity(named: $0) }?.relationships.filter { $0.destination == target.name } ?? []
+            if !links.isEmpty, let entity = carry.entity, let object = try objects.object(entity, id: fixture.id) {
+                for relationship in links { candidates += try objects.destinations(relationship.name, of: object) }
+            } else {
+                try objects.forEach(target.name) { candidates.append($0) }
+            }
+            if !candidates.contains(where: { $0[parts[1]] == value }) {
+                differences.append(PropertyDifference(
+                    property: name, expected: .moved(value, to: destination), found: .dropped(byVersion: carry.removedAttributes[name])))
+            }
+        }
+        return differences
+    }
+
+    private func compareKind(_ fixture: FixtureObject, _ carry: Carried, _ expectation: ObjectExpectation) throws -> [ObjectDiff] {
         switch expectation.kind {
         case .unchecked:
             return []
@@ -77,6 +134,7 @@ private struct Comparison {
             var diffs = try check(fixture, in: entity, sameEntity: true, values: values, links: links, kept: kept)
             let lost = carry.removedAttributes.keys.sorted().filter { name in
                 fixture.givenAttributes.contains(name) && !fixture[name].isNull && !dropping.contains(name)
+                    && expectation.moved[name] == nil
             }
             if !lost.isEmpty {
                 let differences = lost.map { name in

@@ -89,6 +89,8 @@ extension MigrationTester {
     /// - Throws: ``MigrationTestError``: ``MigrationTestError/Code/versionNotRecorded`` when the snapshots folder
     ///   is empty (a wrong path would otherwise test nothing); the failure of the one version that failed, or
     ///   ``MigrationTestError/Code/severalFailures`` with each; every message starts with the starting version.
+    ///   Once every run passes, ``MigrationTestError/Code/dataDependentStepFails`` for a step that refuses data a
+    ///   user's store may hold (``checkDataDependentSteps()``).
     @discardableResult
     public func migrateFromEveryVersion(
         fixtures: (Int) throws -> [Fixture],
@@ -107,7 +109,7 @@ extension MigrationTester {
         var passed: [Int] = []
         for version in versions {
             do {
-                let run = try migrate(
+                let run = try migrateFixtures(
                     from: version, fixtures: try fixtures(version), expectedCounts: expectedCounts, expect: expect,
                     check: check)
                 runs.append(run)
@@ -116,7 +118,11 @@ extension MigrationTester {
                 failures.append(error)
             }
         }
-        guard !failures.isEmpty else { return runs }
+        guard !failures.isEmpty else {
+            // The fixtures pass: now the data they lack, that users' stores may hold.
+            try checkDataDependentSteps(from: versions, checkingAssumptions: true)
+            return runs
+        }
         let heading = "The migration plan fails from \(failures.count) of \(versions.count) starting versions (passed: \(passed.isEmpty ? "none" : passed.map(String.init).joined(separator: ", "))):"
         if failures.count == 1 {
             var error = failures[0]
@@ -142,8 +148,12 @@ extension MigrationTester {
     ///   - expectedCounts: The number of objects each listed entity should hold afterwards.
     ///   - expect: What each fixture should become. Defaults to ``ObjectExpectation/survives(_:links:ignoring:dropping:)``.
     ///   - check: More checks on the migrated store.
+    /// Then it migrates the data a user's store may hold that makes a step on the way fail
+    /// (``checkDataDependentSteps()``), for the steps of this path.
+    ///
     /// - Returns: The run.
-    /// - Throws: ``MigrationTestError`` whose message starts with "From version N": ``MigrationTestError/Code/missingStage``,
+    /// - Throws: ``MigrationTestError/Code/dataDependentStepFails`` when a step on the path refuses such data;
+    ///   ``MigrationTestError`` whose message starts with "From version N": ``MigrationTestError/Code/missingStage``,
     ///   ``MigrationTestError/Code/frozenVersionEdited``, ``MigrationTestError/Code/migrationFailed``,
     ///   ``MigrationTestError/Code/invalidData``, ``MigrationTestError/Code/objectsLost``,
     ///   ``MigrationTestError/Code/valueMismatch``,
@@ -154,6 +164,16 @@ extension MigrationTester {
         from version: Int, fixtures: [Fixture], expectedCounts: [String: Int]? = nil,
         expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() },
         check: ((MigratedStore) throws -> Void)? = nil
+    ) throws -> MigrationRun {
+        let run = try migrateFixtures(from: version, fixtures: fixtures, expectedCounts: expectedCounts, expect: expect, check: check)
+        try checkDataDependentSteps(from: [version], checkingAssumptions: false)
+        return run
+    }
+
+    /// One run of the fixtures, without the generated data of ``checkDataDependentSteps()``.
+    func migrateFixtures(
+        from version: Int, fixtures: [Fixture], expectedCounts: [String: Int]?,
+        expect: (FixtureObject) -> ObjectExpectation, check: ((MigratedStore) throws -> Void)?
     ) throws -> MigrationRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("molt-testing-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

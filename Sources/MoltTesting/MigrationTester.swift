@@ -10,6 +10,12 @@ import Foundation
 /// expectation gives, and the object counts. A failure names the starting version, the path it took, and each
 /// object and attribute that differ.
 ///
+/// Fixtures hold what the test thought of; a user's store holds what years of use left. So the tester also
+/// generates, for every step whose success depends on the data (a null where an attribute becomes required,
+/// two equal values where one becomes unique, an integer beyond 2^53 widened to double…), a store holding that
+/// data, and migrates it too (``checkDataDependentSteps()``): a plan cannot pass the kit and then be refused on
+/// a device for such data. State data that cannot exist with ``assumingNeverStored(_:from:to:)``.
+///
 /// ```swift
 /// @Test func everyShippedVersionMigrates() throws {
 ///     let tester = MigrationTester(plan: AppSchema.plan, snapshots: SchemaSnapshots(nextTo: #filePath))
@@ -36,6 +42,10 @@ import Foundation
 /// - ``migrate(from:fixtures:expectedCounts:expect:check:)``
 /// - ``MigrationRun``
 /// - ``MigratedStore``
+/// ### Data a user's store may hold
+/// - ``checkDataDependentSteps()``
+/// - ``dataDependentSteps()``
+/// - ``assumingNeverStored(_:from:to:)``
 /// ### Building blocks
 /// - ``startingVersions()``
 /// - ``startSchema(version:)``
@@ -54,6 +64,8 @@ public struct MigrationTester: Sendable {
     public var stages: [MigrationStage] { plan.stages }
     /// The recorded snapshots, if any: the starting versions and their schemas come from there.
     public let snapshots: SchemaSnapshots?
+    /// The data the app states it never stores (``assumingNeverStored(_:from:to:)``).
+    var neverStored: [NeverStored] = []
 
     /// The newest schema: the one every run migrates to.
     public var newest: Schema { schemas.last! }

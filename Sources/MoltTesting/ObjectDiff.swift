@@ -75,14 +75,18 @@ public struct PropertyDifference: Sendable, Hashable, CustomStringConvertible {
         case links([String])
         /// No value: the attribute is gone, removed by this version when one is named.
         case dropped(byVersion: Int?)
+        /// A value moved to another entity's attribute (`Entity.attribute`), as
+        /// ``ObjectExpectation/moving(_:to:)`` declares it.
+        case moved(Value, to: String)
 
-        /// `"Milk"`, `null`, `["home"]`, `nothing: version 2 removes it`.
+        /// `"Milk"`, `null`, `["home"]`, `nothing: version 2 removes it`, `"Elm St" in 'ContactInfo.street'`.
         public var description: String {
             switch self {
             case .value(let value): return value.description
             case .links(let keys): return "[" + keys.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             case .dropped(let version?): return "nothing: version \(version) removes it"
             case .dropped(nil): return "nothing"
+            case .moved(let value, let destination): return "\(value) in '\(destination)'"
             }
         }
     }

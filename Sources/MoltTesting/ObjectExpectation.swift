@@ -42,6 +42,8 @@ public struct ObjectExpectation: Sendable, Hashable {
     }
 
     let kind: Kind
+    /// Attributes of the fixture's version → `Entity.attribute` of the newest version their value moves to.
+    var moved: [String: String] = [:]
 
     /// The object survives, with the values the schemas carry over, except `changes`.
     ///
@@ -97,4 +99,33 @@ public struct ObjectExpectation: Sendable, Hashable {
 
     /// Nothing is checked for this object.
     public static var unchecked: ObjectExpectation { ObjectExpectation(kind: .unchecked) }
+
+    /// The expectation, with the fixture's value of `attribute` moved to `destination`: a version removes the
+    /// attribute and a stage or a mapping writes its value into another entity (a split), so the value is
+    /// neither kept in place nor dropped.
+    ///
+    /// The run checks that an object of the destination entity holds the value (the same value: a moved
+    /// value is compared as stored): among the objects the migrated object links to when its entity has a
+    /// relationship to the destination entity, else among every object of it (for an object whose own entity
+    /// is removed, or not linked). A move declared for an attribute the migration keeps in place fails the run,
+    /// as does a value found nowhere. A null value has nothing to move and is not checked.
+    ///
+    /// ```swift
+    /// // Version 4 splits Person: street and city move to a new ContactInfo linked from Person.contact.
+    /// try tester.migrateFromEveryVersion(fixtures: fixtures) { old in
+    ///     old.version < 4 && old.entity == "Person"
+    ///         ? .survives().moving("street", to: "ContactInfo.street").moving("city", to: "ContactInfo.city")
+    ///         : .survives()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - attribute: The attribute, by its name at the fixture's version.
+    ///   - destination: Where the value goes, as `Entity.attribute` of the newest version.
+    /// - Returns: The expectation with the move added.
+    public func moving(_ attribute: String, to destination: String) -> ObjectExpectation {
+        var copy = self
+        copy.moved[attribute] = destination
+        return copy
+    }
 }

@@ -66,7 +66,10 @@ struct Seed000ExampleTests {
         try snapshots.record(Self.schemas)
         try snapshots.verify(Self.schemas)
 
+        // A memo's count never nears 2^53, the one value the int → double widening of 6 refuses (before the stage
+        // runs, so the stage could not convert it either): the app says so, and the kit does not generate it.
         let tester = MigrationTester(plan: try MigrationPlan(schemas: Self.schemas, stages: Self.stages), snapshots: snapshots)
+            .assumingNeverStored("UserMemo.count", from: 5, to: 6)
         // The kit predicts what the schemas carry over (the title renamed in 3, count added with 100 in 5 and
         // widened to a double in 6); the test gives what a stage computes.
         let runs = try tester.migrateFromEveryVersion(fixtures: Self.fixtures(at:), expectedCounts: ["UserMemo": 1]) { _ in

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import MoltTesting
+
+/// A plan cannot pass the kit and then be refused on a user's store for data the fixtures lack: for every step
+/// whose success depends on the data, the kit generates a store holding that data at the step's version and
+/// migrates it with the plan.
+@Suite("Steps whose success depends on the data")
+struct DataDependentStepTests {
+    static let v1 = Schema(version: 1) {
+        Entity("Person") {
+            Attribute("name", .string)
+            Attribute("nickname", .string, isOptional: true)
+        }
+    }
+    /// `nickname` renamed to `handle`, now required with no default.
+    static let v2 = Schema(version: 2) {
+        Entity("Person") {
+            Attribute("name", .string)
+            Attribute("handle", .string, originalName: "nickname")
+        }
+    }
+    /// A stage that does not touch people: the developer counted on the rename to carry the value.
+    static let idle = MigrationStage.custom(from: 1, to: 2) { _ in }
+    /// Tidy fixtures: every person has a nickname, as in a development store.
+    static let tidy = [Fixture("Person", "ada", ["name": "Ada", "nickname": "ace"])]
+
+    static let renameFailure = #"""
+        Step 1 → 2 depends on the data: 'Person.handle' becomes required with no default (it was the optional 'Person.nickname'), and a store at version 1 where a 'Person' object has no value in 'nickname' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Attribute 'Person.handle' is required in version 2, but 1 object(s) have no value after the stage 1 → 2. Set it for every object in the stage (for example `new["handle"] = …` in `enumerateObjects(ofType: "Person")`), give the attribute a default, or make it optional. The store was left at version 1.
+        Set it for every object in the stage from version 1 to 2 (`new["handle"] = …` in `enumerateObjects(ofType: "Person")`), give it a default, or make it optional. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.handle", from: 1, to: 2)`.
+        """#
+
+    @Test("the issue's case: a rename from optional to required passes with tidy fixtures, and fails the kit for the null a user's store holds")
+    func optionalToRequiredRename() throws {
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.idle]))
+        let error = try #require(throws: MigrationTestError.self) {
+            try tester.migrateFromEveryVersion { _ in Self.tidy } expect: { _ in .survives(["handle": "ace"]) }
+        }
+        #expect(error.code == .dataDependentStepFails)
+        #expect(error.version == 1)
+        #expect(error.entity == "Person")
+        #expect(error.attribute == "handle")
+        #expect(error.message == Self.renameFailure)
+        // The same from one starting version, and alone.
+        let single = try #require(throws: MigrationTestError.self) { try tester.migrate(from: 1, fixtures: Self.tidy) }
+        #expect(single.message == Self.renameFailure)
+        let alone = try #require(throws: MigrationTestError.self) { try tester.checkDataDependentSteps() }
+        #expect(alone.message == Self.renameFailure)
+    }
+
+    @Test("a stage that sets the value where it was null passes, fixtures and generated data alike")
+    func stageThatFillsPasses() throws {
+        let fill = MigrationStage.custom(from: 1, to: 2) { migration in
+            try migration.enumerateObjects(ofType: "Person") { old, new in
+                new["handle"] = old["nickname"].isNull ? "anonymous" : old["nickname"]
+            }
+        }
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [fill]))
+        let runs = try tester.migrateFromEveryVersion { _ in Self.tidy } expect: { _ in .survives(["handle": "ace"]) }
+        #expect(runs.map(\.fromVersion) == [1])
+        #expect(try tester.dataDependentSteps().map(\.subject) == ["Person.handle"])
+    }
+
+    @Test("data the app never stores can be ruled out for one step; an assumption that names nothing fails")
+    func assumptions() throws {
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.idle]))
+        try tester.assumingNeverStored("Person.handle", from: 1, to: 2)
+            .migrateFromEveryVersion { _ in Self.tidy } expect: { _ in .survives(["handle": "ace"]) }
+
+        let typo = try #require(throws: MigrationTestError.self) {
+            try tester.assumingNeverStored("Person.nickname", from: 1, to: 2).checkDataDependentSteps()
+        }
+        #expect(typo.code == .severalFailures)
+        #expect(typo.failures.map(\.code) == [.invalidFixture, .dataDependentStepFails])
+        #expect(typo.failures.first?.message == #"The assumption `assumingNeverStored("Person.nickname", from: 1, to: 2)` names no step whose success depends on the data; the plan has "Person.handle" from 1 to 2. Fix the subject or the versions, or remove it."#)
+    }
+
+    static let people1 = Schema(version: 1) {
+        Entity("Person") {
+            Attribute("email", .string)
+            Attribute("score", .int, default: 0)
+        }
+    }
+    static let people2 = Schema(version: 2) {
+        Entity("Person") {
+            Attribute("email", .string)
+            Attribute("score", .double, default: 0)
+            Index(["email"], unique: true)
+        }
+    }
+
+    @Test("an inferred step: two equal emails and an integer beyond 2^53 are generated; each refusal is named")
+    func inferredStep() throws {
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.people1, Self.people2]))
+        #expect(try tester.dataDependentSteps().map(\.description) == [
+            "step 1 → 2 depends on the data: 'Person.score' widens from int to double: a store at version 1 where a 'Person' object holds in 'score' an integer beyond 2^53, which has no exact double (such as 9007199254740993) is refused. Keep 'Person.score' an int, or add a new double attribute and fill it in a custom stage from version 1 to 2, rounding as you choose.",
+            #"step 1 → 2 depends on the data: 'Person.email' becomes unique: a store at version 1 where two 'Person' objects hold the same 'email' is refused. Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Person")`), or drop the constraint."#,
+        ])
+        let fixtures = [Fixture("Person", "ada", ["email": "ada@example.com", "score": 3])]
+        let error = try #require(throws: MigrationTestError.self) {
+            try tester.migrateFromEveryVersion { _ in fixtures } expect: { _ in .survives() }
+        }
+        #expect(error.code == .severalFailures)
+        #expect(error.failures.map(\.code) == [.dataDependentStepFails, .dataDependentStepFails])
+        #expect(error.message.hasPrefix("2 steps fail on data a user's store may hold:\n"))
+        #expect(error.failures.map(\.message) == [
+            #"""
+            Step 1 → 2 depends on the data: 'Person.score' widens from int to double, and a store at version 1 where a 'Person' object holds in 'score' an integer beyond 2^53, which has no exact double (such as 9007199254740993) cannot migrate. The kit generated such a store, and the migration to version 2 failed: Attribute 'Person.score' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 1 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int.
+            Keep 'Person.score' an int, or add a new double attribute and fill it in a custom stage from version 1 to 2, rounding as you choose. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.score", from: 1, to: 2)`.
+            """#,
+            #"""
+            Step 1 → 2 depends on the data: 'Person.email' becomes unique, and a store at version 1 where two 'Person' objects hold the same 'email' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Cannot add the uniqueness constraint on 'Person'(email) in version 2: the value ("sample 0") is held by 2 objects. Make the values unique in a custom stage before this version, or drop the constraint.
+            Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Person")`), or drop the constraint. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.email", from: 1, to: 2)`.
+            """#,
+        ])
+    }
+
+    @Test("a step of a later version is checked from that version, even when the fixtures start earlier")
+    func laterStep() throws {
+        // Version 2 adds an attribute (inferred); version 3 is the rename, in a stage that sets nothing.
+        var v2 = Self.v1.withVersion(2)
+        v2.entities[0].attributes.append(Attribute("joined", .date, isOptional: true))
+        var v3 = Self.v2.withVersion(3)
+        v3.entities[0].attributes.append(Attribute("joined", .date, isOptional: true))
+        let plan = try MigrationPlan(schemas: [Self.v1, v2, v3], stages: [.custom(from: 2, to: 3) { _ in }])
+        let error = try #require(throws: MigrationTestError.self) {
+            try MigrationTester(plan: plan).migrate(from: 1, fixtures: Self.tidy) { _ in .survives(["handle": "ace"]) }
+        }
+        #expect(error.code == .dataDependentStepFails)
+        #expect(error.version == 2)
+        #expect(error.message.hasPrefix("Step 2 → 3 depends on the data: 'Person.handle' becomes required with no default (it was the optional 'Person.nickname'), and a store at version 2 where a 'Person' object has no value in 'nickname' cannot migrate."))
+    }
+}
