@@ -32,7 +32,7 @@ extension MigrationTester {
     }
 
     /// Every step the plan takes, from any starting version, whose success depends on the stored data: the
-    /// step would migrate an empty store and refuse one holding the data named (``SchemaDiff/DataDependency``),
+    /// step would migrate an empty store and refuse one holding the data named (`SchemaDiff.DataDependency`),
     /// oldest step first. Assumptions (``assumingNeverStored(_:from:to:)``) are not applied here.
     ///
     /// ```swift

@@ -70,7 +70,7 @@ extension SchemaDiff {
         public var fromVersion: Int
         /// The step's newer version.
         public var toVersion: Int
-        /// What it is about, as ``MigrationTester`` assumptions and reports name it: `Person.email`,
+        /// What it is about, as MoltTesting's `MigrationTester` assumptions and reports name it: `Person.email`,
         /// `Person(first, last)`, `Draft` (newer names, older ones for a removal).
         public var subject: String
         /// The change, as the newer version states it: `'Person.email' becomes unique`.
