@@ -131,3 +131,82 @@ struct DataDependentStepTests {
         #expect(error.message.hasPrefix("Step 2 → 3 depends on the data: 'Person.handle' becomes required with no default (it was the optional 'Person.nickname'), and a store at version 2 where a 'Person' object has no value in 'nickname' cannot migrate."))
     }
 }
+
+/// The data the kit generates for the rules the other tests do not reach: a value in a removed attribute, an
+/// object of a removed entity, an object linked from two, a link one side holds alone. Each plan passes tidy
+/// fixtures (none) and fails the generated store, naming the step and the data.
+@Suite("Generated data for every kind of rule")
+struct GeneratedDataTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var from: Schema
+        var to: Schema
+        var opening: String
+        var testDescription: String { name }
+    }
+
+    static let owners1 = Schema(version: 1) {
+        Entity("Owner") {
+            Attribute("name", .string)
+            Relationship("items", toMany: "Item")
+        }
+        Entity("Item") {
+            Attribute("title", .string)
+            Relationship("holder", to: "Owner")
+        }
+    }
+    static let owners2 = Schema(version: 2) {
+        Entity("Owner") {
+            Attribute("name", .string)
+            Relationship("items", toMany: "Item", inverse: "owner")
+        }
+        Entity("Item") {
+            Attribute("title", .string)
+            Relationship("holder", to: "Owner")
+            Relationship("owner", to: "Owner", inverse: "items")
+        }
+    }
+    static let holders2 = Schema(version: 2) {
+        Entity("Owner") {
+            Attribute("name", .string)
+            Relationship("items", toMany: "Item", inverse: "holder")
+        }
+        Entity("Item") {
+            Attribute("title", .string)
+            Relationship("holder", to: "Owner", inverse: "items")
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "a value in an attribute removed as a likely rename",
+            from: Schema(version: 1) { Entity("Person") { Attribute("age", .int, isOptional: true) } },
+            to: Schema(version: 2) { Entity("Person") { Attribute("years", .int, isOptional: true) } },
+            opening: "Step 1 → 2 depends on the data: 'Person.age' is removed while 'years' of the same type is added (a likely rename), and a store at version 1 where a 'Person' object holds a value in 'age' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Molt will not migrate from version 1 to 2"),
+        Case(
+            name: "an object of an entity removed without a declaration",
+            from: Schema(version: 1) {
+                Entity("Person") { Attribute("name", .string) }
+                Entity("Draft") { Attribute("text", .string) }
+            },
+            to: Schema(version: 2) { Entity("Person") { Attribute("name", .string) } },
+            opening: "Step 1 → 2 depends on the data: entity 'Draft' is removed without a declared deletion, and a store at version 1 where 'Draft' holds an object cannot migrate. The kit generated such a store, and the migration to version 2 failed: Molt will not migrate from version 1 to 2"),
+        Case(
+            name: "an object linked from two, for a new to-one inverse",
+            from: owners1, to: owners2,
+            opening: "Step 1 → 2 depends on the data: 'Item.owner' is added as the to-one inverse of 'Owner.items', and a store at version 1 where one 'Item' object is linked from two 'Owner' objects through 'Owner.items' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Version 2 adds 'Item.owner' as the to-one inverse of 'Owner.items', but Item #1 is linked from 2 Owner objects (#1, #2)"),
+        Case(
+            name: "a link one side holds alone, for two relationships made inverses",
+            from: owners1, to: holders2,
+            opening: "Step 1 → 2 depends on the data: 'Item.holder' and 'Owner.items' become each other's inverse, and a store at version 1 where an 'Item' object links through 'holder' to an 'Owner' object whose 'items' does not link back cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the two sides of a relationship disagreeing"),
+    ]
+
+    @Test("the kit generates the data and names the refusal", arguments: Self.cases)
+    func generated(_ rule: Case) throws {
+        let tester = MigrationTester(plan: try MigrationPlan(schemas: [rule.from, rule.to]))
+        let error = try #require(throws: MigrationTestError.self) { try tester.migrate(from: 1, fixtures: []) }
+        #expect(error.code == .dataDependentStepFails)
+        #expect(error.version == 1)
+        #expect(error.message.hasPrefix(rule.opening), "\(error.message)")
+    }
+}
