@@ -148,6 +148,7 @@ extension Migration {
     /// the stage deleted, drops the old side's snapshots, counts what the new version drops, and returns the
     /// change that brings the tables to the new version's layout.
     func finish() throws -> (LightweightMigration, [DroppedData]) {
+        try checkIntermediateNames()
         let layout = workspace.newLayout
         for entity in newSchema.entities {
             for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? []
