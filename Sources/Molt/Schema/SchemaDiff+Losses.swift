@@ -31,9 +31,10 @@ extension SchemaDiff {
         var result: [LikelyRename] = []
         for entity in destination.entities {
             guard let oldName = originalName(ofEntity: entity.name), let oldEntity = source.entity(named: oldName) else { continue }
-            let removed = changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved }
+            // A declared replacement is neither: its values are deleted on purpose.
+            let removed = changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved && $0.replacement == nil }
                 .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
-            let added = changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded }
+            let added = changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded && $0.replacement == nil }
                 .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
             for old in removed {
                 var candidates = added.filter { $0.type == old.type }
@@ -68,6 +69,8 @@ extension SchemaDiff {
         public var isLikelyRename: Bool
         /// The added entity or attribute it is probably the same as, if any.
         public var renamedTo: [String]
+        /// Whether a new property of the same name replaces it (``Deletion/replaced(_:of:)``).
+        public var isReplaced: Bool = false
 
         /// Whether losing stored data here must be refused: an undeclared entity removal, or an undeclared
         /// attribute removal that looks like a rename. A plain attribute removal is inferred, and reported.
@@ -92,7 +95,7 @@ extension SchemaDiff {
                 let targets = renames.filter { !$0.isEntity && $0.entity == change.entity && $0.from == property }.map(\.to)
                 result.append(Loss(
                     entity: oldEntity, property: property, isDeclared: isDeclared(oldEntity, property),
-                    isLikelyRename: !targets.isEmpty, renamedTo: targets))
+                    isLikelyRename: !targets.isEmpty, renamedTo: targets, isReplaced: change.replacement != nil))
             default:
                 continue
             }
