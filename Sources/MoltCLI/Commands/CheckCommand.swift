@@ -11,7 +11,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Errors: a file that does not read as a valid schema, a file whose name is not the version inside it, \
             two files for one version, a version missing between two others, and a step between consecutive \
-            versions that Molt cannot infer and that no --stage declares, and a version edited after it shipped (its \
+            versions that Molt cannot infer and that no --stage declares nor a mapping file of the folder covers \
+            (FROM-to-TO.mapping.json, the stage `migrate --to DIR` runs), and a version edited after it shipped (its \
             snapshot no longer matches a store given with --against). Warnings: changes that delete data, and \
             declared stages over steps Molt could infer. Exits 1 when there is an error (3 when a file cannot be \
             read at all), 0 otherwise.
