@@ -105,9 +105,18 @@ struct CheckCommand: ParsableCommand {
             return SnapshotFolder.ShippedStore(name: info.url.lastPathComponent, schema: info.schema)
         }
         let declared = stages.compactMap(Self.parseStage).map { $0.from...$0.to }
-        let lint = SnapshotFolder(folder).lint(stages: declared, shipped: shipped)
-        let issues = lint.issues.map { issue in
+        let snapshots = SnapshotFolder(folder)
+        let lint = snapshots.lint(stages: declared, shipped: shipped)
+        var issues = lint.issues.map { issue in
             Issue(severity: issue.severity == .error ? .error : .warning, file: issue.file, message: issue.message)
+        }
+        // A step's mapping file must read as `migrate --to DIR` will read it (its misnamed files are in the lint).
+        for step in (try? snapshots.mappingSteps()) ?? [] {
+            do {
+                _ = try MappingFile.mappings(at: snapshots.mappingURL(from: step.from, to: step.to))
+            } catch let failure as CLIFailure {
+                issues.append(Issue(severity: .error, file: nil, message: failure.message))
+            }
         }
         return (Report(directory: folder.path, versions: lint.versions, issues: issues), lint.hasUnreadableFile)
     }
