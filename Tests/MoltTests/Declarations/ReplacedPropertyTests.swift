@@ -127,6 +127,37 @@ struct ReplacedPropertyTests {
         }
     }
 
+    @Test("a custom stage reads the replaced property on the old side and fills the new one of the same name", arguments: StoreKind.durable)
+    func customStage(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        var v1 = Library.v0().next(1) { schema in
+            Self.replacements[0].change(&schema)
+            Self.replacements[4].change(&schema)
+        }
+        v1.deletions = [.replaced("tags", of: "Book"), .replaced("title", of: "Book")]
+        let stage = MigrationStage.custom(from: 0, to: 1) { migration in
+            try migration.enumerateObjects(ofType: "Book") { old, new in
+                let labels = try migration.old.destinations("tags", of: old.dynamicObject).compactMap { $0["label"].string }.sorted()
+                new["tags"] = .string(labels.joined(separator: ","))
+                new["title"] = .int(Int64(old["title"].string?.count ?? 0))
+            }
+        }
+        let location = try kind.location(in: dir)
+        let before = try Library.makeStore(at: location, schema: Library.v0(), kind: kind)
+        let plan = try MigrationPlan(schemas: [Library.v0(), v1], stages: [stage])
+        let store = try Store.open(at: location, schema: v1, options: kind.options.migrating(with: plan))
+        defer { try? store.close() }
+        let labels = Dictionary(uniqueKeysWithValues: before.entities["Tag"]!.map { ($0.key, $0.value.values["label"]!.string!) })
+        let expected = before.mapping("Book") { object in
+            object.values["tags"] = .string(object.links["tags"]!.map { labels[$0]! }.sorted().joined(separator: ","))
+            object.values["title"] = .int(Int64(object.values["title"]!.string!.count))
+            object.links["tags"] = nil
+        }
+        #expect(try StoreDump(store) == expected)
+        let dropped = try store.history().last?.dropped.map { $0.description }
+        #expect(dropped == ["6 values of 'Book.title' (replaced)", "12 links of 'Book.tags' (replaced)"])
+    }
+
     @Test("the diff pairs nothing across a replacement: no likely rename, a declared loss")
     func diff() throws {
         var v1 = Library.v0().next(1, Self.replacements[4].change)
