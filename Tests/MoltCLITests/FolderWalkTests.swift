@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltPostgres
 import Testing
 
 /// `molt migrate`, `plan` and `rehearse` given a folder of snapshots: every version walked in order, in one
@@ -142,6 +143,38 @@ struct FolderWalkTests {
 
             """)
         #expect(try setup.storeBytes() == before)
+    }
+
+    @Test("on PostgreSQL: plan and rehearse walk the folder in a transaction rolled back, migrate in one that commits")
+    func walkOnPostgres() throws {
+        let server = try PostgresImportTests.server()
+        let namespace = PostgresImportTests.namespace()
+        defer { try? PostgresMaintenance.dropNamespace(namespace, at: server) }
+        let setup = try Setup()
+        let store = try Store.open(at: .postgres(server, schema: namespace), schema: Fixtures.memoV0)
+        try store.write { objects in
+            for i in 0..<3 {
+                try objects.insert("UserMemo", [
+                    "objectID": .uuid(UUID()), "memoTitle": .string("Memo \(i)"), "memoDate": .date(Date(timeIntervalSince1970: Double(i))),
+                ])
+            }
+        }
+        try store.close()
+        let address = PostgresImportTests.store(server, namespace)
+        for command in ["plan", "rehearse"] {
+            let result = try Molt.run([command, address, "--to", "snapshots", "--json"], in: setup.dir.url)
+            #expect(result.status == 0, "\(result)")
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+            #expect(json["steps"] as? [String] == Self.steps.map { String($0.dropFirst(2)) })
+            #expect(try Store.inspect(at: .postgres(server, schema: namespace)).version == 0)
+        }
+        let migrate = try Molt.run(["migrate", address, "--to", "snapshots"], in: setup.dir.url)
+        #expect(migrate.status == 0, "\(migrate)")
+        #expect(Array(migrate.stdout.split(separator: "\n").dropFirst().map(String.init)) == Self.steps)
+        let migrated = try Store.open(at: .postgres(server, schema: namespace), schema: Self.memoV3)
+        defer { try? migrated.close() }
+        #expect(try migrated.read { try $0.fetch("UserMemo", orderBy: [.ascending("title")]).map { $0["memoDescription"] } } == ["Memo 0!", "Memo 1!", "Memo 2!"])
+        #expect(try migrated.history().map { [$0.fromVersion, $0.toVersion] } == [[0, 3]])
     }
 
     @Test("check DIR takes a step's mapping file as its stage, and names a misnamed one")
