@@ -96,6 +96,24 @@ struct FolderWalkTests {
         #expect(try Store.inspect(at: setup.store).version == 0)
     }
 
+    @Test("a mapping file that jumps several versions is a shortcut, taken as the library's plan takes one")
+    func shortcut() throws {
+        let setup = try Setup(mapping: false)
+        try Data(Self.mapping.utf8).write(to: setup.snapshots.appendingPathComponent("1-to-3.mapping.json"))
+        // Walking to version 2 cannot take the shortcut past it: the step 1 → 2 then needs a file of its own.
+        let partial = try Molt.run(["plan", setup.store.path, "--to", "snapshots", "--to-version", "2"], in: setup.dir.url)
+        #expect(partial.status == 5, "\(partial)")
+        #expect(partial.stderr.contains("Write what the step needs as the mapping file \(setup.snapshots.path)/1-to-2.mapping.json"))
+        let result = try Molt.run(["migrate", setup.store.path, "--to", "snapshots"], in: setup.dir.url)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().first == Self.steps[0])
+        #expect(lines.last?.hasPrefix("  1 → 3 mapping (1 entity mapping(s)): ") == true)
+        let memos = try Store.open(at: setup.store, schema: Self.memoV3).read { try $0.fetch("UserMemo", orderBy: [.ascending("memoDate")]) }
+        #expect(memos.map { $0["memoDescription"] } == (0..<6).map { .string("Memo \($0)!") })
+    }
+
     @Test("a step that needs a mapping and has no file is refused with the file to write; nothing is written")
     func missingMappingIsNamed() throws {
         let setup = try Setup(mapping: false)
