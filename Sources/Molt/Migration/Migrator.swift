@@ -186,7 +186,7 @@ extension Migration {
     }
 
     /// Foreign keys are not enforced during a migration: unlink what points to objects the stage deleted.
-    private func sweepLinks(to deleted: Set<String>) throws {
+    func sweepLinks(to deleted: Set<String>) throws {
         guard !deleted.isEmpty else { return }
         let layout = workspace.newLayout
         let q = db.dialect.quote
