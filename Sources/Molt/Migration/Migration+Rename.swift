@@ -73,6 +73,8 @@ extension Migration {
 
     /// Copies the old version's column into the new version's attribute, converting it.
     private func copyColumn(_ original: String, of oldEntity: Entity, type: AttributeType, to destination: Attribute, of newEntity: Entity) throws {
+        // The values are carried, not lost: the history must not call them dropped when the old attribute goes.
+        workspace.didRead([original], of: oldEntity.name)
         let target = workspace.newLayout.column(newEntity.name, destination.name)
         guard target != db.dialect.quote(original) else { return }
         if type == .int && destination.type == .double {

@@ -81,6 +81,9 @@ struct RealmChainedRenameTests {
         #expect(store.outcome == .migrated(fromVersion: 0))
         try Self.expectNotes(in: store, at: 2)
         #expect(try store.history().map { "\($0.fromVersion) → \($0.toVersion)" } == ["0 → 2"])
+        // The renamed values were carried: the history never calls them dropped.
+        let removed = try #require(try store.history().last).dropped.filter { $0.count > 0 }
+        #expect(Set(removed.compactMap(\.property)) == ["name", "count"] && removed.allSatisfy(\.wasReadByStage))
     }
 
     @Test("a store walks 0 → 1 → 2, one release's block at a time, every value kept", arguments: StoreKind.durable)
