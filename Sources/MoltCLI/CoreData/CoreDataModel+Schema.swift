@@ -22,7 +22,8 @@ extension CoreDataModel {
     ///
     /// - Parameters:
     ///   - version: The Molt version number of the snapshot.
-    ///   - previous: The Core Data version shipped before this one, to resolve renames; nil for the first.
+    ///   - previous: The Core Data version shipped before this one, to resolve renames and to declare what this
+    ///     version removes (Core Data drops it; the snapshot's `deletions` say so); nil for the first.
     ///     Without it, a renaming identifier that differs from the name becomes the `originalName` as written.
     /// - Throws: ``CLIFailure`` for a type or a default the converter cannot read, and for a schema Molt refuses.
     func conversion(version: Int, previous: CoreDataModel?) throws -> CoreDataConversion {
@@ -34,10 +35,11 @@ extension CoreDataModel {
         }
         var entities: [Entity] = []
         for entity in flat.entities {
-            if let parent = entity.parent {
+            if let parent = entity.parent, let own = self.entity(named: entity.name) {
+                let inherited = entity.attributes.count + entity.relationships.count - own.attributes.count - own.relationships.count
                 approximate(
                     .inheritance, entity.name, nil,
-                    "is a sub-entity of '\(parent)': written as an entity of its own that holds the \(entity.attributes.count + entity.relationships.count - (self.entity(named: entity.name).map { $0.attributes.count + $0.relationships.count } ?? 0)) inherited properties too; a fetch of '\(parent)' will not return its objects")
+                    "is a sub-entity of '\(parent)': written as an entity of its own that holds its \(inherited) inherited properties too; a fetch of '\(parent)' will not return its objects")
             }
             var attributes: [Attribute] = []
             for attribute in entity.attributes {
@@ -66,12 +68,13 @@ extension CoreDataModel {
         }
         dropInheritedInverses(&entities) { entity, property, what in approximate(.inheritance, entity, property, what) }
         var notes: [String] = []
+        var deletions: [Deletion] = []
         if let previous {
-            try CoreDataRenames.resolve(&entities, current: flat, previous: previous.flattened(), notes: &notes)
+            deletions = try CoreDataRenames.resolve(&entities, current: flat, previous: previous.flattened(), notes: &notes)
         } else {
             CoreDataRenames.declareAsWritten(&entities, current: flat)
         }
-        let schema = Schema(version: version, entities: entities)
+        let schema = Schema(version: version, deleting: deletions, entities: entities)
         do {
             try schema.validate()
         } catch let error as MoltError {

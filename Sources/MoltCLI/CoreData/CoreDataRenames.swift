@@ -7,9 +7,17 @@ import Molt
 /// before, so each match whose names differ becomes an `originalName`. An element whose identifier matches nothing
 /// is matched by its identifier against the old names, then by name (as Molt matches), and that is reported.
 enum CoreDataRenames {
-    /// Sets the `originalName`s of `entities` (version `current`, flattened) from the matches with `previous`.
-    static func resolve(_ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]) {
+    /// Sets the `originalName`s of `entities` (version `current`, flattened) from the matches with `previous`, and
+    /// returns the deletions of what `current` removes: Core Data drops the data of an entity or a property that
+    /// matches nothing in the new version, and a Molt snapshot says so. A property replaced by one of the same name
+    /// and another kind is not declared (Molt cannot state it yet: issue 20 item 4); a note names it.
+    static func resolve(_ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]) -> [Deletion] {
         let entityMatches = match(current.entities, previous.entities, \.name, \.renamingIdentifier)
+        var deletions: [Deletion] = []
+        let matchedOld = Set(entityMatches.values.map(\.index))
+        for (index, old) in previous.entities.enumerated() where !matchedOld.contains(index) && current.entity(named: old.name) == nil {
+            deletions.append(.entity(old.name))
+        }
         for (newIndex, found) in entityMatches {
             let new = current.entities[newIndex], old = previous.entities[found.index]
             if found.byName {
@@ -28,8 +36,22 @@ enum CoreDataRenames {
                 }
             }
             let newRelationships = new.relationships.filter { !$0.isTransient }, oldRelationships = old.relationships.filter { !$0.isTransient }
-            for (i, found) in match(newRelationships, oldRelationships, \.name, \.renamingIdentifier) {
+            let relationships = match(newRelationships, oldRelationships, \.name, \.renamingIdentifier)
+            let keptNames = Set(newAttributes.map(\.name) + newRelationships.map(\.name))
+            let keptAttributes = Set(attributes.values.map(\.index)), keptRelationships = Set(relationships.values.map(\.index))
+            for (index, removed) in oldAttributes.enumerated() where !keptAttributes.contains(index) && !keptNames.contains(removed.name) {
+                deletions.append(.property(removed.name, of: old.name))
+            }
+            for (index, removed) in oldRelationships.enumerated() where !keptRelationships.contains(index) && !keptNames.contains(removed.name) {
+                deletions.append(.property(removed.name, of: old.name))
+            }
+            for (i, found) in relationships {
                 let r = newRelationships[i], o = oldRelationships[found.index]
+                let destinationSource = entityMatches.first { current.entities[$0.key].name == r.destination }.map { previous.entities[$0.value.index].name }
+                if destinationSource != o.destination {
+                    notes.append(
+                        "\(current.name): '\(new.name).\(r.name)' points to '\(r.destination)', which does not come from '\(o.destination)', its destination in '\(previous.name)': Core Data drops the links, and Molt needs the property declared replaced (issue 20 item 4)")
+                }
                 if found.byName { notes.append(note(current, previous, new.name, r.name, r.identity, o.identity)) }
                 if r.name != o.name, let k = entities[e].relationships.firstIndex(where: { $0.name == r.name }) {
                     entities[e].relationships[k].originalName = o.name
@@ -38,14 +60,15 @@ enum CoreDataRenames {
             for a in newAttributes where !attributes.keys.contains(where: { newAttributes[$0].name == a.name }) {
                 if oldRelationships.contains(where: { $0.name == a.name }) {
                     notes.append(
-                        "\(current.name): '\(new.name).\(a.name)' is an attribute, and a relationship of the same name in '\(previous.name)': Core Data drops the relationship's links and adds the attribute")
+                        "\(current.name): '\(new.name).\(a.name)' is an attribute, and a relationship of the same name in '\(previous.name)': Core Data drops the relationship's links and adds the attribute, and Molt needs the property declared replaced (issue 20 item 4)")
                 }
             }
             for r in newRelationships where oldAttributes.contains(where: { $0.name == r.name }) && !oldRelationships.contains(where: { $0.name == r.name }) {
                 notes.append(
-                    "\(current.name): '\(new.name).\(r.name)' is a relationship, and an attribute of the same name in '\(previous.name)': Core Data drops the attribute's values and adds the relationship")
+                    "\(current.name): '\(new.name).\(r.name)' is a relationship, and an attribute of the same name in '\(previous.name)': Core Data drops the attribute's values and adds the relationship, and Molt needs the property declared replaced (issue 20 item 4)")
             }
         }
+        return deletions
     }
 
     /// For a single version: a renaming identifier that differs from the name is the name in the version before
