@@ -14,6 +14,9 @@ enum CoreDataRenames {
     static func resolve(_ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]) -> [Deletion] {
         let entityMatches = match(current.entities, previous.entities, \.name, \.renamingIdentifier)
         var deletions: [Deletion] = []
+        // New entity name → the name of the entity of `previous` it comes from.
+        let origins = Dictionary(
+            entityMatches.map { (current.entities[$0.key].name, previous.entities[$0.value.index].name) }, uniquingKeysWith: { a, _ in a })
         let matchedOld = Set(entityMatches.values.map(\.index))
         for (index, old) in previous.entities.enumerated() where !matchedOld.contains(index) && current.entity(named: old.name) == nil {
             deletions.append(.entity(old.name))
@@ -47,8 +50,7 @@ enum CoreDataRenames {
             }
             for (i, found) in relationships {
                 let r = newRelationships[i], o = oldRelationships[found.index]
-                let destinationSource = entityMatches.first { current.entities[$0.key].name == r.destination }.map { previous.entities[$0.value.index].name }
-                if destinationSource != o.destination {
+                if origins[r.destination] != o.destination {
                     notes.append(
                         "\(current.name): '\(new.name).\(r.name)' points to '\(r.destination)', which does not come from '\(o.destination)', its destination in '\(previous.name)': Core Data drops the links, and Molt needs the property declared replaced (issue 20 item 4)")
                 }
