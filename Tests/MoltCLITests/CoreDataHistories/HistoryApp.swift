@@ -57,7 +57,7 @@ struct HistoryApp: CustomStringConvertible, @unchecked Sendable {  // immutable 
             27: "\(emptying) (ProductCategory; the step also replaces ProductCategory.product by the inverse products)",
             29: "\(emptying) (ProductTag; the step also replaces ProductTag.product by the inverse products)",
             40: "\(emptying) (ProductAttribute)",
-            43: "\(emptying) (SiteVisitStats, TopEarnerStats)",
+            43: "\(emptying) (SiteVisitStats, TopEarnerStats). With issue20-cli's `empty`, which applies delete rules, the cascade of SiteVisitStats.items and TopEarnerStats.items also deletes the items, which a Core Data migration keeps with no link (it runs no delete rule): one of the two must change",
             75: "\(emptying) (Customer, CustomerSearchResult)",
         ])
 }
