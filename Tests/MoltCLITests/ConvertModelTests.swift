@@ -306,6 +306,24 @@ struct ConvertModelTests {
         #expect(lines.filter { $0.hasSuffix("]") }.count == 13)
     }
 
+    @Test("--json reports the versions, each approximation with its kind and versions, and the transients")
+    func json() throws {
+        let dir = TemporaryDirectory()
+        let model = try Self.model([("Model", Self.approximated), ("Model 2", Self.exact)], in: dir)
+        let result = try Molt.run(["convert-model", model.path, "--out", dir.file("out").path, "--approximate", "all", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let versions = try #require(report["versions"] as? [[String: Any]])
+        #expect(versions.map { $0["coreDataVersion"] as? String } == ["Model", "Model 2"])
+        #expect(versions.map { $0["file"] as? String } == ["1.json", "2.json"])
+        let approximations = try #require(report["approximations"] as? [[String: Any]])
+        let decimal = approximations.first { $0["kind"] as? String == "decimal" }
+        #expect(decimal?["entity"] as? String == "Text")
+        #expect(decimal?["property"] as? String == "price")
+        #expect(decimal?["versions"] as? String == "'Model'")
+        #expect(report["transients"] as? [String] == ["Note.preview", "Note.cached"])
+    }
+
     @Test("inputs that cannot be read are refused naming the file, the element and the fix", arguments: [
         (
             """
