@@ -27,11 +27,10 @@
 ///     overrides: [.postgresql: .init(attributes: ["code": "repeat('0', 5 - length(number::text)) || number::text"])])
 /// ```
 ///
-/// A mapping can also empty an entity that the new version keeps: every object of it is deleted (Core Data's
-/// mapping model does this for an entity whose objects it does not migrate). Links to those objects go by the
-/// relationships' delete rules, as when an app deletes them: to-one links to them become null, their to-many
-/// links go, a `cascade` rule deletes the objects they point to, and a `deny` rule that still has links refuses
-/// the stage, naming the relationship, with nothing written.
+/// A mapping can also empty an entity that the new version keeps: every object of it is deleted, as a Core Data
+/// mapping model does for an entity whose objects it does not migrate. Links to those objects go (to-one links
+/// to them become null, to-many links to and from them are removed) and nothing else is deleted: no delete rule
+/// runs, so a `cascade` never takes objects of an entity the mapping does not name, and a `deny` does not stop it.
 ///
 /// ```swift
 /// .mapping(from: 3, to: 4, [EntityMapping.emptying("ProductVariation")])
@@ -101,8 +100,8 @@ public struct EntityMapping: Codable, Sendable, Hashable {
     /// stage's other mappings run, rather than mapping values into them.
     public var empties: Bool = false
 
-    /// A mapping that deletes every object of `entity`, an entity both versions have, applying its relationships'
-    /// delete rules; the stage's other mappings may then create objects in it.
+    /// A mapping that deletes every object of `entity`, an entity both versions have, and unlinks them (no delete
+    /// rule runs); the stage's other mappings may then create objects in it.
     ///
     /// ```swift
     /// .mapping(from: 3, to: 4, [EntityMapping.emptying("ProductVariation")])

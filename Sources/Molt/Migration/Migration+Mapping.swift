@@ -41,8 +41,9 @@ extension Migration {
         }
     }
 
-    /// Deletes every object of each entity an emptying mapping names (``EntityMapping/emptying(_:)``), as an app
-    /// deleting them would: by the delete rules of the new version.
+    /// Deletes every object of each entity an emptying mapping names (``EntityMapping/emptying(_:)``), as a Core
+    /// Data mapping model that does not migrate them: links to them go, and nothing else is deleted (no delete
+    /// rule runs: a `cascade` would delete objects of entities the mapping does not name).
     private func empty(_ emptying: [EntityMapping], besides others: [EntityMapping]) throws {
         for mapping in emptying {
             let name = mapping.destination
@@ -70,17 +71,9 @@ extension Migration {
                     "'\(name)' is emptied, and another mapping of the stage \(fromVersion) → \(toVersion) updates its objects in place; remove one of the two.",
                     entity: name)
             }
-            do {
-                try new.deleteAll(entity.name)
-                // At once, so that what follows (another emptying's deny rule, a mapping's links) sees no link to them.
-                try sweepLinks(to: [entity.name])
-            } catch let error as MoltError where error.code == .constraintViolation {
-                let rule = error.property.map { "give '\(entity.name).\($0)' another delete rule in version \(toVersion), or " } ?? ""
-                throw MoltError(
-                    .constraintViolation,
-                    "The mapping stage \(fromVersion) → \(toVersion) cannot empty '\(entity.name)': \(error.message) To empty it, \(rule)empty the entity it points to first (a mapping {\"destination\": \"\(error.property.flatMap(entity.relationship(named:))?.destination ?? "…")\", \"empty\": true} listed before it). The store was left at version \(fromVersion).",
-                    entity: entity.name, property: error.property, cause: error)
-            }
+            try deleteData(forType: entity.name)
+            // At once, so that what follows (a mapping's links) sees no link to them.
+            try sweepLinks(to: [entity.name])
         }
     }
 
