@@ -22,6 +22,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // MoltPostgres imports these itself (they also come with postgres-nio): declared, so that a build that
+        // enforces member import visibility finds them.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Tests only: random schema evolutions over random data (Tests/MoltTests/Properties).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -39,6 +43,9 @@ let package = Package(
                 "Molt",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .macro(
@@ -72,6 +79,10 @@ let package = Package(
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "molt"], exclude: ["__Snapshots__"]),
+        // Public @Model structs in a library of their own, as an app keeps its models; MoltPublicModelsTests uses
+        // them from another module, which is what proves the generated public members compile and suffice.
+        .target(name: "MoltPublicModelsFixture", dependencies: ["MoltMacros"], path: "Tests/PublicModels"),
+        .testTarget(name: "MoltPublicModelsTests", dependencies: ["Molt", "MoltPublicModelsFixture"]),
         .testTarget(
             name: "MoltMacrosTests",
             dependencies: [

@@ -23,8 +23,31 @@
 /// }
 /// ```
 ///
+/// ## Public models
+///
+/// A `public` struct gets `public` generated members (`persistentID`, `entity`, `init(row:)`, `encode(to:)`,
+/// `propertyName(for:)`) and, when it declares no initializer of its own, a `public` memberwise initializer, which
+/// Swift would otherwise synthesize only as internal. So a model kept in a library target of its own can be
+/// created from the app and test targets that import it:
+///
+/// ```swift
+/// // In the target AppModels:
+/// public enum Priority: String, PersistentValue { case low, high }
+/// @Model public struct Todo {
+///     public var title: String
+///     public var priority: Priority = .low
+///     @Relationship(inverse: "todos") public var project: ToOne<Project> = nil
+/// }
+/// // In the app:
+/// import AppModels
+/// let todo = Todo(title: "Ship", priority: .high)
+/// ```
+///
+/// The types a public model's properties name (its enums, its `StoredAsJSON` values, the destinations of its
+/// relationships) must be `public` too, as for any public initializer.
+///
 /// - Parameter originalName: The entity's name in the previous version, when the struct was renamed.
-@attached(member, names: named(persistentID))
+@attached(member, names: named(persistentID), named(init))
 @attached(extension, conformances: PersistentModel, names: named(entity), named(init(row:)), named(encode(to:)), named(propertyName(for:)))
 public macro Model(originalName: String? = nil) = #externalMacro(module: "MoltMacrosPlugin", type: "ModelMacro")
 

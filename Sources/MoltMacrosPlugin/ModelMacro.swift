@@ -39,10 +39,15 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         return members
     }
 
-    /// For a `public` model without an initializer of its own: the memberwise initializer Swift synthesizes only
-    /// as internal, made public so that other modules can create the model.
+    /// For a `public` (or `package`) model without an initializer of its own: the memberwise initializer Swift
+    /// synthesizes only as internal, given the model's access so that other modules can create the model.
+    ///
+    /// Its parameters are Swift's: every stored `var`, and every `let` without an initial value, in order, with
+    /// the initial value as the default argument (`nil` for an optional without one). An untyped property with a
+    /// literal initial value (`@Transient var isSelected = false`) gets the literal's type, as Swift infers it.
     static func publicMemberwiseInit(_ declaration: StructDeclSyntax) -> DeclSyntax? {
-        guard access(of: declaration) == "public ",
+        let access = access(of: declaration)
+        guard access == "public " || access == "package ",
             !declaration.memberBlock.members.contains(where: { $0.decl.is(InitializerDeclSyntax.self) })
         else { return nil }
         var parameters: [String] = []
@@ -56,17 +61,19 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, name != "persistentID",
                     binding.accessorBlock.map({ !PropertyReader.isComputed($0) }) ?? true,
                     !(variable.bindingSpecifier.tokenKind == .keyword(.let) && binding.initializer != nil),
-                    let type = bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type
+                    let type = bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type.trimmedDescription
+                        ?? binding.initializer.flatMap({ PropertyReader.literalType($0.value) })
                 else { continue }
-                let isOptional = type.is(OptionalTypeSyntax.self) || type.trimmedDescription.hasPrefix("Optional<")
+                let isOptional = type.hasSuffix("?") || type.hasPrefix("Optional<")
                 let fallback = binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? (isOptional ? " = nil" : "")
-                parameters.append("\(name): \(type.trimmedDescription)\(fallback)")
+                parameters.append("\(name): \(type)\(fallback)")
                 assignments.append("self.\(name) = \(name)")
             }
         }
+        let audience = access == "public " ? "public" : "package"
         return """
-            /// Creates a value with every stored property (the memberwise initializer, public).
-            public init(\(raw: parameters.joined(separator: ", "))) {
+            /// Creates a value with every stored property (the memberwise initializer, \(raw: audience)).
+            \(raw: access)init(\(raw: parameters.joined(separator: ", "))) {
                 \(raw: assignments.joined(separator: "\n    "))
             }
             """

@@ -164,6 +164,16 @@ final class PostgresStoreConnection: SQLConnection {
     /// them past identifiers given explicitly): nothing to do.
     func keepIdentifiersIncreasing() throws {}
 
+    func identifierMark(of table: String) throws -> Int64? {
+        try fetchInt(
+            "SELECT pg_sequence_last_value(s::regclass) FROM (SELECT pg_get_serial_sequence(?, '_id') AS s) AS q WHERE s IS NOT NULL",
+            [.string(dialect.quote(table))])
+    }
+
+    func raiseIdentifierMark(of table: String, to mark: Int64) throws {
+        try PostgresIdentities.advance(dialect.quote(table), past: mark, link: link)
+    }
+
     /// One catalog read names the references to check and whether each table has an `_id` to report.
     func brokenLinks(around tables: Set<String>?) throws -> [SQLBrokenLink] {
         let q = dialect.quote

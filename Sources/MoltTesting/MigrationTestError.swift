@@ -27,7 +27,7 @@
 /// - ``message``
 /// - ``failures``
 /// - ``Code``
-public struct MigrationTestError: Error, Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct MigrationTestError: Error, Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of problem the kit found. New codes may be added; `switch` over them with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {

@@ -82,6 +82,9 @@ struct ExportImportTests {
               },
               "format" : "molt-data",
               "formatVersion" : 1,
+              "identifierMarks" : {
+                "Folder" : 2
+              },
               "schemaVersion" : 3
             }
 
@@ -135,6 +138,41 @@ struct ExportImportTests {
             #expect(texts[0] == texts[1])
             #expect(try objects.destinations("notes", of: inboxes[1]).allSatisfy { $0.id! > 8 })
         }
+    }
+
+    @Test("an export carries each entity's identifier mark: no store made from it hands out an id the exporting store gave")
+    func identifierMarksSurviveExportAndImport() throws {
+        let dir = TemporaryDirectory()
+        let schema = Schema(version: 1) { Entity("Note") { Attribute("text", .string) } }
+        try Fixtures.write(schema, to: dir.file("schema.json"))
+        let original = try Store.open(at: dir.file("original.sqlite"), schema: schema)
+        let ids = try original.write { objects in try (0..<4).map { try objects.insert("Note", ["text": .string("n\($0)")]).id! } }
+        // The two newest go: the store's mark stays at the fourth id.
+        try original.write { objects in for id in ids[2...] { try objects.delete(try #require(try objects.object("Note", id: id))) } }
+        try original.close()
+        let export = try Molt.run(["export", "original.sqlite"], in: dir.url)
+        #expect(export.status == 0, "\(export)")
+        #expect(export.stdout.contains("\"identifierMarks\" : {\n    \"Note\" : \(ids[3])\n  },"), "\(export.stdout)")
+        try Data(export.stdout.utf8).write(to: dir.file("data.json"))
+
+        // A new store keeps the file's ids and numbers past the mark.
+        #expect(try Molt.run(["import", "copy.sqlite", "--schema", "schema.json", "data.json"], in: dir.url).status == 0)
+        let copy = try Store.open(at: dir.file("copy.sqlite"), schema: schema)
+        #expect(try copy.read { try $0.fetch("Note").map(\.id!) } == Array(ids[..<2]))
+        #expect(try copy.write { try $0.insert("Note", ["text": "new"]).id! } > ids[3])
+        try copy.close()
+
+        // An existing store that deleted its own newest objects numbers the imported ones past its mark, and past
+        // the file's shifted mark afterwards.
+        let target = try Store.open(at: dir.file("target.sqlite"), schema: schema)
+        let own = try target.write { objects in try (0..<3).map { try objects.insert("Note", ["text": .string("own \($0)")]).id! } }
+        try target.write { objects in try objects.delete(try #require(try objects.object("Note", id: own[2]))) }
+        try target.close()
+        #expect(try Molt.run(["import", "target.sqlite", "--schema", "schema.json", "data.json"], in: dir.url).status == 0)
+        let merged = try Store.open(at: dir.file("target.sqlite"), schema: schema)
+        let imported = try merged.read { try $0.fetch("Note", where: .hasPrefix("text", "n")).map(\.id!) }
+        #expect(imported == ids[..<2].map { $0 + own[2] }, "imported objects took ids the store had handed out")
+        #expect(try merged.write { try $0.insert("Note", ["text": "later"]).id! } > ids[3] + own[2])
     }
 
     @Test("bad data is refused with one line naming it, and no store is left behind", arguments: [

@@ -7,7 +7,7 @@ import Testing
 /// refused when `CI` is set).
 @Suite("Help snapshots")
 struct HelpSnapshotTests {
-    static let commands = ["", "demo", "info", "schema", "diff", "plan", "migrate", "rehearse", "export", "import", "check", "recover"]
+    static let commands = ["", "demo", "info", "schema", "diff", "plan", "migrate", "rehearse", "export", "import", "check", "recover", "convert-model"]
 
     @Test("molt help matches its snapshot", arguments: commands)
     func help(command: String) throws {

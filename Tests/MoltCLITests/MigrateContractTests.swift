@@ -58,11 +58,14 @@ struct MigrateContractTests {
         #expect(try Store.inspect(at: url).history.count == 1)
     }
 
-    @Test("a damaged store is refused by quick_check before the first write: exit 3, one line, files unchanged")
+    @Test("a damaged table the migration rewrites is refused by quick_check before the first write: exit 3, one line, files unchanged")
     func damagedStoreRefused() throws {
         let dir = TemporaryDirectory()
         let url = try Fixtures.memoStore(at: dir.file("s.sqlite"), count: 300)
-        try Fixtures.write(Fixtures.memoV1, to: dir.file("1.json"))
+        // memoSubtitle becomes required with a default: the table is rebuilt, so it is checked first.
+        var rewriting = Fixtures.memoV0.withVersion(1)
+        rewriting.entities[0].attributes[3] = Attribute("memoSubtitle", .string, default: "")
+        try Fixtures.write(rewriting, to: dir.file("1.json"))
         try damageLastPage(url)
         let before = try snapshotOfFiles(in: dir.url)
         let result = try Molt.run(["migrate", "s.sqlite", "--to", "1.json"], in: dir.url)

@@ -35,13 +35,14 @@ struct ModelExpansionTests {
                     public var persistentID: Int64? = nil
 
                     /// Creates a value with every stored property (the memberwise initializer, public).
-                    public init(uuid: UUID, title: String, count: Int = -1, subtitle: String? = nil, folder: ToOne<Folder> = nil, tags: ToMany<Tag> = []) {
+                    public init(uuid: UUID, title: String, count: Int = -1, subtitle: String? = nil, folder: ToOne<Folder> = nil, tags: ToMany<Tag> = [], isSelected: Bool = false) {
                         self.uuid = uuid
                         self.title = title
                         self.count = count
                         self.subtitle = subtitle
                         self.folder = folder
                         self.tags = tags
+                        self.isSelected = isSelected
                     }
                 }
 
@@ -151,6 +152,70 @@ struct ModelExpansionTests {
                     static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? {
                         if keyPath == \\Self.email {
                             return "email"
+                        }
+                        return nil
+                    }
+                }
+                """)
+    }
+
+    @Test("A package model gets a package memberwise initializer; an untyped literal gets its literal's type")
+    func packageInitializer() {
+        assertExpansion(
+            """
+            @Model package struct Label {
+                package var text: String
+                package let color: Int
+                @Transient var isHidden = false
+            }
+            """,
+            expandedSource: """
+                package struct Label {
+                    package var text: String
+                    package let color: Int
+                    var isHidden = false
+
+                    /// The identifier Molt gave this object when it was inserted, or nil before.
+                    package var persistentID: Int64? = nil
+
+                    /// Creates a value with every stored property (the memberwise initializer, package).
+                    package init(text: String, color: Int, isHidden: Bool = false) {
+                        self.text = text
+                        self.color = color
+                        self.isHidden = isHidden
+                    }
+                }
+
+                extension Label: Molt.PersistentModel {
+                    /// The entity that stores `Label`, derived by `@Model`.
+                    package static let entity: Molt.Entity = Molt.Entity(
+                        "Label",
+                        attributes: [
+                            Molt.Attribute("text", .string),
+                            Molt.Attribute("color", .int),
+                        ]
+                    )
+
+                    /// Reads a `Label` from its stored columns.
+                    package init(row: Molt.ModelRow) throws {
+                        self.persistentID = row.id
+                        self.text = try row.value(at: 0)
+                        self.color = try row.value(at: 1)
+                    }
+
+                    /// Writes the stored properties in column order.
+                    package func encode(to columns: inout Molt.ModelColumns) {
+                        columns.append(self.text)
+                        columns.append(self.color)
+                    }
+
+                    /// The stored name of a key path.
+                    package static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? {
+                        if keyPath == \\Self.text {
+                            return "text"
+                        }
+                        if keyPath == \\Self.color {
+                            return "color"
                         }
                         return nil
                     }

@@ -21,6 +21,51 @@ struct RealmPlanTests {
         }
     }
 
+    /// A note whose `name` became `title` in version 1 and `heading` in version 2 (and `count` became `total`, then
+    /// the double `amount`): the Realm block of release 2 renames one step per `if`, as it was written.
+    static func chained(_ version: Int) -> Schema {
+        Schema(version: version) {
+            Entity("Note", primaryKey: "uuid") {
+                Attribute("uuid", .uuid)
+                Attribute(["name", "title", "heading"][version], .string)
+                Attribute(["count", "total", "amount"][version], version < 2 ? .int : .double)
+            }
+        }
+    }
+
+    static let chainedPlan = MigrationPlan.realm(schema: chained(2)) { migration, oldSchemaVersion in
+        if oldSchemaVersion < 1 {
+            try migration.renameProperty(onType: "Note", from: "name", to: "title")
+            try migration.renameProperty(onType: "Note", from: "count", to: "total")
+        }
+        if oldSchemaVersion < 2 {
+            try migration.renameProperty(onType: "Note", from: "title", to: "heading")
+            try migration.renameProperty(onType: "Note", from: "total", to: "amount")
+        }
+    }
+
+    @Test("a .realm block whose renames chain across versions passes the kit from every version, every value kept")
+    func chainedRenamesPass() throws {
+        let dir = TemporaryDirectory()
+        let snapshots = dir.snapshots()
+        try snapshots.record((0...2).map(Self.chained))
+        let tester = MigrationTester(plan: Self.chainedPlan, snapshots: snapshots)
+        let ids = [UUID(), UUID()]
+        let runs = try tester.migrateFromEveryVersion(fixtures: { version in
+            [("milk", "Milk", 3), ("bread", "Bread ✓", -9_007_199)].enumerated().map { index, note in
+                Fixture("Note", note.0, [
+                    "uuid": .uuid(ids[index]), ["name", "title", "heading"][version]: .string(note.1),
+                    ["count", "total", "amount"][version]: version < 2 ? .int(Int64(note.2)) : .double(Double(note.2)),
+                ])
+            }
+        }, expectedCounts: ["Note": 2]) { old in
+            let title = old[["name", "title", "heading"][old.version]]
+            let count = old[["count", "total", "amount"][old.version]]
+            return .values(["uuid": old["uuid"], "heading": title, "amount": .double(count.double ?? .nan)])
+        }
+        #expect(runs.map(\.path) == [[0, 2], [1, 2]])
+    }
+
     @Test("a .realm plan migrates every recorded version in one step through its block")
     func realmPlanPasses() throws {
         let dir = TemporaryDirectory()

@@ -22,6 +22,13 @@ struct IdentityTests {
         }
     }
 
+    /// A closed store of `kind` at v1 holding `count` notes, and their ids.
+    static func closedStore(_ kind: StoreKind, in dir: TemporaryDirectory, count: Int) throws -> [Int64] {
+        let store = try kind.open(in: dir, schema: Self.v1)
+        defer { try? store.close() }
+        return try fill(store, count: count)
+    }
+
     static func fill(_ store: Store, count: Int) throws -> [Int64] {
         try store.write { objects in
             try (0..<count).map { try objects.insert("Note", ["title": .string("n\($0)"), "count": .int(Int64($0))]).id! }
@@ -60,9 +67,7 @@ struct IdentityTests {
     @Test("a stage that deletes the newest objects and creates others never pairs a created object with an old one", arguments: StoreKind.durable)
     func stagePairsOnlyOldObjects(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let store = try kind.open(in: dir, schema: Self.v1)
-        let ids = try Self.fill(store, count: 4)
-        try store.close()
+        let ids = try Self.closedStore(kind, in: dir, count: 4)
         let stage = MigrationStage.custom(from: 1, to: 2) { migration in
             // Delete the two newest objects, then create two: they must not take the deleted objects' ids.
             for note in try migration.new.fetch("Note") where note.id! >= ids[2] { try migration.delete(note) }
@@ -86,9 +91,7 @@ struct IdentityTests {
     @Test("deleteData then create in a stage: the created objects are new, never the deleted ones", arguments: StoreKind.durable)
     func deleteDataThenCreate(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let store = try kind.open(in: dir, schema: Self.v1)
-        let ids = try Self.fill(store, count: 3)
-        try store.close()
+        let ids = try Self.closedStore(kind, in: dir, count: 3)
         let stage = MigrationStage.custom(from: 1, to: 2) { migration in
             try migration.deleteData(forType: "Note")
             try migration.create("Note", value: ["title": "fresh", "count": "new"])
@@ -109,9 +112,7 @@ struct IdentityTests {
     @Test("a store written before AUTOINCREMENT is upgraded in place when opened: its next ids pass its largest", arguments: StoreKind.files)
     func legacyStoreIsUpgraded(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let store = try kind.open(in: dir, schema: Self.v1)
-        let ids = try Self.fill(store, count: 3)
-        try store.close()
+        let ids = try Self.closedStore(kind, in: dir, count: 3)
         // Make the file what an earlier Molt wrote: a plain INTEGER PRIMARY KEY, no sequence.
         let queue = try DatabaseQueue(path: dir.file("store.sqlite").path)
         try queue.writeWithoutTransaction { db in

@@ -122,7 +122,7 @@ struct InferredAttributeMigrationTests {
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.renamingEntity("Book", to: "Volume"))
-        let tables = try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_molt%' ESCAPE '\\' ORDER BY name", postgres: RawSQL.pgTables("table_name NOT LIKE '\\_molt%'"))
+        let tables = try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_molt%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name", postgres: RawSQL.pgTables("table_name NOT LIKE '\\_molt%'"))
         #expect(tables == ["Author", "Author_books", "Tag", "Volume", "Volume_tags"])
     }
 

@@ -122,11 +122,7 @@ struct LinkValidationTests {
         var v2 = Self.linked.withVersion(2)
         v2.entities[1].attributes[1].type = .double
         let dir = TemporaryDirectory()
-        let location = try kind.location(in: dir)
-        try Self.makeLinked(location, kind: kind)
-        try Self.breakParentLink(location, kind: kind)
-        var checking = kind.options
-        checking.checksIntegrityBeforeMigrating = true
+        let (location, checking) = try Self.brokenParentLink(kind, in: dir)
         let error = moltError { _ = try Store.open(at: location, schema: v2, options: checking) }
         #expect(error?.code == .corruptStore)
         #expect(error?.message == "The store at \(location) has 1 broken link(s), written behind Molt's back with references off: a row of 'Note' (_id 2) points to a missing 'Note'. It was not migrated; it is still at version 1 and nothing was written. Delete or relink such objects at version 1 (or in a custom stage), then migrate again.")
@@ -138,11 +134,7 @@ struct LinkValidationTests {
         var v2 = Self.linked.withVersion(2)
         v2.entities[0].attributes.append(Attribute("color", .string, isOptional: true))
         let dir = TemporaryDirectory()
-        let location = try kind.location(in: dir)
-        try Self.makeLinked(location, kind: kind)
-        try Self.breakParentLink(location, kind: kind)
-        var checking = kind.options
-        checking.checksIntegrityBeforeMigrating = true
+        let (location, checking) = try Self.brokenParentLink(kind, in: dir)
         let store = try Store.open(at: location, schema: v2, options: checking)
         #expect(try Store.version(at: location) == 2)
         let error = moltError { try store.verify() }
@@ -168,12 +160,18 @@ struct LinkValidationTests {
         #expect(try tables(stage: true) { $0.entities[0].attributes.append(Attribute("color", .string, isOptional: true)) } == nil)
     }
 
-    /// Deletes the note that another note points to as its parent, with references off.
-    static func breakParentLink(_ location: StoreLocation, kind: StoreKind) throws {
+    /// The linked store with the note that another note points to as its parent deleted behind Molt's back, and
+    /// options that check the store before migrating.
+    static func brokenParentLink(_ kind: StoreKind, in dir: TemporaryDirectory) throws -> (StoreLocation, Store.Options) {
+        let location = try kind.location(in: dir)
+        try makeLinked(location, kind: kind)
         if kind == .postgres {
             try RawSQL.execute(location, "SET LOCAL session_replication_role = replica", #"DELETE FROM "Note" WHERE name = 'first'"#)
         } else {
             try RawSQL.execute(location, "DELETE FROM Note WHERE name = 'first'")
         }
+        var checking = kind.options
+        checking.checksIntegrityBeforeMigrating = true
+        return (location, checking)
     }
 }

@@ -20,11 +20,11 @@ struct RefusedMigrationTests {
         Refusal(
             name: "narrowing double → int",
             change: { $0.edit("Book") { $0.editAttribute("price") { $0.type = .int } } },
-            line: "Attribute 'Book.price' has changed type from 'double' to 'int' between versions 0 and 1; this conversion may lose data, so Molt will not infer it. Convert each value in \(hint) (for example with `enumerateObjects(ofType: \"Book\")`, or a mapping expression)."),
+            line: "Attribute 'Book.price' has changed type from 'double' to 'int' between versions 0 and 1; this conversion may lose data, so Molt will not infer it. Convert each value in \(hint) (for example with `enumerateObjects(ofType: \"Book\")`, or a mapping expression); or, if the new 'price' replaces it (its values deleted, the new one starting empty), declare `Schema(version: 1, deleting: [.replaced(\"price\", of: \"Book\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"Book\", \"property\" : \"price\", \"replaced\" : true}])."),
         Refusal(
             name: "string → int",
             change: { $0.edit("Book") { $0.editAttribute("title") { $0.type = .int } } },
-            line: "Attribute 'Book.title' has changed type from 'string' to 'int' between versions 0 and 1; this conversion may lose data, so Molt will not infer it. Convert each value in \(hint) (for example with `enumerateObjects(ofType: \"Book\")`, or a mapping expression)."),
+            line: "Attribute 'Book.title' has changed type from 'string' to 'int' between versions 0 and 1; this conversion may lose data, so Molt will not infer it. Convert each value in \(hint) (for example with `enumerateObjects(ofType: \"Book\")`, or a mapping expression); or, if the new 'title' replaces it (its values deleted, the new one starting empty), declare `Schema(version: 1, deleting: [.replaced(\"title\", of: \"Book\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"Book\", \"property\" : \"title\", \"replaced\" : true}])."),
         Refusal(
             name: "required attribute added without a default",
             change: { $0.edit("Book") { $0.attributes.append(Attribute("rating", .int)) } },

@@ -146,8 +146,34 @@ struct SchemaValidationTests {
             schema: Schema(version: 3, deleting: [.property("text", of: "Note")]) {
                 Entity("Note") { Attribute("body", .string, originalName: "text") }
             },
-            message: "property 'Note.text' is declared deleted, but the entity still has a property that comes from it; remove the deletion, or the property.",
+            message: "property 'Note.text' is declared deleted, but 'Note.body' still comes from it (originalName \"text\"); remove the deletion, or the originalName.",
             entity: "Note", property: "text"),
+        Invalid(
+            name: "a deleted property that the entity still has under its name: the fix is a replacement",
+            schema: Schema(version: 3, deleting: [.property("text", of: "Note")]) { Entity("Note") { Attribute("text", .int) } },
+            message: "property 'Note.text' is declared deleted, but entity 'Note' still has a property 'text'. If the new 'text' replaces it (another kind or type, starting empty), declare .replaced(\"text\", of: \"Note\") (in a snapshot: {\"entity\" : \"Note\", \"property\" : \"text\", \"replaced\" : true}); otherwise remove the deletion, or the property.",
+            entity: "Note", property: "text"),
+        Invalid(
+            name: "a replaced property with no new property of its name",
+            schema: Schema(version: 3, deleting: [.replaced("text", of: "Note")]) { Entity("Note") { Attribute("body", .string) } },
+            message: "property 'Note.text' is declared replaced, but no entity of this version has a property 'text' that comes from entity 'Note'. Add the new property, or declare a plain deletion: .property(\"text\", of: \"Note\") (in a snapshot, without \"replaced\").",
+            entity: "Note", property: "text"),
+        Invalid(
+            name: "a replaced property that another property says it comes from",
+            schema: Schema(version: 3, deleting: [.replaced("text", of: "Note")]) {
+                Entity("Note") {
+                    Attribute("text", .int)
+                    Attribute("body", .string, originalName: "text")
+                }
+            },
+            message: "property 'Note.text' is declared replaced, but 'Note.body' says it comes from it (originalName \"text\"); a replaced property's values are deleted, not carried. Remove the originalName, or the replacement.",
+            entity: "Note", property: "text"),
+        Invalid(
+            name: "a property both deleted and replaced",
+            schema: Schema(version: 3, deleting: [.replaced("text", of: "Note"), .property("text", of: "Note")]) {
+                Entity("Note") { Attribute("text", .int) }
+            },
+            message: "the deletion of 'Note.text' is declared twice.", entity: "Note"),
     ]
 
     @Test("an invalid schema is rejected with an exact message naming the culprit", arguments: cases)

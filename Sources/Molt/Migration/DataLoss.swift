@@ -18,7 +18,8 @@ enum DataLoss {
                 diff.source.entity(named: loss.entity)?.relationship(named: property) != nil
             } ?? false
             dropped.append(DroppedData(
-                entity: loss.entity, property: loss.property, isRelationship: isRelationship, count: stored, isDeclared: loss.isDeclared))
+                entity: loss.entity, property: loss.property, isRelationship: isRelationship, count: stored, isDeclared: loss.isDeclared,
+                isReplaced: loss.isReplaced))
             if refusing && loss.mustBeDeclared && stored > 0 { refusals.append(refusal(loss, count: stored, diff: diff)) }
         }
         guard !refusals.isEmpty else { return dropped }

@@ -26,6 +26,17 @@
 ///     destination: "Item", attributes: ["code": "printf('%05d', number)"],
 ///     overrides: [.postgresql: .init(attributes: ["code": "repeat('0', 5 - length(number::text)) || number::text"])])
 /// ```
+///
+/// A mapping can also empty an entity that the new version keeps: every object of it is deleted, as a Core Data
+/// mapping model does for an entity whose objects it does not migrate. Links to those objects go (to-one links
+/// to them become null, to-many links to and from them are removed) and nothing else is deleted: no delete rule
+/// runs, so a `cascade` never takes objects of an entity the mapping does not name, and a `deny` does not stop it.
+///
+/// ```swift
+/// .mapping(from: 3, to: 4, [EntityMapping.emptying("ProductVariation")])
+/// ```
+///
+/// In a mapping file: `{ "destination": "ProductVariation", "empty": true }`.
 public struct EntityMapping: Codable, Sendable, Hashable {
     /// A relationship to set on each destination object: it points to the object of entity ``to`` that a
     /// mapping of the same stage made from the matching source object.
@@ -85,6 +96,23 @@ public struct EntityMapping: Codable, Sendable, Hashable {
     public var links: [Link]
     /// Per-engine expressions, for what the portable subset cannot say; empty for most mappings.
     public var overrides: [DatabaseEngine: Override]
+    /// Whether the mapping empties ``destination`` (``emptying(_:)``): deletes every one of its objects before the
+    /// stage's other mappings run, rather than mapping values into them.
+    public var empties: Bool = false
+
+    /// A mapping that deletes every object of `entity`, an entity both versions have, and unlinks them (no delete
+    /// rule runs); the stage's other mappings may then create objects in it.
+    ///
+    /// ```swift
+    /// .mapping(from: 3, to: 4, [EntityMapping.emptying("ProductVariation")])
+    /// ```
+    ///
+    /// - Parameter entity: The entity, by its name in the new version.
+    public static func emptying(_ entity: String) -> EntityMapping {
+        var mapping = EntityMapping(destination: entity)
+        mapping.empties = true
+        return mapping
+    }
 
     /// Creates a mapping.
     public init(
@@ -113,11 +141,12 @@ public struct EntityMapping: Codable, Sendable, Hashable {
         return mapping
     }
 
-    enum CodingKeys: String, CodingKey { case destination, source, filter, attributes, links, overrides }
+    enum CodingKeys: String, CodingKey { case destination, source, filter, attributes, links, overrides, empty }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(destination, forKey: .destination)
+        if empties { try c.encode(true, forKey: .empty) }
         try c.encodeIfPresent(source, forKey: .source)
         try c.encodeIfPresent(filter, forKey: .filter)
         try c.encode(attributes, forKey: .attributes)
@@ -132,6 +161,7 @@ public struct EntityMapping: Codable, Sendable, Hashable {
         filter = try c.decodeIfPresent(String.self, forKey: .filter)
         attributes = try c.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
         links = try c.decodeIfPresent([Link].self, forKey: .links) ?? []
+        empties = try c.decodeIfPresent(Bool.self, forKey: .empty) ?? false
         overrides = [:]
         for (name, override) in try c.decodeIfPresent([String: Override].self, forKey: .overrides) ?? [:] {
             guard let engine = DatabaseEngine(rawValue: name) else {

@@ -50,53 +50,43 @@ struct InverseLink: Hashable {
 
     // MARK: - SQL
 
-    /// The side's links as rows `(e, d)`: the owner (of `entity`) and the destination object.
-    private func links(_ layout: StoreLayout) -> String {
-        let id = layout.dialect.quote(StoreLayout.idColumn)
-        let (owner, target) = (layout.dialect.quote(StoreLayout.ownerColumn), layout.dialect.quote(StoreLayout.targetColumn))
-        switch relationship.kind {
-        case .toOne:
-            let column = layout.column(entity, relationship.name)
-            return "SELECT \(id) AS e, \(column) AS d FROM \(layout.table(entity)) WHERE \(column) IS NOT NULL"
-        case .toMany:
-            return "SELECT \(owner) AS e, \(target) AS d FROM \(layout.joinTable(entity, relationship.name))"
+    /// One stored side: its entity's column or join table.
+    private struct Side {
+        let entity: String
+        let relationship: Relationship
+
+        /// The side's links as rows, its owner named `owner` and its destination `target`.
+        func rows(_ layout: StoreLayout, owner: String, target: String) -> String {
+            let q = layout.dialect.quote
+            switch relationship.kind {
+            case .toOne:
+                let column = layout.column(entity, relationship.name)
+                return "SELECT \(q(StoreLayout.idColumn)) AS \(owner), \(column) AS \(target) FROM \(layout.table(entity)) WHERE \(column) IS NOT NULL"
+            case .toMany:
+                return "SELECT \(q(StoreLayout.ownerColumn)) AS \(owner), \(q(StoreLayout.targetColumn)) AS \(target) FROM \(layout.joinTable(entity, relationship.name))"
+            }
+        }
+
+        /// A condition true when the side holds the link from `owner` to `target` (SQL expressions).
+        func holds(_ layout: StoreLayout, owner: String, target: String) -> String {
+            let q = layout.dialect.quote
+            switch relationship.kind {
+            case .toOne:
+                return "EXISTS (SELECT 1 FROM \(layout.table(entity)) WHERE \(q(StoreLayout.idColumn)) = \(owner) AND \(layout.column(entity, relationship.name)) = \(target))"
+            case .toMany:
+                return "EXISTS (SELECT 1 FROM \(layout.joinTable(entity, relationship.name)) WHERE \(q(StoreLayout.ownerColumn)) = \(owner) AND \(q(StoreLayout.targetColumn)) = \(target))"
+            }
         }
     }
+
+    private var side: Side { Side(entity: entity, relationship: relationship) }
+    private var inverseSide: Side { Side(entity: destination, relationship: inverse) }
+
+    /// The side's links as rows `(e, d)`: the owner (of `entity`) and the destination object.
+    private func links(_ layout: StoreLayout) -> String { side.rows(layout, owner: "e", target: "d") }
 
     /// The inverse's links, turned around: rows `(e, d)` with `e` of `entity`.
-    private func inverseLinks(_ layout: StoreLayout) -> String {
-        let id = layout.dialect.quote(StoreLayout.idColumn)
-        let (owner, target) = (layout.dialect.quote(StoreLayout.ownerColumn), layout.dialect.quote(StoreLayout.targetColumn))
-        switch inverse.kind {
-        case .toOne:
-            let column = layout.column(destination, inverse.name)
-            return "SELECT \(column) AS e, \(id) AS d FROM \(layout.table(destination)) WHERE \(column) IS NOT NULL"
-        case .toMany:
-            return "SELECT \(target) AS e, \(owner) AS d FROM \(layout.joinTable(destination, inverse.name))"
-        }
-    }
-
-    /// A condition true when the side holds the link `(e, d)` (SQL expressions).
-    private func holds(_ layout: StoreLayout, e: String, d: String) -> String {
-        let q = layout.dialect.quote
-        switch relationship.kind {
-        case .toOne:
-            return "EXISTS (SELECT 1 FROM \(layout.table(entity)) WHERE \(q(StoreLayout.idColumn)) = \(e) AND \(layout.column(entity, relationship.name)) = \(d))"
-        case .toMany:
-            return "EXISTS (SELECT 1 FROM \(layout.joinTable(entity, relationship.name)) WHERE \(q(StoreLayout.ownerColumn)) = \(e) AND \(q(StoreLayout.targetColumn)) = \(d))"
-        }
-    }
-
-    /// A condition true when the inverse holds the link `(d → e)`.
-    private func inverseHolds(_ layout: StoreLayout, e: String, d: String) -> String {
-        let q = layout.dialect.quote
-        switch inverse.kind {
-        case .toOne:
-            return "EXISTS (SELECT 1 FROM \(layout.table(destination)) WHERE \(q(StoreLayout.idColumn)) = \(d) AND \(layout.column(destination, inverse.name)) = \(e))"
-        case .toMany:
-            return "EXISTS (SELECT 1 FROM \(layout.joinTable(destination, inverse.name)) WHERE \(q(StoreLayout.ownerColumn)) = \(d) AND \(q(StoreLayout.targetColumn)) = \(e))"
-        }
-    }
+    private func inverseLinks(_ layout: StoreLayout) -> String { inverseSide.rows(layout, owner: "d", target: "e") }
 
     /// An object of `entity` that the inverse links from more than one object, when the side is to-one and so
     /// can hold only one of them: the object and up to three of the objects linking to it.
@@ -139,8 +129,8 @@ struct InverseLink: Hashable {
     /// The links one side holds and the other does not, as a sentence naming the first of them and their count;
     /// nil when both sides agree.
     func disagreement(in db: any SQLConnection, layout: StoreLayout) throws -> String? {
-        let missingInverse = "FROM (\(links(layout))) AS x WHERE NOT \(inverseHolds(layout, e: "x.e", d: "x.d"))"
-        let missingSide = "FROM (\(inverseLinks(layout))) AS x WHERE NOT \(holds(layout, e: "x.e", d: "x.d"))"
+        let missingInverse = "FROM (\(links(layout))) AS x WHERE NOT \(inverseSide.holds(layout, owner: "x.d", target: "x.e"))"
+        let missingSide = "FROM (\(inverseLinks(layout))) AS x WHERE NOT \(side.holds(layout, owner: "x.e", target: "x.d"))"
         var problems: [String] = []
         var total: Int64 = 0
         for (from, sideLabel, otherLabel, reversed) in [

@@ -12,6 +12,8 @@ extension Migration {
     ///   stage, when the table is rebuilt anyway, instead of in a pass of its own: only when no code reads the
     ///   mapped values before the stage ends (a mapping stage without a hook).
     func apply(_ mappings: [EntityMapping], foldingIntoRebuild folding: Bool) throws {
+        try empty(mappings.filter(\.empties), besides: mappings.filter { !$0.empties })
+        let mappings = mappings.filter { !$0.empties }
         var resolved: [ResolvedMapping] = []
         let linkedEntities = Set(mappings.flatMap { $0.links.map(\.to) })
         for (index, mapping) in mappings.enumerated() {
@@ -36,6 +38,42 @@ extension Migration {
         }
         for mapping in resolved where mapping.hasMapTable {
             try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable(mapping.mapTable))")
+        }
+    }
+
+    /// Deletes every object of each entity an emptying mapping names (``EntityMapping/emptying(_:)``), as a Core
+    /// Data mapping model that does not migrate them: links to them go, and nothing else is deleted (no delete
+    /// rule runs: a `cascade` would delete objects of entities the mapping does not name).
+    private func empty(_ emptying: [EntityMapping], besides others: [EntityMapping]) throws {
+        for mapping in emptying {
+            let name = mapping.destination
+            guard let entity = newSchema.entity(named: name) else {
+                throw MoltError(
+                    .invalidValue, "A mapping empties '\(name)', which is not an entity of version \(toVersion).", entity: name)
+            }
+            guard let origin = workspace.origins[name] else {
+                throw MoltError(
+                    .invalidValue,
+                    "A mapping empties '\(name)', but '\(name)' is new in version \(toVersion): it has no objects to delete. Remove that mapping.",
+                    entity: name)
+            }
+            guard mapping.source == nil || mapping.source == origin, mapping.filter == nil, mapping.attributes.isEmpty,
+                mapping.links.isEmpty, mapping.overrides.isEmpty
+            else {
+                throw MoltError(
+                    .invalidValue,
+                    "The mapping that empties '\(name)' also gives a source, a filter, attributes, links or overrides; an emptying mapping names only its entity (\"destination\" and \"empty\"). Put the rest in a mapping of its own.",
+                    entity: name)
+            }
+            if others.contains(where: { $0.destination == name && ($0.source ?? origin) == origin }) {
+                throw MoltError(
+                    .invalidValue,
+                    "'\(name)' is emptied, and another mapping of the stage \(fromVersion) → \(toVersion) updates its objects in place; remove one of the two.",
+                    entity: name)
+            }
+            try deleteData(forType: entity.name)
+            // At once, so that what follows (a mapping's links) sees no link to them.
+            try sweepLinks(to: [entity.name])
         }
     }
 

@@ -43,8 +43,12 @@ public final class Migration {
     let db: any SQLConnection
     let workspace: StageWorkspace
     let run: RunContext
-    /// Old entity → (new attribute name → old attribute name), from `renameProperty`.
+    /// Old entity → (name given by `renameProperty` → the old version's attribute it names).
     var renamedProperties: [String: [String: String]] = [:]
+    /// Old entity → (intermediate name → the name it was renamed from): names that `renameProperty` gave which
+    /// the new version does not have, waiting for a later `renameProperty` to carry them on (see
+    /// ``renameProperty(onType:from:to:)``).
+    var intermediateNames: [String: [String: String]] = [:]
 
     init(workspace: StageWorkspace, db: any SQLConnection, run: RunContext) {
         self.workspace = workspace
@@ -77,44 +81,6 @@ public final class Migration {
     }
 
     // MARK: - Realm-style calls
-
-    /// Copies every object's value of an attribute of the old version into an attribute of the new version,
-    /// as Realm's `renameProperty(onType:from:to:)` does.
-    ///
-    /// Prefer `originalName:` on the new attribute, which Molt applies without code; this call is for stages
-    /// that need the copy among other work. Widening conversions (int → double, any scalar → string) apply.
-    ///
-    /// - Throws: ``MoltError`` when the entity or an attribute does not exist, or the types don't convert.
-    public func renameProperty(onType type: String, from oldName: String, to newName: String) throws {
-        let (oldEntity, newEntity) = try entityPair(type)
-        guard let oldEntity, let newEntity else {
-            throw MoltError(.invalidValue, "Entity '\(type)' must exist in both version \(fromVersion) and \(toVersion) to rename one of its properties.", entity: type)
-        }
-        guard let source = oldEntity.attribute(named: oldName) else {
-            throw MoltError(.invalidValue, "Entity '\(oldEntity.name)' has no attribute '\(oldName)' in version \(fromVersion).", entity: type, property: oldName)
-        }
-        guard let destination = newEntity.attribute(named: newName) else {
-            throw MoltError(.invalidValue, "Entity '\(newEntity.name)' has no attribute '\(newName)' in version \(toVersion).", entity: type, property: newName)
-        }
-        guard source.type.widens(to: destination.type) else {
-            throw MoltError(
-                .invalidValue,
-                "Cannot rename '\(oldEntity.name).\(oldName)' (\(source.type.rawValue)) to '\(newEntity.name).\(newName)' (\(destination.type.rawValue)): the types don't convert safely. Convert the values in `enumerateObjects(ofType:)`.",
-                entity: type, property: newName)
-        }
-        renamedProperties[oldEntity.name, default: [:]][newName] = oldName
-        let target = workspace.newLayout.column(newEntity.name, newName)
-        guard target != db.dialect.quote(oldName) else { return }
-        if source.type == .int && destination.type == .double {
-            try ExactDoubles.check(
-                column: oldName, table: oldEntity.name, entity: newEntity.name, attribute: newName, version: toVersion, in: db)
-        }
-        let expression = SQLColumnSource.convert(.column(oldName), from: source.type, to: destination.type).sql(db.dialect)
-        let table = workspace.newLayout.physicalTable(newEntity.name)
-        try workspace.willWrite(table: table, columns: [workspace.newLayout.physicalColumn(newEntity.name, newName)])
-        let changed = try db.execute("UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
-        workspace.counts.updatedAll(newEntity.name, count: changed)
-    }
 
     /// Creates an object of the new version, as Realm's `migration.create(_:value:)` does.
     ///

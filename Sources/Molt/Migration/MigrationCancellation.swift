@@ -10,24 +10,15 @@ import Foundation
 /// // On another thread, when the user taps Cancel:
 /// cancellation.cancel()
 /// ```
-public final class MigrationCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+public final class MigrationCancellation: Sendable {
+    private let cancelled = LockedValue(false)
 
     /// Creates a switch that is not cancelled.
     public init() {}
 
     /// Asks the migration to stop and roll back.
-    public func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
-    }
+    public func cancel() { cancelled.withLock { $0 = true } }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    public var isCancelled: Bool { cancelled.withLock { $0 } }
 }

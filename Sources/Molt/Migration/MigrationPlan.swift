@@ -114,6 +114,10 @@ public struct MigrationPlan: Sendable {
     /// }
     /// ```
     ///
+    /// Renames chain as in Realm: `renameProperty(onType: "Note", from: "a", to: "b")` under `oldSchemaVersion < 1`
+    /// followed by `renameProperty(onType: "Note", from: "b", to: "c")` under `oldSchemaVersion < 2` takes a
+    /// version-0 store's `a` to `c` (see ``Migration/renameProperty(onType:from:to:)``).
+    ///
     /// As in Realm, the block sees only the oldest and the newest schema, never the versions between. When
     /// the chain of `if oldSchemaVersion < N` grows, move to ``init(schemas:stages:)``: list every shipped
     /// schema and turn each `if` block into a `.custom(from: N - 1, to: N)` stage, which then sees exactly the

@@ -122,40 +122,55 @@ public struct DroppedData: Hashable, Sendable, Codable, CustomStringConvertible 
     public var count: Int
     /// Whether the schema declared the deletion (``Schema/deletions``).
     public var isDeclared: Bool
+    /// Whether a new property of the same name replaced the property (``Deletion/replaced(_:of:)``).
+    public var isReplaced: Bool
     /// Whether the stage that ran the step read these values before the new version removed them (a custom
     /// stage through `old`, a mapping in its SQL): they may live on where the stage moved them, so they are
     /// not reported as dropped.
     public var wasReadByStage: Bool
 
     public init(
-        entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool, wasReadByStage: Bool = false
+        entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool, isReplaced: Bool = false,
+        wasReadByStage: Bool = false
     ) {
         self.entity = entity
         self.property = property
         self.isRelationship = isRelationship
         self.count = count
         self.isDeclared = isDeclared
+        self.isReplaced = isReplaced
         self.wasReadByStage = wasReadByStage
     }
 
-    private enum CodingKeys: String, CodingKey { case entity, property, isRelationship, count, isDeclared, wasReadByStage }
-
-    /// Reads a record; those written before ``wasReadByStage`` existed read as not read.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            entity: try container.decode(String.self, forKey: .entity),
-            property: try container.decodeIfPresent(String.self, forKey: .property),
-            isRelationship: try container.decodeIfPresent(Bool.self, forKey: .isRelationship) ?? false,
-            count: try container.decode(Int.self, forKey: .count),
-            isDeclared: try container.decode(Bool.self, forKey: .isDeclared),
-            wasReadByStage: try container.decodeIfPresent(Bool.self, forKey: .wasReadByStage) ?? false)
-    }
-
-    /// "300 values of 'UserMemo.count'", "12 objects of 'WineNote'", "4 links of 'Folder.notes'".
+    /// "300 values of 'UserMemo.count'", "12 objects of 'WineNote'", "4 links of 'Folder.notes'",
+    /// "4 links of 'Status.mentions' (replaced)".
     public var description: String {
         guard let property else { return "\(count) object\(count == 1 ? "" : "s") of '\(entity)'" }
         let unit = isRelationship ? "link" : "value"
-        return "\(count) \(unit)\(count == 1 ? "" : "s") of '\(entity).\(property)'"
+        return "\(count) \(unit)\(count == 1 ? "" : "s") of '\(entity).\(property)'\(isReplaced ? " (replaced)" : "")"
+    }
+
+    enum CodingKeys: String, CodingKey { case entity, property, isRelationship, count, isDeclared, isReplaced, wasReadByStage }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            entity: try c.decode(String.self, forKey: .entity), property: try c.decodeIfPresent(String.self, forKey: .property),
+            isRelationship: try c.decodeIfPresent(Bool.self, forKey: .isRelationship) ?? false, count: try c.decode(Int.self, forKey: .count),
+            isDeclared: try c.decode(Bool.self, forKey: .isDeclared),
+            // Histories recorded before replacements, or before stages' reads were told apart, have no such keys.
+            isReplaced: try c.decodeIfPresent(Bool.self, forKey: .isReplaced) ?? false,
+            wasReadByStage: try c.decodeIfPresent(Bool.self, forKey: .wasReadByStage) ?? false)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(entity, forKey: .entity)
+        try c.encodeIfPresent(property, forKey: .property)
+        try c.encode(isRelationship, forKey: .isRelationship)
+        try c.encode(count, forKey: .count)
+        try c.encode(isDeclared, forKey: .isDeclared)
+        if isReplaced { try c.encode(true, forKey: .isReplaced) }
+        if wasReadByStage { try c.encode(true, forKey: .wasReadByStage) }
     }
 }

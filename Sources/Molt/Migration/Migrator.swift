@@ -148,6 +148,7 @@ extension Migration {
     /// the stage deleted, drops the old side's snapshots, counts what the new version drops, and returns the
     /// change that brings the tables to the new version's layout.
     func finish() throws -> (LightweightMigration, [DroppedData]) {
+        try checkIntermediateNames()
         let layout = workspace.newLayout
         for entity in newSchema.entities {
             for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? []
@@ -185,7 +186,7 @@ extension Migration {
     }
 
     /// Foreign keys are not enforced during a migration: unlink what points to objects the stage deleted.
-    private func sweepLinks(to deleted: Set<String>) throws {
+    func sweepLinks(to deleted: Set<String>) throws {
         guard !deleted.isEmpty else { return }
         let layout = workspace.newLayout
         let q = db.dialect.quote

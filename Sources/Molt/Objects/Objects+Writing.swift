@@ -138,7 +138,7 @@ extension Objects {
             observer?.didDelete(entity.name, count: count)
             return count
         }
-        let ids = try db.fetchInts("SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
+        let ids = try db.fetchInts("SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition) ORDER BY \(idColumn)", arguments)
         var visited: Set<String> = []
         for id in ids { try delete(entity: entity, id: id, visited: &visited) }
         return ids.count

@@ -85,6 +85,13 @@ package protocol SQLConnection: AnyObject {
     /// Molt numbered with AUTOINCREMENT that guarantee in place (a schema change, no row copied); PostgreSQL's
     /// identities never go back, so it has nothing to do.
     func keepIdentifiersIncreasing() throws
+
+    /// The largest identifier `table` (unquoted) ever handed out, deleted objects included, when the engine
+    /// records it (nil otherwise): what an export carries so that an import keeps every identifier unused.
+    func identifierMark(of table: String) throws -> Int64?
+
+    /// Makes `table` (unquoted) hand out identifiers past `mark` from now on (never lowers its mark).
+    func raiseIdentifierMark(of table: String, to mark: Int64) throws
 }
 
 extension SQLConnection {

@@ -98,6 +98,10 @@ extension Schema: Codable {
     /// and the `originalName` migration hints are not part of it.
     public var contentHash: String { derived.contentHash(computeContentHash) }
 
+    /// Whether a store that records schema version `version` with content hash `hash` is already at this schema,
+    /// with nothing to migrate: the one rule that opening a store, a dry run and every `molt` command apply.
+    package func isRecorded(version: Int, hash: String) -> Bool { version == self.version && hash == contentHash }
+
     private func computeContentHash() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

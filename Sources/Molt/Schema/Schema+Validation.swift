@@ -155,11 +155,16 @@ extension Schema {
         }
     }
 
-    /// A deletion names the previous version's data; this version must not still declare it under that name.
+    /// A deletion names the previous version's data; this version must not still declare it under that name,
+    /// unless it declares it replaced (``Deletion/replaced(_:of:)``): then a property of that name must be there,
+    /// and no property may say it comes from the replaced one.
     private func validateDeletions() throws {
-        var seen: Set<Deletion> = []
+        var seen: [Deletion] = []
         for deletion in deletions {
-            guard seen.insert(deletion).inserted else { throw invalid("the deletion of \(deletion) is declared twice.", deletion.entity) }
+            guard !seen.contains(where: { $0.names(sameAs: deletion) }) else {
+                throw invalid("the deletion of \(deletion) is declared twice.", deletion.entity)
+            }
+            seen.append(deletion)
             guard let property = deletion.property else {
                 if let kept = entities.first(where: { $0.name == deletion.entity || $0.originalName == deletion.entity }) {
                     throw invalid(
@@ -169,13 +174,31 @@ extension Schema {
                 continue
             }
             let owner = entities.first { $0.name == deletion.entity || $0.originalName == deletion.entity }
-            let keeps = owner.map { entity in
-                entity.attributes.contains { $0.name == property || $0.originalName == property }
-                    || entity.relationships.contains { $0.name == property || $0.originalName == property }
-            } ?? false
-            if keeps {
+            let members: [(name: String, originalName: String?)] = owner.map { entity in
+                entity.attributes.map { ($0.name, $0.originalName) } + entity.relationships.map { ($0.name, $0.originalName) }
+            } ?? []
+            let renamedFrom = members.first { $0.originalName == property }
+            if deletion.isReplaced {
+                guard let owner, members.contains(where: { $0.name == property }) else {
+                    throw invalid(
+                        "property '\(deletion.entity).\(property)' is declared replaced, but no entity of this version has a property '\(property)' that comes from entity '\(deletion.entity)'. Add the new property, or declare a plain deletion: .property(\"\(property)\", of: \"\(deletion.entity)\") (in a snapshot, without \"replaced\").",
+                        deletion.entity, property)
+                }
+                if let renamedFrom {
+                    throw invalid(
+                        "property '\(deletion.entity).\(property)' is declared replaced, but '\(owner.name).\(renamedFrom.name)' says it comes from it (originalName \"\(property)\"); a replaced property's values are deleted, not carried. Remove the originalName, or the replacement.",
+                        deletion.entity, property)
+                }
+                continue
+            }
+            if let renamedFrom {
                 throw invalid(
-                    "property '\(deletion.entity).\(property)' is declared deleted, but the entity still has a property that comes from it; remove the deletion, or the property.",
+                    "property '\(deletion.entity).\(property)' is declared deleted, but '\(owner!.name).\(renamedFrom.name)' still comes from it (originalName \"\(property)\"); remove the deletion, or the originalName.",
+                    deletion.entity, property)
+            }
+            if let owner, members.contains(where: { $0.name == property }) {
+                throw invalid(
+                    "property '\(deletion.entity).\(property)' is declared deleted, but entity '\(owner.name)' still has a property '\(property)'. If the new '\(property)' replaces it (another kind or type, starting empty), declare .replaced(\"\(property)\", of: \"\(deletion.entity)\") (in a snapshot: {\"entity\" : \"\(deletion.entity)\", \"property\" : \"\(property)\", \"replaced\" : true}); otherwise remove the deletion, or the property.",
                     deletion.entity, property)
             }
         }

@@ -44,22 +44,20 @@ public struct Schema: Hashable, Sendable {
 
     /// The results worth computing once per schema value: an app opens its store with the same schema each
     /// time, and hashing its canonical JSON costs more than the open itself.
-    final class Derived: @unchecked Sendable {
-        private let lock = NSLock()
-        private var hash: String?
-        private var valid = false
+    final class Derived: Sendable {
+        private let state = LockedValue<(hash: String?, valid: Bool)>((nil, false))
 
         func contentHash(_ compute: () -> String) -> String {
-            if let hash = lock.withLock({ hash }) { return hash }
+            if let hash = state.withLock({ $0.hash }) { return hash }
             let computed = compute()
-            lock.withLock { hash = computed }
+            state.withLock { $0.hash = computed }
             return computed
         }
 
         func validate(_ check: () throws -> Void) throws {
-            if lock.withLock({ valid }) { return }
+            if state.withLock({ $0.valid }) { return }
             try check()
-            lock.withLock { valid = true }
+            state.withLock { $0.valid = true }
         }
     }
 

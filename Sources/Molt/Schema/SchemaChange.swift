@@ -25,6 +25,17 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
     public var property: String?
     /// Why Molt will not infer this change, with what a custom stage must do; nil when it can be inferred.
     public var refusal: String?
+    /// For the removal and the addition of a declared replacement (``Deletion/replaced(_:of:)``): the other
+    /// property, described ("attribute 'Status.mentions' (string)"); nil for any other change.
+    public var replacement: String?
+
+    init(kind: Kind, entity: String, property: String? = nil, refusal: String? = nil, replacement: String? = nil) {
+        self.kind = kind
+        self.entity = entity
+        self.property = property
+        self.refusal = refusal
+        self.replacement = replacement
+    }
 
     /// Whether Molt can apply the change without code.
     public var isInferable: Bool { refusal == nil }
@@ -45,7 +56,9 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .entityAdded: return "Entity '\(entity)' has been added."
         case .entityRemoved: return "Entity '\(entity)' has been removed."
         case .entityRenamed(let old): return "Entity '\(old)' has been renamed to '\(entity)'."
+        case .attributeAdded where replacement != nil: return "\(attribute) has been added in place of \(replacement!), starting empty."
         case .attributeAdded: return "\(attribute) has been added."
+        case .attributeRemoved where replacement != nil: return "\(attribute) has been replaced by \(replacement!): its values are deleted (declared)."
         case .attributeRemoved: return "\(attribute) has been removed."
         case .attributeRenamed(let old): return "Attribute '\(entity).\(old)' has been renamed to '\(property ?? "")'."
         case .attributeTypeChanged(let a, let b): return "\(attribute) has changed type from '\(a.rawValue)' to '\(b.rawValue)'."
@@ -53,7 +66,9 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .attributeMadeRequired: return "\(attribute) has been made required."
         case .attributeDefaultChanged(let a, let b):
             return "\(attribute) has changed its default from \(a?.description ?? "none") to \(b?.description ?? "none")."
+        case .relationshipAdded where replacement != nil: return "\(relationship) has been added in place of \(replacement!), starting empty."
         case .relationshipAdded: return "\(relationship) has been added."
+        case .relationshipRemoved where replacement != nil: return "\(relationship) has been replaced by \(replacement!): its links are deleted (declared)."
         case .relationshipRemoved: return "\(relationship) has been removed."
         case .relationshipRenamed(let old): return "Relationship '\(entity).\(old)' has been renamed to '\(property ?? "")'."
         case .relationshipToOneBecameToMany: return "\(relationship) has changed from to-one to to-many."

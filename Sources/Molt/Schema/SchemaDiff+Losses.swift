@@ -31,9 +31,10 @@ extension SchemaDiff {
         var result: [LikelyRename] = []
         for entity in destination.entities {
             guard let oldName = originalName(ofEntity: entity.name), let oldEntity = source.entity(named: oldName) else { continue }
-            let removed = changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved }
+            // A declared replacement is neither: its values are deleted on purpose.
+            let removed = changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved && $0.replacement == nil }
                 .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
-            let added = changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded }
+            let added = changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded && $0.replacement == nil }
                 .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
             for old in removed {
                 var candidates = added.filter { $0.type == old.type }
@@ -112,6 +113,8 @@ extension SchemaDiff {
         public var renamedTo: [String]
         /// The entities of the newer schema that gain an attribute of the same name (``likelyMoves``), if any.
         public var movedTo: [String] = []
+        /// Whether a new property of the same name replaces it (``Deletion/replaced(_:of:)``).
+        public var isReplaced: Bool = false
 
         /// Whether it is a likely move to another entity (``likelyMoves``).
         public var isLikelyMove: Bool { !movedTo.isEmpty }
@@ -143,7 +146,8 @@ extension SchemaDiff {
                     ? moves.filter { $0.entity == oldEntity && $0.attribute == property }.map(\.destination) : []
                 result.append(Loss(
                     entity: oldEntity, property: property, isDeclared: isDeclared(oldEntity, property),
-                    isLikelyRename: !targets.isEmpty, renamedTo: targets, movedTo: destinations))
+                    isLikelyRename: !targets.isEmpty, renamedTo: targets, movedTo: destinations,
+                    isReplaced: change.replacement != nil))
             default:
                 continue
             }

@@ -54,6 +54,13 @@ public struct SchemaDiff: Sendable {
     public var isEmpty: Bool { changes.isEmpty }
 
     private var versions: String { "between versions \(source.version) and \(destination.version)" }
+
+    /// For a property that keeps its name but cannot be converted: the declaration that replaces it instead, or
+    /// nothing when the new property comes from another name (its `originalName` is the thing to change).
+    private func replacementHint(_ oldEntity: String, _ oldName: String, _ newName: String, what: String) -> String {
+        guard oldName == newName else { return "" }
+        return "; or, if the new '\(newName)' replaces it (\(what) deleted, the new one starting empty), declare `Schema(version: \(destination.version), deleting: [.replaced(\"\(oldName)\", of: \"\(oldEntity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(oldEntity)\", \"property\" : \"\(oldName)\", \"replaced\" : true}])"
+    }
     private var customStageHint: String { "a custom stage from version \(source.version) to \(destination.version)" }
 
     // MARK: - Matching
@@ -94,8 +101,11 @@ public struct SchemaDiff: Sendable {
     }
 
     private mutating func compare(_ old: Entity, _ new: Entity) {
-        let (origins, ambiguous) = matchProperties(old, new)
+        let replaced = Set(declaredDeletions.filter { $0.isReplaced && $0.entity == old.name }.compactMap(\.property))
+        let (origins, ambiguous) = matchProperties(old, new, replaced: replaced)
         propertyOrigins[new.name] = origins
+        let first = changes.count
+        defer { describeReplacements(replaced, old, new, from: first) }
 
         for attribute in new.attributes where !ambiguous.contains(attribute.name) {
             guard let oldName = origins[attribute.name] else {
@@ -105,7 +115,7 @@ public struct SchemaDiff: Sendable {
             guard let oldAttribute = old.attribute(named: oldName) else {
                 changes.append(SchemaChange(
                     kind: .attributeAdded, entity: new.name, property: attribute.name,
-                    refusal: "Attribute '\(new.name).\(attribute.name)' was the relationship '\(old.name).\(oldName)' \(versions); Molt cannot turn a relationship into an attribute by itself. Fill the attribute in \(customStageHint)."))
+                    refusal: "Attribute '\(new.name).\(attribute.name)' was the relationship '\(old.name).\(oldName)' \(versions); Molt cannot turn a relationship into an attribute by itself. Fill the attribute in \(customStageHint)\(replacementHint(old.name, oldName, attribute.name, what: "its links"))."))
                 continue
             }
             compareAttribute(oldAttribute, attribute, in: new)
@@ -118,7 +128,7 @@ public struct SchemaDiff: Sendable {
             guard let oldRelationship = old.relationship(named: oldName) else {
                 changes.append(SchemaChange(
                     kind: .relationshipAdded, entity: new.name, property: relationship.name,
-                    refusal: "Relationship '\(new.name).\(relationship.name)' was the attribute '\(old.name).\(oldName)' \(versions); Molt cannot turn an attribute into a relationship by itself. Link the objects in \(customStageHint)."))
+                    refusal: "Relationship '\(new.name).\(relationship.name)' was the attribute '\(old.name).\(oldName)' \(versions); Molt cannot turn an attribute into a relationship by itself. Link the objects in \(customStageHint)\(replacementHint(old.name, oldName, relationship.name, what: "its values"))."))
                 continue
             }
             compareRelationship(oldRelationship, relationship, in: new)
@@ -135,9 +145,14 @@ public struct SchemaDiff: Sendable {
 
     /// New property name → old property name, by hint first (so that two properties can swap names), then by
     /// name; and the properties whose hint is ambiguous (their refusal is recorded).
-    private mutating func matchProperties(_ old: Entity, _ new: Entity) -> (origins: [String: String], ambiguous: Set<String>) {
+    ///
+    /// A property declared replaced (``Deletion/replaced(_:of:)``) is matched with nothing: the old one is removed
+    /// and the new one of the same name added.
+    private mutating func matchProperties(
+        _ old: Entity, _ new: Entity, replaced: Set<String>
+    ) -> (origins: [String: String], ambiguous: Set<String>) {
         var origins: [String: String] = [:]
-        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name))
+        let oldNames = Set(old.attributes.map(\.name) + old.relationships.map(\.name)).subtracting(replaced)
         var claimed: [String: String] = [:]
         let newProperties: [(name: String, originalName: String?)] =
             new.attributes.map { ($0.name, $0.originalName) } + new.relationships.map { ($0.name, $0.originalName) }
@@ -164,6 +179,25 @@ public struct SchemaDiff: Sendable {
         return (origins, ambiguous)
     }
 
+    /// Marks the removal and the addition of each replaced property (from `changes[first...]`, the entity's) with
+    /// the other side, so that the diff, the plan and the history say it was replaced rather than removed.
+    private mutating func describeReplacements(_ replaced: Set<String>, _ old: Entity, _ new: Entity, from first: Int) {
+        guard !replaced.isEmpty else { return }
+        func describe(_ entity: Entity, _ name: String) -> String? {
+            if let attribute = entity.attribute(named: name) { return "attribute '\(entity.name).\(name)' (\(attribute.type.rawValue))" }
+            guard let relationship = entity.relationship(named: name) else { return nil }
+            return "relationship '\(entity.name).\(name)' (\(relationship.kind == .toOne ? "to-one" : "to-many") '\(relationship.destination)')"
+        }
+        for index in changes.indices where index >= first && changes[index].entity == new.name {
+            guard let name = changes[index].property, replaced.contains(name) else { continue }
+            switch changes[index].kind {
+            case .attributeRemoved, .relationshipRemoved: changes[index].replacement = describe(new, name)
+            case .attributeAdded, .relationshipAdded: changes[index].replacement = describe(old, name)
+            default: continue
+            }
+        }
+    }
+
     // MARK: - Attributes
 
     private mutating func addedAttribute(_ attribute: Attribute, in entity: Entity) {
@@ -182,7 +216,8 @@ public struct SchemaDiff: Sendable {
         if old.type != new.type {
             var refusal: String?
             if !old.type.widens(to: new.type) {
-                refusal = "Attribute \(label) has changed type from '\(old.type.rawValue)' to '\(new.type.rawValue)' \(versions); this conversion may lose data, so Molt will not infer it. Convert each value in \(customStageHint) (for example with `enumerateObjects(ofType: \"\(entity.name)\")`, or a mapping expression)."
+                let oldEntity = entityOrigins[entity.name] ?? entity.name
+                refusal = "Attribute \(label) has changed type from '\(old.type.rawValue)' to '\(new.type.rawValue)' \(versions); this conversion may lose data, so Molt will not infer it. Convert each value in \(customStageHint) (for example with `enumerateObjects(ofType: \"\(entity.name)\")`, or a mapping expression)\(replacementHint(oldEntity, old.name, new.name, what: "its values"))."
             }
             changes.append(SchemaChange(
                 kind: .attributeTypeChanged(from: old.type, to: new.type), entity: entity.name, property: new.name,
@@ -273,7 +308,7 @@ public struct SchemaDiff: Sendable {
     }
 
     /// The error that lists every change a custom stage must handle, or nil when the diff can be inferred.
-    var notInferableError: MoltError? {
+    package var notInferableError: MoltError? {
         let refused = refusedChanges
         guard !refused.isEmpty else { return nil }
         let lines = refusals.map { "- " + $0 }.joined(separator: "\n")

@@ -82,7 +82,7 @@ extension Store {
                 "The store is at schema version \(stored.version), newer than this app's version \(schema.version): a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version \(stored.version) or later.")
         }
         if stored.version == schema.version {
-            if metadata.schemaHash == schema.contentHash { return .open }
+            if schema.isRecorded(version: stored.version, hash: metadata.schemaHash) { return .open }
             if options.resetsStoreIfMigrationNeeded { return .reset }
             let changes = SchemaDiff(from: stored, to: schema).changes.map { "- \($0)" }
             let list = changes.isEmpty ? "- (the recorded hash differs from the schema's)" : changes.joined(separator: "\n")

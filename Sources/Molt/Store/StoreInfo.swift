@@ -99,3 +99,8 @@ extension Store {
         return try database.inspect(body)
     }
 }
+
+extension StoreInfo {
+    /// Whether the store is already at `schema` (``Schema/isRecorded(version:hash:)``): nothing to migrate.
+    package func isAt(_ schema: Schema) -> Bool { schema.isRecorded(version: version, hash: schemaHash) }
+}

@@ -147,6 +147,18 @@ public struct MoltError: Error, Sendable, Equatable, CustomStringConvertible, Cu
     }
 }
 
+/// Hashable again, as in earlier releases (a set of errors, a dictionary keyed by error): the hash covers what
+/// `==` compares, never the cause.
+extension MoltError: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(entity)
+        hasher.combine(property)
+        hasher.combine(sql)
+    }
+}
+
 extension MoltError: LocalizedError {
     /// The message, so that `localizedDescription` shows it on every platform.
     public var errorDescription: String? { message }

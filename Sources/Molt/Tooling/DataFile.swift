@@ -64,6 +64,7 @@ extension JSONValue: CustomStringConvertible {
 /// {
 ///   "format" : "molt-data",
 ///   "formatVersion" : 1,
+///   "identifierMarks" : { "UserMemo" : 7 },
 ///   "schemaVersion" : 6,
 ///   "entities" : {
 ///     "UserMemo" : [ { "_id" : 1, "memoDate" : 1700000000.25, "objectID" : "…", "title" : "Milk" } ]
@@ -80,6 +81,9 @@ extension JSONValue: CustomStringConvertible {
 /// - `data`: Base64 text; `uuid`: the UUID's uppercase text.
 /// - `null`: JSON null; a missing key reads as null (or the attribute's default on import).
 /// - to-one relationships: the `_id` of the destination or null; to-many: an array of `_id`s, in order.
+///
+/// `identifierMarks` (optional) gives, per entity, the largest `_id` the store ever handed out, deleted objects
+/// included: an import makes the new store hand out none of them again (the ObjectIdentity article).
 package struct DataFile: Codable {
     package static let formatName = "molt-data"
     package static let currentFormatVersion = 1
@@ -87,6 +91,7 @@ package struct DataFile: Codable {
     package var format: String
     package var formatVersion: Int
     package var schemaVersion: Int?
+    package var identifierMarks: [String: Int64]?
     package var entities: [String: [[String: JSONValue]]]
 
     /// A value of an attribute as JSON.

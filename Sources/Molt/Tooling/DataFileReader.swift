@@ -36,8 +36,13 @@ package struct DataFileReader {
     /// Calls `body` with every object of the file, in file order. The format fields are checked as soon as
     /// they are read (an export writes them first, so a file of another format is refused before any object
     /// is read), and their presence once the file ends.
-    package func read(_ body: (Row) throws -> Void) throws {
+    ///
+    /// - Returns: The file's `identifierMarks`: the largest identifier each entity of the exporting store ever
+    ///   handed out (empty for files written before they were exported).
+    @discardableResult
+    package func read(_ body: (Row) throws -> Void) throws -> [String: Int64] {
         var format: JSONValue?, formatVersion: JSONValue?, sawEntities = false
+        var marks: [String: Int64] = [:]
         do {
             try json.beginObject()
             while let key = try json.nextKey() {
@@ -51,6 +56,12 @@ package struct DataFileReader {
                 case "entities":
                     try entities(body)
                     sawEntities = true
+                case "identifierMarks":
+                    guard case .object(let fields) = try json.value() else { throw notAnExport("unexpected value at 'identifierMarks'") }
+                    for (entity, value) in fields {
+                        guard case .int(let mark) = value else { throw notAnExport("unexpected value at 'identifierMarks.\(entity)'") }
+                        marks[entity] = mark
+                    }
                 default: try json.skipValue()
                 }
             }
@@ -61,6 +72,7 @@ package struct DataFileReader {
         guard format != nil else { throw notAnExport("it lacks the key 'format'") }
         guard formatVersion != nil else { throw notAnExport("it lacks the key 'formatVersion'") }
         guard sawEntities else { throw notAnExport("it lacks the key 'entities'") }
+        return marks
     }
 
     /// Refuses the format fields read so far when they are not a molt export's, or of a newer format version.

@@ -42,7 +42,14 @@ package final class ObjectImporter {
         self.keepingIDs = keepingIDs
         try objects.db.deferReferenceChecks()
         for entity in objects.schema.entities {
-            offsets[entity.name] = keepingIDs ? 0 : try objects.db.fetchInt("SELECT MAX(\(objects.idColumn)) FROM \(objects.layout.table(entity.name))") ?? 0
+            guard !keepingIDs else {
+                offsets[entity.name] = 0
+                continue
+            }
+            // Past every identifier the store ever handed out, not only past those still in use.
+            let largest = try objects.db.fetchInt("SELECT MAX(\(objects.idColumn)) FROM \(objects.layout.table(entity.name))") ?? 0
+            let mark = try objects.db.identifierMark(of: objects.layout.physicalTable(entity.name)) ?? 0
+            offsets[entity.name] = max(largest, mark)
         }
     }
 
@@ -141,7 +148,16 @@ extension ObjectImporter {
     ///
     /// - Throws: ``MoltError/Code/invalidValue`` naming the object, the relationship and the missing object or
     ///   the disagreeing inverse.
-    package func finish() throws {
+    ///
+    /// - Parameter identifierMarks: The largest identifier each entity of the exporting store ever handed out
+    ///   (an export's `identifierMarks`): the store hands out none of them again, as the exporting store would
+    ///   not have.
+    package func finish(identifierMarks: [String: Int64] = [:]) throws {
+        for (name, mark) in identifierMarks.sorted(by: { $0.key < $1.key }) {
+            guard objects.schema.entity(named: name) != nil, let offset = offsets[name] else { continue }
+            let (shifted, overflow) = mark.addingReportingOverflow(offset)
+            if !overflow { try db.raiseIdentifierMark(of: objects.layout.physicalTable(name), to: shifted) }
+        }
         for entity in objects.schema.entities {
             for relationship in entity.relationships {
                 try checkDestinations(entity, relationship)

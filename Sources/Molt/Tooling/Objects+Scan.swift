@@ -91,3 +91,15 @@ private final class JoinCursor {
         }
     }
 }
+
+extension Objects {
+    /// The largest identifier each entity ever handed out, deleted objects included, where the engine records
+    /// it: what `molt export` writes so that an import hands none of them out again.
+    package func identifierMarks(of entities: [Entity]) throws -> [String: Int64] {
+        var marks: [String: Int64] = [:]
+        for entity in entities {
+            if let mark = try db.identifierMark(of: layout.physicalTable(entity.name)) { marks[entity.name] = mark }
+        }
+        return marks
+    }
+}

@@ -80,6 +80,23 @@ extension SnapshotFolder {
     /// - Returns: The versions and the issues.
     public func lint(stages: [ClosedRange<Int>] = [], shipped: [ShippedStore] = []) -> Lint {
         var lint = readForLint()
+        // A mapping file `<from>-to-<to>.mapping.json` is the stage of its step, as a `--stage from:to` is.
+        var stages = stages
+        do {
+            for step in try mappingSteps() {
+                let name = mappingURL(from: step.from, to: step.to).lastPathComponent
+                if lint.snapshots[step.from] == nil || lint.snapshots[step.to] == nil {
+                    lint.issues.append(LintIssue(
+                        .error, file: name, "it maps step \(step.from) → \(step.to), but the folder has no snapshot of version \(lint.snapshots[step.from] == nil ? step.from : step.to); add it, or rename the file after the step it maps."))
+                    continue
+                }
+                stages.append(step.from...step.to)
+            }
+        } catch let error as MoltError {
+            lint.issues.append(LintIssue(.error, error.message))
+        } catch {
+            lint.issues.append(LintIssue(.error, "\(error)"))
+        }
         for (from, to) in zip(lint.versions, lint.versions.dropFirst()) {
             lint.issues += Self.lintStep(lint.snapshots[from]!, lint.snapshots[to]!, stages: stages)
         }

@@ -18,6 +18,9 @@ import Foundation
 /// ### Naming
 /// - ``url(version:)``
 /// - ``version(ofFileNamed:)``
+/// - ``mappingURL(from:to:)``
+/// - ``step(ofMappingFileNamed:)``
+/// - ``mappingSteps()``
 /// ### Reading
 /// - ``recordedVersions()``
 /// - ``schema(version:)``
@@ -63,10 +66,58 @@ public struct SnapshotFolder: Sendable, Hashable {
         return number
     }
 
-    /// The names of the folder's `.json` files, sorted; none when the folder does not exist.
+    /// The names of the folder's snapshot files (`.json`, but not the mapping files `….mapping.json`), sorted;
+    /// none when the folder does not exist.
     func jsonFileNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted()
+        return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(Self.mappingSuffix) }.sorted()
+    }
+
+    // MARK: - Mapping files
+
+    /// How a step's mapping file ends: `3-to-4.mapping.json`.
+    static let mappingSuffix = ".mapping.json"
+
+    /// The mapping file of the step from `from` to `to`: `<directory>/<from>-to-<to>.mapping.json`, the mappings
+    /// (JSON, as `molt migrate --mapping` reads them) that a walk of the folder runs as the stage of that step.
+    ///
+    /// ```swift
+    /// folder.mappingURL(from: 3, to: 4)   // …/3-to-4.mapping.json
+    /// ```
+    public func mappingURL(from: Int, to: Int) -> URL {
+        directory.appendingPathComponent("\(from)-to-\(to)\(Self.mappingSuffix)")
+    }
+
+    /// The step a mapping file's name stands for: `<from>-to-<to>.mapping.json`, both versions written as Molt
+    /// writes them; nil for any other name.
+    ///
+    /// ```swift
+    /// SnapshotFolder.step(ofMappingFileNamed: "3-to-4.mapping.json")   // (3, 4)
+    /// ```
+    public static func step(ofMappingFileNamed name: String) -> (from: Int, to: Int)? {
+        guard name.hasSuffix(mappingSuffix) else { return nil }
+        let parts = name.dropLast(mappingSuffix.count).components(separatedBy: "-to-")
+        guard parts.count == 2, let from = version(ofFileNamed: parts[0] + ".json"), let to = version(ofFileNamed: parts[1] + ".json")
+        else { return nil }
+        return (from, to)
+    }
+
+    /// The folder's mapping files by step, oldest first; none when the folder does not exist.
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/invalidSchema`` naming a `….mapping.json` file whose name
+    ///   is not `<from>-to-<to>.mapping.json` with `from` before `to`.
+    public func mappingSteps() throws -> [(from: Int, to: Int)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var steps: [(from: Int, to: Int)] = []
+        for name in names.filter({ $0.hasSuffix(Self.mappingSuffix) }).sorted() {
+            guard let step = Self.step(ofMappingFileNamed: name), step.from < step.to else {
+                throw MoltError(
+                    .invalidSchema,
+                    "The snapshots folder \(directory.path) holds '\(name)', which is not named after a step; a mapping file is named '<from>-to-<to>.mapping.json' with <from> older than <to>, as '3-to-4.mapping.json'. Rename or remove it.")
+            }
+            steps.append(step)
+        }
+        return steps.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
     }
 
     // MARK: - Reading

@@ -106,16 +106,15 @@ extension Store {
 }
 
 /// Collects the statements that change a store, skipping reads (`SELECT`, `PRAGMA`, `WITH … SELECT`).
-private final class StatementRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [String] = []
+private final class StatementRecorder: Sendable {
+    private let recorded = LockedValue<[String]>([])
 
-    var statements: [String] { lock.withLock { recorded } }
+    var statements: [String] { recorded.withLock { $0 } }
 
     func record(_ sql: String) {
         let text = sql.trimmingCharacters(in: .whitespacesAndNewlines)
         let keyword = text.prefix { $0.isLetter }.uppercased()
         guard ["CREATE", "ALTER", "INSERT", "UPDATE", "DELETE", "DROP", "REPLACE"].contains(keyword) else { return }
-        lock.withLock { recorded.append(text) }
+        recorded.withLock { $0.append(text) }
     }
 }

@@ -26,19 +26,18 @@ struct TypedSQL: Sendable {
         select = "SELECT \(([id] + columns).joined(separator: ", ")) FROM \(table)"
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var cache: [ObjectIdentifier: TypedSQL] = [:]
+    private static let cache = LockedValue<[ObjectIdentifier: TypedSQL]>([:])
 
     /// The SQL of a model type in a layout; built once per type for a store's own layout.
     static func of<M: PersistentModel>(_ type: M.Type, in layout: StoreLayout) -> TypedSQL {
         // Workspace layouts (a stage's) are built each time; only standard layouts, the same for every store, are cached.
         if !layout.isStandard(M.entity.name) { return TypedSQL(M.entity, layout: layout) }
         let key = ObjectIdentifier(type)
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = cache[key] { return cached }
-        let sql = TypedSQL(M.entity, layout: layout)
-        cache[key] = sql
-        return sql
+        return cache.withLock { cache in
+            if let cached = cache[key] { return cached }
+            let sql = TypedSQL(M.entity, layout: layout)
+            cache[key] = sql
+            return sql
+        }
     }
 }

@@ -11,7 +11,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Errors: a file that does not read as a valid schema, a file whose name is not the version inside it, \
             two files for one version, a version missing between two others, and a step between consecutive \
-            versions that Molt cannot infer and that no --stage declares, and a version edited after it shipped (its \
+            versions that Molt cannot infer and that no --stage declares nor a mapping file of the folder covers \
+            (FROM-to-TO.mapping.json, the stage `migrate --to DIR` runs), and a version edited after it shipped (its \
             snapshot no longer matches a store given with --against). Warnings: changes that delete data, \
             declared stages over steps Molt could infer, and steps whose success depends on the data (an empty \
             store migrates, a user's store holding the data named is refused: a null where an attribute becomes \
@@ -106,9 +107,18 @@ struct CheckCommand: ParsableCommand {
             return SnapshotFolder.ShippedStore(name: info.url.lastPathComponent, schema: info.schema)
         }
         let declared = stages.compactMap(Self.parseStage).map { $0.from...$0.to }
-        let lint = SnapshotFolder(folder).lint(stages: declared, shipped: shipped)
-        let issues = lint.issues.map { issue in
+        let snapshots = SnapshotFolder(folder)
+        let lint = snapshots.lint(stages: declared, shipped: shipped)
+        var issues = lint.issues.map { issue in
             Issue(severity: issue.severity == .error ? .error : .warning, file: issue.file, message: issue.message)
+        }
+        // A step's mapping file must read as `migrate --to DIR` will read it (its misnamed files are in the lint).
+        for step in (try? snapshots.mappingSteps()) ?? [] {
+            do {
+                _ = try MappingFile.mappings(at: snapshots.mappingURL(from: step.from, to: step.to))
+            } catch let failure as CLIFailure {
+                issues.append(Issue(severity: .error, file: nil, message: failure.message))
+            }
         }
         return (Report(directory: folder.path, versions: lint.versions, issues: issues), lint.hasUnreadableFile)
     }

@@ -44,7 +44,10 @@ struct ExportCommand: ParsableCommand {
             defer { bar?.finish() }
             var progress = ExportProgress(bar: bar, total: try bar.map { _ in try entities.reduce(0) { $0 + (try objects.count($1.name)) } } ?? 0)
             switch format {
-            case .json: try Self.writeJSON(entities, version: snapshot.schema.version, objects: objects, to: out, progress: &progress)
+            case .json:
+                try Self.writeJSON(
+                    entities, version: snapshot.schema.version, marks: try objects.identifierMarks(of: entities), objects: objects,
+                    to: out, progress: &progress)
             case .csv: try Self.writeCSV(entities[0], objects: objects, to: out, progress: &progress)
             }
         }
@@ -83,7 +86,7 @@ struct ExportCommand: ParsableCommand {
 
     /// The export file, in exactly the form `JSONEncoder` gives ``DataFile`` with sorted keys, one object at a time.
     static func writeJSON(
-        _ entities: [Entity], version: Int, objects: Objects, to out: ByteSink, progress: inout ExportProgress
+        _ entities: [Entity], version: Int, marks: [String: Int64], objects: Objects, to out: ByteSink, progress: inout ExportProgress
     ) throws {
         out.append("{\n  \"entities\" : {")
         let sorted = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -105,6 +108,16 @@ struct ExportCommand: ParsableCommand {
         }
         out.append(sorted.isEmpty ? "\n\n  },\n" : "\n  },\n")
         out.append("  \"format\" : \"\(DataFile.formatName)\",\n  \"formatVersion\" : \(DataFile.currentFormatVersion),\n")
+        let marked = sorted.filter { marks[$0.name] != nil }
+        if !marked.isEmpty {
+            out.append("  \"identifierMarks\" : {")
+            for (number, entity) in marked.enumerated() {
+                out.append(number == 0 ? "\n    " : ",\n    ")
+                out.appendJSONString(entity.name)
+                out.append(" : \(marks[entity.name]!)")
+            }
+            out.append("\n  },\n")
+        }
         out.append("  \"schemaVersion\" : \(version)\n}\n")
     }
 

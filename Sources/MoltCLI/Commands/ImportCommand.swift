@@ -63,11 +63,11 @@ struct ImportCommand: ParsableCommand {
         do {
             let count = try store.write { objects in
                 let importer = try ObjectImporter(objects, keepingIDs: !exists)
-                try reader.read { row in
+                let marks = try reader.read { row in
                     try importer.insert(row.entity, fileID: row.fileID, values: row.values, links: row.links)
                     if let bar, let size, importer.count % 4096 == 0 { bar.update(bytes: reader.bytesRead, of: size) }
                 }
-                try importer.finish()
+                try importer.finish(identifierMarks: marks)
                 return importer.count
             }
             bar?.finish()

@@ -3,7 +3,8 @@ import Foundation
 import Molt
 
 /// `molt migrate STORE --to NEW.json [--mapping FILE] [--backup [--keep-backup]] [--json]`: migrates a store to
-/// a schema snapshot, in one transaction, validated before it commits.
+/// a schema snapshot, in one transaction, validated before it commits; `--to DIR [--to-version N]` walks a folder
+/// of snapshots version by version (``MigrationTarget``).
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -11,7 +12,9 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Molt infers the steps from the schema recorded in the store to the snapshot, runs them in one \
             transaction and validates the result before committing: on any error the store is left exactly as it \
-            was. Before its first write it checks the whole store, SQLite's quick_check of every page and every link, \
+            was. Given a folder of snapshots (N.json), --to walks every version from the store's to the newest (or \
+            --to-version N) in order, in the same one transaction, running the folder's FROM-to-TO.mapping.json \
+            files (the format of --mapping) as the stages of their steps and inferring the others. Before its first write it checks the whole store, SQLite's quick_check of every page and every link, \
             reading it once (about a second per gigabyte; --skip-check skips it), and refuses a damaged store. With --backup, a \
             consistent copy (SQLite's online backup) is kept as `STORE.backup-<version>` until the migration \
             succeeds, then removed unless --keep-backup is given. --secure-delete fast makes table rebuilds quicker \
@@ -61,16 +64,17 @@ struct MigrateCommand: ParsableCommand {
     func run() throws {
         let location = try Files.existingStoreLocation(storeArgument.store)
         let name = StoreAddress.describe(location)
-        let schema = try Files.schema(at: target.to)
+        let destination = try MigrationTarget(target, mapping: mapping)
+        let schema = destination.schema
         let info = try Self.readRecovering(location)
-        if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
+        if info.isAt(schema) {
             try finish(Report(
                 store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
                 steps: [], stepRecords: [], backup: nil), waited: false)
             return
         }
         var options = Files.existingStoreOptions()
-        options.plan = try mapping.plan(from: info.schema, to: schema)
+        options.plan = try destination.plan(from: info.schema)
         options.checksIntegrityBeforeMigrating = !skipCheck
         options.secureDelete = secureDelete == .fast ? .fast : .systemDefault
         // Refuse before copying anything: a newer store, or a step that needs code, leaves no backup behind.
@@ -144,7 +148,7 @@ struct MigrateCommand: ParsableCommand {
         guard report.fromVersion != report.toVersion || !report.steps.isEmpty else {
             Terminal.line(waited
                 ? "The store is already at version \(report.toVersion) (migrated by another process): nothing to do."
-                : "The store is already at version \(report.toVersion) with this schema: nothing to do.")
+                : MigrationTarget.nothingToDo(version: report.toVersion))
             return
         }
         Terminal.line(

@@ -16,7 +16,8 @@ struct PlanCommand: ParsableCommand {
             The migration runs on a temporary copy of the store (SQLite's online backup, read in one read-only \
             transaction), in a transaction that is rolled back, and every statement that would change the store is \
             printed; the store itself is never written. A step that cannot be \
-            inferred is reported as `migrate` would report it (exit code 5).
+            inferred is reported as `migrate` would report it (exit code 5). Given a folder of snapshots, --to \
+            plans the walk through every version, as `migrate` runs it, and shows every step.
             """)
 
     @OptionGroup var storeArgument: StoreArgument
@@ -35,34 +36,34 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let schema = try Files.schema(at: target.to)
+        let destination = try MigrationTarget(target, mapping: mapping)
         let location = try Files.existingStoreLocation(storeArgument.store)
-        guard let url = location.url else { return try planInTransaction(location, schema: schema) }
+        guard let url = location.url else { return try planInTransaction(location, destination: destination) }
         let folder = try Files.temporaryFolder("molt-plan")
         defer { try? FileManager.default.removeItem(at: folder) }
         // One read of the store: a consistent copy (SQLite's online backup); everything else reads the copy.
         let copy = folder.appendingPathComponent(url.lastPathComponent)
         try Files.backUpStore(url, to: copy)
         let info = try Files.storeInfo(.file(copy), countingObjects: false)
-        if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
+        if info.isAt(destination.schema) {
             return try report(Report(store: url.path, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
         }
-        let plan = try mapping.plan(from: info.schema, to: schema)
-        let dryRun = try Store.dryRunMigration(at: copy, to: schema, plan: plan)
+        let plan = try destination.plan(from: info.schema)
+        let dryRun = try Store.dryRunMigration(at: copy, to: destination.schema, plan: plan)
         try self.report(Report(
             store: url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
             statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
     }
 
     /// A PostgreSQL store is planned in place, in a transaction that is rolled back (its DDL is transactional).
-    private func planInTransaction(_ location: StoreLocation, schema: Schema) throws {
+    private func planInTransaction(_ location: StoreLocation, destination: MigrationTarget) throws {
         let info = try Files.storeInfo(location, countingObjects: false)
         let name = StoreAddress.describe(location)
-        if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
+        if info.isAt(destination.schema) {
             return try report(Report(store: name, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
         }
-        let plan = try mapping.plan(from: info.schema, to: schema)
-        let dryRun = try Store.dryRunMigration(at: location, to: schema, plan: plan)
+        let plan = try destination.plan(from: info.schema)
+        let dryRun = try Store.dryRunMigration(at: location, to: destination.schema, plan: plan)
         try self.report(Report(
             store: name, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
             statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
@@ -74,7 +75,7 @@ struct PlanCommand: ParsableCommand {
             return
         }
         guard !report.steps.isEmpty else {
-            Terminal.line("The store is already at version \(report.toVersion) with this schema: nothing to do.")
+            Terminal.line(MigrationTarget.nothingToDo(version: report.toVersion))
             return
         }
         Terminal.line("Plan for \(report.store): version \(report.fromVersion) → \(report.toVersion) (dry run, nothing written)")

@@ -10,7 +10,7 @@ struct RehearseCommand: ParsableCommand {
         abstract: "Migrate a copy of a store and report counts before and after, time and peak memory.",
         discussion: """
             The store is copied to a temporary folder (SQLite's online backup) and the copy is migrated exactly as \
-            `migrate` would do it; the copy is then deleted. The original is only read, never written. Peak memory is the most this process held \
+            `migrate` would do it (every step of a folder's walk); the copy is then deleted. The original is only read, never written. Peak memory is the most this process held \
             resident, copy and migration included.
             """)
 
@@ -38,16 +38,16 @@ struct RehearseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let schema = try Files.schema(at: target.to)
+        let destination = try MigrationTarget(target, mapping: mapping)
+        let schema = destination.schema
         let location = try Files.existingStoreLocation(storeArgument.store)
-        guard let url = location.url else { return try rehearseInTransaction(location, schema: schema) }
+        guard let url = location.url else { return try rehearseInTransaction(location, destination: destination) }
         let folder = try Files.temporaryFolder("molt-rehearse")
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(url.lastPathComponent)
         try Files.backUpStore(url, to: copy)
         let info = try Files.storeInfo(.file(copy), countingObjects: true)
-        let same = info.schema.version == schema.version && info.schemaHash == schema.contentHash
-        let plan = same ? nil : try mapping.plan(from: info.schema, to: schema)
+        let plan = info.isAt(schema) ? nil : try destination.plan(from: info.schema)
         try Store.checkMigration(from: info.schema, to: schema, plan: plan)
 
         let bar = output.json ? nil : Terminal.progressBar(title: "Rehearsing")
@@ -73,10 +73,10 @@ struct RehearseCommand: ParsableCommand {
     }
 
     /// A PostgreSQL store is rehearsed in place, in a transaction that is rolled back (its DDL is transactional).
-    private func rehearseInTransaction(_ location: StoreLocation, schema: Schema) throws {
+    private func rehearseInTransaction(_ location: StoreLocation, destination: MigrationTarget) throws {
+        let schema = destination.schema
         let info = try Files.storeInfo(location, countingObjects: true)
-        let same = info.schema.version == schema.version && info.schemaHash == schema.contentHash
-        let plan = same ? nil : try mapping.plan(from: info.schema, to: schema)
+        let plan = info.isAt(schema) ? nil : try destination.plan(from: info.schema)
         try Store.checkMigration(from: info.schema, to: schema, plan: plan)
         let clock = ContinuousClock.now
         let dryRun = try Store.dryRunMigration(at: location, to: schema, plan: plan)

@@ -17,13 +17,22 @@ struct OutputOptions: ParsableArguments {
     var json = false
 }
 
-/// `--to NEW.json`: the schema snapshot a command migrates to.
+/// `--to NEW.json` or `--to DIR [--to-version N]`: the schema snapshot a command migrates to, or the folder of
+/// snapshots it walks (see ``MigrationTarget``).
 struct TargetSchemaOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The schema snapshot to migrate to (JSON, as Schema.snapshotJSON() writes it).", valueName: "new.json"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The schema snapshot to migrate to (JSON, as Schema.snapshotJSON() writes it), or a folder of snapshots (N.json, and FROM-to-TO.mapping.json for the steps that need a mapping) to walk version by version.",
+            valueName: "new.json|dir"))
     var to: String
+
+    @Option(name: .long, help: ArgumentHelp("With a folder: the version to walk to (default: the folder's newest).", valueName: "n"))
+    var toVersion: Int?
 
     func validate() throws {
         if to.isEmpty { throw ValidationError("The path given to --to is empty.") }
+        if let toVersion, toVersion < 0 { throw ValidationError("--to-version must not be negative.") }
     }
 }
 
@@ -36,9 +45,4 @@ struct MappingOptions: ParsableArguments {
         if mapping?.isEmpty == true { throw ValidationError("The path given to --mapping is empty.") }
     }
 
-    /// The plan from `stored` to `target` with the file's mapping stage, or nil without --mapping.
-    func plan(from stored: Schema, to target: Schema) throws -> MigrationPlan? {
-        guard let mapping else { return nil }
-        return try MappingFile.plan(at: mapping, from: stored, to: target)
-    }
 }

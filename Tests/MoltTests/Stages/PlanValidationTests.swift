@@ -43,7 +43,7 @@ struct PlanValidationTests {
     func gap() {
         #expect(Self.message { try MigrationPlan(schemas: [Self.v1, Self.v2, Self.v3, Self.v4]) } == """
             Invalid migration plan: a store at version 1 cannot reach version 4. Molt cannot infer the migration from version 3 to 4:
-            - Attribute 'Thing.size' has changed type from 'string' to 'int' between versions 3 and 4; this conversion may lose data, so Molt will not infer it. Convert each value in a custom stage from version 3 to 4 (for example with `enumerateObjects(ofType: "Thing")`, or a mapping expression).
+            - Attribute 'Thing.size' has changed type from 'string' to 'int' between versions 3 and 4; this conversion may lose data, so Molt will not infer it. Convert each value in a custom stage from version 3 to 4 (for example with `enumerateObjects(ofType: "Thing")`, or a mapping expression); or, if the new 'size' replaces it (its values deleted, the new one starting empty), declare `Schema(version: 4, deleting: [.replaced("size", of: "Thing")])` (in a snapshot: "deletions" : [{"entity" : "Thing", "property" : "size", "replaced" : true}]).
             """)
         // A shortcut over the gap serves stores at 1 and 2, but a store at 3 still has no way: the plan names it.
         #expect(Self.message { try MigrationPlan(schemas: [Self.v1, Self.v2, Self.v3, Self.v4], stages: [.lightweight(from: 2, to: 4)]) }?

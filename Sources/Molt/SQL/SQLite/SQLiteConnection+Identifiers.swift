@@ -13,7 +13,7 @@ extension SQLiteConnection {
 
     /// The largest identifier `table` ever handed out, as `sqlite_sequence` records it; nil when it has no
     /// entry (no row was ever inserted, or the table does not use AUTOINCREMENT).
-    func identifierHighWaterMark(_ table: String) throws -> Int64? {
+    func identifierMark(of table: String) throws -> Int64? {
         // `main.`: a stage's temporary snapshots have a `temp.sqlite_sequence` of their own, which an unqualified
         // name would find first.
         guard try fetchInt("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'") != nil
@@ -23,12 +23,13 @@ extension SQLiteConnection {
 
     /// Raises `table`'s recorded high-water mark to `mark` (never lowers it): after a rebuild copied the rows
     /// into a new table, whose sequence starts at the largest identifier still present.
-    func raiseIdentifierHighWaterMark(_ table: String, to mark: Int64) throws {
-        if try execute("UPDATE main.sqlite_sequence SET seq = ? WHERE name = ? AND seq < ?", [.int(mark), .string(table), .int(mark)]) > 0 {
-            return
-        }
-        if try identifierHighWaterMark(table) == nil {
-            try execute("INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)", [.string(table), .int(mark)])
+    func raiseIdentifierMark(of table: String, to mark: Int64) throws {
+        // Read first: a rebuild of a table whose newest objects were never deleted writes nothing here.
+        switch try identifierMark(of: table) {
+        case nil: try execute("INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)", [.string(table), .int(mark)])
+        case let current? where current < mark:
+            try execute("UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?", [.int(mark), .string(table)])
+        default: return
         }
     }
 
@@ -63,7 +64,7 @@ extension SQLiteConnection {
         }
         for table in legacy {
             let top = try fetchInt("SELECT MAX(\(dialect.quote(StoreLayout.idColumn))) FROM \(dialect.quote(table))") ?? 0
-            try raiseIdentifierHighWaterMark(table, to: top)
+            try raiseIdentifierMark(of: table, to: top)
         }
         // The definitions are read back: one that did not take makes the transaction roll back.
         let left = try Self.legacyIdentifierTables(db)

@@ -64,10 +64,10 @@ extension SQLiteConnection {
                 into: temporary, columns: names, from: table, sources: sources, progress: progress)
             // The new table's sequence starts at the largest identifier copied; the old one may have handed out
             // larger ones (objects deleted since): carry its mark over, so that none is handed out again.
-            let mark = try identifierHighWaterMark(table)
+            let mark = try identifierMark(of: table)
             try execute("DROP TABLE \(q(table))")
             try execute("ALTER TABLE \(q(temporary)) RENAME TO \(q(table))")
-            if let mark { try raiseIdentifierHighWaterMark(table, to: mark) }
+            if let mark { try raiseIdentifierMark(of: table, to: mark) }
             try syncIndexes(of: entity, table: table, version: change.version)
             return SQLTableChangeResult(rowsWritten: written, wroteLinks: true)
         }

@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import Molt
+
+/// `molt convert-model MODEL --out DIR [--approximate KIND]… [--json]`: writes a Core Data model history as a
+/// folder of Molt snapshots `1.json … N.json`.
+struct ConvertModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert-model",
+        abstract: "Write a Core Data model (.xcdatamodeld: every version; or one .xcdatamodel) as Molt snapshots 1.json … N.json.",
+        discussion: """
+            The versions of an .xcdatamodeld are ordered by the number at the end of their names (Model, Model 2, … \
+            Model 10), and the one .xccurrentversion names must come last. Version i is written as i.json. \
+            Entities, attributes (type, optional, default), relationships (to-one or to-many, ordered, inverse, \
+            delete rule), uniqueness constraints (unique indexes) and indexes are kept; each renaming identifier \
+            becomes the originalName of the renamed entity or property in the version that renames it. Binary and \
+            Transformable attributes are written as data (their stored bytes), URI as string, UUID as uuid; transient \
+            properties are left out (Core Data does not store them). coredata-versions.txt lists which Core Data \
+            version each snapshot is.
+
+            Some things of a Core Data model Molt cannot state yet: entity inheritance, Decimal, Float, 16- and \
+            32-bit integers, required relationships, counts on to-many relationships, indexes over relationships, \
+            the No Action delete rule. Without --approximate, the command lists every one it finds (entity, \
+            property, versions, and the --approximate value that accepts it) and writes nothing (exit 1). With \
+            --approximate KIND (repeatable, or all) it writes the closest form and prints each: a sub-entity as an \
+            entity of its own that holds its parent's properties too (a link to the parent holds parent objects \
+            only); Integer 16/32 as int; Float as double; Decimal as double (the form a Core Data SQLite store \
+            keeps it in); a required relationship as an optional one; relationship counts and indexes over \
+            relationships left out; No Action as nullify.
+            """)
+
+    @Argument(help: ArgumentHelp("The Core Data model: an .xcdatamodeld folder, or one .xcdatamodel.", valueName: "model"))
+    var model: String
+
+    @Option(name: .long, help: ArgumentHelp("The folder to write the snapshots into (created if needed; must hold no snapshot).", valueName: "dir"))
+    var out: String
+
+    @Option(
+        name: .customLong("approximate"),
+        help: ArgumentHelp(
+            "Accept one kind of approximation (repeatable): \(CoreDataApproximation.Kind.allCases.map(\.rawValue).joined(separator: ", ")), or all.",
+            valueName: "kind"))
+    var approximations: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if out.isEmpty { throw ValidationError("The path given to --out is empty.") }
+        _ = try accepted()
+    }
+
+    func accepted() throws -> AcceptedApproximations {
+        var kinds = Set<CoreDataApproximation.Kind>()
+        for value in approximations {
+            if value == "all" { return .all }
+            guard let kind = CoreDataApproximation.Kind(rawValue: value) else {
+                throw ValidationError(
+                    "'\(value)' is not a kind of approximation; use one of \(CoreDataApproximation.Kind.allCases.map(\.rawValue).joined(separator: ", ")), or all.")
+            }
+            kinds.insert(kind)
+        }
+        return AcceptedApproximations(kinds: kinds)
+    }
+
+    struct Report: Encodable {
+        struct Version: Encodable {
+            var version: Int
+            var coreDataVersion: String
+            var file: String
+        }
+        struct Approximation: Encodable {
+            var kind: String
+            var entity: String
+            var property: String?
+            var what: String
+            var versions: String
+        }
+        var directory: String
+        var versions: [Version]
+        var approximations: [Approximation]
+        var transients: [String]
+        var notes: [String]
+    }
+
+    func run() throws {
+        let source = Files.url(model)
+        let history = try CoreDataHistory(at: source)
+        let conversion = try history.conversion(accepting: try accepted())
+        let folder = Files.url(out)
+        try Self.prepare(folder)
+        let snapshots = SnapshotFolder(folder)
+        for schema in conversion.schemas { try snapshots.write(schema) }
+        let table = zip(conversion.schemas, conversion.versionNames).map { "\($0.version)\t\($1)\n" }.joined()
+        try Data(table.utf8).write(to: folder.appendingPathComponent("coredata-versions.txt"), options: .atomic)
+
+        let report = Report(
+            directory: folder.path,
+            versions: zip(conversion.schemas, conversion.versionNames).map { Report.Version(version: $0.version, coreDataVersion: $1, file: "\($0.version).json") },
+            approximations: conversion.groupedApproximations.map {
+                Report.Approximation(kind: $0.approximation.kind.rawValue, entity: $0.approximation.entity, property: $0.approximation.property, what: $0.approximation.what, versions: $0.versions)
+            },
+            transients: conversion.transients, notes: conversion.notes)
+        if output.json { return try Terminal.json(report) }
+        let count = conversion.schemas.count
+        Terminal.line(
+            "Wrote \(Format.count(count, "snapshot")) of \(source.lastPathComponent) into \(folder.path): "
+                + (count == 1 ? "1.json ('\(conversion.versionNames[0])')." : "1.json ('\(conversion.versionNames[0])') … \(count).json ('\(conversion.versionNames[count - 1])'); coredata-versions.txt lists them all."))
+        if !report.approximations.isEmpty {
+            Terminal.line("Approximated (\(report.approximations.count), accepted with --approximate):")
+            for group in conversion.groupedApproximations {
+                Terminal.line("  \(CoreDataHistory.line(group.approximation, group.versions)) [\(group.approximation.kind.rawValue)]")
+            }
+        }
+        if !conversion.transients.isEmpty {
+            Terminal.line("Left out \(conversion.transients.count) transient \(conversion.transients.count == 1 ? "property" : "properties") (Core Data does not store them): \(conversion.transients.joined(separator: ", ")).")
+        }
+        if !conversion.notes.isEmpty {
+            Terminal.line("Notes:")
+            for note in conversion.notes { Terminal.line("  \(note)") }
+        }
+        Terminal.line("Next: molt check \(out)")
+    }
+
+    /// Creates the folder, or checks that an existing one holds no snapshot that this run would mix with.
+    static func prepare(_ folder: URL) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw CLIFailure(.badInput, "\(folder.path) is a file; give --out a folder (it is created if needed).")
+            }
+            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
+            guard existing.isEmpty else {
+                throw CLIFailure(
+                    .badInput,
+                    "\(folder.path) already holds snapshots (\(existing.sorted().prefix(3).joined(separator: ", "))\(existing.count > 3 ? ", …" : "")); nothing was written. Give --out an empty or new folder.")
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIFailure(.failure, "Could not create the folder \(folder.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+
+/// Something of a Core Data model that a Molt schema cannot state exactly (issue 22), and how the converter
+/// writes it when told to.
+///
+/// The converter refuses every approximation unless its ``Kind`` is accepted (`--approximate KIND`, or
+/// `--approximate all`); accepted ones are printed, one line each.
+struct CoreDataApproximation: Equatable, CustomStringConvertible {
+    /// The classes of approximation, each accepted by its own `--approximate` value.
+    enum Kind: String, CaseIterable, ExpressibleByArgument, Comparable {
+        /// A sub-entity written as a separate entity with its parent's properties; links to a parent that may
+        /// hold a sub-entity.
+        case inheritance
+        /// `Integer 16` and `Integer 32` written as 64-bit `int`.
+        case sizedIntegers = "sized-integers"
+        /// `Float` written as `double`.
+        case float
+        /// `Decimal` written as `double`.
+        case decimal
+        /// A relationship that must be set (or hold a minimum count) written as optional.
+        case requiredRelationships = "required-relationships"
+        /// A to-many relationship with a maximum count written without it.
+        case relationshipCounts = "relationship-counts"
+        /// An index or uniqueness constraint over a relationship, left out.
+        case relationshipIndexes = "relationship-indexes"
+        /// The `No Action` delete rule written as `nullify`.
+        case noAction = "no-action"
+        /// A default value that is not of the attribute's type, read as Core Data's model compiler reads it.
+        case defaults
+
+        static func < (a: Kind, b: Kind) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+    }
+
+    var kind: Kind
+    /// The Core Data version it is found in.
+    var version: String
+    var entity: String
+    var property: String?
+    /// What the model says and what the snapshot writes instead.
+    var what: String
+
+    /// `Model 12: Order.total: Decimal is written as double (…)`.
+    var description: String {
+        "\(version): \(entity)\(property.map { ".\($0)" } ?? ""): \(what)"
+    }
+}
+
+/// Which approximations the converter may write: the values of `--approximate`.
+struct AcceptedApproximations: Equatable {
+    var kinds: Set<CoreDataApproximation.Kind>
+
+    static let none = AcceptedApproximations(kinds: [])
+    static let all = AcceptedApproximations(kinds: Set(CoreDataApproximation.Kind.allCases))
+
+    func accepts(_ kind: CoreDataApproximation.Kind) -> Bool { kinds.contains(kind) }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Molt
+
+extension CoreDataModel {
+    /// The Molt type that holds every value of a Core Data attribute, and the approximation when it is not
+    /// exactly the attribute's type.
+    ///
+    /// Exact: `String`, `Boolean`, `Date`, `Double`, `Integer 64`, `UUID`; `Binary` and `Transformable` as
+    /// `data` (a transformable value is stored as its archived bytes, and Molt keeps those bytes); `URI` as
+    /// `string` (Core Data stores a URI as its absolute text). Approximated: `Integer 16`/`Integer 32` as
+    /// `int` (64-bit: a larger value is no longer refused), `Float` as `double`, `Decimal` as `double` — a
+    /// Core Data SQLite store already keeps a Decimal in a column of numeric affinity, as a binary double, so
+    /// the store holds no digit a double loses, and a double keeps numeric comparison, sorting and sums, which
+    /// text would not.
+    static func attributeType(
+        of attribute: CoreDataAttribute, entity: String, version: String
+    ) throws -> (AttributeType, (CoreDataApproximation.Kind, String)?) {
+        switch attribute.type {
+        case "String": return (.string, nil)
+        case "Boolean": return (.bool, nil)
+        case "Date": return (.date, nil)
+        case "Double": return (.double, nil)
+        case "Integer 64": return (.int, nil)
+        case "UUID": return (.uuid, nil)
+        case "Binary", "Transformable": return (.data, nil)
+        case "URI": return (.string, nil)
+        case "Integer 16", "Integer 32":
+            let bits = attribute.type == "Integer 16" ? 16 : 32
+            return (.int, (.sizedIntegers, "\(attribute.type) is written as int (64-bit): a value beyond \(bits) bits is no longer refused"))
+        case "Float":
+            return (.double, (.float, "Float (32-bit) is written as double: a value is no longer rounded to 32 bits"))
+        case "Decimal":
+            return (.double, (.decimal, "Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept"))
+        default:
+            throw CLIFailure(
+                .badInput,
+                "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' has type '\(attribute.type)', which molt convert-model cannot write (it knows String, Boolean, Date, Double, Float, Decimal, Integer 16/32/64, Binary, Transformable, URI, UUID). Change the attribute's type, or make it transient if it is not stored.")
+        }
+    }
+
+    /// The attribute's default as a Molt value, and the approximation when the model's text is not of its type.
+    static func defaultValue(
+        of attribute: CoreDataAttribute, as type: AttributeType, entity: String, version: String
+    ) throws -> (Value?, String?) {
+        if type == .date {
+            guard let interval = attribute.defaultDateInterval else {
+                if let text = attribute.defaultText { throw unreadable(text, attribute, entity, version) }
+                return (nil, nil)
+            }
+            guard let seconds = Double(interval) else { throw unreadable(interval, attribute, entity, version) }
+            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), nil)
+        }
+        guard let text = attribute.defaultText else { return (nil, nil) }
+        switch type {
+        case .string:
+            return (.string(text), nil)
+        case .bool:
+            switch text {
+            case "YES", "1", "true": return (.bool(true), nil)
+            case "NO", "0", "false": return (.bool(false), nil)
+            default: throw unreadable(text, attribute, entity, version)
+            }
+        case .int:
+            if let number = Int64(text) { return (.int(number), nil) }
+            if let number = Double(text), let exact = Int64(exactly: number) { return (.int(exact), nil) }
+            if text == "YES" || text == "NO" {
+                let number: Int64 = text == "YES" ? 1 : 0
+                return (.int(number), "the default '\(text)' is not a number; it is written as \(number), as Core Data's model compiler reads it")
+            }
+            throw unreadable(text, attribute, entity, version)
+        case .double:
+            guard let number = Double(text), number.isFinite else { throw unreadable(text, attribute, entity, version) }
+            return (.double(number), nil)
+        case .uuid:
+            guard let uuid = UUID(uuidString: text) else { throw unreadable(text, attribute, entity, version) }
+            return (.uuid(uuid), nil)
+        case .data, .date:
+            throw unreadable(text, attribute, entity, version)
+        }
+    }
+
+    private static func unreadable(_ text: String, _ attribute: CoreDataAttribute, _ entity: String, _ version: String) -> CLIFailure {
+        CLIFailure(
+            .badInput,
+            "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' (\(attribute.type)) has the default '\(text)', which is not a value of its type. Correct the default in the model.")
+    }
+
+    /// The entity's indexes: uniqueness constraints as unique indexes, attributes marked indexed and compound and
+    /// fetch indexes as plain ones, each once (a unique one wins). An index over a relationship is left out and
+    /// reported through `approximate`.
+    static func indexes(of entity: CoreDataEntity, attributes: [Attribute], approximate: (String?, String) -> Void) -> [Index] {
+        let stored = Set(attributes.map(\.name))
+        var result: [Index] = []
+        func add(_ names: [String], unique: Bool) {
+            guard !names.isEmpty else { return }
+            let others = names.filter { !stored.contains($0) }
+            if !others.isEmpty {
+                let relationships = others.filter { name in entity.relationships.contains { $0.name == name } }
+                let what = unique ? "uniqueness constraint" : "index"
+                approximate(
+                    others.first,
+                    "the \(what) on (\(names.joined(separator: ", "))) includes \(relationships.isEmpty ? "'\(others.joined(separator: "', '"))', which is not a stored attribute" : "relationship '\(relationships.joined(separator: "', '"))'"): left out, as Molt indexes attributes only")
+                return
+            }
+            if let existing = result.firstIndex(where: { $0.attributes == names }) {
+                if unique { result[existing].isUnique = true }
+                return
+            }
+            result.append(Index(names, unique: unique))
+        }
+        for constraint in entity.uniquenessConstraints { add(constraint, unique: true) }
+        for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient { add([attribute.name], unique: false) }
+        for index in entity.indexes { add(index, unique: false) }
+        return result
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+extension CoreDataModel {
+    /// Reads one version's `contents` file (the XML inside `<version>.xcdatamodel`).
+    ///
+    /// - Parameters:
+    ///   - data: The bytes of `contents`.
+    ///   - name: The version's name, used in messages.
+    /// - Throws: ``CLIFailure`` with status `badInput` when the XML is malformed, is not a Core Data model, or
+    ///   holds an element or a value this reader does not know; the message names the entity and property.
+    init(contentsXML data: Data, name: String) throws {
+        let reader = CoreDataModelReader(versionName: name)
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        let parsed = parser.parse()
+        if let failure = reader.failure { throw failure }
+        guard parsed else {
+            let detail = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            throw CLIFailure(
+                .badInput,
+                "Core Data model '\(name)': its contents are not well-formed XML (line \(parser.lineNumber): \(detail)). Restore the file from version control.")
+        }
+        guard reader.sawModel else {
+            throw CLIFailure(
+                .badInput,
+                "Core Data model '\(name)': its contents have no <model> element, so it is not a Core Data model (Xcode writes `<model type=\"com.apple.IDECoreDataModeler.DataModel\" …>`). Give the path of an .xcdatamodel or .xcdatamodeld folder.")
+        }
+        self.init(name: name, entities: reader.entities)
+    }
+}
+
+/// The `XMLParserDelegate` behind ``CoreDataModel/init(contentsXML:name:)``: collects entities and their members
+/// element by element, and stops at the first thing it does not understand.
+private final class CoreDataModelReader: NSObject, XMLParserDelegate {
+    let versionName: String
+    var entities: [CoreDataEntity] = []
+    var sawModel = false
+    var failure: CLIFailure?
+    private var current: CoreDataEntity?
+    private var stack: [String] = []
+
+    /// Elements inside an entity that hold nothing Core Data stores: user info, fetched properties (a saved
+    /// fetch, computed on access), and their children.
+    private static let ignoredInEntity: Set<String> = ["userInfo", "entry", "fetchedProperty", "fetchRequest"]
+
+    init(versionName: String) { self.versionName = versionName }
+
+    func parser(
+        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        defer { stack.append(element) }
+        guard failure == nil else { return }
+        if stack.contains(where: Self.ignoredInEntity.contains) { return }
+        switch element {
+        case "model":
+            sawModel = true
+        case "entity":
+            guard let name = attributes["name"] else { return fail(parser, "an <entity> has no name.") }
+            current = CoreDataEntity(
+                name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES",
+                renamingIdentifier: attributes["elementID"])
+        case "attribute" where stack.last == "entity":
+            guard let name = attributes["name"], let type = attributes["attributeType"] ?? (attributes["transient"] == "YES" ? "Undefined" : nil)
+            else { return fail(parser, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.") }
+            current?.attributes.append(
+                CoreDataAttribute(
+                    name: name, type: type, isOptional: attributes["optional"] == "YES",
+                    isTransient: attributes["transient"] == "YES", isIndexed: attributes["indexed"] == "YES",
+                    defaultText: attributes["defaultValueString"], defaultDateInterval: attributes["defaultDateTimeInterval"],
+                    renamingIdentifier: attributes["elementID"]))
+        case "relationship" where stack.last == "entity":
+            readRelationship(parser, attributes)
+        case "uniquenessConstraint":
+            current?.uniquenessConstraints.append([])
+        case "constraint" where stack.last == "uniquenessConstraint":
+            if let value = attributes["value"], var entity = current, !entity.uniquenessConstraints.isEmpty {
+                entity.uniquenessConstraints[entity.uniquenessConstraints.count - 1].append(value)
+                current = entity
+            }
+        case "compoundIndex", "fetchIndex":
+            current?.indexes.append([])
+        case "index" where stack.last == "compoundIndex", "fetchIndexElement" where stack.last == "fetchIndex":
+            if let value = attributes["value"] ?? attributes["property"], var entity = current, !entity.indexes.isEmpty {
+                entity.indexes[entity.indexes.count - 1].append(value)
+                current = entity
+            }
+        case "uniquenessConstraints", "compoundIndexes":
+            break
+        case _ where Self.ignoredInEntity.contains(element):
+            break
+        case _ where stack.last == "entity":
+            fail(parser, "entity '\(current?.name ?? "?")' holds a <\(element)> element, which molt convert-model does not know. Remove it from the model, or report it so that the converter learns it.")
+        default:
+            // Outside entities: layout (<elements>), configurations, fetch requests: nothing that is stored.
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        stack.removeLast()
+        if element == "entity", !stack.contains(where: Self.ignoredInEntity.contains), let entity = current {
+            entities.append(entity)
+            current = nil
+        }
+    }
+
+    private func readRelationship(_ parser: XMLParser, _ attributes: [String: String]) {
+        let entity = current?.name ?? "?"
+        guard let name = attributes["name"], let destination = attributes["destinationEntity"] else {
+            return fail(parser, "a <relationship> of entity '\(entity)' has no name or no destinationEntity.")
+        }
+        var relationship = CoreDataRelationship(name: name, destination: destination)
+        relationship.isToMany = attributes["toMany"] == "YES"
+        relationship.isOrdered = attributes["ordered"] == "YES"
+        relationship.isOptional = attributes["optional"] == "YES"
+        relationship.isTransient = attributes["transient"] == "YES"
+        relationship.inverse = attributes["inverseName"]
+        relationship.renamingIdentifier = attributes["elementID"]
+        relationship.minCount = attributes["minCount"].flatMap { Int($0) }
+        relationship.maxCount = attributes["maxCount"].flatMap { Int($0) }
+        if let rule = attributes["deletionRule"] {
+            guard let known = CoreDataRelationship.DeleteRule(rawValue: rule) else {
+                return fail(parser, "relationship '\(entity).\(name)' has deletionRule '\(rule)', which is not one of Nullify, Cascade, Deny, No Action.")
+            }
+            relationship.deleteRule = known
+        }
+        current?.relationships.append(relationship)
+    }
+
+    private func fail(_ parser: XMLParser, _ message: String) {
+        failure = CLIFailure(.badInput, "Core Data model '\(versionName)' (line \(parser.lineNumber)): \(message)")
+        parser.abortParsing()
+    }
+}

@@ -1,0 +1,124 @@
+import Molt
+
+/// Core Data's renaming identifiers turned into Molt's `originalName`s, one step of a history at a time.
+///
+/// Core Data matches an entity or a property of the new version with the one of the old version that has the same
+/// renaming identifier (`elementID`; the name when there is none). Molt's `originalName` is the name in the version
+/// before, so each match whose names differ becomes an `originalName`. An element whose identifier matches nothing
+/// is matched by its identifier against the old names, then by name (as Molt matches), and that is reported.
+enum CoreDataRenames {
+    /// Sets the `originalName`s of `entities` (version `current`, flattened) from the matches with `previous`, and
+    /// returns the deletions of what `current` removes: Core Data drops the data of an entity or a property that
+    /// matches nothing in the new version, and a Molt snapshot says so. A property replaced by one of the same name
+    /// and another kind is not declared (Molt cannot state it yet: issue 20 item 4); a note names it.
+    static func resolve(_ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]) -> [Deletion] {
+        let entityMatches = match(current.entities, previous.entities, \.name, \.renamingIdentifier)
+        var deletions: [Deletion] = []
+        // New entity name → the name of the entity of `previous` it comes from.
+        let origins = Dictionary(
+            entityMatches.map { (current.entities[$0.key].name, previous.entities[$0.value.index].name) }, uniquingKeysWith: { a, _ in a })
+        let matchedOld = Set(entityMatches.values.map(\.index))
+        for (index, old) in previous.entities.enumerated() where !matchedOld.contains(index) && current.entity(named: old.name) == nil {
+            deletions.append(.entity(old.name))
+        }
+        for (newIndex, found) in entityMatches {
+            let new = current.entities[newIndex], old = previous.entities[found.index]
+            if found.byName {
+                notes.append(
+                    "\(current.name): entity '\(new.name)' (renaming identifier '\(new.identity)') matches no entity of '\(previous.name)' by identifier; taken as its entity '\(old.name)' (renaming identifier '\(old.identity)'), which has the same name")
+            }
+            guard let e = entities.firstIndex(where: { $0.name == new.name }) else { continue }
+            if old.name != new.name { entities[e].originalName = old.name }
+            let attributes = match(new.attributes.filter { !$0.isTransient }, old.attributes.filter { !$0.isTransient }, \.name, \.renamingIdentifier)
+            let newAttributes = new.attributes.filter { !$0.isTransient }, oldAttributes = old.attributes.filter { !$0.isTransient }
+            for (i, found) in attributes {
+                let a = newAttributes[i], o = oldAttributes[found.index]
+                if found.byName { notes.append(note(current, previous, new.name, a.name, a.identity, o.identity)) }
+                if a.name != o.name, let k = entities[e].attributes.firstIndex(where: { $0.name == a.name }) {
+                    entities[e].attributes[k].originalName = o.name
+                }
+            }
+            let newRelationships = new.relationships.filter { !$0.isTransient }, oldRelationships = old.relationships.filter { !$0.isTransient }
+            let relationships = match(newRelationships, oldRelationships, \.name, \.renamingIdentifier)
+            let keptNames = Set(newAttributes.map(\.name) + newRelationships.map(\.name))
+            let keptAttributes = Set(attributes.values.map(\.index)), keptRelationships = Set(relationships.values.map(\.index))
+            for (index, removed) in oldAttributes.enumerated() where !keptAttributes.contains(index) && !keptNames.contains(removed.name) {
+                deletions.append(.property(removed.name, of: old.name))
+            }
+            for (index, removed) in oldRelationships.enumerated() where !keptRelationships.contains(index) && !keptNames.contains(removed.name) {
+                deletions.append(.property(removed.name, of: old.name))
+            }
+            for (i, found) in relationships {
+                let r = newRelationships[i], o = oldRelationships[found.index]
+                if origins[r.destination] != o.destination {
+                    notes.append(
+                        "\(current.name): '\(new.name).\(r.name)' points to '\(r.destination)', which does not come from '\(o.destination)', its destination in '\(previous.name)': Core Data drops the links, and Molt needs the property declared replaced (issue 20 item 4)")
+                }
+                if found.byName { notes.append(note(current, previous, new.name, r.name, r.identity, o.identity)) }
+                if r.name != o.name, let k = entities[e].relationships.firstIndex(where: { $0.name == r.name }) {
+                    entities[e].relationships[k].originalName = o.name
+                }
+            }
+            for a in newAttributes where !attributes.keys.contains(where: { newAttributes[$0].name == a.name }) {
+                if oldRelationships.contains(where: { $0.name == a.name }) {
+                    notes.append(
+                        "\(current.name): '\(new.name).\(a.name)' is an attribute, and a relationship of the same name in '\(previous.name)': Core Data drops the relationship's links and adds the attribute, and Molt needs the property declared replaced (issue 20 item 4)")
+                }
+            }
+            for r in newRelationships where oldAttributes.contains(where: { $0.name == r.name }) && !oldRelationships.contains(where: { $0.name == r.name }) {
+                notes.append(
+                    "\(current.name): '\(new.name).\(r.name)' is a relationship, and an attribute of the same name in '\(previous.name)': Core Data drops the attribute's values and adds the relationship, and Molt needs the property declared replaced (issue 20 item 4)")
+            }
+        }
+        return deletions
+    }
+
+    /// For a single version: a renaming identifier that differs from the name is the name in the version before
+    /// (what Core Data's renaming identifier means), so it is written as the `originalName`.
+    static func declareAsWritten(_ entities: inout [Entity], current: CoreDataModel) {
+        for source in current.entities {
+            guard let e = entities.firstIndex(where: { $0.name == source.name }) else { continue }
+            if let id = source.renamingIdentifier, id != source.name { entities[e].originalName = id }
+            for a in source.attributes {
+                if let id = a.renamingIdentifier, id != a.name, let k = entities[e].attributes.firstIndex(where: { $0.name == a.name }) {
+                    entities[e].attributes[k].originalName = id
+                }
+            }
+            for r in source.relationships {
+                if let id = r.renamingIdentifier, id != r.name, let k = entities[e].relationships.firstIndex(where: { $0.name == r.name }) {
+                    entities[e].relationships[k].originalName = id
+                }
+            }
+        }
+    }
+
+    private static func note(_ current: CoreDataModel, _ previous: CoreDataModel, _ entity: String, _ property: String, _ id: String, _ oldID: String) -> String {
+        "\(current.name): '\(entity).\(property)' (renaming identifier '\(id)') matches no property of '\(previous.name)' by identifier; taken as the property of the same name (renaming identifier '\(oldID)')"
+    }
+
+    /// For each new element (by index), the old element it comes from: same renaming identifier first, then an old
+    /// name equal to the new identifier, then the same name (`byName`); each old element is taken once.
+    static func match<T>(
+        _ new: [T], _ old: [T], _ name: (T) -> String, _ renamingIdentifier: (T) -> String?
+    ) -> [Int: (index: Int, byName: Bool)] {
+        var result: [Int: (index: Int, byName: Bool)] = [:]
+        var taken = Set<Int>()
+        func identity(_ element: T) -> String { renamingIdentifier(element) ?? name(element) }
+        func matches(_ pass: Int, _ a: T, _ b: T) -> Bool {
+            switch pass {
+            case 0: return identity(a) == identity(b)
+            case 1: return renamingIdentifier(a) != nil && renamingIdentifier(a) == name(b)
+            default: return name(a) == name(b)
+            }
+        }
+        for pass in 0..<3 {
+            for (i, element) in new.enumerated() where result[i] == nil {
+                if let j = old.indices.first(where: { !taken.contains($0) && matches(pass, element, old[$0]) }) {
+                    taken.insert(j)
+                    result[i] = (j, pass == 2)
+                }
+            }
+        }
+        return result
+    }
+}

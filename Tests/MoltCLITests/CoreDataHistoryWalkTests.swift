@@ -1,0 +1,51 @@
+import Foundation
+import Molt
+import Testing
+
+/// The four real Core Data histories of `../shared/coredata-models/` (218 steps), converted by `molt convert-model`
+/// and walked version by version through `molt migrate`, every value of every object and both sides of every link
+/// compared after each step with what the step must leave.
+@Suite(
+    "Real Core Data histories walk through the CLI",
+    .enabled(if: FileManager.default.fileExists(atPath: HistoryWalk.shared.path), "../shared/coredata-models is absent beside the package: the real histories are test data kept outside the repository"))
+struct CoreDataHistoryWalkTests {
+    @Test("every step keeps every value and link, except the listed failures, each with its cause", arguments: HistoryApp.all)
+    func walk(_ app: HistoryApp) throws {
+        let outcome = try HistoryWalk(app: app).run()
+        let failures = outcome.failures
+        let unexpected = failures.keys.filter { app.expectedFailures[$0] == nil }.sorted()
+        let fixed = app.expectedFailures.keys.filter { failures[$0] == nil }.sorted()
+        #expect(
+            unexpected.isEmpty,
+            "\(app.name): steps that fail and are not listed:\n\(unexpected.map { "  \($0 - 1) → \($0): \(failures[$0]!)" }.joined(separator: "\n"))")
+        #expect(
+            fixed.isEmpty,
+            "\(app.name): steps listed as failing now pass; remove them from HistoryApp.expectedFailures: \(fixed.map { "\($0 - 1) → \($0) (\(app.expectedFailures[$0]!))" }.joined(separator: ", "))")
+        #expect(outcome.steps.count == outcome.steps.last.map { $0.to - 1 })
+        print("\(app.name): \(outcome.steps.count) steps, \(outcome.steps.count - failures.count) pass, \(failures.count) fail as listed; store created again \(outcome.reseeds) times; seconds in molt: \(outcome.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", "))")
+        for step in failures.keys.sorted() { print("  \(step - 1) → \(step): \(failures[step]!)") }
+    }
+
+    @Test("the versions are ordered as each app shipped them", arguments: HistoryApp.all)
+    func order(_ app: HistoryApp) throws {
+        let dir = TemporaryDirectory()
+        let result = try Molt.run(["convert-model", HistoryWalk.shared.appendingPathComponent(app.model).path, "--out", dir.url.path, "--approximate", "all"])
+        #expect(result.status == 0, "\(result)")
+        let names = try String(contentsOf: dir.file("coredata-versions.txt"), encoding: .utf8)
+            .split(separator: "\n").map { String($0.split(separator: "\t")[1]) }
+        switch app.name {
+        case "WooCommerce":  // MIGRATIONS.md logs Model 1 … 117 in this order
+            #expect(names == ["Model"] + (2...117).map { "Model \($0)" })
+        case "Mastodon":
+            #expect(names == ["CoreData"] + (2...9).map { "CoreData \($0)" })
+        case "Simplenote":  // version 1 exists only in the pre-Xcode-4 binary form
+            #expect(names == (2...7).map { "Simplenote \($0)" })
+        default:  // Wire: its first model, then its releases 1.27 … 2.101.0
+            #expect(names.count == 90)
+            #expect(Array(names.prefix(5)) == ["zmessaging", "zmessaging1.27", "zmessaging1.28", "zmessaging2.3", "zmessaging2.4"])
+            let around = names.firstIndex(of: "zmessaging2.24").map { Array(names[$0...($0 + 2)]) }
+            #expect(around == ["zmessaging2.24", "zmessaging2.24.1", "zmessaging2.25.0"])
+            #expect(names.last == "zmessaging2.101.0")
+        }
+    }
+}
