@@ -63,7 +63,7 @@ struct MigrateCommand: ParsableCommand {
         let name = StoreAddress.describe(location)
         let schema = try Files.schema(at: target.to)
         let info = try Self.readRecovering(location)
-        if info.schema.version == schema.version && info.schemaHash == schema.contentHash {
+        if info.version == schema.version && info.hash == schema.contentHash {
             try finish(Report(
                 store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
                 steps: [], stepRecords: [], backup: nil), waited: false)
@@ -91,7 +91,7 @@ struct MigrateCommand: ParsableCommand {
                     steps: [], stepRecords: [], backup: nil), waited: true)
                 return
             }
-            record = try store.history().last
+            record = try store.lastMigration()
         } catch {
             bar?.finish()
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
@@ -104,11 +104,19 @@ struct MigrateCommand: ParsableCommand {
             backup: keepBackup ? backupURL?.path : nil), waited: false)
     }
 
-    /// The store's version, schema and hash; a journal or log left by a dead writer is recovered first, since
-    /// migrate is a command that writes.
-    static func readRecovering(_ location: StoreLocation) throws -> StoreInfo {
+    /// The schema a store records, and its hash (neither its history nor its counts: they are not needed here).
+    struct Recorded {
+        var schema: Schema
+        var hash: String
+        var version: Int { schema.version }
+    }
+
+    /// The store's schema and hash; a journal or log left by a dead writer is recovered first, since migrate is
+    /// a command that writes.
+    static func readRecovering(_ location: StoreLocation) throws -> Recorded {
         try Store.recoveringFirst(location, recovered: { Terminal.error("note: \($0) (left by a process that stopped while writing).") }) {
-            try Files.storeInfo(location, countingObjects: false)
+            let (schema, hash) = try Store.recordedSchema(at: location)
+            return Recorded(schema: schema, hash: hash)
         }
     }
 
