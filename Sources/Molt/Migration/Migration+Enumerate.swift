@@ -52,6 +52,10 @@ extension Migration {
         // allocated per object (a copy the body keeps is copied on write, as for any Swift value).
         var old = MigrationObject(shape: oldShape)
         var new = MigrationObject(shape: newShape)
+        // The set of columns last announced to the workspace: the same set needs no new look (the answer only
+        // changes once the table is snapshotted, after which nothing is announced), so a stage that writes the
+        // same attributes of every object pays for the look once, not a dozen hashed lookups per object.
+        var announced: UInt64?
         // A loop rather than a closure, so that `old` and `new` are plain locals the compiler need not copy
         // defensively when it hands them to `body` and to the update.
         while try pass.next() {
@@ -64,8 +68,9 @@ extension Migration {
                 try body(old, &new)
                 if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
                 if new.changed != 0 || new.manyChanged {
-                    if sharesColumns && !workspace.isSnapshotted(layout.table) {
+                    if sharesColumns && (new.manyChanged || new.changed != announced) && !workspace.isSnapshotted(layout.table) {
                         try workspace.willWrite(table: layout.table, columns: updates.changedColumns(new))
+                        announced = new.manyChanged ? nil : new.changed
                     }
                     try updates.write(new, in: db)
                     workspace.didUpdate(newEntity.name, id: id)

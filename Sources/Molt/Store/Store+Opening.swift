@@ -114,6 +114,8 @@ extension Store {
                 try create(schema, in: db)
                 outcome = .reset
             case .migrate(let stored):
+                // The run appends to the history: a damaged one is refused before the first write, not found after.
+                _ = try StoreMetadata.history(db)
                 let path = try migrationPath(db, from: stored, to: schema, options: options)
                 if options.checksIntegrityBeforeMigrating {
                     try checkIntegrity(db, location: location, version: stored.version, tables: Migrator.tablesReadWhole(by: path, in: db))

@@ -188,6 +188,12 @@ public final class Store: Sendable {
         try database.read { try StoreMetadata.history($0) }
     }
 
+    /// The last migration run recorded in the store, if any, read alone: what `molt migrate` reports, without
+    /// reading (and decoding the step records of) every earlier run.
+    package func lastMigration() throws -> MigrationRecord? {
+        try database.read { try StoreMetadata.history($0, last: 1).last }
+    }
+
     /// Closes the store's connection. Using the store afterwards throws.
     public func close() throws {
         try database.close()

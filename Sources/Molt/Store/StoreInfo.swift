@@ -92,6 +92,18 @@ extension Store {
                 : "The file at \(location) is an SQLite database but not a Molt store (it has no \(StoreMetadata.table) table). Choose another path, or import its data with `molt import`; nothing was written.")
     }
 
+    /// The schema a store records and its content hash, read in one read-only transaction that writes nothing,
+    /// without the history or object counts: what `molt migrate` and `molt import` look at before they open the
+    /// store for writing.
+    ///
+    /// - Throws: What ``openReadOnly(at:waitingUpTo:)-(URL,_)`` throws.
+    package static func recordedSchema(at location: StoreLocation) throws -> (schema: Schema, hash: String) {
+        try withReadOnlyConnection(at: location) { db in
+            let metadata = try requireMetadata(db, location)
+            return (metadata.schema, metadata.schemaHash)
+        }
+    }
+
     /// Runs `body` on a connection that reads an existing store and writes nothing to it.
     static func withReadOnlyConnection<T>(at location: StoreLocation, _ body: (any SQLConnection) throws -> T) throws -> T {
         let database = try location.engine.openForReading()

@@ -74,14 +74,23 @@ struct StoreMetadata {
                 .unsupportedFormat,
                 "The store uses Molt file format \(format), but this Molt reads format \(currentFormatVersion) at most; it was written by a newer Molt. Update Molt; nothing was written.")
         }
+        if let known = lastDecoded.withLock({ $0 }), known.json == json {
+            return StoreMetadata(formatVersion: format, schema: known.schema, schemaHash: hash)
+        }
         let schema: Schema
         do {
             schema = try Schema(unvalidatedSnapshotJSON: Data(json.utf8))
         } catch let error as MoltError {
             throw damaged("recorded schema (table \(table), key 'schema') cannot be read: \(error.message)")
         }
+        lastDecoded.withLock { $0 = (json, schema) }
         return StoreMetadata(formatVersion: format, schema: schema, schemaHash: hash)
     }
+
+    /// The last recorded schema this process decoded, with its JSON: a process that looks at a store and then
+    /// opens it (`molt migrate`: the read-only look, then `Store.open`) decodes the snapshot once. Decoding is a
+    /// pure function of the text, so an equal text gives an equal schema.
+    private static let lastDecoded = LockedValue<(json: String, schema: Schema)?>(nil)
 
     /// Whether the store records exactly `schema` (its version and content hash) in this Molt's file format, read
     /// from three keys without decoding the recorded schema: an up-to-date store opens without parsing its
@@ -160,12 +169,15 @@ struct StoreMetadata {
         try db.columnNames(in: historyTable).contains("details")
     }
 
-    static func history(_ db: any SQLConnection) throws -> [MigrationRecord] {
+    /// The recorded runs, oldest first: all of them, or the `last` ones.
+    static func history(_ db: any SQLConnection, last: Int? = nil) throws -> [MigrationRecord] {
         guard try db.tableExists(historyTable) else { return [] }
         let details = try hasDetails(db) ? "details" : "NULL"
-        let rows = try db.fetchRows(
-            "SELECT id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details) FROM \(db.dialect.quote(historyTable)) ORDER BY id",
-            types: [.int, .int, .int, .double, .double, .int, .string, .string])
+        let columns = "id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details)"
+        let table = db.dialect.quote(historyTable)
+        let sql = last.map { "SELECT * FROM (SELECT \(columns) FROM \(table) ORDER BY id DESC LIMIT \($0)) AS recent ORDER BY id" }
+            ?? "SELECT \(columns) FROM \(table) ORDER BY id"
+        let rows = try db.fetchRows(sql, types: [.int, .int, .int, .double, .double, .int, .string, .string])
         return try rows.map(record)
     }
 

@@ -67,7 +67,7 @@ struct MigrateCommand: ParsableCommand {
         let destination = try MigrationTarget(target, mapping: mapping)
         let schema = destination.schema
         let info = try Self.readRecovering(location)
-        if info.isAt(schema) {
+        if schema.isRecorded(version: info.version, hash: info.hash) {
             try finish(Report(
                 store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
                 steps: [], stepRecords: [], backup: nil), waited: false)
@@ -95,7 +95,7 @@ struct MigrateCommand: ParsableCommand {
                     steps: [], stepRecords: [], backup: nil), waited: true)
                 return
             }
-            record = try store.history().last
+            record = try store.lastMigration()
         } catch {
             bar?.finish()
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
@@ -108,11 +108,19 @@ struct MigrateCommand: ParsableCommand {
             backup: keepBackup ? backupURL?.path : nil), waited: false)
     }
 
-    /// The store's version, schema and hash; a journal or log left by a dead writer is recovered first, since
-    /// migrate is a command that writes.
-    static func readRecovering(_ location: StoreLocation) throws -> StoreInfo {
+    /// The schema a store records, and its hash (neither its history nor its counts: they are not needed here).
+    struct Recorded {
+        var schema: Schema
+        var hash: String
+        var version: Int { schema.version }
+    }
+
+    /// The store's schema and hash; a journal or log left by a dead writer is recovered first, since migrate is
+    /// a command that writes.
+    static func readRecovering(_ location: StoreLocation) throws -> Recorded {
         try Store.recoveringFirst(location, recovered: { Terminal.error("note: \($0) (left by a process that stopped while writing).") }) {
-            try Files.storeInfo(location, countingObjects: false)
+            let (schema, hash) = try Store.recordedSchema(at: location)
+            return Recorded(schema: schema, hash: hash)
         }
     }
 

@@ -1,56 +1,61 @@
 import Foundation
 import Molt
 
-/// `molt migrate` adding an optional attribute must take the same time (within noise: ≤ 1.2x) on 3M objects
-/// as on 10k (issue 10): `ALTER TABLE ADD COLUMN` rewrites no row, so nothing of the command's own work should
-/// grow with the store.
+/// `molt migrate` adding an optional attribute, the whole process timed from spawn to exit, on fresh copies of
+/// the memo store. Two targets:
 ///
-/// By default `molt migrate` first checks the whole store (issue 11: detect damage before the first write):
-/// SQLite's `quick_check`, which reads every page, and every link (`foreign_key_check`), a cost that grows with
-/// the file by design and that `--skip-check` skips. So the target is judged on `molt migrate --skip-check`;
-/// the default command is reported for information, beside `sqlite3 STORE "PRAGMA quick_check" "PRAGMA
-/// foreign_key_check"` on the same 3M file (the check's own cost) and the `sqlite3` tool running the same
-/// `ALTER TABLE`.
+/// - **Flat in N** (issue 10): `molt migrate --skip-check` takes the same time (within noise: ≤ 1.2x) on 3M
+///   objects as on 10k: `ALTER TABLE ADD COLUMN` rewrites no row, so nothing of the command's own work should
+///   grow with the store.
+/// - **Close to `sqlite3`** (issue 20): the default command, its check before writing included, ≤ 3x the
+///   `sqlite3` tool running the same `ALTER TABLE` on the same 1M file. The check covers the tables the run
+///   reads whole or rewrites (`Migrator.tablesReadWhole`); adding a column reads none, so what is left is the
+///   command's fixed cost: process start-up, reading the snapshot and the store's metadata, planning,
+///   validation, the history row, the commit. `molt check` still checks everything.
 ///
-/// The release `molt` is timed as a child process from spawn to exit, on fresh copies of the memo store. The
-/// `Item` table of every 3M store must have the same shape after each round.
+/// The default command at 3M is reported beside `sqlite3` at 3M for information. The `Item` table of every 1M
+/// and 3M store must have the same shape after each round.
 struct MigrateCLIFlat: Scenario {
     let name = "migrate-cli-flat"
-    let summary = "molt migrate adding an attribute: 3M vs 10k objects (CLI, child process), and vs sqlite3 ALTER TABLE"
+    let summary = "molt migrate adding an attribute: 1M vs sqlite3 ALTER TABLE, 3M vs 10k objects (CLI, child process)"
 
     func run(_ runner: Runner) throws -> [Comparison] {
         let molt = try ChildProcess.moltBinary()
         let sqlite3 = try ChildProcess.sqlite3Binary()
         let snapshot = runner.folder.appendingPathComponent("migrate-cli-v2.json")
         try Fixture.v2 { $0.append(Attribute("note", .string, isOptional: true)) }.snapshotJSON().write(to: snapshot)
-        let (small, large) = (max(runner.largeCount / 100, 1), runner.largeCount * 3)
-        let same = SameResult()
+        let (small, medium, large) = (max(runner.largeCount / 100, 1), runner.largeCount, runner.largeCount * 3)
+        let (sameMedium, sameLarge) = (SameResult(), SameResult())
         func migrate(_ count: Int, skippingCheck: Bool, check: SameResult?) -> Runner.Job {
             Runner.Job(count: count) { url, stopwatch in
                 try stopwatch.timeProcess(molt, ["migrate", url.path, "--to", snapshot.path] + (skippingCheck ? ["--skip-check"] : []))
                 try check?.check(url)
             }
         }
-        let m = try runner.measure([
-            migrate(small, skippingCheck: true, check: nil),
-            migrate(large, skippingCheck: true, check: same),
-            migrate(large, skippingCheck: false, check: same),
-            Runner.Job(count: large) { url, stopwatch in
-                try stopwatch.timeProcess(sqlite3, [url.path, "PRAGMA quick_check", "PRAGMA foreign_key_check"])
-            },
-            Runner.Job(count: large) { url, stopwatch in
+        func alter(_ count: Int, check: SameResult) -> Runner.Job {
+            Runner.Job(count: count) { url, stopwatch in
                 try stopwatch.timeProcess(sqlite3, [url.path, #"ALTER TABLE "Item" ADD COLUMN "note" TEXT"#])
-                try same.check(url)
-            },
+                try check.check(url)
+            }
+        }
+        let m = try runner.measure([
+            migrate(medium, skippingCheck: false, check: sameMedium),
+            alter(medium, check: sameMedium),
+            migrate(small, skippingCheck: true, check: nil),
+            migrate(large, skippingCheck: true, check: sameLarge),
+            migrate(large, skippingCheck: false, check: sameLarge),
+            alter(large, check: sameLarge),
         ], repetitions: runner.cheapRepetitions)
-        let (s, l) = (Runner.label(small), Runner.label(large))
+        let (s, mid, l) = (Runner.label(small), Runner.label(medium), Runner.label(large))
         return [
+            Comparison(scenario: name, label: "molt migrate, \(mid)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
+                       molt: m[0], baseline: m[1], target: .atMost(3)),
             Comparison(scenario: name, label: "molt migrate --skip-check, \(l) vs \(s) objects", baselineDescription: "the same on \(s) objects",
-                       molt: m[1], baseline: m[0], target: .atMost(1.2)),
+                       molt: m[3], baseline: m[2], target: .atMost(1.2)),
             Comparison(scenario: name, label: "molt migrate --skip-check, \(l)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
-                       molt: m[1], baseline: m[4], target: nil),
-            Comparison(scenario: name, label: "molt migrate (store checked first), \(l)", baselineDescription: "sqlite3 quick_check, foreign_key_check",
-                       molt: m[2], baseline: m[3], target: nil),
+                       molt: m[3], baseline: m[5], target: nil),
+            Comparison(scenario: name, label: "molt migrate, \(l)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
+                       molt: m[4], baseline: m[5], target: nil),
         ]
     }
 }
