@@ -21,19 +21,7 @@ extension Migration {
     public func enumerateObjects(
         ofType type: String, _ body: (MigrationObject, inout MigrationObject) throws -> Void
     ) throws {
-        let (oldEntity, newEntity) = try entityPair(type)
-        guard let oldEntity else {
-            throw MoltError(
-                .invalidValue,
-                "Entity '\(type)' is new in version \(toVersion): it has no old objects to enumerate. Create its objects with `migration.create(\"\(type)\", value: …)`, reading the old data with `enumerateOldObjects(ofType:)`.",
-                entity: type)
-        }
-        guard let newEntity else {
-            throw MoltError(
-                .invalidValue,
-                "Entity '\(type)' does not exist in version \(toVersion): enumerate its old objects with `enumerateOldObjects(ofType: \"\(type)\")` and create what replaces them.",
-                entity: type)
-        }
+        let (oldEntity, newEntity) = try entityInBoth(type)
         let layout = workspace.newLayout.entities[newEntity.name]!
         let oldShape = ObjectShape(
             entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:], tracksReads: true)
@@ -80,6 +68,24 @@ extension Migration {
             run.report(completed: done)
             try run.checkCancellation()
         }
+    }
+
+    /// The old and new entity of `type`, which both versions must have for ``enumerateObjects(ofType:_:)``.
+    private func entityInBoth(_ type: String) throws -> (old: Entity, new: Entity) {
+        let (oldEntity, newEntity) = try entityPair(type)
+        guard let oldEntity else {
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(type)' is new in version \(toVersion): it has no old objects to enumerate. Create its objects with `migration.create(\"\(type)\", value: …)`, reading the old data with `enumerateOldObjects(ofType:)`.",
+                entity: type)
+        }
+        guard let newEntity else {
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(type)' does not exist in version \(toVersion): enumerate its old objects with `enumerateOldObjects(ofType: \"\(type)\")` and create what replaces them.",
+                entity: type)
+        }
+        return (oldEntity, newEntity)
     }
 
     /// Calls `body` with each object of an entity of the old version, including entities the new version
