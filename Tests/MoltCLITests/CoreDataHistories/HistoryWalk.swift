@@ -35,7 +35,9 @@ struct HistoryWalk {
         /// The versions of the history: `1 … versions`.
         var versions: Int
         /// The walk from the first version to the last in one `molt migrate STORE --to DIR`, from a store filled at
-        /// version 1: nil when it migrated and every value and link is what the steps, chained, must leave.
+        /// version 1: nil when it migrated and every value and link is what the steps, chained, must leave. It
+        /// carries only what version 1 has: what later versions add holds nothing in it, and is checked by the
+        /// version-by-version walk, which fills it.
         var wholeWalkFailure: String?
         /// The version-by-version walk.
         var steps: [StepResult]
