@@ -60,7 +60,7 @@ struct RefusedMigrationTests {
                 $0.entities.append(Entity("Genre") { Attribute("label", .string) })
                 $0.edit("Book") { $0.editRelationship("tags") { $0.destination = "Genre" } }
             },
-            line: "Relationship 'Book.tags' now points to 'Genre' instead of 'Tag' between versions 0 and 1; Molt cannot know which new objects to link. Link them in \(hint)."),
+            line: "Relationship 'Book.tags' now points to 'Genre' instead of 'Tag' between versions 0 and 1; Molt cannot know which new objects to link. Link them in \(hint); or, if the new 'tags' replaces it (its links deleted, the new one starting empty), declare `Schema(version: 1, deleting: [.replaced(\"tags\", of: \"Book\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"Book\", \"property\" : \"tags\", \"replaced\" : true}])."),
     ]
 
     @Test("a change that cannot be inferred is refused with its exact message, and nothing is written", arguments: StoreKind.durable, refusals)

@@ -250,7 +250,7 @@ public struct SchemaDiff: Sendable {
             changes.append(SchemaChange(
                 kind: .relationshipDestinationChanged(from: old.destination, to: new.destination), entity: entity.name,
                 property: new.name,
-                refusal: "Relationship \(label) now points to '\(new.destination)' instead of '\(old.destination)' \(versions); Molt cannot know which new objects to link. Link them in \(customStageHint)."))
+                refusal: "Relationship \(label) now points to '\(new.destination)' instead of '\(old.destination)' \(versions); Molt cannot know which new objects to link. Link them in \(customStageHint)\(replacementHint(entityOrigins[entity.name] ?? entity.name, old.name, new.name, what: "its links"))."))
         }
         switch (old.kind, new.kind) {
         case (.toOne, .toMany):

@@ -1,20 +1,21 @@
 import Foundation
 import Molt
 
-/// One real app's Core Data history, converted by `molt convert-model` and walked version by version through
-/// `molt migrate`, every value and both sides of every link checked after each step.
+/// One real app's Core Data history, converted by `molt convert-model` into a folder of snapshots (with a
+/// `FROM-to-TO.mapping.json` for each step the app shipped a Core Data mapping model for) and walked through
+/// `molt migrate STORE --to DIR`: once from the first version to the last in one command, and version by version
+/// (`--to-version N`), every value and both sides of every link checked after each step.
 struct HistoryWalk {
-    /// How each step is run through the CLI.
+    /// How each step of the version-by-version walk is run through the CLI.
     enum Mode {
-        /// `molt migrate STORE --to N.json [--mapping FROM-to-TO.mapping.json]`: one snapshot per step.
-        case snapshotPerStep
         /// `molt migrate STORE --to DIR --to-version N`: the folder walk, the step's mapping file in the folder.
         case folder
+        /// `molt migrate STORE --to N.json [--mapping DIR/FROM-to-TO.mapping.json]`: one snapshot per step.
+        case snapshotPerStep
     }
 
-    /// The one line to change when the folder walk (branch issue20-cli) lands: `.folder` by default. Until then
-    /// `MOLT_WALK_MODE=folder` (with `MOLT_BINARY` pointing at a `molt` that has the folder walk) tries it.
-    static let mode: Mode = ProcessInfo.processInfo.environment["MOLT_WALK_MODE"] == "folder" ? .folder : .snapshotPerStep
+    /// The folder walk; `MOLT_WALK_MODE=snapshot` walks one snapshot per step instead, to compare the two.
+    static let mode: Mode = ProcessInfo.processInfo.environment["MOLT_WALK_MODE"] == "snapshot" ? .snapshotPerStep : .folder
 
     /// Where the shared histories are: `../shared/coredata-models` beside the package root.
     static let shared: URL = URL(fileURLWithPath: #filePath)
@@ -31,46 +32,53 @@ struct HistoryWalk {
     }
 
     struct Outcome {
+        /// The versions of the history: `1 … versions`.
+        var versions: Int
+        /// The walk from the first version to the last in one `molt migrate STORE --to DIR`, from a store filled at
+        /// version 1: nil when it migrated and every value and link is what the steps, chained, must leave. It
+        /// carries only what version 1 has: what later versions add holds nothing in it, and is checked by the
+        /// version-by-version walk, which fills it.
+        var wholeWalkFailure: String?
+        /// The version-by-version walk.
         var steps: [StepResult]
         /// Times the store was created again from the expected state (after a failed step, or to give a new entity,
         /// attribute or relationship values), so that every later step starts from a full store.
         var reseeds: Int
-        /// Wall-clock seconds spent in each `molt` command (`convert-model`, `migrate`, `export`, `import`).
+        /// Wall-clock seconds spent in each `molt` command (`convert-model`, `migrate`, `export`, `import`); the
+        /// whole walk's migrate is `migrate (whole)`.
         var seconds: [String: Double]
         var failures: [Int: String] { Dictionary(steps.compactMap { s in s.failure.map { (s.to, $0) } }, uniquingKeysWith: { a, _ in a }) }
     }
 
     func run() throws -> Outcome {
         var seconds: [String: Double] = [:]
-        func molt(_ arguments: [String]) throws -> Molt.Result {
+        func molt(_ arguments: [String], as label: String? = nil) throws -> Molt.Result {
             let start = Date()
-            defer { seconds[arguments[0], default: 0] += Date().timeIntervalSince(start) }
+            defer { seconds[label ?? arguments[0], default: 0] += Date().timeIntervalSince(start) }
             return try Molt.run(arguments)
         }
         let work = TemporaryDirectory()
-        let snapshots = work.file("snapshots"), stages = work.file("stages")
-        try FileManager.default.createDirectory(at: stages, withIntermediateDirectories: true)
-        let convert = try molt(["convert-model", Self.shared.appendingPathComponent(app.model).path, "--out", snapshots.path, "--approximate", "all"])
-        guard convert.status == 0 else { throw WalkError(description: "molt convert-model failed for \(app.name):\n\(convert)") }
-        let count = try FileManager.default.contentsOfDirectory(atPath: snapshots.path).filter { SnapshotFolder.version(ofFileNamed: $0) != nil }.count
-        for case .renamesEntity(let from, let to) in app.effects.values.flatMap({ $0 }) {
-            try declareRename(from: from, to: to, in: snapshots, effects: app.effects)
-        }
-        let folder = SnapshotFolder(snapshots)
-        let schemas = try (1...count).map { try folder.schema(version: $0) }
-        for (to, effects) in app.effects {
-            let mappings = effects.compactMap(\.mapping).flatMap { (mapping: JSONValue) -> [JSONValue] in
-                if case .array(let items) = mapping { return items } else { return [] }
-            }
-            guard !mappings.isEmpty else { continue }
-            let file = stages.appendingPathComponent("\(to - 1)-to-\(to).mapping.json")
-            try JSONEncoder().encode(JSONValue.object(["mappings": .array(mappings)])).write(to: file)
-            if Self.mode == .folder { try FileManager.default.copyItem(at: file, to: snapshots.appendingPathComponent(file.lastPathComponent)) }
-        }
-
+        let snapshots = work.file("snapshots")
+        let (schemas, count) = try prepare(snapshots, molt)
         let store = work.file("store.sqlite")
+
+        // The whole history in one command, from a store filled at version 1.
         var state = HistoryState()
         state.fill(schemas[0])
+        try reseed(store, state, schemas[0], work, molt)
+        var chained = state
+        for version in 2...count {
+            chained = chained.migrated(from: schemas[version - 2], to: schemas[version - 1], effects: app.effects[version] ?? [])
+        }
+        let whole = try molt(["migrate", store.path, "--to", snapshots.path], as: "migrate (whole)")
+        let wholeWalkFailure: String?
+        if whole.status != 0 {
+            wholeWalkFailure = "molt migrate --to DIR exit \(whole.status): \(whole.stderr.split(separator: "\n").first ?? "")"
+        } else {
+            wholeWalkFailure = try compare(store, expected: chained, schema: schemas[count - 1], after: "the walk 1 → \(count)", molt)
+        }
+
+        // Version by version, filling what each version adds, every value checked after each step.
         try reseed(store, state, schemas[0], work, molt)
         var reseeds = 0
         var results: [StepResult] = []
@@ -78,15 +86,11 @@ struct HistoryWalk {
             let old = schemas[version - 2], new = schemas[version - 1]
             let expected = state.migrated(from: old, to: new, effects: app.effects[version] ?? [])
             var failure: String?
-            let migrate = try molt(migrateArguments(store, snapshots, stages, to: version))
+            let migrate = try molt(migrateArguments(store, snapshots, to: version))
             if migrate.status != 0 {
                 failure = "molt migrate exit \(migrate.status): \(migrate.stderr.split(separator: "\n").first ?? "")"
             } else {
-                let export = try molt(["export", store.path])
-                guard export.status == 0 else { throw WalkError(description: "molt export failed after \(version - 1) → \(version):\n\(export)") }
-                let actual = try HistoryState(export: Data(export.stdout.utf8))
-                let differences = expected.differences(from: actual, schema: new) + actual.disagreeingSides(schema: new)
-                if !differences.isEmpty { failure = differences.map(\.description).joined(separator: "; ") }
+                failure = try compare(store, expected: expected, schema: new, after: "\(version - 1) → \(version)", molt)
             }
             results.append(StepResult(to: version, failure: failure))
             state = expected
@@ -95,13 +99,47 @@ struct HistoryWalk {
                 reseeds += 1
             }
         }
-        return Outcome(steps: results, reseeds: reseeds, seconds: seconds)
+        return Outcome(versions: count, wholeWalkFailure: wholeWalkFailure, steps: results, reseeds: reseeds, seconds: seconds)
     }
 
-    private func migrateArguments(_ store: URL, _ snapshots: URL, _ stages: URL, to version: Int) -> [String] {
+    /// Converts the app's model into `snapshots` (`1.json … N.json`), declares the entity renames its mapping models
+    /// did, and writes a `FROM-to-TO.mapping.json` for each step whose mapping model did more than the snapshots
+    /// say. Returns the schemas and their count.
+    private func prepare(_ snapshots: URL, _ molt: ([String], String?) throws -> Molt.Result) throws -> ([Schema], Int) {
+        let convert = try molt(["convert-model", Self.shared.appendingPathComponent(app.model).path, "--out", snapshots.path, "--approximate", "all"], nil)
+        guard convert.status == 0 else { throw WalkError(description: "molt convert-model failed for \(app.name):\n\(convert)") }
+        let count = try FileManager.default.contentsOfDirectory(atPath: snapshots.path).filter { SnapshotFolder.version(ofFileNamed: $0) != nil }.count
+        for (version, effects) in app.effects {
+            for case .renamesEntity(let from, let to) in effects { try declareRename(from: from, to: to, version: version, in: snapshots) }
+        }
+        for (to, effects) in app.effects {
+            let mappings = effects.compactMap(\.mapping).flatMap { (mapping: JSONValue) -> [JSONValue] in
+                if case .array(let items) = mapping { return items } else { return [] }
+            }
+            guard !mappings.isEmpty else { continue }
+            try JSONEncoder().encode(JSONValue.object(["mappings": .array(mappings)]))
+                .write(to: snapshots.appendingPathComponent("\(to - 1)-to-\(to).mapping.json"))
+        }
+        let folder = SnapshotFolder(snapshots)
+        return (try (1...count).map { try folder.schema(version: $0) }, count)
+    }
+
+    /// Nil when the store holds `expected` under `schema` and every link reads the same from both sides; otherwise
+    /// the differences.
+    private func compare(
+        _ store: URL, expected: HistoryState, schema: Schema, after step: String, _ molt: ([String], String?) throws -> Molt.Result
+    ) throws -> String? {
+        let export = try molt(["export", store.path], nil)
+        guard export.status == 0 else { throw WalkError(description: "molt export failed after \(step):\n\(export)") }
+        let actual = try HistoryState(export: Data(export.stdout.utf8))
+        let differences = expected.differences(from: actual, schema: schema) + actual.disagreeingSides(schema: schema)
+        return differences.isEmpty ? nil : differences.map(\.description).joined(separator: "; ")
+    }
+
+    private func migrateArguments(_ store: URL, _ snapshots: URL, to version: Int) -> [String] {
         switch Self.mode {
         case .snapshotPerStep:
-            let mapping = stages.appendingPathComponent("\(version - 1)-to-\(version).mapping.json")
+            let mapping = snapshots.appendingPathComponent("\(version - 1)-to-\(version).mapping.json")
             let extra = FileManager.default.fileExists(atPath: mapping.path) ? ["--mapping", mapping.path] : []
             return ["migrate", store.path, "--to", snapshots.appendingPathComponent("\(version).json").path, "--skip-check"] + extra
         case .folder:
@@ -111,24 +149,34 @@ struct HistoryWalk {
 
     /// Creates the store again at `schema` from `state`, through `molt import`.
     private func reseed(
-        _ store: URL, _ state: HistoryState, _ schema: Schema, _ work: TemporaryDirectory, _ molt: ([String]) throws -> Molt.Result
+        _ store: URL, _ state: HistoryState, _ schema: Schema, _ work: TemporaryDirectory, _ molt: ([String], String?) throws -> Molt.Result
     ) throws {
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
         let data = work.file("data.json"), snapshot = work.file("schema.json")
         try state.dataFile(version: schema.version).write(to: data)
         try schema.snapshotJSON().write(to: snapshot)
-        let result = try molt(["import", store.path, "--schema", snapshot.path, data.path])
+        let result = try molt(["import", store.path, "--schema", snapshot.path, data.path], nil)
         guard result.status == 0 else { throw WalkError(description: "molt import of the \(app.name) data at version \(schema.version) failed:\n\(result)") }
     }
 
-    /// Declares in the converted snapshot a rename that the app's mapping model did (the model itself does not say it).
-    private func declareRename(from: String, to: String, in snapshots: URL, effects: [Int: [StepEffect]]) throws {
-        guard let version = effects.first(where: { $0.value.contains { if case .renamesEntity(from, to) = $0 { return true } else { return false } } })?.key else { return }
+    /// Declares in the converted snapshot a rename that the app's mapping model did (the model itself does not say
+    /// it): the entity's `originalName`, without the deletion of the old entity and without the replacement of the
+    /// relationships that pointed to it (convert-model declares them replaced, since their destination no longer
+    /// comes from the old one; with the rename it does, and the mapping model kept their links).
+    private func declareRename(from: String, to: String, version: Int, in snapshots: URL) throws {
         let url = snapshots.appendingPathComponent("\(version).json")
+        let previous = try Schema(unvalidatedSnapshotJSON: Data(contentsOf: snapshots.appendingPathComponent("\(version - 1).json")))
         var schema = try Schema(unvalidatedSnapshotJSON: Data(contentsOf: url))
         guard let index = schema.entities.firstIndex(where: { $0.name == to }) else { throw WalkError(description: "\(version).json has no entity '\(to)'") }
         schema.entities[index].originalName = from
-        schema.deletions.removeAll { $0 == .entity(from) }
+        let entities = schema.entities
+        schema.deletions.removeAll { deletion in
+            if deletion == .entity(from) { return true }
+            guard deletion.isReplaced, let property = deletion.property,
+                previous.entities.first(where: { $0.name == deletion.entity })?.relationship(named: property)?.destination == from
+            else { return false }
+            return entities.contains { $0.relationship(named: property)?.destination == to && ($0.originalName ?? $0.name) == deletion.entity }
+        }
         try schema.validate()
         try schema.snapshotJSON().write(to: url)
     }
