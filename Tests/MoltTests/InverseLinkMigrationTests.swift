@@ -158,40 +158,77 @@ struct InverseLinkMigrationTests {
         try store.verify()
     }
 
-    @Test("two relationships declared inverses that disagree are refused by validation, naming the objects", arguments: StoreKind.durable)
-    func newlyPairedDisagreementIsRefused(kind: StoreKind) throws {
-        let separate = Schema(version: 1) {
-            Entity("Owner") {
-                Attribute("name", .string)
-                Relationship("items", toMany: "Item")
-            }
-            Entity("Item") {
-                Attribute("label", .string)
-                Relationship("owner", to: "Owner")
-            }
+    /// v1: `Owner.items` and `Item.owner`, two relationships that are not each other's inverse.
+    static let separate = Schema(version: 1) {
+        Entity("Owner") {
+            Attribute("name", .string)
+            Relationship("items", toMany: "Item")
         }
-        let paired = Schema(version: 2) {
-            Entity("Owner") {
-                Attribute("name", .string)
-                Relationship("items", toMany: "Item", inverse: "owner")
-            }
-            Entity("Item") {
-                Attribute("label", .string)
-                Relationship("owner", to: "Owner", inverse: "items")
-            }
+        Entity("Item") {
+            Attribute("label", .string)
+            Relationship("owner", to: "Owner")
         }
-        let dir = TemporaryDirectory()
-        let store = try kind.open(in: dir, schema: separate)
+    }
+    /// v2: the same two, declared each other's inverse.
+    static let paired = Schema(version: 2) {
+        Entity("Owner") {
+            Attribute("name", .string)
+            Relationship("items", toMany: "Item", inverse: "owner")
+        }
+        Entity("Item") {
+            Attribute("label", .string)
+            Relationship("owner", to: "Owner", inverse: "items")
+        }
+    }
+
+    /// A store at `separate` whose owner lists an item that does not point back.
+    static func makeOneSidedStore(_ kind: StoreKind, in dir: TemporaryDirectory) throws -> FileState {
+        let store = try kind.open(in: dir, schema: Self.separate)
         try store.write { objects in
             let a = try objects.insert("Owner", ["name": "A"])
             let item = try objects.insert("Item", ["label": "i0"])
             try objects.set("items", of: a, to: [item])   // but item.owner stays empty
         }
         try store.close()
-        let before = FileState(try kind.location(in: dir))
-        let error = moltError { _ = try kind.open(in: dir, schema: paired) }
+        return FileState(try kind.location(in: dir))
+    }
+
+    static let oneSided = "'Item.owner' and its inverse 'Owner.items' disagree on 1 link: 'Owner.items' of Owner #1 holds Item #1, but 'Item.owner' of Item #1 does not hold Owner #1"
+
+    @Test("two relationships declared inverses that disagree are refused by validation, naming the objects", arguments: StoreKind.durable)
+    func newlyPairedDisagreementIsRefused(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let before = try Self.makeOneSidedStore(kind, in: dir)
+        let error = moltError { _ = try kind.open(in: dir, schema: Self.paired) }
         #expect(error?.code == .validationFailed)
-        #expect(error?.message.contains("'Item.owner' and its inverse 'Owner.items' disagree on 1 link: 'Owner.items' of Owner #1 holds Item #1, but 'Item.owner' of Item #1 does not hold Owner #1") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(Self.oneSided) == true, "\(error?.message ?? "")")
+        #expect(FileState(try kind.location(in: dir)) == before)
+    }
+
+    @Test("the pairing is compared after a stage that writes neither side, and after a later step renames the entity", arguments: StoreKind.durable)
+    func newlyPairedThroughStageAndRename(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let before = try Self.makeOneSidedStore(kind, in: dir)
+        let untouched = MigrationStage.custom(from: 1, to: 2) { migration in _ = try migration.new.count("Owner") }
+        let plan = try MigrationPlan(schemas: [Self.separate, Self.paired], stages: [untouched])
+        var error = moltError { _ = try kind.open(in: dir, schema: Self.paired, options: kind.options.migrating(with: plan)) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.message.contains(Self.oneSided) == true, "\(error?.message ?? "")")
+        // Paired in 1 → 2, then Item renamed Thing in 2 → 3, in one folded run.
+        let renamed = Schema(version: 3) {
+            Entity("Owner") {
+                Attribute("name", .string)
+                Relationship("items", toMany: "Thing", inverse: "owner")
+            }
+            Entity("Thing", originalName: "Item") {
+                Attribute("label", .string)
+                Relationship("owner", to: "Owner", inverse: "items")
+            }
+        }
+        let walk = try MigrationPlan(schemas: [Self.separate, Self.paired, renamed])
+        error = moltError { _ = try kind.open(in: dir, schema: renamed, options: kind.options.migrating(with: walk)) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.message.contains("'Owner.items' of Owner #1 holds Thing #1, but 'Thing.owner' of Thing #1 does not hold Owner #1") == true, "\(error?.message ?? "")")
         #expect(FileState(try kind.location(in: dir)) == before)
     }
 

@@ -96,37 +96,11 @@ extension LightweightMigration {
             linkedTables.insert(table)
             inverseTables.insert(table)
         }
-        for pair in InverseLink.pairs(in: current) where !wereInverses(pair) {
+        for pair in InverseLink.pairs(in: current, bothWays: true)
+        where pairedInverses.contains(where: { $0.entity == pair.entity && $0.relationship == pair.relationship.name }) {
             inverseTables.formUnion(pair.tables)
         }
         return written
-    }
-
-    /// Whether the pair's two sides were already each other's inverse when the run started.
-    private func wereInverses(_ pair: InverseLink) -> Bool {
-        guard let origin = tables[pair.entity]?.origin, let destinationOrigin = tables[pair.destination]?.origin,
-            let start = start.entity(named: origin.name), start.name == origin.name
-        else { return true }
-        // The side's name at the start: the relationship whose join table or column feeds it.
-        let startName: String? = {
-            if let join = joins[Self.key(pair.entity, pair.relationship.name)], let table = join.originTable {
-                return start.relationships.first { StoreLayout.joinTableName(entity: start.name, relationship: $0.name) == table }?.name
-            }
-            if case .column(let column)? = tables[pair.entity]?.columns[pair.relationship.name] { return column }
-            return nil
-        }()
-        guard let startName, let old = start.relationship(named: startName) else { return true }
-        guard let oldInverse = old.inverse else { return false }
-        let inverseSource: String? = {
-            if let join = joins[Self.key(pair.destination, pair.inverse.name)], let table = join.originTable {
-                return destinationOrigin.relationships.first {
-                    StoreLayout.joinTableName(entity: destinationOrigin.name, relationship: $0.name) == table
-                }?.name
-            }
-            if case .column(let column)? = tables[pair.destination]?.columns[pair.inverse.name] { return column }
-            return nil
-        }()
-        return inverseSource == nil || inverseSource == oldInverse
     }
 
     /// SQLite keeps what an expression gives, whatever the column's type: refuse a mapped value of the wrong

@@ -46,6 +46,9 @@ struct LightweightMigration {
     var verifiedExactDoubles: Set<SQLTableChange.ExactDouble> = []
     /// Columns a mapping computes in this run's rebuild rather than in a pass of its own: entity → attribute.
     var mappedColumns: [String: [String: MappedColumn]] = [:]
+    /// Sides (entity, relationship; names of ``current``) of the pairs a folded step declared each other's
+    /// inverse while both held links (``SchemaDiff/newlyPairedInverses()``): validation compares their sides.
+    var pairedInverses: [(entity: String, relationship: String)] = []
 
     /// A column a mapping computes in the rebuild: its expression and what to check once it is computed.
     struct MappedColumn {
@@ -98,6 +101,7 @@ struct LightweightMigration {
     /// - Parameter diff: The step, from the schema folded so far (``current``) to the next one.
     mutating func fold(_ diff: SchemaDiff) throws {
         if let error = diff.notInferableError { throw error }
+        pairedInverses = Self.carried(pairedInverses, through: diff) + diff.newlyPairedInverses().map { ($0.entity, $0.relationship.name) }
         var newTables: [String: TableState] = [:]
         var newJoins: [String: JoinState] = [:]
         for entity in diff.destination.entities {
@@ -191,5 +195,19 @@ struct LightweightMigration {
             }
         }
         return columns
+    }
+
+    /// The sides named in `diff`'s older schema, named as its newer schema names them (dropped when removed).
+    static func carried(
+        _ sides: [(entity: String, relationship: String)], through diff: SchemaDiff
+    ) -> [(entity: String, relationship: String)] {
+        sides.compactMap { side in
+            guard let entity = diff.destination.entities.first(where: { diff.originalName(ofEntity: $0.name) == side.entity }),
+                let relationship = entity.relationships.first(where: {
+                    diff.originalName(ofProperty: $0.name, inEntity: entity.name) == side.relationship
+                })
+            else { return nil }
+            return (entity.name, relationship.name)
+        }
     }
 }

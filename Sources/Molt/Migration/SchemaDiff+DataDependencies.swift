@@ -272,6 +272,19 @@ extension SchemaDiff {
         return new.kind == .toOne && old.kind == .toMany
     }
 
+    /// The pairs of the newer schema whose two sides both carry links of the older version, where they were not
+    /// each other's inverse: two relationships declared inverses, whose stored links may disagree.
+    func newlyPairedInverses() -> [InverseLink] {
+        InverseLink.pairs(in: destination).filter { pair in
+            guard !startsEmpty(pair.entity, pair.relationship.name), !startsEmpty(pair.destination, pair.inverse.name),
+                let oldEntity = originalName(ofEntity: pair.entity),
+                let oldName = originalName(ofProperty: pair.relationship.name, inEntity: pair.entity),
+                let old = source.entity(named: oldEntity)?.relationship(named: oldName)
+            else { return false }
+            return old.inverse != originalName(ofProperty: pair.inverse.name, inEntity: pair.destination)
+        }
+    }
+
     private func inverseDependencies() -> [DataDependency] {
         let (from, to) = (source.version, destination.version)
         var result: [DataDependency] = []
@@ -287,12 +300,10 @@ extension SchemaDiff {
                 "Make \(side.label) to-many, or keep one link per object in a custom stage from version \(from) to \(to).",
                 .linkedFromTwo(entity: oldEntity, linkedFrom: oldDestination, relationship: oldInverse)))
         }
-        for pair in InverseLink.pairs(in: destination) {
-            guard !startsEmpty(pair.entity, pair.relationship.name), !startsEmpty(pair.destination, pair.inverse.name),
-                let oldEntity = originalName(ofEntity: pair.entity), let oldDestination = originalName(ofEntity: pair.destination),
+        for pair in newlyPairedInverses() {
+            guard let oldEntity = originalName(ofEntity: pair.entity), let oldDestination = originalName(ofEntity: pair.destination),
                 let oldName = originalName(ofProperty: pair.relationship.name, inEntity: pair.entity),
-                let oldInverseName = originalName(ofProperty: pair.inverse.name, inEntity: pair.destination),
-                let old = source.entity(named: oldEntity)?.relationship(named: oldName), old.inverse != oldInverseName
+                let oldInverseName = originalName(ofProperty: pair.inverse.name, inEntity: pair.destination)
             else { continue }
             result.append(step(
                 .inverseMismatch, "\(pair.entity).\(pair.relationship.name)",

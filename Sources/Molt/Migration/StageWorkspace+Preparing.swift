@@ -4,15 +4,16 @@ extension StageWorkspace {
     static func prepare(from: Schema, to: Schema, diff: SchemaDiff, in db: any SQLConnection) throws -> StageWorkspace {
         var builder = try Builder(from: from, to: to, diff: diff, db: db)
         try builder.build()
+        var finalizer = LightweightMigration(
+            start: from, current: to, tables: builder.states, joins: builder.joins, droppedTables: builder.droppedTables,
+            droppedJoinTables: builder.droppedJoinTables)
+        // Validation compares the sides of pairs the step declares inverses, whatever the stage writes.
+        finalizer.pairedInverses = diff.newlyPairedInverses().map { ($0.entity, $0.relationship.name) }
         let workspace = StageWorkspace(
             diff: diff, newLayout: StoreLayout(entities: builder.layouts, dialect: db.dialect),
-            origins: builder.origins,
-            finalizer: LightweightMigration(
-                start: from, current: to, tables: builder.states, joins: builder.joins, droppedTables: builder.droppedTables,
-                droppedJoinTables: builder.droppedJoinTables),
-            requiredWithoutDefault: builder.required)
+            origins: builder.origins, finalizer: finalizer, requiredWithoutDefault: builder.required)
         workspace.attach(db)
-        try workspace.fillNewInverses(fresh: builder.freshSides, in: db)
+        try workspace.fillNewInverses(in: db)
         return workspace
     }
 
@@ -34,8 +35,6 @@ extension StageWorkspace {
         var droppedTables: [String] = []
         var droppedJoinTables: [String] = []
         var required: [String: [(attribute: String, column: String)]] = [:]
-        /// The relationship sides of B that start empty ("Entity.relationship"): no relationship of A feeds them.
-        var freshSides: Set<String> = []
 
         init(from: Schema, to: Schema, diff: SchemaDiff, db: any SQLConnection) throws {
             self.from = from
@@ -90,7 +89,6 @@ extension StageWorkspace {
             for relationship in entity.relationships where relationship.kind == .toMany {
                 joinLayout[relationship.name] = try createJoin(entity.name, relationship)
             }
-            for relationship in entity.relationships { freshSides.insert(LightweightMigration.key(entity.name, relationship.name)) }
             var origin = entity
             origin.name = table
             states[entity.name] = .init(origin: origin, entity: entity, columns: columns)
@@ -122,14 +120,8 @@ extension StageWorkspace {
                 let sameDestination = oldRelationship.map { origins[relationship.destination] == $0.destination } ?? false
                 switch relationship.kind {
                 case .toOne:
-                    if !(sameDestination && oldRelationship?.kind == .toOne) {
-                        freshSides.insert(LightweightMigration.key(entity.name, relationship.name))
-                    }
                     try carryToOne(relationship, from: sameDestination ? oldRelationship : nil, into: &carried)
                 case .toMany:
-                    if !sameDestination || oldRelationship == nil {
-                        freshSides.insert(LightweightMigration.key(entity.name, relationship.name))
-                    }
                     joinLayout[relationship.name] = try carryToMany(
                         relationship, of: entity, from: sameDestination ? oldRelationship : nil, in: old, carried: &carried)
                 }

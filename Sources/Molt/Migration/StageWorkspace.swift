@@ -84,8 +84,10 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     /// Fills each side of B that starts empty while its inverse holds links (in A's data), so that the stage
     /// reads both sides alike; a to-one side that the inverse links from several objects is left empty for
     /// the stage to decide, and validation refuses the step if the stage does not.
-    func fillNewInverses(fresh: Set<String>, in db: any SQLConnection) throws {
-        let sides = InverseLink.sidesToFill(in: to) { fresh.contains(LightweightMigration.key($0, $1)) }
+    /// Which sides start empty is the diff's rule (``SchemaDiff/startsEmpty(_:_:)``), the one the test kit's
+    /// data dependencies read too.
+    func fillNewInverses(in db: any SQLConnection) throws {
+        let sides = InverseLink.sidesToFill(in: to) { diff.startsEmpty($0, $1) }
         for side in sides where origins[side.entity] != nil && origins[side.destination] != nil {
             if try side.overfull(in: db, layout: newLayout) != nil {
                 filledInverseTables.formUnion(side.tables)
