@@ -63,16 +63,22 @@ package struct SchemaDDL: Sendable {
 
     /// Every statement that creates the schema in an empty database.
     package func createStatements(_ schema: Schema) -> [String] {
-        var statements: [String] = []
+        createStatementsByTable(schema).flatMap { $0 }
+    }
+
+    /// The statements of ``createStatements(_:)`` grouped by the table they create: each group is a table and its
+    /// indexes, entity tables first, then join tables. A group needs no other group (a reference to a table that
+    /// does not exist yet is only checked when a row is written), so groups can be created in separate databases.
+    package func createStatementsByTable(_ schema: Schema) -> [[String]] {
+        var groups: [[String]] = []
         for entity in schema.entities {
-            statements.append(createTable(entity))
-            for index in entity.storedIndexes { statements.append(createIndex(table: entity.name, index)) }
+            groups.append([createTable(entity)] + entity.storedIndexes.map { createIndex(table: entity.name, $0) })
         }
         for entity in schema.entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
-                statements += createJoinTable(entity: entity.name, relationship)
+                groups.append(createJoinTable(entity: entity.name, relationship))
             }
         }
-        return statements
+        return groups
     }
 }
