@@ -16,6 +16,14 @@ let package = Package(
         .library(name: "MoltPostgres", targets: ["MoltPostgres"]),
         .executable(name: "molt", targets: ["molt"]),
     ],
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The molt CLI opens postgres:// stores (builds NIO, postgres-nio and BoringSSL). Without it "
+                + "(--disable-default-traits), molt is for SQLite files only, builds in a fraction of the time and starts faster."
+        ),
+        .default(enabledTraits: ["PostgreSQL"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,7 +70,7 @@ let package = Package(
             name: "MoltCLI",
             dependencies: [
                 "Molt",
-                "MoltPostgres",
+                .target(name: "MoltPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

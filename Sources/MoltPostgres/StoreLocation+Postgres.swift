@@ -92,7 +92,7 @@ struct PostgresURL {
 
     init(_ url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            ["postgres", "postgresql"].contains(components.scheme?.lowercased() ?? "")
+            StoreLocation.postgresSchemes.contains(components.scheme?.lowercased() ?? "")
         else {
             throw MoltError(.invalidValue, "'\(url.absoluteString)' is not a PostgreSQL URL; write postgres://user:password@host:port/database.")
         }

@@ -25,6 +25,16 @@ public struct StoreLocation: Sendable, CustomStringConvertible {
     public static func file(_ url: URL) -> StoreLocation {
         StoreLocation(url: url, description: url.path, engine: SQLiteFileEngine(url: url))
     }
+
+    /// The URL schemes that name a PostgreSQL database (`postgres://`, `postgresql://`): the one rule both
+    /// MoltPostgres and the `molt` CLI (built with or without PostgreSQL) recognise such a URL by.
+    package static let postgresSchemes: Set<String> = ["postgres", "postgresql"]
+
+    /// Whether `text` is a PostgreSQL URL rather than a path.
+    package static func namesPostgres(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return false }
+        return postgresSchemes.contains(text[..<colon].lowercased())
+    }
 }
 
 /// How an engine opens a store's database: the seam between ``Store``'s opening rules and a storage engine.

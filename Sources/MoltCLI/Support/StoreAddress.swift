@@ -1,6 +1,9 @@
 import Foundation
 import Molt
+
+#if PostgreSQL
 import MoltPostgres
+#endif
 
 /// A store named on the command line: a file path, or a `postgres://` URL (its `schema=` query item names the
 /// store's namespace; `molt` by default).
@@ -11,21 +14,26 @@ import MoltPostgres
 /// ```
 enum StoreAddress {
     /// Whether `text` is a PostgreSQL URL rather than a path.
-    static func isPostgres(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
-    }
+    static func isPostgres(_ text: String) -> Bool { StoreLocation.namesPostgres(text) }
 
     /// The location `text` names.
     ///
     /// - Throws: ``CLIFailure`` (bad input) for a PostgreSQL URL that does not parse.
     static func location(_ text: String) throws -> StoreLocation {
         guard isPostgres(text) else { return .file(Files.url(text)) }
+        #if PostgreSQL
         guard let url = URL(string: text) else {
             throw CLIFailure(.badInput, "'\(text)' is not a valid URL; write postgres://user:password@host:port/database?schema=name.")
         }
         return try .postgres(url)
+        #else
+        throw CLIFailure(.badInput, Self.withoutPostgres)
+        #endif
     }
+
+    /// Why a `molt` built without the `PostgreSQL` trait refuses a `postgres://` store, and how to get one that
+    /// opens it.
+    static let withoutPostgres = "This molt was built for SQLite files only (without the PostgreSQL trait), so it cannot open a postgres:// store. Build it with PostgreSQL support: swift build -c release --static-swift-stdlib --product molt (the default traits)."
 
     /// Where a store is, for reports: its path, or its URL without the password.
     static func describe(_ location: StoreLocation) -> String { location.url?.path ?? location.description }
@@ -49,7 +57,11 @@ enum StoreAddress {
 
     /// Whether the PostgreSQL namespace of `location` exists already (false for a file).
     static func namespaceExists(_ location: StoreLocation) throws -> Bool {
+        #if PostgreSQL
         try PostgresMaintenance.namespaceExists(at: location) ?? false
+        #else
+        false
+        #endif
     }
 
     /// Removes a store this command created at `location` with `schema`: its file, or on PostgreSQL its tables
@@ -59,6 +71,8 @@ enum StoreAddress {
             Files.removeStore(url)
             return
         }
+        #if PostgreSQL
         try PostgresMaintenance.removeCreatedStore(at: location, schema: schema, namespaceExisted: namespaceExisted)
+        #endif
     }
 }
