@@ -86,7 +86,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
-        .testTarget(name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "molt"], exclude: ["__Snapshots__"]),
+        .testTarget(
+            name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "MoltTesting", "molt"], exclude: ["__Snapshots__"]),
         // Public @Model structs in a library of their own, as an app keeps its models; MoltPublicModelsTests uses
         // them from another module, which is what proves the generated public members compile and suffice.
         .target(name: "MoltPublicModelsFixture", dependencies: ["MoltMacros"], path: "Tests/PublicModels"),
@@ -95,9 +96,17 @@ let package = Package(
             name: "MoltMacrosTests",
             dependencies: [
                 "Molt", "MoltMacros", "MoltMacrosPlugin",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target states the modules it uses: a member reached only through another module's import is an error,
+// so the dependencies above are the ones the code imports (the upcoming feature swift-dependencies turns on).
+for target in package.targets where target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

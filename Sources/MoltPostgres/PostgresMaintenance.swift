@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import PostgresNIO
 
 /// Maintenance of PostgreSQL stores that `Store` does not offer, for tools and tests.
 package enum PostgresMaintenance {

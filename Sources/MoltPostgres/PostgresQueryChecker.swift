@@ -1,3 +1,4 @@
+import Foundation
 import Molt
 
 /// Checks an app's query (a mapping's expression, filter or source key, already in PostgreSQL's spelling) by an

@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 /// How Molt uses a PostgreSQL store, beyond `Store/Options`.
 ///
@@ -19,7 +20,7 @@ public struct PostgresStoreOptions: Sendable, Hashable {
     public var lockTimeout: Double = 10
     /// How long to wait for another session's creation or migration of the same store (taken from
     /// `Store.Options.migrationWaitTimeout` when the store is opened).
-    var migrationWaitTimeout: Double = 600
+    var migrationWaitTimeout: Double = LockWait.defaultTimeout
 
     public init() {}
 

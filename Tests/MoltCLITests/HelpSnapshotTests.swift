@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MoltTesting
 
 /// `molt --help` and every subcommand's help, compared with the files in `__Snapshots__/`.
 ///
@@ -31,12 +32,12 @@ struct SnapshotMismatch: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Compares `text` with `__Snapshots__/<name>.txt`, or records it when `MOLT_RECORD_SNAPSHOTS=1` (and not on CI).
+/// Compares `text` with `__Snapshots__/<name>.txt`, or records it when `MOLT_RECORD_SNAPSHOTS` asks (and not on CI).
 func assertSnapshot(_ text: String, named name: String, filePath: String = #filePath) throws {
     let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
     let file = folder.appendingPathComponent("\(name).txt")
-    let environment = ProcessInfo.processInfo.environment
-    if environment["MOLT_RECORD_SNAPSHOTS"] == "1" && environment["CI"] == nil {
+    // The same rule as schema snapshots (MoltTesting's RecordMode): `MOLT_RECORD_SNAPSHOTS=1` records, CI never does.
+    if SchemaSnapshots.RecordMode.environment != .never {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: file)
         return

@@ -30,8 +30,7 @@ struct Migrator {
         run.begin("validating", entity: nil, total: 0)
         try StoreValidator.validate(db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables)
         run.finish()
-        let duration = ContinuousClock.now - clock
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(
             fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds, steps: state.lines,
             stepRecords: state.records)

@@ -40,7 +40,7 @@ extension Store {
         public var resetsStoreIfMigrationNeeded = false
         /// How long an opener waits for another thread or process that is migrating the same file, in
         /// seconds. Defaults to ten minutes.
-        public var migrationWaitTimeout: TimeInterval = 600
+        public var migrationWaitTimeout: TimeInterval = LockWait.defaultTimeout
         /// How thoroughly a migration overwrites deleted content. Defaults to ``SecureDelete-swift.enum/systemDefault``.
         public var secureDelete: SecureDelete = .systemDefault
         /// Checks the whole store inside a migration's transaction, before its first write, and refuses a damaged
@@ -77,4 +77,10 @@ extension Store {
             return copy
         }
     }
+}
+
+extension Store {
+    /// `LockWait.defaultTimeout` where a public function's default argument needs it (those may only name
+    /// public or `@usableFromInline` internal declarations).
+    @usableFromInline static let defaultWaitTimeout: TimeInterval = LockWait.defaultTimeout
 }

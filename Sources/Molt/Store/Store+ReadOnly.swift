@@ -24,12 +24,12 @@ extension Store {
     /// - Returns: A store whose ``isReadOnly`` is true: writes throw ``MoltError/Code/readOnly``.
     /// - Throws: ``MoltError``: ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore``,
     ///   ``MoltError/Code/corruptStore``, ``MoltError/Code/needsRecovery``, ``MoltError/Code/locked``…
-    public static func openReadOnly(at url: URL, waitingUpTo timeout: TimeInterval = 600) throws -> Store {
+    public static func openReadOnly(at url: URL, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout) throws -> Store {
         try openReadOnly(at: .file(url), waitingUpTo: timeout)
     }
 
     /// Opens the store at `location` read-only, by the rules of ``openReadOnly(at:waitingUpTo:)-(URL,_)``.
-    public static func openReadOnly(at location: StoreLocation, waitingUpTo timeout: TimeInterval = 600) throws -> Store {
+    public static func openReadOnly(at location: StoreLocation, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout) throws -> Store {
         let database = try location.engine.openForReading(waitingUpTo: timeout)
         do {
             let metadata = try database.inspect { db in try requireMetadata(db, location) }
@@ -46,7 +46,7 @@ extension Store {
     /// - Parameter body: Called with the recorded metadata, and the objects at the recorded schema.
     /// - Throws: What ``openReadOnly(at:waitingUpTo:)-(URL,_)`` throws, or what `body` throws.
     package static func reading<T>(
-        at location: StoreLocation, waitingUpTo timeout: TimeInterval = 600, _ body: (StoreSnapshot, Objects) throws -> T
+        at location: StoreLocation, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout, _ body: (StoreSnapshot, Objects) throws -> T
     ) throws -> T {
         let database = try location.engine.openForReading(waitingUpTo: timeout)
         defer { try? database.close() }
@@ -84,7 +84,7 @@ extension Store {
         do {
             try database.backup(to: destination.path)
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: destination.path + suffix) }
+            SQLiteFiles.remove(destination.path)
             throw error
         }
     }

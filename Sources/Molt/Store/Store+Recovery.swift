@@ -19,7 +19,7 @@ extension Store {
     ///
     /// - Parameter scratch: The folder that holds the rehearsal's copy: the system's temporary folder (`TMPDIR`).
     package static func recover(
-        at url: URL, waitingUpTo timeout: TimeInterval = 600, rehearsingIn scratch: URL = FileManager.default.temporaryDirectory
+        at url: URL, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout, rehearsingIn scratch: URL = FileManager.default.temporaryDirectory
     ) throws -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
@@ -46,8 +46,9 @@ extension Store {
         let copy = folder.appendingPathComponent("store.sqlite")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for suffix in ["", "-journal", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
-                try FileManager.default.copyItem(atPath: url.path + suffix, toPath: copy.path + suffix)
+            for (file, copy) in zip(SQLiteFiles.paths(of: url.path), SQLiteFiles.paths(of: copy.path))
+            where FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.copyItem(atPath: file, toPath: copy)
             }
         } catch {
             throw copyFailure(error, of: url, in: scratch)

@@ -104,7 +104,7 @@ struct RehearseCommand: ParsableCommand {
         let report = Report(
             store: store, fromVersion: info.version, toVersion: schema.version, entities: entities,
             steps: record?.steps ?? [],
-            duration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            duration: elapsed.inSeconds,
             objectsTouched: record?.objectsTouched ?? 0, stepRecords: record?.stepRecords ?? [], peakMemoryBytes: Files.peakResidentMemory())
         if output.json {
             try Terminal.json(report)

@@ -1,16 +1,8 @@
 import ArgumentParser
 import Molt
 
-/// The exit codes of `molt`, the same for every command so that scripts can rely on them.
-///
-/// | Code | Meaning |
-/// |------|---------|
-/// | 0 | Success. |
-/// | 1 | The work failed: a migration step, the validation of its result, the disk; or `molt check` found errors. |
-/// | 2 | Usage error: an unknown option, a missing argument, a value out of range. |
-/// | 3 | Bad input file: no such file, not a Molt store, a damaged file, a journal left by a dead writer (for a read command), invalid JSON, a schema that does not validate. |
-/// | 4 | Version conflict: the store is newer than the schema, or its version's schema was changed without a bump. |
-/// | 5 | The migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion. |
+/// The exit codes of `molt`, the same for every command so that scripts can rely on them. What each means is
+/// said once, in ``meaning``; `molt --help` prints the table made of them (``helpText``).
 enum ExitStatus: Int32, CaseIterable {
     case success = 0
     case failure = 1
@@ -35,16 +27,23 @@ enum ExitStatus: Int32, CaseIterable {
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 
-    /// The table printed in `molt --help`.
-    static let helpText = """
-        Exit codes:
-          0  success
-          1  the work failed (a migration step, its validation, the disk), or `check` found errors
-          2  usage error (unknown option, missing argument, value out of range)
-          3  bad input file: no such file, not a Molt store, damaged file, invalid JSON, invalid schema
-          4  version conflict: the store is newer than the schema, or a version changed without a bump
-          5  the migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion
-        """
+    /// What the status tells a script, as `molt --help` lists it.
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .failure: "the work failed (a migration step, its validation, the disk), or `check` found errors"
+        case .usage: "usage error (unknown option, missing argument, value out of range)"
+        case .badInput:
+            "bad input file: no such file, not a Molt store, damaged file, a journal left by a dead writer (for a read command), invalid JSON, invalid schema"
+        case .versionConflict: "version conflict: the store is newer than the schema, or a version changed without a bump"
+        case .notInferable: "the migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion"
+        }
+    }
+
+    /// The table printed in `molt --help`: every status and its ``meaning``.
+    static var helpText: String {
+        (["Exit codes:"] + allCases.map { "  \($0.rawValue)  \($0.meaning)" }).joined(separator: "\n")
+    }
 }
 
 /// An error of the command line itself (a missing input file, a bad data file), with its exit status.

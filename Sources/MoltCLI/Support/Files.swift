@@ -94,9 +94,7 @@ enum Files {
 
     /// Removes a store and the files SQLite keeps beside it.
     static func removeStore(_ url: URL) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
-        }
+        SQLiteFiles.remove(url.path)
     }
 
     /// A new, empty temporary folder.

@@ -57,9 +57,8 @@ enum Terminal {
 final class ProgressBar: @unchecked Sendable {
     private let title: String
     private let handle: FileHandle
-    private let lock = NSLock()
-    private var drawn = false
-    private var last: (percent: Int, key: String)?
+    /// Whether a bar is on screen, and the percentage and key last drawn.
+    private let state = LockedValue<(drawn: Bool, last: (percent: Int, key: String)?)>((false, nil))
 
     init(title: String, handle: FileHandle) {
         self.title = title
@@ -85,27 +84,29 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     private func draw(_ fraction: Double, key: String, _ detail: String) {
-        lock.lock()
-        defer { lock.unlock() }
+        state.withLock { state in draw(fraction, key: key, detail, &state) }
+    }
+
+    private func draw(_ fraction: Double, key: String, _ detail: String, _ state: inout (drawn: Bool, last: (percent: Int, key: String)?)) {
         let width = 30
         let fraction = min(max(fraction, 0), 1)
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = Int((fraction * 100).rounded(.down))
         // Redraw only when the percentage changes: a migration may report thousands of batches.
-        if let last, last == (percent, key) { return }
-        last = (percent, key)
+        if let last = state.last, last == (percent, key) { return }
+        state.last = (percent, key)
         let text = "\r\u{1B}[K\(title) [\(bar)] \(percent)% (\(detail))"
         handle.write(Data(text.utf8))
-        drawn = true
+        state.drawn = true
     }
 
     /// Erases the bar, so that the next line starts clean.
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawn { handle.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
+        state.withLock { state in
+            if state.drawn { handle.write(Data("\r\u{1B}[K".utf8)) }
+            state.drawn = false
+        }
     }
 }
 

@@ -1,4 +1,6 @@
 import MoltMacrosPlugin
+import SwiftSyntax
+import SwiftSyntaxBuilder
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
 import SwiftSyntaxMacrosGenericTestSupport
@@ -15,7 +17,7 @@ let moltMacros: [String: MacroSpec] = [
 /// `assertMacroExpansion` reporting through swift-testing.
 func assertExpansion(
     _ source: String, expandedSource: String, diagnostics: [DiagnosticSpec] = [], fixedSource: String? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
     assertMacroExpansion(
         source, expandedSource: expandedSource, diagnostics: diagnostics, macroSpecs: moltMacros,

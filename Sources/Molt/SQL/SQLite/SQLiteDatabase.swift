@@ -17,7 +17,7 @@ package final class SQLiteDatabase: SQLDatabase {
     /// How a file is opened.
     package struct Settings: Sendable {
         /// How long to wait for another connection's lock, in seconds.
-        package var busyTimeout: Double = 600
+        package var busyTimeout: Double = LockWait.defaultTimeout
         /// Opens the file read-only: nothing is ever written, not even a journal recovery.
         package var readOnly = false
         /// `PRAGMA secure_delete = FAST` during exclusive work (a migration).

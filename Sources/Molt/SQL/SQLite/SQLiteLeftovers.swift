@@ -58,7 +58,7 @@ struct SQLiteLeftovers {
         // here: closing a descriptor would release that connection's locks).
         if SQLiteOpenFiles.isOpen(path) || isInUse() { return nil }
         if hasHotJournal() { return .journal }
-        if exists("-wal") && SQLiteWALFile(path: path + "-wal").hasCommittedFrames() { return .log }
+        if exists(SQLiteFiles.wal) && SQLiteWALFile(path: path + SQLiteFiles.wal).hasCommittedFrames() { return .log }
         return nil
     }
 
@@ -70,17 +70,17 @@ struct SQLiteLeftovers {
         switch recoverableLeftover() {
         case .journal:
             throw needsRecovery(
-                "a rollback journal (\(path)-journal, \(size("-journal")) bytes) left by a process that stopped in the middle of a write")
+                "a rollback journal (\(path)-journal, \(size(SQLiteFiles.journal)) bytes) left by a process that stopped in the middle of a write")
         case .log:
             // Committed changes not yet copied into the file: SQLite reads them through the index, changing only
             // the index; without one it would create it.
-            if isWALMode() && exists("-shm") { return .readOnly }
+            if isWALMode() && exists(SQLiteFiles.shm) { return .readOnly }
             throw needsRecovery(
-                "a write-ahead log (\(path)-wal, \(size("-wal")) bytes) with committed changes, left by a process that stopped before it closed the store")
+                "a write-ahead log (\(path)-wal, \(size(SQLiteFiles.wal)) bytes) with committed changes, left by a process that stopped before it closed the store")
         case nil:
             // A header whose journal versions SQLite does not know as a writer (3 and up makes the file read-only
             // to SQLite, which then cannot remove the `-wal` and `-shm` a WAL reader creates) is read alone too.
-            if exists("-wal") || exists("-shm") || !hasKnownFormatVersions() { return .immutable }
+            if exists(SQLiteFiles.wal) || exists(SQLiteFiles.shm) || !hasKnownFormatVersions() { return .immutable }
             return isWALMode() ? .writableQueryOnly : .readOnly
         }
     }
@@ -132,8 +132,8 @@ struct SQLiteLeftovers {
     /// SQLite's rule: a journal that exists, is not empty and does not start with a zero byte, with no writer
     /// holding the file.
     func hasHotJournal() -> Bool {
-        guard exists("-journal"), size("-journal") > 0 else { return false }
-        guard let handle = FileHandle(forReadingAtPath: path + "-journal") else { return false }
+        guard exists(SQLiteFiles.journal), size(SQLiteFiles.journal) > 0 else { return false }
+        guard let handle = FileHandle(forReadingAtPath: path + SQLiteFiles.journal) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 1))?.first.map { $0 != 0 } ?? false
     }

@@ -18,8 +18,8 @@ enum SQLiteOpenFiles {
         var inode: UInt64
     }
 
-    nonisolated(unsafe) fileprivate static var counts: [FileID: Int] = [:]
-    fileprivate static let lock = NSLock()
+    /// How many connections of this process have each file open.
+    fileprivate static let counts = LockedValue<[FileID: Int]>([:])
 
     private static func id(_ path: String) -> FileID? {
         var info = stat()
@@ -36,7 +36,7 @@ enum SQLiteOpenFiles {
 
         /// Ends the hold (once; later calls do nothing).
         func release() {
-            SQLiteOpenFiles.lock.withLock {
+            SQLiteOpenFiles.counts.withLock { counts in
                 guard !released else { return }
                 released = true
                 counts[id, default: 1] -= 1
@@ -50,13 +50,13 @@ enum SQLiteOpenFiles {
     /// Records that a connection to the file at `path` was opened, until the lease is released.
     static func lease(_ path: String) -> Lease? {
         guard let id = id(path) else { return nil }
-        lock.withLock { counts[id, default: 0] += 1 }
+        counts.withLock { $0[id, default: 0] += 1 }
         return Lease(id)
     }
 
     /// Whether this process has a connection to the file at `path`.
     static func isOpen(_ path: String) -> Bool {
         guard let id = id(path) else { return false }
-        return lock.withLock { counts[id] != nil }
+        return counts.withLock { $0[id] != nil }
     }
 }
