@@ -13,6 +13,10 @@ import Molt
 ///   command's fixed cost: process start-up, reading the snapshot and the store's metadata, planning,
 ///   validation, the history row, the commit. `molt check` still checks everything.
 ///
+/// The binary is the one `ChildProcess.moltBinary()` finds; its build (runtime linked statically or not,
+/// PostgreSQL in it or not) is in the first row's label, because start-up is most of what this command costs.
+/// The README's install line for SQLite stores builds it with `--static-swift-stdlib --disable-default-traits`.
+///
 /// The default command at 3M is reported beside `sqlite3` at 3M for information. The `Item` table of every 1M
 /// and 3M store must have the same shape after each round.
 struct MigrateCLIFlat: Scenario {
@@ -47,8 +51,9 @@ struct MigrateCLIFlat: Scenario {
             alter(large, check: sameLarge),
         ], repetitions: runner.cheapRepetitions)
         let (s, mid, l) = (Runner.label(small), Runner.label(medium), Runner.label(large))
+        let build = MoltBinary.describe(molt)
         return [
-            Comparison(scenario: name, label: "molt migrate, \(mid)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
+            Comparison(scenario: name, label: "molt migrate, \(mid) (\(build))", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
                        molt: m[0], baseline: m[1], target: .atMost(3)),
             Comparison(scenario: name, label: "molt migrate --skip-check, \(l) vs \(s) objects", baselineDescription: "the same on \(s) objects",
                        molt: m[3], baseline: m[2], target: .atMost(1.2)),
