@@ -35,7 +35,8 @@ extension SQLConnection {
         let q = dialect.quote
         let columns = index.attributes.map(q).joined(separator: ", ")
         let notNull = index.attributes.map { "\(q($0)) IS NOT NULL" }.joined(separator: " AND ")
-        let types = index.attributes.map { entity.attribute(named: $0)?.type } + [AttributeType.int]
+        // A to-one relationship's column holds the linked object's `_id`.
+        let types = index.attributes.map { entity.attribute(named: $0)?.type ?? .int } + [AttributeType.int]
         let sql = "SELECT \(columns), COUNT(*) FROM \(q(table)) WHERE \(notNull) GROUP BY \(columns) HAVING COUNT(*) > 1 LIMIT 1"
         guard let row = try fetchRows(sql, types: types).first else { return }
         let values = row.dropLast().map(\.description)

@@ -81,7 +81,12 @@ public struct Entity: Hashable, Sendable {
 
 /// An index on one or more attributes of an entity; a unique index is a uniqueness constraint.
 public struct Index: Hashable, Sendable, Codable {
-    /// The indexed attributes, in order.
+    /// The indexed properties, in order: attributes, and to-one relationships (the object each one links to, as
+    /// Core Data's compound indexes and uniqueness constraints may hold them).
+    ///
+    /// ```swift
+    /// Index(["folder", "title"], unique: true)  // no two notes of a folder share a title
+    /// ```
     public var attributes: [String]
     /// Whether the combination of values must be unique.
     public var isUnique: Bool

@@ -115,7 +115,16 @@ extension Schema {
         for index in entity.indexes {
             guard !index.attributes.isEmpty else { throw invalid("an index of '\(entity.name)' lists no attribute.", entity.name) }
             for name in index.attributes where entity.attribute(named: name) == nil {
-                throw invalid("an index of '\(entity.name)' names '\(name)', which is not an attribute of the entity.", entity.name, name)
+                guard let relationship = entity.relationship(named: name) else {
+                    throw invalid(
+                        "an index of '\(entity.name)' names '\(name)', which is neither an attribute nor a to-one relationship of the entity.",
+                        entity.name, name)
+                }
+                guard relationship.kind == .toOne else {
+                    throw invalid(
+                        "an index of '\(entity.name)' names the to-many relationship '\(name)'; an index holds attributes and to-one relationships (a to-many's links are in a table of their own, indexed already).",
+                        entity.name, name)
+                }
             }
             guard indexKeys.insert(index.attributes).inserted else {
                 throw invalid("the index on '\(entity.name)'(\(index.attributes.joined(separator: ", "))) is declared twice.", entity.name)

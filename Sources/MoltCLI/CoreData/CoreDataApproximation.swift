@@ -21,7 +21,7 @@ struct CoreDataApproximation: Equatable, CustomStringConvertible {
         case requiredRelationships = "required-relationships"
         /// A to-many relationship with a maximum count written without it.
         case relationshipCounts = "relationship-counts"
-        /// An index or uniqueness constraint over a relationship, left out.
+        /// An index or uniqueness constraint over a to-many relationship (or a property not stored), left out.
         case relationshipIndexes = "relationship-indexes"
         /// The `No Action` delete rule written as `nullify`.
         case noAction = "no-action"

@@ -61,7 +61,7 @@ extension CoreDataModel {
                 }
                 relationships.append(convert(relationship, of: entity.name, approximate: approximate))
             }
-            let indexes = Self.indexes(of: entity, attributes: attributes) { property, what in
+            let indexes = Self.indexes(of: entity, attributes: attributes, relationships: relationships) { property, what in
                 approximate(.relationshipIndexes, entity.name, property, what)
             }
             entities.append(Entity(entity.name, attributes: attributes, relationships: relationships, indexes: indexes))

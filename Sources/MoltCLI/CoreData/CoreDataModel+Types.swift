@@ -86,23 +86,26 @@ extension CoreDataModel {
     }
 
     /// The entity's indexes: uniqueness constraints as unique indexes, attributes marked indexed and compound and
-    /// fetch indexes as plain ones, each once (a unique one wins). An index over a relationship is left out and
-    /// reported through `approximate`.
-    static func indexes(of entity: CoreDataEntity, attributes: [Attribute], approximate: (String?, String) -> Void) -> [Index] {
-        let stored = Set(attributes.map(\.name))
+    /// fetch indexes as plain ones, each once (a unique one wins). They may hold attributes and to-one
+    /// relationships, as Molt's do; one over a to-many relationship (or a property that is not stored) is left out
+    /// and reported through `approximate`.
+    static func indexes(
+        of entity: CoreDataEntity, attributes: [Attribute], relationships: [Relationship], approximate: (String?, String) -> Void
+    ) -> [Index] {
+        let stored = Set(attributes.map(\.name) + relationships.filter { $0.kind == .toOne }.map(\.name))
         var result: [Index] = []
         func add(_ names: [String], unique: Bool) {
             guard !names.isEmpty else { return }
             let others = names.filter { !stored.contains($0) }
             if !others.isEmpty {
-                let relationships = others.filter { name in entity.relationships.contains { $0.name == name } }
+                let toMany = others.filter { name in entity.relationships.contains { $0.name == name } }
                 let what = unique ? "uniqueness constraint" : "index"
                 approximate(
                     others.first,
-                    "the \(what) on (\(names.joined(separator: ", "))) includes \(relationships.isEmpty ? "'\(others.joined(separator: "', '"))', which is not a stored attribute" : "relationship '\(relationships.joined(separator: "', '"))'"): left out, as Molt indexes attributes only")
+                    "the \(what) on (\(names.joined(separator: ", "))) includes \(toMany.isEmpty ? "'\(others.joined(separator: "', '"))', which is not a stored attribute" : "the to-many relationship '\(toMany.joined(separator: "', '"))'"): left out, as Molt indexes attributes and to-one relationships only")
                 return
             }
-            if let existing = result.firstIndex(where: { $0.attributes == names }) {
+        if let existing = result.firstIndex(where: { $0.attributes == names }) {
                 if unique { result[existing].isUnique = true }
                 return
             }
