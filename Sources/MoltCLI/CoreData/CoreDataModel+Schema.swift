@@ -41,18 +41,7 @@ extension CoreDataModel {
                     .inheritance, entity.name, nil,
                     "is a sub-entity of '\(parent)': written as an entity of its own that holds its \(inherited) inherited properties too; a fetch of '\(parent)' will not return its objects")
             }
-            var attributes: [Attribute] = []
-            for attribute in entity.attributes {
-                if attribute.isTransient {
-                    transients.append("\(entity.name).\(attribute.name)")
-                    continue
-                }
-                let (type, approximation) = try Self.attributeType(of: attribute, entity: entity.name, version: name)
-                if let (kind, what) = approximation { approximate(kind, entity.name, attribute.name, what) }
-                let (value, defaultApproximation) = try Self.defaultValue(of: attribute, as: type, entity: entity.name, version: name)
-                if let what = defaultApproximation { approximate(.defaults, entity.name, attribute.name, what) }
-                attributes.append(Attribute(attribute.name, type, isOptional: attribute.isOptional, default: value))
-            }
+            let attributes = try convertAttributes(of: entity, transients: &transients, approximate: approximate)
             var relationships: [Relationship] = []
             for relationship in entity.relationships {
                 if relationship.isTransient {
@@ -81,6 +70,26 @@ extension CoreDataModel {
             throw CLIFailure(.badInput, "Core Data model '\(name)' cannot be written as a Molt schema: \(error.message)")
         }
         return CoreDataConversion(schema: schema, approximations: approximations, transients: transients, notes: notes)
+    }
+
+    /// The stored attributes of `entity` as Molt attributes; transient ones are listed in `transients`.
+    private func convertAttributes(
+        of entity: CoreDataEntity, transients: inout [String],
+        approximate: (CoreDataApproximation.Kind, String, String?, String) -> Void
+    ) throws -> [Attribute] {
+        var attributes: [Attribute] = []
+        for attribute in entity.attributes {
+            if attribute.isTransient {
+                transients.append("\(entity.name).\(attribute.name)")
+                continue
+            }
+            let (type, approximation) = try Self.attributeType(of: attribute, entity: entity.name, version: name)
+            if let (kind, what) = approximation { approximate(kind, entity.name, attribute.name, what) }
+            let (value, defaultApproximation) = try Self.defaultValue(of: attribute, as: type, entity: entity.name, version: name)
+            if let what = defaultApproximation { approximate(.defaults, entity.name, attribute.name, what) }
+            attributes.append(Attribute(attribute.name, type, isOptional: attribute.isOptional, default: value))
+        }
+        return attributes
     }
 
     private func convert(

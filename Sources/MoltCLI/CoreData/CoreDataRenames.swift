@@ -52,17 +52,9 @@ enum CoreDataRenames {
         let attributes = match(new.attributes.filter { !$0.isTransient }, old.attributes.filter { !$0.isTransient }, \.name, \.renamingIdentifier)
         let newAttributes = new.attributes.filter { !$0.isTransient }, oldAttributes = old.attributes.filter { !$0.isTransient }
         for (i, found) in attributes.sorted(by: { $0.key < $1.key }) {
-            let a = newAttributes[i], o = oldAttributes[found.index]
-            if found.byName { notes.append(note(current, previous, new.name, a.name, a.identity, o.identity)) }
-            guard let k = entity.attributes.firstIndex(where: { $0.name == a.name }) else { continue }
-            if a.name != o.name { entity.attributes[k].originalName = o.name }
-            let newType = entity.attributes[k].type
-            if let oldType = try? CoreDataModel.attributeType(of: o, entity: old.name, version: previous.name).0,
-                oldType != newType, !oldType.widens(to: newType)
-            {
-                notes.append(
-                    "\(current.name): '\(new.name).\(a.name)' is \(a.type) (written as \(newType.rawValue)), and '\(old.name).\(o.name)' was \(o.type) (\(oldType.rawValue)) in '\(previous.name)': Core Data infers no mapping for a type change (the app ships a mapping model for this step), and Molt refuses the step until a stage converts the values or the snapshot declares the attribute replaced")
-            }
+            resolveAttribute(
+                &entity, newAttributes[i], from: oldAttributes[found.index], byName: found.byName, new: new, old: old,
+                current: current, previous: previous, notes: &notes)
         }
         let newRelationships = new.relationships.filter { !$0.isTransient }, oldRelationships = old.relationships.filter { !$0.isTransient }
         let relationships = match(newRelationships, oldRelationships, \.name, \.renamingIdentifier)
@@ -95,6 +87,24 @@ enum CoreDataRenames {
         deletions += replacedAcrossKinds(
             new: new, old: old, matched: (attributes, relationships), current: current, previous: previous, notes: &notes)
         return deletions
+    }
+
+    /// Marks the attribute `a` of `entity` renamed from `o` with its `originalName`, and notes what Core Data would
+    /// not infer for it: a match by name only, a change of type that is not a widening.
+    private static func resolveAttribute(
+        _ entity: inout Entity, _ a: CoreDataAttribute, from o: CoreDataAttribute, byName: Bool, new: CoreDataEntity,
+        old: CoreDataEntity, current: CoreDataModel, previous: CoreDataModel, notes: inout [String]
+    ) {
+        if byName { notes.append(note(current, previous, new.name, a.name, a.identity, o.identity)) }
+        guard let k = entity.attributes.firstIndex(where: { $0.name == a.name }) else { return }
+        if a.name != o.name { entity.attributes[k].originalName = o.name }
+        let newType = entity.attributes[k].type
+        if let oldType = try? CoreDataModel.attributeType(of: o, entity: old.name, version: previous.name).0,
+            oldType != newType, !oldType.widens(to: newType)
+        {
+            notes.append(
+                "\(current.name): '\(new.name).\(a.name)' is \(a.type) (written as \(newType.rawValue)), and '\(old.name).\(o.name)' was \(o.type) (\(oldType.rawValue)) in '\(previous.name)': Core Data infers no mapping for a type change (the app ships a mapping model for this step), and Molt refuses the step until a stage converts the values or the snapshot declares the attribute replaced")
+        }
     }
 
     /// The properties that keep their name but change kind (relationship ↔ attribute), declared replaced: Core Data

@@ -84,6 +84,24 @@ package enum SQLiteErrors {
         case SQLITE_IOERR where fullOrTooBig:
             let reason = tooBig ? "the process's file size limit (`ulimit -f`) was reached" : "the disk is full"
             return error(.diskFull, "Writing \(subject) failed because \(reason); \(nothing). Free some space (or raise the limit) and try again.")
+        case SQLITE_TOOBIG:
+            return error(.invalidValue, "A value or statement is larger than SQLite accepts (\(message)); \(nothing). Store smaller values.")
+        case SQLITE_IOERR:
+            return error(.ioError, "SQLite could not read or write \(subject): \(message); \(nothing). Check the disk and try again.")
+        case SQLITE_INTERRUPT:
+            return error(.cancelled, "The work was interrupted; \(nothing).")
+        default:
+            return accessFailure(primary, message: message, context, error)
+        }
+    }
+
+    /// A failure to reach the store (damaged, locked, read-only, not openable) or one SQLite does not classify:
+    /// the message names the file when there is one.
+    private static func accessFailure(
+        _ primary: Int32, message: String, _ context: Context, _ error: (MoltError.Code, String) -> MoltError
+    ) -> MoltError {
+        let (subject, nothing) = context.phrases
+        switch primary {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             if case .file(let path) = context {
                 return error(
@@ -106,12 +124,6 @@ package enum SQLiteErrors {
                 return error(.ioError, "The store at \(path) cannot be opened: \(message). Check the path and its permissions.")
             }
             return error(.ioError, "SQLite cannot open a file it needs (\(message)); \(nothing). Check the folder's permissions.")
-        case SQLITE_TOOBIG:
-            return error(.invalidValue, "A value or statement is larger than SQLite accepts (\(message)); \(nothing). Store smaller values.")
-        case SQLITE_IOERR:
-            return error(.ioError, "SQLite could not read or write \(subject): \(message); \(nothing). Check the disk and try again.")
-        case SQLITE_INTERRUPT:
-            return error(.cancelled, "The work was interrupted; \(nothing).")
         default:
             if case .file(let path) = context {
                 return error(.ioError, "SQLite failed on \(path): \(message).")
