@@ -65,11 +65,14 @@ let package = Package(
             ]
         ),
         .target(name: "MoltMacros", dependencies: ["Molt", "MoltMacrosPlugin"]),
-        .target(name: "MoltTesting", dependencies: ["Molt"]),
+        // What the CLI and the test kit share and apps never link: data files (export, import), dry runs. Not a
+        // product: its declarations are `package`, reached by MoltCLI and MoltTesting only.
+        .target(name: "MoltTooling", dependencies: ["Molt"]),
+        .target(name: "MoltTesting", dependencies: ["Molt", "MoltTooling"]),
         .target(
             name: "MoltCLI",
             dependencies: [
-                "Molt",
+                "Molt", "MoltTooling",
                 .target(name: "MoltPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -80,14 +83,14 @@ let package = Package(
         .testTarget(
             name: "MoltTests",
             dependencies: [
-                "Molt", "MoltPostgres", "molt-test-worker",
+                "Molt", "MoltPostgres", "MoltTooling", "MoltTesting", "molt-test-worker",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(
-            name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "MoltTesting", "molt"], exclude: ["__Snapshots__"]),
+            name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt"], exclude: ["__Snapshots__"]),
         // Public @Model structs in a library of their own, as an app keeps its models; MoltPublicModelsTests uses
         // them from another module, which is what proves the generated public members compile and suffice.
         .target(name: "MoltPublicModelsFixture", dependencies: ["MoltMacros"], path: "Tests/PublicModels"),

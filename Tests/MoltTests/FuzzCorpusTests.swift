@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@_spi(Fuzzing) import Molt
+import Molt
+@_spi(Fuzzing) import MoltTesting
 
 /// The fuzz targets' committed inputs (`Fuzz/Corpus/`), replayed through the same entry points in the ordinary
 /// test run: every input, including each one that once crashed a target, is answered with a value or a

@@ -1,6 +1,7 @@
 import CLibFuzzer
 import Foundation
-@_spi(Fuzzing) import Molt
+import Molt
+@_spi(Fuzzing) import MoltTesting
 
 /// What every fuzz target shares: the schema that mapping SQL and data files are read against, and the rule that
 /// a reader of untrusted input returns or throws ``MoltError``, never anything else.

@@ -1,5 +1,6 @@
 import FuzzSupport
-@_spi(Fuzzing) import Molt
+import Molt
+@_spi(Fuzzing) import MoltTesting
 
 /// The store every input is imported into (and rolled back from): in memory, at the fixture schema.
 let store = try! Store.inMemory(schema: FuzzSupport.schema)

@@ -1,5 +1,6 @@
 import FuzzSupport
-@_spi(Fuzzing) import Molt
+import Molt
+@_spi(Fuzzing) import MoltTesting
 
 /// The checks, built once: SQLite's scratch tables of the fixture schema.
 nonisolated(unsafe) let check = try! FuzzingEntryPoints.mappingCheck(over: FuzzSupport.schema)

@@ -31,7 +31,7 @@
 /// - ``add(_:to:of:)-(_,String,_)``
 /// - ``remove(_:from:of:)-(_,String,_)``
 public struct Objects {
-    let db: any SQLConnection
+    package let db: any SQLConnection
     /// The schema the objects follow.
     public let schema: Schema
     let isWritable: Bool
@@ -54,10 +54,10 @@ public struct Objects {
     }
 
     /// Where the objects live now.
-    var layout: StoreLayout { layoutSource?.oldLayout ?? fixedLayout }
+    package var layout: StoreLayout { layoutSource?.oldLayout ?? fixedLayout }
 
-    var dialect: any SQLDialect { db.dialect }
-    var idColumn: String { dialect.quote(StoreLayout.idColumn) }
+    package var dialect: any SQLDialect { db.dialect }
+    package var idColumn: String { dialect.quote(StoreLayout.idColumn) }
 
     func entity(_ name: String) throws -> Entity {
         guard let entity = schema.entity(named: name) else {
@@ -69,7 +69,7 @@ public struct Objects {
         return entity
     }
 
-    func requireWritable() throws {
+    package func requireWritable() throws {
         guard isWritable else {
             throw MoltError(.invalidValue, "This context is read-only: write inside `store.write { … }` (or on the new side of a migration stage).")
         }
@@ -77,7 +77,7 @@ public struct Objects {
 
     /// The values to store for an object: every attribute checked against its type, defaults applied to
     /// missing values.
-    func checkedValues(_ values: [String: Value], for entity: Entity, applyingDefaults: Bool) throws -> [(Attribute, Value)] {
+    package func checkedValues(_ values: [String: Value], for entity: Entity, applyingDefaults: Bool) throws -> [(Attribute, Value)] {
         for key in values.keys where entity.attribute(named: key) == nil {
             throw MoltError(
                 .invalidValue, "Entity '\(entity.name)' has no attribute '\(key)'; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",

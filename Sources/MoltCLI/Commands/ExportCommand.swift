@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Molt
+import MoltTooling
 
 /// `molt export STORE [--format json|csv] [--entity E]`: every object of a store (or of one entity) as JSON that
 /// `molt import` reads back exactly, or as CSV.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Molt
+import MoltTooling
 
 /// `molt import STORE --schema S.json DATA.json`: creates a store at a schema and fills it with the objects of a
 /// `molt export` file, or adds them to an existing store at that schema.

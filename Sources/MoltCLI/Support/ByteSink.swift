@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 
 #if canImport(Glibc)
 import Glibc

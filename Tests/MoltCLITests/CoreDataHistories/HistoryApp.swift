@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 
 /// A real app's Core Data history in `../shared/coredata-models/`, and what the mapping models it shipped did.
 struct HistoryApp: CustomStringConvertible, @unchecked Sendable {  // immutable static values; StepEffect holds closures

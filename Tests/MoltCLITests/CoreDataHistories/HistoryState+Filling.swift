@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 
 extension HistoryState {
     /// Objects per entity that the walk keeps in the store.

@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 
 /// What a step of an app's history did beyond what its snapshots say: the work of the Core Data mapping model the
 /// app shipped for it (the README of `../shared/coredata-models/` and WooCommerce's `MIGRATIONS.md` and migration

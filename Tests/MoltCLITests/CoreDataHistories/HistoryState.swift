@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 
 /// The objects a store holds, in `molt export`'s JSON form: entity → `_id` → attribute or relationship → value
 /// (a to-one relationship is an `_id` or null, a to-many one an array of `_id`s).

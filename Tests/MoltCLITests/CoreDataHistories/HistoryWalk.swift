@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 
 /// One real app's Core Data history, converted by `molt convert-model` into a folder of snapshots (with a
 /// `FROM-to-TO.mapping.json` for each step the app shipped a Core Data mapping model for) and walked through

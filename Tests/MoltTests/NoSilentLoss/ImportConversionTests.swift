@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Molt
+import MoltTooling
 
 @Suite("No silent loss: values read from a data file")
 struct ImportConversionTests {

@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 /// Writes the objects of an export file into a store, one object at a time, in the caller's write transaction:
 /// what `molt import` streams a file of any size through.

@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 /// A JSON value with integers kept apart from doubles, so that 64-bit integers round-trip exactly.
 package enum JSONValue: Codable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,6 @@
 import Foundation
+import Molt
+import MoltTooling
 
 /// The readers of untrusted text that the fuzz targets of `Fuzz/` drive, reachable from that package without
 /// making them public API: a mapping's SQL checks and `molt import`'s data-file reader. (The third target,
@@ -7,7 +9,7 @@ import Foundation
 /// Every entry point either returns or throws ``MoltError``; a trap on any input is a bug.
 ///
 /// ```swift
-/// @_spi(Fuzzing) import Molt
+/// @_spi(Fuzzing) import MoltTesting
 ///
 /// let check = try FuzzingEntryPoints.mappingCheck(over: schema)
 /// _ = check("upper(title)", "Book")

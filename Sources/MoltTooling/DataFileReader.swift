@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 /// Reads a `molt export` file (``DataFile``) object by object from a ``JSONStreamReader``, checking each object
 /// against the schema: the read half of `molt import`, in bounded memory.
