@@ -78,3 +78,14 @@ extension Store {
         }
     }
 }
+
+extension Store.Options {
+    /// The journal an opening sets, as the engine names it.
+    var journal: SQLJournal {
+        switch journalMode {
+        case .wal: return .wal
+        case .rollback: return .rollback
+        case .preserve: return .preserve
+        }
+    }
+}
