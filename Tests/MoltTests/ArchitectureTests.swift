@@ -67,6 +67,44 @@ struct ArchitectureTests {
         #expect(violations.sorted() == [])
     }
 
+    /// The top-level types of the SQLite engine (`SQL/SQLite`).
+    static func sqliteTypes() throws -> Set<String> {
+        let pattern = try NSRegularExpression(
+            pattern: #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
+            options: .anchorsMatchLines)
+        var names: Set<String> = []
+        for file in try swiftFiles(in: "SQL/SQLite") {
+            let text = try code(file)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                if let range = Range(match.range(at: 1), in: text) { names.insert(String(text[range])) }
+            }
+        }
+        return names
+    }
+
+    /// Above the seam, code speaks ``SQLConnection``, ``SQLDatabase`` and ``SQLSchemaChange``: it never names an
+    /// engine's type (SQLite's, in `SQL/SQLite`; PostgreSQL's, in `MoltPostgres`) nor imports one, so that what an
+    /// engine does differently is one of its capabilities rather than a downcast.
+    @Test("nothing above SQL/ names an engine's type or imports an engine")
+    func noEngineAboveTheSeam() throws {
+        let engineTypes = try Self.sqliteTypes()
+        #expect(engineTypes.contains("SQLiteDatabase") && engineTypes.contains("SQLiteConnection") && engineTypes.contains("SQLiteDialect"))
+        var violations: [String] = []
+        for layer in Self.layers.drop(while: { $0 != "SQL" }).dropFirst() {
+            for file in try Self.swiftFiles(in: layer) {
+                let text = try Self.code(file)
+                let named = engineTypes.filter { text.range(of: #"\b\#($0)\b"#, options: .regularExpression) != nil }
+                for name in named.sorted() { violations.append("\(layer)/\(file.lastPathComponent) names \(name)") }
+                for pattern in [#"\bPostgres[A-Z]\w*"#, #"\bimport\s+(GRDB\w*|MoltPostgres|PostgresNIO)\b"#, #"\bsqlite3_\w+"#] {
+                    if let range = text.range(of: pattern, options: .regularExpression) {
+                        violations.append("\(layer)/\(file.lastPathComponent) names \(text[range])")
+                    }
+                }
+            }
+        }
+        #expect(violations.sorted() == [])
+    }
+
     @Test("no source file of the library is over 400 lines")
     func smallFiles() throws {
         var long: [String] = []
