@@ -36,8 +36,9 @@ final class PostgresLink: @unchecked Sendable {
     /// The largest identifier inserts of this transaction gave explicitly, by unquoted table, that the table's
     /// identity sequence may not have passed yet (see ``noteExplicitID(_:in:)``).
     private var explicitIDs: [String: Int64] = [:]
-    /// How many statements that may change the catalog (`ALTER`, `CREATE`, `DROP`, `DO`) the session has sent:
-    /// what was read from the catalog holds while it stays the same.
+    /// How many statements that may change the catalog (of kind ``SQLStatementKind/create`` or
+    /// ``SQLStatementKind/alter``) the session has sent: what was read from the catalog holds while it stays the
+    /// same.
     private(set) var catalogChanges = 0
 
     private init(connection: PostgresConnection, logger: Logger) {

@@ -2,8 +2,12 @@
 /// migrator reach the storage engine.
 ///
 /// Everything above this seam is engine-neutral; everything below it speaks one engine (SQLite through GRDB in
-/// this module; PostgreSQL in `MoltPostgres`). Statements use `?` placeholders and the engine's
-/// ``SQLDialect`` for what differs: types, literals, conversions, DDL details.
+/// this module; PostgreSQL in `MoltPostgres`). What crosses it says what is meant, so that no engine reads SQL
+/// back to find out: tables change through ``change(_:)`` (an ``SQLSchemaChange``: columns with their links,
+/// drops, renames), every statement comes with its ``SQLStatementKind`` (a read, an update, an insert with or
+/// without explicit identifiers, Molt's own bookkeeping, DDL), and what an engine does differently is a
+/// capability here (``pageProblems(in:)``, ``stampSchemaVersion(_:)``…) rather than a downcast. Row statements
+/// use `?` placeholders and the engine's ``SQLDialect`` for what differs: types, literals, conversions.
 ///
 /// Errors thrown are ``MoltError``s mapped by the engine's one error map, with the failing SQL attached.
 package protocol SQLConnection: AnyObject {
