@@ -105,6 +105,35 @@ struct ArchitectureTests {
         #expect(violations.sorted() == [])
     }
 
+    /// MoltPostgres learns what a statement does from its ``SQLStatementKind`` or ``SQLSchemaChange``, never by
+    /// reading its text: no regular expression, and no prefix, suffix or keyword test on a statement's SQL. Two
+    /// files read SQL on purpose and are left out: `PostgresPlaceholders` (`?` becomes `$n`, a rendering) and the
+    /// checks and translation of users' mapping expressions (`PostgresQueryChecker`, `PostgresDialect+Expressions`).
+    /// `PostgresLink` looks for the names of Molt's own helper functions a statement calls, so as to create them first.
+    @Test("MoltPostgres reads no statement's SQL to find out what it means")
+    func noIntentParsingInPostgres() throws {
+        let folder = Self.moduleFolder.deletingLastPathComponent().appendingPathComponent("MoltPostgres")
+        let readers: Set<String> = ["PostgresPlaceholders.swift", "PostgresQueryChecker.swift", "PostgresDialect+Expressions.swift"]
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "swift" && !readers.contains($0.lastPathComponent) }
+        #expect(files.count > 10)
+        var found: [String] = []
+        let patterns = [
+            #"NSRegularExpression|firstMatch\(|\.matches\(in"#,
+            #"\b(sql|statement|upper|head)\.(hasPrefix|hasSuffix|uppercased|lowercased|range|drop|prefix|firstIndex|components|split)\b"#,
+            #"\bsql\.contains\((?!PostgresFunctions\.prefix\))"#,
+        ]
+        for file in files {
+            let text = try Self.code(file)
+            for pattern in patterns {
+                if let range = text.range(of: pattern, options: .regularExpression) {
+                    found.append("\(file.lastPathComponent): \(text[range])")
+                }
+            }
+        }
+        #expect(found.sorted() == [])
+    }
+
     @Test("no source file of the library is over 400 lines")
     func smallFiles() throws {
         var long: [String] = []
