@@ -11,7 +11,7 @@ enum PostgresIdentities {
         try link.run("""
             SELECT setval(s, ?) FROM (SELECT pg_get_serial_sequence(?, '_id') AS s) AS q
             WHERE s IS NOT NULL AND COALESCE(pg_sequence_last_value(s::regclass), 0) < ?
-            """, [.int(id), .string(table), .int(id)])
+            """, [.int(id), .string(table), .int(id)], kind: .read)
     }
 
     /// Moves every identity sequence of the namespace past its table's largest `_id` (never back): run before a
@@ -35,6 +35,6 @@ enum PostgresIdentities {
                         PERFORM setval(r.s, top);
                     END IF;
                 END LOOP;
-                """), [])
+                """), [], kind: .read)
     }
 }

@@ -33,11 +33,12 @@ final class PostgresLink: @unchecked Sendable {
     private var referencesDeferred = false
     /// Whether rows were written since references were deferred, so that checks may be pending.
     private var checksPending = false
-    /// The largest identifier inserts of this transaction gave explicitly, by quoted table, that the table's
+    /// The largest identifier inserts of this transaction gave explicitly, by unquoted table, that the table's
     /// identity sequence may not have passed yet (see ``noteExplicitID(_:in:)``).
     private var explicitIDs: [String: Int64] = [:]
-    /// How many statements that may change the catalog (`ALTER`, `CREATE`, `DROP`, `DO`) the session has sent:
-    /// what was read from the catalog holds while it stays the same.
+    /// How many statements that may change the catalog (of kind ``SQLStatementKind/create`` or
+    /// ``SQLStatementKind/alter``) the session has sent: what was read from the catalog holds while it stays the
+    /// same.
     private(set) var catalogChanges = 0
 
     private init(connection: PostgresConnection, logger: Logger) {
@@ -67,7 +68,7 @@ final class PostgresLink: @unchecked Sendable {
                 """
                 SELECT set_config('search_path', ?, false), set_config('extra_float_digits', '1', false),
                        set_config('TimeZone', 'UTC', false), current_setting('server_version_num')::bigint
-                """, [.string(PostgresDialect.shared.quote(namespace))], context: context
+                """, [.string(PostgresDialect.shared.quote(namespace))], kind: .read, context: context
             ).rows.first
             guard let row, case .int(let version) = PostgresValueCodec.stored(row.makeRandomAccess()[3]), version >= 120_000 else {
                 throw MoltError(
@@ -90,13 +91,22 @@ final class PostgresLink: @unchecked Sendable {
         return result
     }
 
-    /// Runs one statement and returns its rows and the number of rows it changed.
+    /// Runs one statement of `kind` and returns its rows and the number of rows it changed; a dry run lists it
+    /// with `lock` (by default, what ``PostgresLocks/note(for:)`` says of `kind`).
     @discardableResult
-    func run(_ sql: String, _ arguments: [Value], context: PostgresErrors.Context = .objects) throws -> (rows: [PostgresRow], count: Int) {
-        try prepare(for: sql)
+    func run(
+        _ sql: String, _ arguments: [Value], kind: SQLStatementKind, lock: PostgresLocks.Note? = nil,
+        context: PostgresErrors.Context = .objects
+    ) throws -> (rows: [PostgresRow], count: Int) {
+        try prepare(for: sql, kind: kind)
+        observer?(PostgresLocks.annotate(sql, lock ?? PostgresLocks.note(for: kind)))
+        return try send(sql, arguments, context: context)
+    }
+
+    /// Sends one statement as it is, after what ``prepare(for:kind:)`` or a transaction's bound did.
+    private func send(_ sql: String, _ arguments: [Value], context: PostgresErrors.Context) throws -> (rows: [PostgresRow], count: Int) {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { try PostgresValueCodec.append(argument, to: &bindings) }
-        observer?(sql)
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
         let query = PostgresQuery(unsafeSQL: numbered(sql), binds: bindings)
         do {
@@ -115,23 +125,16 @@ final class PostgresLink: @unchecked Sendable {
         return "DO \(tag)\n\(variables.isEmpty ? "" : "DECLARE \(variables)\n")BEGIN\n\(body)\nEND \(tag)"
     }
 
-    /// Before `sql` is sent: the queued updates go first, and the `pg_temp` functions `sql` calls are created if
-    /// this transaction has not created them yet (0.2–2 ms each). A transaction's end forgets them (a rollback
-    /// drops them; a migration that needs them creates them again, which costs less than creating them in every
-    /// migration that does not).
-    private func prepare(for sql: String) throws {
+    /// Before `sql` (of `kind`) is sent: the queued updates go first, and the `pg_temp` functions `sql` calls are
+    /// created if this transaction has not created them yet (0.2–2 ms each). A transaction's end forgets them (a
+    /// rollback drops them; a migration that needs them creates them again, which costs less than creating them
+    /// in every migration that does not).
+    private func prepare(for sql: String, kind: SQLStatementKind) throws {
         try sendQueue(before: sql)
-        try advanceIdentities(before: sql)
-        if !insertedRows, Self.mayInsert(sql) { insertedRows = true }
-        if Self.boundsTransaction(sql) {
-            functions = []
-            insertedRows = false
-            referencesDeferred = false
-            checksPending = false
-            return
-        }
-        if Self.changesCatalog.contains(Self.keyword(of: sql)) { catalogChanges += 1 }
-        try settleReferences(before: sql)
+        try advanceIdentities(before: kind)
+        if !insertedRows, case .insert = kind { insertedRows = true }
+        if kind.changesCatalog { catalogChanges += 1 }
+        try settleReferences(before: sql, kind: kind)
         if sql.contains(PostgresFunctions.prefix) {
             let missing = PostgresFunctions.needed(by: sql).filter { !functions.contains($0.name) }
             guard !missing.isEmpty else { return }
@@ -140,46 +143,64 @@ final class PostgresLink: @unchecked Sendable {
         }
     }
 
-    /// Notes that an insert gave `table` (quoted) the identifier `id` itself (an import keeping identifiers). The
-    /// identity sequence is moved past the largest such identifier once, before the next statement that may let
-    /// the engine number a row of the table and before the commit, rather than after every such insert (a round
-    /// trip each).
+    // MARK: - Transactions
+
+    /// Opens a transaction with `statement` (`BEGIN …`): what the last one left is forgotten.
+    func begin(_ statement: String = "BEGIN", context: PostgresErrors.Context = .objects) throws {
+        queue = nil
+        resetTransactionState()
+        try send(statement, [], context: context)
+    }
+
+    /// Commits the transaction, after the queued updates and the identity sequences explicit identifiers left
+    /// behind.
+    func commit(context: PostgresErrors.Context = .objects) throws {
+        try sendQueue(before: "COMMIT")
+        for table in explicitIDs.keys.sorted() {
+            try PostgresIdentities.advance(PostgresDialect.shared.quote(table), past: explicitIDs[table]!, link: self)
+        }
+        resetTransactionState()
+        try send("COMMIT", [], context: context)
+    }
+
+    /// Rolls the transaction back, dropping the queued updates.
+    func rollback() throws {
+        queue = nil
+        resetTransactionState()
+        try send("ROLLBACK", [], context: .objects)
+    }
+
+    private func resetTransactionState() {
+        explicitIDs = [:]
+        functions = []
+        insertedRows = false
+        referencesDeferred = false
+        checksPending = false
+    }
+
+    /// Notes that an insert gave `table` (unquoted) the identifier `id` itself (an import keeping identifiers).
+    /// The identity sequence is moved past the largest such identifier once, before the next statement that may
+    /// let the engine number a row of the table and before the commit, rather than after every such insert (a
+    /// round trip each).
     func noteExplicitID(_ id: Int64, in table: String) {
         explicitIDs[table] = max(explicitIDs[table] ?? id, id)
     }
 
-    /// Moves the identity sequences ``noteExplicitID(_:in:)`` left behind before `sql` if it may number a row of
-    /// their tables: an insert that does not give the identifier itself (into one of them, or into any table
-    /// when its target is not read as simply), and the commit. A rollback forgets them.
-    private func advanceIdentities(before sql: String) throws {
-        guard !explicitIDs.isEmpty else { return }
-        if sql == "ROLLBACK" || sql == "BEGIN" || sql.hasPrefix("BEGIN ") {
-            explicitIDs = [:]
-            return
-        }
-        let tables: [String]
-        if sql == "COMMIT" {
-            tables = Array(explicitIDs.keys)
-        } else if Self.numbersNoRow.contains(Self.keyword(of: sql)) || PostgresStatement.tableWithExplicitID(sql) != nil {
-            return
-        } else if let table = PostgresStatement.insertTable(sql) {
-            tables = explicitIDs[table] == nil ? [] : [table]
-        } else {
-            tables = Array(explicitIDs.keys)
-        }
-        for table in tables.sorted() {
-            guard let id = explicitIDs.removeValue(forKey: table) else { continue }
-            try PostgresIdentities.advance(table, past: id, link: self)
-        }
+    /// Moves the identity sequence ``noteExplicitID(_:in:)`` left behind for a table before a statement of `kind`
+    /// that lets the engine number its rows: an insert into it that does not give the identifier itself.
+    private func advanceIdentities(before kind: SQLStatementKind) throws {
+        guard !explicitIDs.isEmpty, case .insert(let table, explicitID: false) = kind,
+            let id = explicitIDs.removeValue(forKey: table)
+        else { return }
+        try PostgresIdentities.advance(PostgresDialect.shared.quote(table), past: id, link: self)
     }
 
-    /// Defers references before a statement that may write rows, and checks the pending ones before an `ALTER` or
-    /// `DROP` (see ``defersReferences``).
-    private func settleReferences(before sql: String) throws {
+    /// Defers references before a statement that writes rows, and checks the pending ones before one that alters
+    /// or drops a table (see ``defersReferences``).
+    private func settleReferences(before sql: String, kind: SQLStatementKind) throws {
         guard defersReferences else { return }
-        let keyword = Self.keyword(of: sql)
-        if Self.writesNoRow.contains(keyword) || Self.writesOwnTable(sql) {
-            guard checksPending, keyword == "ALTER" || keyword == "DROP" else { return }
+        if !kind.writesRows {
+            guard checksPending, kind == .alter else { return }
             try send("SET CONSTRAINTS ALL IMMEDIATE", for: sql)
             referencesDeferred = false
             checksPending = false
@@ -199,57 +220,14 @@ final class PostgresLink: @unchecked Sendable {
         checksPending = true
     }
 
-    /// Whether `sql` inserts into Molt's metadata or history, which hold no reference.
-    private static func writesOwnTable(_ sql: String) -> Bool {
-        let head = sql.drop { $0 == " " || $0 == "\n" }.prefix(40).uppercased()
-        return ownTableInserts.contains { head.hasPrefix($0) }
-    }
-
-    /// The first keywords of the statements Molt sends that write no row of a table with references; any other
-    /// (`INSERT`, `UPDATE`, `DELETE`, `WITH`…) is taken to write some.
-    private static let writesNoRow: Set<Substring> = ["SELECT", "ALTER", "CREATE", "DROP", "LOCK", "SET", "DO", "VACUUM", "ANALYZE"]
-
-    /// The first keywords of the statements Molt sends that never let the engine number a row (the imports'
-    /// links are `UPDATE`s between their `INSERT`s).
-    private static let numbersNoRow = writesNoRow.union(["UPDATE", "DELETE"])
-
-    /// The first keywords of the statements that may change the catalog.
-    private static let changesCatalog: Set<Substring> = ["ALTER", "CREATE", "DROP", "DO"]
-
-    /// The statement's first word, in capitals.
-    private static func keyword(of sql: String) -> Substring {
-        let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }
-        return Substring(start.prefix { $0.isLetter }.uppercased())
-    }
-
     /// Sends a statement of the session's own, not one of the run's, for `sql`: a failure is reported as `sql`'s.
     private func send(_ statement: String, for sql: String) throws {
-        if Self.changesCatalog.contains(Self.keyword(of: statement)) { catalogChanges += 1 }
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement)\n".utf8)) }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).wait()
         } catch {
             throw PostgresErrors.map(error, .objects, sql: sql)
         }
-    }
-
-    /// Whether `sql` may insert into a table other than Molt's metadata and history: an `INSERT` (or a `WITH`
-    /// that may hold one), as cheap to tell as reading its first letters.
-    private static func mayInsert(_ sql: String) -> Bool {
-        let start = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }
-        guard let first = start.first, "IiWw".contains(first) else { return false }
-        let head = start.prefix(40).uppercased()
-        if head.hasPrefix("WITH") { return true }
-        // Working tables (`_molt_new_…`) count: they become the application's.
-        return head.hasPrefix("INSERT") && !writesOwnTable(sql)
-    }
-
-    /// How an insert into Molt's own tables begins, as ``mayInsert(_:)`` compares it.
-    private static let ownTableInserts = Store.ownTables.map { "INSERT INTO \(PostgresDialect.shared.quote($0))".uppercased() }
-
-    /// Whether `sql` opens or ends a transaction.
-    private static func boundsTransaction(_ sql: String) -> Bool {
-        sql == "BEGIN" || sql.hasPrefix("BEGIN ") || sql == "COMMIT" || sql == "ROLLBACK"
     }
 
     /// `MOLT_POSTGRES_TRACE=1` prints every statement to the standard error, for debugging.
@@ -260,27 +238,27 @@ final class PostgresLink: @unchecked Sendable {
     /// it at once when it cannot be queued.
     func queueUpdate(_ sql: String, _ shape: PostgresUpdateQueue.Shape, _ arguments: [Value]) throws {
         guard arguments.count == shape.columns.count + 1, case .int(let id) = arguments.last else {
-            try run(sql, arguments)
+            try run(sql, arguments, kind: .update)
             return
         }
         if let queue, !queue.accepts(shape, id: id) { try sendQueue(before: sql) }
         try willWriteRows(for: sql)
         if queue == nil {
             guard let types = try columnTypes(shape) else {
-                try run(sql, arguments)
+                try run(sql, arguments, kind: .update)
                 return
             }
             queue = PostgresUpdateQueue(shape: shape, types: types)
         }
-        observer?(sql)
+        observer?(PostgresLocks.annotate(sql, .rows))
         try queue!.append(arguments, id: id)
     }
 
-    /// Sends the queued updates as one statement before `sql` runs; `ROLLBACK` drops them instead.
+    /// Sends the queued updates as one statement before `sql` runs (``rollback()`` drops them instead).
     private func sendQueue(before sql: String) throws {
         guard let pending = queue else { return }
         queue = nil
-        guard !pending.isEmpty, sql != "ROLLBACK" else { return }
+        guard !pending.isEmpty else { return }
         var bindings = PostgresBindings(capacity: pending.types.count + 1)
         for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
         let statement = pending.sql
@@ -302,7 +280,7 @@ final class PostgresLink: @unchecked Sendable {
             """
             SELECT quote_ident(a.attname::text), format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
             WHERE a.attrelid = to_regclass(?) AND a.attnum > 0 AND NOT a.attisdropped
-            """, [.string(shape.table)]
+            """, [.string(shape.table)], kind: .read
         ).rows
         var types: [String: String] = [:]
         for row in rows {

@@ -14,7 +14,7 @@ package enum PostgresMaintenance {
         let parsed = try PostgresURL(url)
         let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
-        try link.run("DROP SCHEMA IF EXISTS \(PostgresDialect.shared.quote(namespace)) CASCADE", [])
+        try link.run("DROP SCHEMA IF EXISTS \(PostgresDialect.shared.quote(namespace)) CASCADE", [], kind: .alter)
     }
 
     /// Runs statements on a store's namespace in one transaction, outside Molt's checks: for tests that damage
@@ -23,12 +23,14 @@ package enum PostgresMaintenance {
         let parsed = try PostgresURL(url)
         let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
-        try link.run("BEGIN", [])
+        try link.begin()
         do {
-            for statement in statements { try link.run(statement, []) }
-            try link.run("COMMIT", [])
+            // Any statement at all: taken as one that may change the catalog (none of Molt's bookkeeping
+            // around a migration's writes applies outside one).
+            for statement in statements { try link.run(statement, [], kind: .alter) }
+            try link.commit()
         } catch {
-            _ = try? link.run("ROLLBACK", [])
+            _ = try? link.rollback()
             throw error
         }
     }
@@ -40,7 +42,7 @@ extension PostgresMaintenance {
         let parsed = try PostgresURL(url)
         let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
-        return try link.run(sql, []).rows.map { row in
+        return try link.run(sql, [], kind: .read).rows.map { row in
             switch PostgresValueCodec.rawValue(row.makeRandomAccess()[0]) {
             case .null: return "NULL"
             case .int(let v): return String(v)
@@ -65,7 +67,7 @@ extension PostgresMaintenance {
     package static func namespaceExists(at location: StoreLocation) throws -> Bool? {
         guard let (link, namespace) = try connect(location) else { return nil }
         defer { link.close() }
-        return try !link.run("SELECT 1 FROM pg_namespace WHERE nspname = ?", [.string(namespace)]).rows.isEmpty
+        return try !link.run("SELECT 1 FROM pg_namespace WHERE nspname = ?", [.string(namespace)], kind: .read).rows.isEmpty
     }
 
     /// Removes a store a command created at `location` with `schema`: its whole namespace when the command created
@@ -75,11 +77,11 @@ extension PostgresMaintenance {
         defer { link.close() }
         let q = PostgresDialect.shared.quote
         guard namespaceExisted else {
-            try link.run("DROP SCHEMA IF EXISTS \(q(namespace)) CASCADE", [])
+            try link.run("DROP SCHEMA IF EXISTS \(q(namespace)) CASCADE", [], kind: .alter)
             return
         }
         let tables = (StoreLayout.tableNames(schema) + Store.ownTables).map { "\(q(namespace)).\(q($0))" }
-        try link.run("DROP TABLE IF EXISTS \(tables.joined(separator: ", ")) CASCADE", [])
+        try link.run("DROP TABLE IF EXISTS \(tables.joined(separator: ", ")) CASCADE", [], kind: .alter)
     }
 }
 
@@ -92,8 +94,8 @@ extension PostgresMaintenance {
         let namespace = "_molt_shapes_\(UUID().uuidString.prefix(8).lowercased())"
         let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
-        try link.run("BEGIN", [])
-        defer { _ = try? link.run("ROLLBACK", []) }
+        try link.begin()
+        defer { _ = try? link.rollback() }
         let connection = PostgresStoreConnection(link: link, namespace: namespace)
         return (PostgresExpectedShapes.shapes(of: schema), try connection.catalogShapes(creating: schema))
     }

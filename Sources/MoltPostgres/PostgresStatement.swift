@@ -9,6 +9,8 @@ import PostgresNIO
 /// are bounded (a batch of a stage, a page, a lookup) or return what the caller collects anyway.
 final class PostgresStatement: SQLStatement {
     let sql: String
+    /// What the statement does, as the core said.
+    let kind: SQLStatementKind
     private let link: PostgresLink
     private var arguments: [Value] = []
     private var rows: [PostgresRow] = []
@@ -16,11 +18,17 @@ final class PostgresStatement: SQLStatement {
     private var hasRun = false
     private var current: PostgresRandomAccessRow?
     /// The shape of a keyed update, which ``step()`` queues (see ``PostgresUpdateQueue``).
-    private lazy var keyedUpdate = PostgresUpdateQueue.Shape(sql)
+    private let keyedUpdate: PostgresUpdateQueue.Shape?
 
-    init(sql: String, link: PostgresLink) {
+    init(sql: String, kind: SQLStatementKind, link: PostgresLink) {
         self.sql = sql
+        self.kind = kind
         self.link = link
+        if case .updateObject(let table, let columns) = kind {
+            keyedUpdate = PostgresUpdateQueue.Shape(table: table, columns: columns)
+        } else {
+            keyedUpdate = nil
+        }
     }
 
     func bind(_ arguments: [Value]) throws {
@@ -35,7 +43,7 @@ final class PostgresStatement: SQLStatement {
 
     /// Runs the statement at its first call and moves to the next row of its result.
     ///
-    /// A keyed update (`UPDATE "T" SET … WHERE "_id" = ?`: a custom stage writing an object) has no row to
+    /// A keyed update (``SQLStatementKind/updateObject(table:columns:)``: a custom stage writing an object) has no row to
     /// return, so it is queued and sent with the others of its batch before the session's next statement,
     /// rather than costing a round trip each (``PostgresUpdateQueue``).
     func step() throws -> Bool {
@@ -44,7 +52,7 @@ final class PostgresStatement: SQLStatement {
                 try link.queueUpdate(sql, keyedUpdate, arguments)
                 rows = []
             } else {
-                rows = try link.run(sql, arguments).rows
+                rows = try link.run(sql, arguments, kind: kind).rows
             }
             hasRun = true
             index = -1
@@ -70,32 +78,21 @@ final class PostgresStatement: SQLStatement {
         reset()
         // No arguments: the values bound one by one (`bind(_:at:)`, as typed writes do), as SQLite runs them.
         if !arguments.isEmpty { self.arguments = arguments }
-        return try link.run(sql, self.arguments).count
+        return try link.run(sql, self.arguments, kind: kind).count
     }
 
     func insert(_ arguments: [Value]) throws -> Int64 {
         reset()
         if !arguments.isEmpty { self.arguments = arguments }
-        let rows = try link.run(sql + " RETURNING \(PostgresDialect.shared.quote(StoreLayout.idColumn))", self.arguments).rows
+        let returning = " RETURNING \(PostgresDialect.shared.quote(StoreLayout.idColumn))"
+        let rows = try link.run(sql + returning, self.arguments, kind: kind).rows
         guard let row = rows.first, case .int(let id) = PostgresValueCodec.stored(row.makeRandomAccess()[0]) else {
             throw MoltError(.ioError, "PostgreSQL returned no identifier for the inserted row.", sql: sql)
         }
-        if let table = Self.tableWithExplicitID(sql) { link.noteExplicitID(id, in: table) }
+        // An insert that gave the identifier itself (an import that keeps identifiers): the identity sequence
+        // must then move past it.
+        if case .insert(let table, explicitID: true) = kind { link.noteExplicitID(id, in: table) }
         return id
-    }
-
-    /// The quoted table of an `INSERT INTO "T" …`, or nil when the statement does not begin so. (Entity names
-    /// hold letters, digits and `_` only: a quoted name ends at the next quote.)
-    static func insertTable(_ sql: String) -> String? {
-        guard sql.hasPrefix("INSERT INTO \""), let close = sql.dropFirst(13).firstIndex(of: "\"") else { return nil }
-        return String(sql[sql.index(sql.startIndex, offsetBy: 12)...close])
-    }
-
-    /// The quoted table of an `INSERT INTO "T" ("_id", …)` that gives the identifier itself (an import that
-    /// keeps identifiers): the identity sequence must then move past it.
-    static func tableWithExplicitID(_ sql: String) -> String? {
-        guard let table = insertTable(sql), sql.dropFirst(12 + table.count).hasPrefix(#" ("_id""#) else { return nil }
-        return table
     }
 
     // MARK: - Reading

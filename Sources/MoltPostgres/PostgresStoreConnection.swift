@@ -25,25 +25,44 @@ final class PostgresStoreConnection: SQLConnection {
     var dialect: any SQLDialect { PostgresDialect.shared }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [Value]) throws -> Int {
-        var sql = Self.cascading(sql)
-        let creates = sql.hasPrefix("CREATE TABLE") || sql.hasPrefix("ALTER TABLE")
-        if creates { sql = try forward.strip(sql, exists: tableExists) }
-        let count = try link.run(sql, arguments).count
-        if creates {
-            forward.follow(sql)
-            for statement in try forward.ready(exists: tableExists) { try link.run(statement, []) }
-        }
-        return count
+    func execute(_ kind: SQLStatementKind, _ sql: String, _ arguments: [Value]) throws -> Int {
+        try link.run(sql, arguments, kind: kind).count
     }
 
-    func deferReferenceChecks() throws { try link.run("SET CONSTRAINTS ALL DEFERRED", []) }
+    /// Renders `change` as ``SchemaDDL`` does, with two differences: a link to a table not created yet waits
+    /// for it (``PostgresForwardReferences``), and `DROP TABLE` drops the links other tables hold to it too
+    /// (`CASCADE`), as SQLite lets a migration do: those tables are dropped or changed in the same
+    /// transaction, and validation checks the result.
+    func change(_ change: SQLSchemaChange) throws {
+        let ddl = SchemaDDL(dialect: dialect)
+        switch change {
+        case .createTable(let table):
+            let withheld = try forward.withhold(table.columns, of: table.name, exists: tableExists)
+            try link.run(ddl.sql(for: table, withholding: withheld), [], kind: .create)
+        case .addColumn(let column, let table):
+            let withheld = try forward.withhold([column], of: table, exists: tableExists)
+            let definition = ddl.sql(for: column, withLink: withheld.isEmpty)
+            try link.run("ALTER TABLE \(dialect.quote(table)) ADD COLUMN \(definition)", [], kind: .alter)
+        case .renameTable(let from, let to):
+            try link.run(ddl.sql(for: change), [], kind: .alter)
+            forward.follow(renaming: from, to: to)
+        case .dropTable:
+            try link.run(ddl.sql(for: change) + " CASCADE", [], kind: .alter, lock: .drop)
+            return
+        case .createIndex:
+            try link.run(ddl.sql(for: change), [], kind: .create, lock: .index)
+            return
+        }
+        for statement in try forward.ready(exists: tableExists) { try link.run(statement, [], kind: .alter) }
+    }
+
+    func deferReferenceChecks() throws { try link.run("SET CONSTRAINTS ALL DEFERRED", [], kind: .read) }
 
     /// `LOCK TABLE … IN ACCESS EXCLUSIVE MODE`, the lock every change of a table takes, once per transaction:
     /// held to the commit, it keeps live traffic from writing rows between the migration's count and its change.
     func lockForChange(_ table: String) throws {
         guard locked.insert(table).inserted else { return }
-        try execute("LOCK TABLE \(dialect.quote(table)) IN ACCESS EXCLUSIVE MODE")
+        try link.run("LOCK TABLE \(dialect.quote(table)) IN ACCESS EXCLUSIVE MODE", [], kind: .read, lock: .held)
     }
 
     package func tableExists(_ name: String) throws -> Bool {
@@ -58,24 +77,19 @@ final class PostgresStoreConnection: SQLConnection {
         guard let first = forward.pending.first else { return }
         throw MoltError(
             .validationFailed,
-            "Column '\(first.table).\(first.column)' points to table '\(first.target)', which was never created; nothing was committed.")
+            "Column '\(first.table).\(first.column)' points to table '\(first.link.table)', which was never created; nothing was committed.")
     }
 
-    /// `DROP TABLE` drops the references other tables hold to it too (`CASCADE`), as SQLite lets a migration
-    /// do: those tables are dropped or changed in the same transaction, and validation checks the result.
-    static func cascading(_ sql: String) -> String {
-        guard sql.hasPrefix("DROP TABLE"), !sql.hasSuffix("CASCADE") else { return sql }
-        return sql + " CASCADE"
-    }
-
-    func cachedStatement(_ sql: String) throws -> any SQLStatement {
+    func cachedStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement {
         if let statement = cache[sql] { return statement }
-        let statement = PostgresStatement(sql: sql, link: link)
+        let statement = PostgresStatement(sql: sql, kind: kind, link: link)
         cache[sql] = statement
         return statement
     }
 
-    func makeStatement(_ sql: String) throws -> any SQLStatement { PostgresStatement(sql: sql, link: link) }
+    func makeStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement {
+        PostgresStatement(sql: sql, kind: kind, link: link)
+    }
 
     var statementObserver: (@Sendable (String) -> Void)? {
         get { link.observer }
@@ -84,7 +98,7 @@ final class PostgresStoreConnection: SQLConnection {
                 link.observer = nil
                 return
             }
-            link.observer = { @Sendable sql in observer(PostgresLocks.annotate(sql)) }
+            link.observer = observer
         }
     }
 
@@ -150,13 +164,13 @@ final class PostgresStoreConnection: SQLConnection {
         let observer = link.observer
         link.observer = nil
         defer { link.observer = observer }
-        try link.run("CREATE SCHEMA \(q(scratch))", [])
-        try link.run("SET LOCAL search_path TO \(q(scratch))", [])
+        try link.run("CREATE SCHEMA \(q(scratch))", [], kind: .create)
+        try link.run("SET LOCAL search_path TO \(q(scratch))", [], kind: .read)
         defer {
-            _ = try? link.run("SET LOCAL search_path TO \(q(namespace))", [])
-            _ = try? link.run("DROP SCHEMA \(q(scratch)) CASCADE", [])
+            _ = try? link.run("SET LOCAL search_path TO \(q(namespace))", [], kind: .read)
+            _ = try? link.run("DROP SCHEMA \(q(scratch)) CASCADE", [], kind: .alter)
         }
-        for statement in SchemaDDL(dialect: dialect).createStatements(schema) { try execute(statement) }
+        for change in SchemaDDL(dialect: dialect).createChanges(schema) { try self.change(change) }
         return try PostgresCatalog(connection: self, namespace: scratch).contents().shapes
     }
 
@@ -207,6 +221,19 @@ final class PostgresStoreConnection: SQLConnection {
         if total > 0 { try progress(total, total) }
         return result
     }
+
+    /// A server checks its own storage: no page check here.
+    func pageProblems(in tables: [String]?) throws -> [String] { [] }
+
+    var pageCheckName: String { "none" }
+
+    /// PostgreSQL has no file header to stamp.
+    func stampApplicationID(_ id: Int32) throws {}
+
+    func stampSchemaVersion(_ version: Int) throws {}
+
+    /// Every PostgreSQL store was created with Molt's own tables as they are now.
+    var mayPredateCurrentFormat: Bool { false }
 
     /// Never: PostgreSQL alters a table in place, so a mapping is not folded into a rebuild; it runs as its own
     /// `UPDATE` (the statements are the same work as a computed column's).

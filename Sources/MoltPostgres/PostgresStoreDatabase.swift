@@ -45,11 +45,11 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
         guard !closed else {
             throw MoltError(.ioError, "The store at \(location) is closed; open it again to use it.")
         }
-        try link.run(begin, [], context: context)
+        try link.begin(begin, context: context)
         let connection = PostgresStoreConnection(link: link, namespace: namespace)
         do {
             let result = try body(connection)
-            try link.run("COMMIT", [], context: context)
+            try link.commit(context: context)
             return result
         } catch {
             rollback()
@@ -59,7 +59,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
 
     private func rollback() {
         do {
-            try link.run("ROLLBACK", [])
+            try link.rollback()
         } catch {
             // A session whose rollback failed is unusable; the server rolls back when it goes away.
             link.close()
@@ -99,7 +99,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
         let context = PostgresErrors.Context.location(location)
         let connection = PostgresStoreConnection(link: link, namespace: namespace)
         do {
-            try link.run("BEGIN", [], context: context)
+            try link.begin(context: context)
             try setUpMigration(context)
             link.defersReferences = true
             defer { link.defersReferences = false }
@@ -107,7 +107,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
                 try connection.checkForwardReferences()
                 if link.insertedRows { try PostgresIdentities.synchronize(connection) }
                 // Deferred references are checked by the commit.
-                try link.run("COMMIT", [], context: context)
+                try link.commit(context: context)
             } else {
                 rollback()
             }
@@ -131,7 +131,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
             """
         let exists: Bool
         do {
-            let row = try link.run(sql, [], context: context).rows.first?.makeRandomAccess()
+            let row = try link.run(sql, [], kind: .read, context: context).rows.first?.makeRandomAccess()
             exists = (try? row?[3].decode(Bool.self)) ?? false
         } catch let error as MoltError where error.code == .locked {
             throw MoltError(
@@ -139,7 +139,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
                 "The store at \(location) stayed locked by another migrating session for \(Int(options.migrationWaitTimeout)) s; nothing was written. Open it again later, or raise `PostgresStoreOptions.migrationWaitTimeout`.",
                 cause: error)
         }
-        if !exists { try link.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace))", [], context: context) }
+        if !exists { try link.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace))", [], kind: .create, context: context) }
     }
 
     /// The first key of Molt's advisory locks: "MOLT" as an integer, the second being the namespace's hash.
@@ -147,11 +147,23 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
 
     static func milliseconds(_ seconds: Double) -> String { "'\(max(1, Int((seconds * 1000).rounded())))ms'" }
 
+    /// Nothing to finish: a server keeps its own journal.
+    package func finishOpening(journal: SQLJournal, isNew: Bool) throws {}
+
+    package func backup(to destination: String) throws {
+        throw MoltError(
+            .ioError,
+            "Only a store in an SQLite file can be backed up with `backup(to:)`; back a PostgreSQL store up with the server's own tools (pg_dump --schema of its namespace).")
+    }
+
+    /// The server checks its own storage.
+    package func integrityProblems() throws -> [String] { [] }
+
     package func compact() throws {
         lock.lock()
         defer { lock.unlock() }
         let tables = try transaction("BEGIN", .objects) { try $0.tableNames() }
-        for table in tables { try link.run("VACUUM \(dialect.quote(table))", []) }
+        for table in tables { try link.run("VACUUM \(dialect.quote(table))", [], kind: .read) }
     }
 
     package func close() throws {

@@ -59,13 +59,13 @@ struct PostgresTableChange {
                 try addColumn(column.name, as: name, default: value)
             } else {
                 try addColumn(column.name, as: name, default: .null)
-                written = max(written, try connection.execute("UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
+                written = max(written, try connection.execute(.update, "UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
                 wroteLinks = wroteLinks || change.entity.relationship(named: column.name) != nil
             }
         }
         let kept = Set(inPlace.map(\.origin))
         for origin in change.originColumns where !kept.contains(origin) {
-            try connection.execute("ALTER TABLE \(table) DROP COLUMN \(q(origin))")
+            try connection.execute(.alter, "ALTER TABLE \(table) DROP COLUMN \(q(origin))")
             present.remove(origin)
         }
         try rename(inPlace.map { ($0.origin, $0.final) } + pendingNames, present: &present)
@@ -146,18 +146,18 @@ struct PostgresTableChange {
     private func addColumn(_ property: String, as column: String, default value: Value) throws {
         let ddl = SchemaDDL(dialect: PostgresDialect.shared)
         if let relationship = change.entity.relationship(named: property) {
-            try connection.execute("ALTER TABLE \(table) ADD COLUMN \(ddl.columnDefinition(relationship, named: column))")
+            try connection.change(.addColumn(ddl.column(relationship, named: column), to: change.table))
             return
         }
         guard let attribute = change.entity.attribute(named: property) else { return }
-        var definition = "\(q(column)) \(PostgresDialect.shared.columnType(attribute.type))"
         guard !value.isNull else {
-            try connection.execute("ALTER TABLE \(table) ADD COLUMN \(definition)")
+            try connection.change(.addColumn(SQLColumnDefinition(name: column, content: .value(attribute.type)), to: change.table))
             return
         }
-        if !attribute.isOptional { definition += " NOT NULL" }
-        try connection.execute("ALTER TABLE \(table) ADD COLUMN \(definition) DEFAULT \(PostgresDialect.shared.literal(value))")
-        try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(q(column)) DROP DEFAULT")
+        let definition = SQLColumnDefinition(
+            name: column, content: .value(attribute.type), isOptional: attribute.isOptional, defaultValue: value)
+        try connection.change(.addColumn(definition, to: change.table))
+        try connection.execute(.alter, "ALTER TABLE \(table) ALTER COLUMN \(q(column)) DROP DEFAULT")
     }
 
     /// Renames columns, through temporary names when a new name is still taken (swaps, chains).
@@ -166,13 +166,13 @@ struct PostgresTableChange {
         guard !moves.isEmpty else { return }
         let direct = moves.allSatisfy { move in !present.contains(move.to) }
         if direct {
-            for move in moves { try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q(move.to))") }
+            for move in moves { try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q(move.to))") }
         } else {
             for (i, move) in moves.enumerated() {
-                try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q("_molt_rename_\(i)"))")
+                try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q("_molt_rename_\(i)"))")
             }
             for (i, move) in moves.enumerated() {
-                try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(q("_molt_rename_\(i)")) TO \(q(move.to))")
+                try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q("_molt_rename_\(i)")) TO \(q(move.to))")
             }
         }
         for move in moves {
@@ -189,10 +189,12 @@ struct PostgresTableChange {
             let name = q(column.final)
             switch source {
             case .coalesce(let inner, let fallback) where Self.origins(of: inner) == [column.final] && !Self.converts(inner):
-                let count = try connection.execute("UPDATE \(table) SET \(name) = \(dialect.literal(fallback)) WHERE \(name) IS NULL")
+                let count = try connection.execute(.update, "UPDATE \(table) SET \(name) = \(dialect.literal(fallback)) WHERE \(name) IS NULL")
                 return (count, count > 0)
             default:
-                try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(targetType(column.final)) USING \(source.sql(dialect))")
+                try connection.link.run(
+                    "ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(targetType(column.final)) USING \(source.sql(dialect))", [],
+                    kind: .alter, lock: .rewrite)
                 return (rowCount, true)
             }
         }
@@ -230,7 +232,9 @@ struct PostgresTableChange {
         for attribute in change.entity.attributes {
             guard let current = notNull[attribute.name], current == attribute.isOptional else { continue }
             let clause = attribute.isOptional ? "DROP NOT NULL" : "SET NOT NULL"
-            try connection.execute("ALTER TABLE \(table) ALTER COLUMN \(q(attribute.name)) \(clause)")
+            try connection.link.run(
+                "ALTER TABLE \(table) ALTER COLUMN \(q(attribute.name)) \(clause)", [], kind: .alter,
+                lock: attribute.isOptional ? .metadata : .scan)
         }
     }
 }

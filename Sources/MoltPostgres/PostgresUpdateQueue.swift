@@ -22,23 +22,13 @@ struct PostgresUpdateQueue {
         var table: String
         var columns: [String]
 
-        /// The shape of `UPDATE "T" SET "a" = ?, "b" = ? WHERE "_id" = ?`, or nil for any other statement.
-        init?(_ sql: String) {
-            let suffix = " WHERE \"\(StoreLayout.idColumn)\" = ?"
-            guard sql.hasPrefix("UPDATE \""), sql.hasSuffix(suffix), let set = sql.range(of: "\" SET \"") else { return nil }
-            let table = String(sql[sql.index(sql.startIndex, offsetBy: 7)..<sql.index(after: set.lowerBound)])
-            let assignments = sql[sql.index(before: set.upperBound)..<sql.index(sql.endIndex, offsetBy: -suffix.count)]
-            guard assignments.hasSuffix(" = ?") else { return nil }
-            let columns = assignments.dropLast(4).components(separatedBy: " = ?, ")
-            guard Self.isQuoted(table), columns.allSatisfy(Self.isQuoted) else { return nil }
-            self.table = table
-            self.columns = columns
-        }
-
-        /// A quoted identifier with no quote, placeholder or separator inside: nothing else is queued.
-        private static func isQuoted(_ name: String) -> Bool {
-            name.count >= 3 && name.hasPrefix("\"") && name.hasSuffix("\"")
-                && !name.dropFirst().dropLast().contains { $0 == "\"" || $0 == "?" || $0 == "," }
+        /// The shape of `UPDATE "T" SET "a" = ?, "b" = ? WHERE "_id" = ?`, from the unquoted table and columns
+        /// its ``SQLStatementKind/updateObject(table:columns:)`` names; nil when it sets no column.
+        init?(table: String, columns: [String]) {
+            guard !columns.isEmpty else { return nil }
+            let q = PostgresDialect.shared.quote
+            self.table = q(table)
+            self.columns = columns.map(q)
         }
     }
 

@@ -79,8 +79,6 @@ struct PostgresEngine: StoreEngine {
         }
         return database
     }
-
-    func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws {}
 }
 
 /// A `postgres://` URL, read into a postgres-nio configuration.

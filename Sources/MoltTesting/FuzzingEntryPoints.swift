@@ -49,9 +49,9 @@ import MoltTooling
     ///   refused (in either the expression's or the filter's place), or nil when it is accepted in both.
     /// - Throws: ``MoltError`` when SQLite cannot build the scratch tables.
     public static func mappingCheck(over schema: Schema) throws -> (_ expression: String, _ entity: String) -> String? {
-        let checker = try SQLiteDialect.shared.queryChecker(for: schema)
+        let checker = try SQLFiles.dialect.queryChecker(for: schema)
         return { expression, entity in
-            let source = SQLiteDialect.shared.quote(entity)
+            let source = SQLFiles.dialect.quote(entity)
             if let problem = SQLExpressionCheck.problem(in: expression) { return problem }
             return checker.problem(in: "SELECT (\(expression)) FROM \(source)")
                 ?? checker.problem(in: "SELECT 1 FROM \(source) WHERE (\(expression))")

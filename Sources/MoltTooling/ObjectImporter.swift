@@ -108,6 +108,7 @@ package final class ObjectImporter {
         let columns = [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
             + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
         let statement = try db.cachedStatement(
+            .insert(into: layout.physicalTable(entity.name), explicitID: true),
             "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
         inserts[entity.name] = statement
         return statement
@@ -120,6 +121,7 @@ package final class ObjectImporter {
         var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
         if relationship.isOrdered { columns.append(q(StoreLayout.positionColumn)) }
         let statement = try db.cachedStatement(
+            .insert(into: objects.layout.physicalJoinTable(entity.name, relationship.name), explicitID: false),
             "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
         linkInserts[key] = statement
         return statement
@@ -251,13 +253,13 @@ extension ObjectImporter {
         case .toOne:
             let table = layout.table(entity.name), column = layout.column(entity.name, side.name)
             let imported = keepingIDs ? "" : " WHERE \(objects.idColumn) > \(offsets[entity.name] ?? 0)"
-            try db.execute("UPDATE \(table) SET \(column) = (SELECT t FROM (\(mirror)) AS m WHERE m.o = \(table).\(objects.idColumn) LIMIT 1)\(imported)")
+            try db.execute(.update, "UPDATE \(table) SET \(column) = (SELECT t FROM (\(mirror)) AS m WHERE m.o = \(table).\(objects.idColumn) LIMIT 1)\(imported)")
         case .toMany:
             let ordered = side.isOrdered
             let columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)] + (ordered ? [q(StoreLayout.positionColumn)] : [])
             let select = ordered
                 ? "SELECT o, t, ROW_NUMBER() OVER (PARTITION BY o ORDER BY t) FROM (\(mirror)) AS m" : "SELECT o, t FROM (\(mirror)) AS m"
-            try db.execute("INSERT INTO \(layout.joinTable(entity.name, side.name)) (\(columns.joined(separator: ", "))) \(select)")
+            try db.execute(.insert(into: layout.physicalJoinTable(entity.name, side.name), explicitID: false), "INSERT INTO \(layout.joinTable(entity.name, side.name)) (\(columns.joined(separator: ", "))) \(select)")
         }
     }
 }

@@ -31,12 +31,14 @@ extension Objects {
         let toOne = entity.relationships.filter { $0.kind == .toOne }
         let columns = entity.attributes.map { layout.column(entity.name, $0.name) } + toOne.map { layout.column(entity.name, $0.name) }
         let rows = try db.makeStatement(
+            .read,
             "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name)) ORDER BY \(idColumn)")
         defer { rows.reset() }
         var cursors: [Int: JoinCursor] = [:]
         for (index, relationship) in entity.relationships.enumerated() where relationship.kind == .toMany {
             let order = (relationship.isOrdered ? [q(StoreLayout.positionColumn)] : []) + [dialect.insertionOrder]
             cursors[index] = try JoinCursor(db.makeStatement(
+                .read,
                 "SELECT \(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)) FROM \(layout.joinTable(entity.name, relationship.name)) ORDER BY \(q(StoreLayout.ownerColumn)), \(order.joined(separator: ", "))"))
         }
         defer { for cursor in cursors.values { cursor.statement.reset() } }

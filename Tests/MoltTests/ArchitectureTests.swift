@@ -67,6 +67,73 @@ struct ArchitectureTests {
         #expect(violations.sorted() == [])
     }
 
+    /// The top-level types of the SQLite engine (`SQL/SQLite`).
+    static func sqliteTypes() throws -> Set<String> {
+        let pattern = try NSRegularExpression(
+            pattern: #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
+            options: .anchorsMatchLines)
+        var names: Set<String> = []
+        for file in try swiftFiles(in: "SQL/SQLite") {
+            let text = try code(file)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                if let range = Range(match.range(at: 1), in: text) { names.insert(String(text[range])) }
+            }
+        }
+        return names
+    }
+
+    /// Above the seam, code speaks ``SQLConnection``, ``SQLDatabase`` and ``SQLSchemaChange``: it never names an
+    /// engine's type (SQLite's, in `SQL/SQLite`; PostgreSQL's, in `MoltPostgres`) nor imports one, so that what an
+    /// engine does differently is one of its capabilities rather than a downcast.
+    @Test("nothing above SQL/ names an engine's type or imports an engine")
+    func noEngineAboveTheSeam() throws {
+        let engineTypes = try Self.sqliteTypes()
+        #expect(engineTypes.contains("SQLiteDatabase") && engineTypes.contains("SQLiteConnection") && engineTypes.contains("SQLiteDialect"))
+        var violations: [String] = []
+        for layer in Self.layers.drop(while: { $0 != "SQL" }).dropFirst() {
+            for file in try Self.swiftFiles(in: layer) {
+                let text = try Self.code(file)
+                let named = engineTypes.filter { text.range(of: #"\b\#($0)\b"#, options: .regularExpression) != nil }
+                for name in named.sorted() { violations.append("\(layer)/\(file.lastPathComponent) names \(name)") }
+                for pattern in [#"\bPostgres[A-Z]\w*"#, #"\bimport\s+(GRDB\w*|MoltPostgres|PostgresNIO)\b"#, #"\bsqlite3_\w+"#] {
+                    if let range = text.range(of: pattern, options: .regularExpression) {
+                        violations.append("\(layer)/\(file.lastPathComponent) names \(text[range])")
+                    }
+                }
+            }
+        }
+        #expect(violations.sorted() == [])
+    }
+
+    /// MoltPostgres learns what a statement does from its ``SQLStatementKind`` or ``SQLSchemaChange``, never by
+    /// reading its text: no regular expression, and no prefix, suffix or keyword test on a statement's SQL. Two
+    /// files read SQL on purpose and are left out: `PostgresPlaceholders` (`?` becomes `$n`, a rendering) and the
+    /// checks and translation of users' mapping expressions (`PostgresQueryChecker`, `PostgresDialect+Expressions`).
+    /// `PostgresLink` looks for the names of Molt's own helper functions a statement calls, so as to create them first.
+    @Test("MoltPostgres reads no statement's SQL to find out what it means")
+    func noIntentParsingInPostgres() throws {
+        let folder = Self.moduleFolder.deletingLastPathComponent().appendingPathComponent("MoltPostgres")
+        let readers: Set<String> = ["PostgresPlaceholders.swift", "PostgresQueryChecker.swift", "PostgresDialect+Expressions.swift"]
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "swift" && !readers.contains($0.lastPathComponent) }
+        #expect(files.count > 10)
+        var found: [String] = []
+        let patterns = [
+            #"NSRegularExpression|firstMatch\(|\.matches\(in"#,
+            #"\b(sql|statement|upper|head)\.(hasPrefix|hasSuffix|uppercased|lowercased|range|drop|prefix|firstIndex|components|split)\b"#,
+            #"\bsql\.contains\((?!PostgresFunctions\.prefix\))"#,
+        ]
+        for file in files {
+            let text = try Self.code(file)
+            for pattern in patterns {
+                if let range = text.range(of: pattern, options: .regularExpression) {
+                    found.append("\(file.lastPathComponent): \(text[range])")
+                }
+            }
+        }
+        #expect(found.sorted() == [])
+    }
+
     @Test("no source file of the library is over 400 lines")
     func smallFiles() throws {
         var long: [String] = []

@@ -98,7 +98,7 @@ struct SchemaValidationTests {
         Invalid(
             name: "index on a missing attribute",
             schema: Schema(version: 3) { Entity("Note") { Attribute("text", .string); Index(["txt"]) } },
-            message: "an index of 'Note' names 'txt', which is not an attribute of the entity.", entity: "Note", property: "txt"),
+            message: "an index of 'Note' names 'txt', which is neither an attribute nor a to-one relationship of the entity.", entity: "Note", property: "txt"),
         Invalid(
             name: "join table named like an entity",
             schema: Schema(version: 3) {

@@ -85,6 +85,7 @@ struct BatchReader {
             let presence = source.presence.map { [$0] } ?? []
             let list = ([source.id] + presence + expressions).joined(separator: ", ")
             statement = try db.makeStatement(
+                .read,
                 "SELECT \(list) FROM \(source.from) WHERE \(source.id) > ? ORDER BY \(source.id) LIMIT \(Self.maximumRows)")
             batch = Batch(width: types.count)
             batch.ids.reserveCapacity(Self.maximumRows)
@@ -159,7 +160,8 @@ struct UpdateStatements {
             let changed = columns.indices.filter { object.manyChanged || object.isChanged($0) }
             let q = db.dialect.quote
             let sql = "UPDATE \(q(table)) SET \(changed.map { "\(q(columns[$0])) = ?" }.joined(separator: ", ")) WHERE \(q(StoreLayout.idColumn)) = ?"
-            (statement, indices) = (try db.makeStatement(sql), changed)
+            let kind = SQLStatementKind.updateObject(table: table, columns: changed.map { columns[$0] })
+            (statement, indices) = (try db.makeStatement(kind, sql), changed)
             cache[key] = (statement, indices)
         }
         if last?.key != key { last = (key, statement, indices) }

@@ -118,10 +118,12 @@ struct InverseLink: Hashable {
                 values += ", ROW_NUMBER() OVER (PARTITION BY e ORDER BY d)"
             }
             return try db.execute(
+                .insert(into: layout.physicalJoinTable(entity, relationship.name), explicitID: false),
                 "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values) FROM (\(inverseLinks(layout))) AS x ORDER BY e, d")
         case .toOne:
             let table = layout.table(entity)
             return try db.execute(
+                .update,
                 "UPDATE \(table) SET \(layout.column(entity, relationship.name)) = x.d FROM (\(inverseLinks(layout))) AS x WHERE x.e = \(table).\(id)")
         }
     }

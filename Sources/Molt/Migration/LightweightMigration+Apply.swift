@@ -18,7 +18,7 @@ extension LightweightMigration {
         let ddl = SchemaDDL(dialect: db.dialect)
         var written = 0
         for table in droppedJoinTables + droppedTables {
-            if try db.tableExists(table) { try db.execute("DROP TABLE \(q(table))") }
+            if try db.tableExists(table) { try db.change(.dropTable(table)) }
             linkedTables.insert(table)
         }
         try renameTables(
@@ -33,7 +33,7 @@ extension LightweightMigration {
                 return (origin, table)
             }, in: db)
         for entity in current.entities where tables[entity.name]?.origin == nil {
-            try db.execute(ddl.createTable(entity))
+            try db.change(.createTable(ddl.table(for: entity)))
             try db.syncIndexes(of: entity, table: entity.name, version: current.version)
             linkedTables.insert(entity.name)
         }
@@ -131,7 +131,7 @@ extension LightweightMigration {
             Set(origin.storedIndexes) == Set(change.entity.storedIndexes)
         else { return false }
         let ddl = SchemaDDL(dialect: dialect)
-        return ddl.createTable(origin) == ddl.createTable(change.entity)
+        return ddl.table(for: origin) == ddl.table(for: change.entity)
     }
 
     /// The change that brings the table of `entity` (of ``current``) from its origin to `entity`, or nil for a
@@ -168,15 +168,15 @@ extension LightweightMigration {
         let q = db.dialect.quote
         // Links to a renamed table follow it (SQLite rewrites them; PostgreSQL references by identity).
         if renames.count == 1 {
-            try db.execute("ALTER TABLE \(q(renames[0].from)) RENAME TO \(q(renames[0].to))")
+            try db.change(.renameTable(renames[0].from, to: renames[0].to))
             return
         }
         // Two phases, so that swapped or chained names never collide.
         for (i, rename) in renames.enumerated() {
-            try db.execute("ALTER TABLE \(q(rename.from)) RENAME TO \(q("_molt_rename_\(i)"))")
+            try db.change(.renameTable(rename.from, to: "_molt_rename_\(i)"))
         }
         for (i, rename) in renames.enumerated() {
-            try db.execute("ALTER TABLE \(q("_molt_rename_\(i)")) RENAME TO \(q(rename.to))")
+            try db.change(.renameTable("_molt_rename_\(i)", to: rename.to))
         }
     }
 
@@ -186,20 +186,20 @@ extension LightweightMigration {
         let q = dialect.quote
         guard join.originTable != nil else {
             linkedTables.insert(table)
-            for statement in SchemaDDL(dialect: dialect).createJoinTable(entity: join.owner, join.relationship) { try db.execute(statement) }
+            for change in SchemaDDL(dialect: dialect).joinTable(entity: join.owner, join.relationship) { try db.change(change) }
             guard let seed = join.seed else { return 0 }
             let source = seed.source.sql(dialect)
-            return try db.execute("""
+            return try db.execute(.insert(into: table, explicitID: false), """
                 INSERT INTO \(q(table)) (\(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)))
                 SELECT \(q(StoreLayout.idColumn)), \(source) FROM \(q(join.owner)) WHERE \(source) IS NOT NULL
                 """)
         }
         guard join.originOrdered != join.relationship.isOrdered else { return 0 }
         if join.relationship.isOrdered {
-            try db.execute("ALTER TABLE \(q(table)) ADD COLUMN \(q(StoreLayout.positionColumn)) \(dialect.columnType(.int)) NOT NULL DEFAULT 0")
-            return try db.execute("UPDATE \(q(table)) SET \(q(StoreLayout.positionColumn)) = \(dialect.insertionOrder)")
+            try db.change(.addColumn(SchemaDDL.positionColumn, to: table))
+            return try db.execute(.update, "UPDATE \(q(table)) SET \(q(StoreLayout.positionColumn)) = \(dialect.insertionOrder)")
         } else {
-            try db.execute("ALTER TABLE \(q(table)) DROP COLUMN \(q(StoreLayout.positionColumn))")
+            try db.execute(.alter, "ALTER TABLE \(q(table)) DROP COLUMN \(q(StoreLayout.positionColumn))")
             return 0
         }
     }

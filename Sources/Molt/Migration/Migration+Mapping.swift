@@ -37,7 +37,7 @@ extension Migration {
             try run.checkCancellation()
         }
         for mapping in resolved where mapping.hasMapTable {
-            try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable(mapping.mapTable))")
+            try db.execute(.alter, "DROP TABLE IF EXISTS \(db.dialect.temporaryTable(mapping.mapTable))")
         }
     }
 
@@ -180,19 +180,19 @@ extension Migration {
                     try workspace.willWrite(
                         table: layout.physicalTable(m.destination.name),
                         columns: sorted.map { layout.physicalColumn(m.destination.name, $0.key) })
-                    let updated = try db.execute("UPDATE \(table) SET \(assignments)\(condition)")
+                    let updated = try db.execute(.update, "UPDATE \(table) SET \(assignments)\(condition)")
                     workspace.counts.updatedAll(m.destination.name, count: updated)
                     try checkStoredTypes(of: m)
                 }
                 if m.hasMapTable {
-                    try db.execute("CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
-                    try db.execute("INSERT INTO \(mapTable) SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
+                    try db.execute(.create, "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
+                    try db.execute(.insert(into: m.mapTable, explicitID: false), "INSERT INTO \(mapTable) SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
                 }
                 return
             }
             let base = try db.fetchInt("SELECT COALESCE(MAX(\(id)), 0) FROM \(table)") ?? 0
-            try db.execute("CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
-            try db.execute("""
+            try db.execute(.create, "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
+            try db.execute(.insert(into: m.mapTable, explicitID: false), """
                 INSERT INTO \(mapTable) (_molt_src, _molt_dst)
                 SELECT \(id), \(base) + ROW_NUMBER() OVER (ORDER BY \(id)) FROM \(q(m.source.name))\(condition)
                 """)
@@ -212,7 +212,7 @@ extension Migration {
                 values.append(filler.literal)
             }
             try workspace.willWrite(table: layout.physicalTable(m.destination.name), columns: nil)
-            workspace.counts.inserted += try db.execute("""
+            workspace.counts.inserted += try db.execute(.insert(into: layout.physicalTable(m.destination.name), explicitID: true), """
                 INSERT INTO \(table) (\(columns.joined(separator: ", ")))
                 SELECT \(values.joined(separator: ", "))
                 FROM \(q(m.source.name)) JOIN \(mapTable) AS _molt_map ON _molt_map._molt_src = \(q(m.source.name)).\(id)
@@ -240,10 +240,10 @@ extension Migration {
         let pairs = dialect.temporaryTable("_molt_pairs")
         try withSQLContext("the link '\(m.destination.name).\(link.relationship)'") {
             // Keyed on both sides, so that linking either way is a lookup, not a scan per row.
-            try db.execute("CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b))")
-            try db.execute(dialect.temporaryIndex("_molt_pairs_b", on: "_molt_pairs", columns: "b, a"))
-            defer { _ = try? db.execute("DROP TABLE \(pairs)") }
-            try db.execute("""
+            try db.execute(.create, "CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b))")
+            try db.execute(.create, dialect.temporaryIndex("_molt_pairs_b", on: "_molt_pairs", columns: "b, a"))
+            defer { _ = try? db.execute(.alter, "DROP TABLE \(pairs)") }
+            try db.execute(.insert(into: "_molt_pairs", explicitID: false), """
                 INSERT INTO \(pairs) (a, b)
                 SELECT mi._molt_dst, mj._molt_dst
                 FROM \(dialect.temporaryTable(m.mapTable)) AS mi
@@ -270,7 +270,7 @@ extension Migration {
             let column = layout.column(entity.name, relationship.name)
             try workspace.willWrite(
                 table: layout.physicalTable(entity.name), columns: [layout.physicalColumn(entity.name, relationship.name)])
-            _ = try db.execute("""
+            _ = try db.execute(.update, """
                 UPDATE \(table) SET \(column) = (SELECT \(target) FROM \(pairs) WHERE \(owner) = \(table).\(q(StoreLayout.idColumn)))
                 WHERE \(q(StoreLayout.idColumn)) IN (SELECT \(owner) FROM \(pairs))
                 """)
@@ -283,7 +283,9 @@ extension Migration {
                 select += ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(target))"
             }
             try workspace.willWrite(table: layout.physicalJoinTable(entity.name, relationship.name), columns: nil)
-            _ = try db.execute(dialect.insertIgnoringDuplicates(into: table, columns: columns, "\(select) FROM \(pairs)"))
+            _ = try db.execute(
+                .insert(into: layout.physicalJoinTable(entity.name, relationship.name), explicitID: false),
+                dialect.insertIgnoringDuplicates(into: table, columns: columns, "\(select) FROM \(pairs)"))
         }
     }
 

@@ -84,7 +84,7 @@ extension Migration {
         let expression = SQLColumnSource.convert(.column(original), from: type, to: destination.type).sql(db.dialect)
         let table = workspace.newLayout.physicalTable(newEntity.name)
         try workspace.willWrite(table: table, columns: [workspace.newLayout.physicalColumn(newEntity.name, destination.name)])
-        let changed = try db.execute("UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
+        let changed = try db.execute(.update, "UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
         workspace.counts.updatedAll(newEntity.name, count: changed)
     }
 

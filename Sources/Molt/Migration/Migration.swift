@@ -101,7 +101,7 @@ public final class Migration {
         let (oldEntity, newEntity) = try entityPair(type)
         let table = newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldEntity!.name
         try workspace.willWrite(table: table, columns: nil)
-        let count = try db.execute("DELETE FROM \(db.dialect.quote(table))")
+        let count = try db.execute(.update, "DELETE FROM \(db.dialect.quote(table))")
         if let newEntity { workspace.didDelete(newEntity.name, count: count) } else { workspace.counts.deleted += count }
     }
 }

@@ -196,9 +196,9 @@ extension Migration {
                 switch relationship.kind {
                 case .toOne where deleted.contains(relationship.destination):
                     let column = layout.column(entity.name, relationship.name)
-                    try db.execute("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))")
+                    try db.execute(.update, "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))")
                 case .toMany where deleted.contains(relationship.destination) || deleted.contains(entity.name):
-                    try db.execute("""
+                    try db.execute(.update, """
                         DELETE FROM \(layout.joinTable(entity.name, relationship.name))
                         WHERE \(q(StoreLayout.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
                            OR \(q(StoreLayout.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))

@@ -77,7 +77,7 @@ extension StageWorkspace {
         private mutating func create(_ entity: Entity) throws {
             let table = tableOf[entity.name]!
             let tables = tableOf
-            try db.execute(ddl.createTable(entity, named: table, tables: { tables[$0] ?? $0 }))
+            try db.change(.createTable(ddl.table(for: entity, named: table, tables: { tables[$0] ?? $0 })))
             var columns: [String: SQLColumnSource] = [:]
             var layoutColumns: [String: String] = [:]
             let names = entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name)
@@ -99,8 +99,8 @@ extension StageWorkspace {
         private mutating func createJoin(_ entity: String, _ relationship: Relationship) throws -> String {
             let joinTable = tableNames.claim(StoreLayout.joinTableName(entity: entity, relationship: relationship.name))
             let tables = tableOf
-            for statement in ddl.createJoinTable(entity: entity, relationship, named: joinTable, tables: { tables[$0] ?? $0 }) {
-                try db.execute(statement)
+            for change in ddl.joinTable(entity: entity, relationship, named: joinTable, tables: { tables[$0] ?? $0 }) {
+                try db.change(change)
             }
             joins[LightweightMigration.key(entity, relationship.name)] = .init(
                 originTable: joinTable, originOrdered: relationship.isOrdered, owner: entity, relationship: relationship)
@@ -165,10 +165,9 @@ extension StageWorkspace {
             }
             let column = carried.columnNames.claim(attribute.name)
             let notNull = !attribute.isOptional && attribute.defaultValue != nil
-            var definition = "\(q(column)) \(dialect.columnType(attribute.type))"
-            if notNull { definition += " NOT NULL" }
-            if let fallback = attribute.defaultValue { definition += " DEFAULT \(dialect.literal(fallback))" }
-            try db.execute("ALTER TABLE \(q(carried.physical.name)) ADD COLUMN \(definition)")
+            let definition = SQLColumnDefinition(
+                name: column, content: .value(attribute.type), isOptional: !notNull, defaultValue: attribute.defaultValue)
+            try db.change(.addColumn(definition, to: carried.physical.name))
             if let oldAttribute, oldAttribute.type.widens(to: attribute.type) {
                 if oldAttribute.type == .int && attribute.type == .double {
                     try ExactDoubles.check(
@@ -177,7 +176,7 @@ extension StageWorkspace {
                 }
                 var source = SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type)
                 if let fallback = attribute.defaultValue { source = .coalesce(source, fallback) }
-                try db.execute("UPDATE \(q(carried.physical.name)) SET \(q(column)) = \(source.sql(dialect))")
+                try db.execute(.update, "UPDATE \(q(carried.physical.name)) SET \(q(column)) = \(source.sql(dialect))")
             }
             carried.physical.attributes.append(Attribute(column, attribute.type, isOptional: !notNull))
             carried.layoutColumns[attribute.name] = column
@@ -196,8 +195,8 @@ extension StageWorkspace {
                 return
             }
             let column = carried.columnNames.claim(relationship.name)
-            let definition = ddl.columnDefinition(relationship, named: column, destinationTable: table(relationship.destination))
-            try db.execute("ALTER TABLE \(q(carried.physical.name)) ADD COLUMN \(definition)")
+            let definition = ddl.column(relationship, named: column, destinationTable: table(relationship.destination))
+            try db.change(.addColumn(definition, to: carried.physical.name))
             carried.physical.relationships.append(Relationship(column, to: relationship.destination))
             carried.layoutColumns[relationship.name] = column
             carried.sources[relationship.name] = .column(column)
@@ -219,7 +218,7 @@ extension StageWorkspace {
             let joinTable = try createJoin(entity.name, relationship)
             if let oldRelationship, oldRelationship.kind == .toOne {
                 let column = q(oldRelationship.name)
-                try db.execute("""
+                try db.execute(.insert(into: joinTable, explicitID: false), """
                     INSERT INTO \(q(joinTable)) (\(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)))
                     SELECT \(q(StoreLayout.idColumn)), \(column) FROM \(q(carried.physical.name)) WHERE \(column) IS NOT NULL
                     """)

@@ -159,11 +159,11 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
             definition.attributes += entity.relationships.filter { $0.kind == .toOne }.map { Attribute($0.name, .int, isOptional: true) }
             definition.relationships = []
             let columns = ([StoreLayout.idColumn] + definition.attributes.map(\.name)).map(q).joined(separator: ", ")
-            try db.execute(SchemaDDL(dialect: dialect).createTable(definition, named: copy, temporary: true))
-            try db.execute("INSERT INTO \(dialect.temporaryTable(copy)) (\(columns)) SELECT \(columns) FROM \(q(table))")
+            try db.change(.createTable(SchemaDDL(dialect: dialect).table(for: definition, named: copy, temporary: true)))
+            try db.execute(.insert(into: copy, explicitID: true), "INSERT INTO \(dialect.temporaryTable(copy)) (\(columns)) SELECT \(columns) FROM \(q(table))")
         } else {
-            try db.execute("CREATE TEMP TABLE \(q(copy)) AS SELECT * FROM \(q(table))")
-            try db.execute(dialect.temporaryIndex(copy + "_owner", on: q(copy), columns: q(StoreLayout.ownerColumn)))
+            try db.execute(.create, "CREATE TEMP TABLE \(q(copy)) AS SELECT * FROM \(q(table))")
+            try db.execute(.create, dialect.temporaryIndex(copy + "_owner", on: q(copy), columns: q(StoreLayout.ownerColumn)))
         }
         snapshots[table] = copy
         retarget(table, to: copy)
@@ -183,7 +183,7 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     /// Drops the snapshots; called when the stage ends.
     func dropSnapshots() throws {
         guard let db else { return }
-        for copy in snapshots.values { try db.execute("DROP TABLE IF EXISTS \(db.dialect.temporaryTable(copy))") }
+        for copy in snapshots.values { try db.execute(.alter, "DROP TABLE IF EXISTS \(db.dialect.temporaryTable(copy))") }
         snapshots = [:]
     }
 

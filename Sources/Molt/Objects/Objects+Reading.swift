@@ -64,7 +64,7 @@ extension Objects {
         let entity = try entity(entityName)
         let columns = entity.attributes.map { layout.column(entity.name, $0.name) }
         let (sql, arguments) = try selectSQL(entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)
-        let statement = try db.makeStatement(sql)
+        let statement = try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         while try statement.step() { try body(try object(from: statement, entity: entity)) }

@@ -22,6 +22,7 @@ extension Objects {
         switch relationship.kind {
         case .toOne:
             let statement = try db.cachedStatement(
+                .read,
                 "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?")
             try statement.bind([.int(id)])
             defer { statement.reset() }
@@ -31,6 +32,7 @@ extension Objects {
             let table = layout.joinTable(entity.name, relationship.name)
             let order = relationship.isOrdered ? "\(q(StoreLayout.positionColumn)), \(dialect.insertionOrder)" : dialect.insertionOrder
             let statement = try db.cachedStatement(
+                .read,
                 "SELECT \(q(StoreLayout.targetColumn)) FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? ORDER BY \(order)")
             try statement.bind([.int(id)])
             defer { statement.reset() }
@@ -132,7 +134,7 @@ extension Objects {
 
     /// Throws when no object of `entity` has `id`: a link to it would dangle (or, in a stage, vanish).
     func requireExists(_ entity: String, id: Int64, linkedBy relationship: String) throws {
-        let statement = try db.cachedStatement("SELECT 1 FROM \(layout.table(entity)) WHERE \(idColumn) = ?")
+        let statement = try db.cachedStatement(.read, "SELECT 1 FROM \(layout.table(entity)) WHERE \(idColumn) = ?")
         try statement.bind([.int(id)])
         defer { statement.reset() }
         guard try statement.step() else {
@@ -179,10 +181,11 @@ extension Objects {
         switch relationship.kind {
         case .toOne:
             try willWrite(entity.name, properties: [relationship.name])
-            try db.cachedStatement(sql).execute([.int(target), .int(source)])
+            try db.cachedStatement(.update, sql).execute([.int(target), .int(source)])
         case .toMany:
             try willWriteLinks(entity.name, relationship.name)
-            try db.cachedStatement(sql).execute(relationship.isOrdered ? [.int(source), .int(target), .int(source)] : [.int(source), .int(target)])
+            try db.cachedStatement(.insert(into: layout.physicalJoinTable(entity.name, relationship.name), explicitID: false), sql)
+                .execute(relationship.isOrdered ? [.int(source), .int(target), .int(source)] : [.int(source), .int(target)])
         }
     }
 
@@ -212,12 +215,12 @@ extension Objects {
         case .toOne:
             try willWrite(entity.name, properties: [relationship.name])
             let column = layout.column(entity.name, relationship.name)
-            try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(idColumn) = ? AND \(column) = ?")
+            try db.cachedStatement(.update, "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(idColumn) = ? AND \(column) = ?")
                 .execute([.int(source), .int(target)])
         case .toMany:
             try willWriteLinks(entity.name, relationship.name)
             let table = layout.joinTable(entity.name, relationship.name)
-            try db.cachedStatement("DELETE FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? AND \(q(StoreLayout.targetColumn)) = ?")
+            try db.cachedStatement(.update, "DELETE FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? AND \(q(StoreLayout.targetColumn)) = ?")
                 .execute([.int(source), .int(target)])
         }
     }

@@ -39,7 +39,8 @@ extension Objects {
             ? "INSERT INTO \(layout.table(entity.name)) DEFAULT VALUES"
             : "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))"
         try willWrite(entity.name, properties: nil)
-        let newID = try db.cachedStatement(sql).insert(arguments)
+        let kind = SQLStatementKind.insert(into: layout.physicalTable(entity.name), explicitID: id != nil)
+        let newID = try db.cachedStatement(kind, sql).insert(arguments)
         observer?.didInsert(entity.name, count: 1)
         var result: [String: Value] = [:]
         for (attribute, value) in checked { result[attribute.name] = value }
@@ -60,7 +61,7 @@ extension Objects {
         guard !checked.isEmpty else { return }
         let assignments = checked.map { "\(layout.column(entity.name, $0.0.name)) = ?" }.joined(separator: ", ")
         try willWrite(entity.name, properties: checked.map(\.0.name))
-        let changed = try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(idColumn) = ?")
+        let changed = try db.cachedStatement(.update, "UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(idColumn) = ?")
             .execute(checked.map(\.1) + [.int(id)])
         guard changed == 1 else {
             throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
@@ -98,7 +99,7 @@ extension Objects {
         }
         try willWrite(entity.name, properties: nil)
         try willWriteReferences(to: entity)
-        let count = try db.cachedStatement("DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
+        let count = try db.cachedStatement(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
         observer?.didDelete(entity.name, count: count)
     }
 
@@ -134,7 +135,7 @@ extension Objects {
             // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
             try willWrite(entity.name, properties: nil)
             try willWriteReferences(to: entity)
-            let count = try db.execute("DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
+            let count = try db.execute(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
             observer?.didDelete(entity.name, count: count)
             return count
         }

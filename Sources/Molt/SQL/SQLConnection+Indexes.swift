@@ -12,7 +12,7 @@ extension SQLConnection {
         let expected = entity.storedIndexes
         let actual = try indexes(on: table).filter(\.isExplicit)
         for index in actual where !expected.contains(Index(index.columns, unique: index.isUnique)) {
-            try execute("DROP INDEX \(q(index.name))")
+            try execute(.alter, "DROP INDEX \(q(index.name))")
         }
         let missing = expected.filter { index in !actual.contains { $0.columns == index.attributes && $0.isUnique == index.isUnique } }
         guard !missing.isEmpty else { return }
@@ -27,7 +27,7 @@ extension SQLConnection {
                 suffix += 1
             }
             taken.insert(name.lowercased())
-            try execute(ddl.createIndex(table: table, index, named: name))
+            try change(ddl.index(table: table, index, named: name))
         }
     }
 

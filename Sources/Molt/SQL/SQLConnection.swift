@@ -2,26 +2,35 @@
 /// migrator reach the storage engine.
 ///
 /// Everything above this seam is engine-neutral; everything below it speaks one engine (SQLite through GRDB in
-/// this module; PostgreSQL in `MoltPostgres`). Statements use `?` placeholders and the engine's
-/// ``SQLDialect`` for what differs: types, literals, conversions, DDL details.
+/// this module; PostgreSQL in `MoltPostgres`). What crosses it says what is meant, so that no engine reads SQL
+/// back to find out: tables change through ``change(_:)`` (an ``SQLSchemaChange``: columns with their links,
+/// drops, renames), every statement comes with its ``SQLStatementKind`` (a read, an update, an insert with or
+/// without explicit identifiers, Molt's own bookkeeping, DDL), and what an engine does differently is a
+/// capability here (``pageProblems(in:)``, ``stampSchemaVersion(_:)``…) rather than a downcast. Row statements
+/// use `?` placeholders and the engine's ``SQLDialect`` for what differs: types, literals, conversions.
 ///
 /// Errors thrown are ``MoltError``s mapped by the engine's one error map, with the failing SQL attached.
 package protocol SQLConnection: AnyObject {
     /// The engine's SQL.
     var dialect: any SQLDialect { get }
 
-    /// Runs one statement that returns no rows.
+    /// Runs one statement that returns no rows; `kind` says what it does, so that the engine never reads the
+    /// SQL to find out.
     ///
     /// - Returns: The number of rows it inserted, updated or deleted.
     @discardableResult
-    func execute(_ sql: String, _ arguments: [Value]) throws -> Int
+    func execute(_ kind: SQLStatementKind, _ sql: String, _ arguments: [Value]) throws -> Int
 
-    /// A prepared statement kept for the connection's life, found by its SQL text: for statements run again
-    /// and again (inserts, updates, lookups). Not for a query whose rows are read while the same SQL runs again.
-    func cachedStatement(_ sql: String) throws -> any SQLStatement
+    /// A prepared statement of `kind` kept for the connection's life, found by its SQL text: for statements run
+    /// again and again (inserts, updates, lookups). Not for a query whose rows are read while the same SQL runs
+    /// again.
+    func cachedStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement
 
-    /// A prepared statement of its own, for a query read row by row while other statements run.
-    func makeStatement(_ sql: String) throws -> any SQLStatement
+    /// A prepared statement of `kind` of its own, for a query read row by row while other statements run.
+    func makeStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement
+
+    /// Changes the store's tables as `change` means, in the engine's DDL.
+    func change(_ change: SQLSchemaChange) throws
 
     /// Calls `observer` with the SQL of every statement that changes the database, until set to nil (dry runs).
     var statementObserver: (@Sendable (String) -> Void)? { get set }
@@ -92,16 +101,37 @@ package protocol SQLConnection: AnyObject {
 
     /// Makes `table` (unquoted) hand out identifiers past `mark` from now on (never lowers its mark).
     func raiseIdentifierMark(of table: String, to mark: Int64) throws
+
+    // MARK: - Engine capabilities
+
+    /// The problems the engine's own check of its storage finds in the pages of `tables` (every table when nil):
+    /// SQLite's `quick_check`; a server checks its own storage, so PostgreSQL finds none.
+    func pageProblems(in tables: [String]?) throws -> [String]
+
+    /// The check ``pageProblems(in:)`` runs, for messages: "SQLite's quick_check".
+    var pageCheckName: String { get }
+
+    /// Records in the engine's own header that the database is a store of this application (SQLite's
+    /// `application_id`, which `file` reads); engines without such a header do nothing.
+    func stampApplicationID(_ id: Int32) throws
+
+    /// Records in the engine's own header the version of the store's schema (SQLite's `user_version`); engines
+    /// without such a header do nothing.
+    func stampSchemaVersion(_ version: Int) throws
+
+    /// Whether stores of this engine may have been created by an earlier Molt, whose own tables lack a column
+    /// added since (SQLite files); every PostgreSQL store was created with them.
+    var mayPredateCurrentFormat: Bool { get }
 }
 
 extension SQLConnection {
     /// Runs one statement that returns no rows, without arguments.
     @discardableResult
-    package func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+    package func execute(_ kind: SQLStatementKind, _ sql: String) throws -> Int { try execute(kind, sql, []) }
 
     /// The first column of the first row of a query, as an integer (a count, a maximum), or nil.
     package func fetchInt(_ sql: String, _ arguments: [Value] = []) throws -> Int64? {
-        let statement = try makeStatement(sql)
+        let statement = try makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         guard try statement.step(), !statement.isNull(0) else { return nil }
@@ -110,7 +140,7 @@ extension SQLConnection {
 
     /// The first column of every row of a query, as integers (identifiers).
     package func fetchInts(_ sql: String, _ arguments: [Value] = []) throws -> [Int64] {
-        let statement = try makeStatement(sql)
+        let statement = try makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         var result: [Int64] = []
@@ -120,7 +150,7 @@ extension SQLConnection {
 
     /// The rows of a query, each column decoded as the given type (nil: as stored).
     package func fetchRows(_ sql: String, _ arguments: [Value] = [], types: [AttributeType?]) throws -> [[Value]] {
-        let statement = try makeStatement(sql)
+        let statement = try makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         var rows: [[Value]] = []

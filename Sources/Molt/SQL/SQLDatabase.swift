@@ -29,6 +29,22 @@ package protocol SQLDatabase: AnyObject, Sendable {
     /// Reclaims the space freed by migrations and deletions.
     func compact() throws
 
+    // MARK: - Engine capabilities
+
+    /// What an opening does once the store is at its schema: SQLite upgrades a store created before Molt
+    /// numbered objects with AUTOINCREMENT and sets the journal `journal` asks for; a server has nothing to do.
+    func finishOpening(journal: SQLJournal, isNew: Bool) throws
+
+    /// Copies the store to a new file at `destination`, a consistent copy of the last committed state.
+    ///
+    /// - Throws: ``MoltError/Code/ioError`` for an engine whose stores are not files (PostgreSQL), saying which
+    ///   tools to use instead.
+    func backup(to destination: String) throws
+
+    /// The problems the engine's full check of its storage finds (SQLite's `integrity_check` of every page and
+    /// index); none for an engine that checks its own storage (a server).
+    func integrityProblems() throws -> [String]
+
     /// Closes the database; using it afterwards throws.
     func close() throws
 }

@@ -71,7 +71,7 @@ package protocol SQLDialect: Sendable {
 }
 
 /// What a reference does when the row it points to is deleted.
-package enum SQLReferenceAction: Sendable {
+package enum SQLReferenceAction: Hashable, Sendable {
     case setNull, cascade
 }
 

@@ -48,20 +48,20 @@ extension Store {
             let hash = schema.contentHash
             let read = try database.inspect { db in try StoreMetadata.opening(schema, hash: hash, in: db) }
             if read.upToDate {
-                try location.engine.finishOpening(database, options: options, isNew: false)
+                try database.finishOpening(journal: options.journal, isNew: false)
                 return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
             let current = read.metadata
             let first = try current.map { try decision(for: $0, schema: schema, options: options) }
             if case .open = first {
-                try location.engine.finishOpening(database, options: options, isNew: false)
+                try database.finishOpening(journal: options.journal, isNew: false)
                 return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
             var outcome = try prepare(database, location: location, schema: schema, options: options, known: current)
             if case .opened = outcome, case .migrate(let stored) = first {
                 outcome = .migratedByAnotherProcess(fromVersion: stored.version)
             }
-            try location.engine.finishOpening(database, options: options, isNew: current == nil)
+            try database.finishOpening(journal: options.journal, isNew: current == nil)
             return Store(schema: schema, url: location.url, database: database, outcome: outcome)
         } catch {
             try? database.close()
@@ -140,14 +140,12 @@ extension Store {
     /// a column) reads no row, and checks nothing: it stays as fast at a million objects as at ten.
     static func checkIntegrity(_ db: any SQLConnection, location: StoreLocation, version: Int, tables: Set<String>? = nil) throws {
         if let tables, tables.isEmpty { return }
-        if let sqlite = db as? SQLiteConnection {
-            let problems = try SQLiteDatabase.check(sqlite.db, full: false, tables: tables.map { $0.sorted() })
-            if !problems.isEmpty {
-                let shown = problems.prefix(3).joined(separator: "; ")
-                throw MoltError(
-                    .corruptStore,
-                    "The store at \(location) is damaged (SQLite's quick_check: \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.")
-            }
+        let problems = try db.pageProblems(in: tables.map { $0.sorted() })
+        if !problems.isEmpty {
+            let shown = problems.prefix(3).joined(separator: "; ")
+            throw MoltError(
+                .corruptStore,
+                "The store at \(location) is damaged (\(db.pageCheckName): \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.")
         }
         let broken = try db.brokenLinks(around: tables)
         guard let first = broken.first else { return }
@@ -178,11 +176,11 @@ extension Store {
     static func create(_ schema: Schema, in db: any SQLConnection) throws {
         try SchemaDDL(dialect: db.dialect).checkNames(of: [schema])
         try StoreMetadata.create(db)
-        for statement in SchemaDDL(dialect: db.dialect).createStatements(schema) { try db.execute(statement) }
+        for change in SchemaDDL(dialect: db.dialect).createChanges(schema) { try db.change(change) }
         try StoreMetadata.write(schema, in: db)
     }
 
     static func dropEverything(in db: any SQLConnection) throws {
-        for table in try db.tableNames() { try db.execute("DROP TABLE \(db.dialect.quote(table))") }
+        for table in try db.tableNames() { try db.change(.dropTable(table)) }
     }
 }

@@ -84,3 +84,14 @@ extension Store {
     /// public or `@usableFromInline` internal declarations).
     @usableFromInline static let defaultWaitTimeout: TimeInterval = LockWait.defaultTimeout
 }
+
+extension Store.Options {
+    /// The journal an opening sets, as the engine names it.
+    var journal: SQLJournal {
+        switch journalMode {
+        case .wal: return .wal
+        case .rollback: return .rollback
+        case .preserve: return .preserve
+        }
+    }
+}

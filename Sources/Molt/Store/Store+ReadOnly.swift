@@ -73,9 +73,6 @@ extension Store {
     /// - Throws: ``MoltError/Code/ioError`` when `destination` exists or cannot be written,
     ///   ``MoltError/Code/diskFull``…; a failed backup leaves no file behind.
     public func backup(to destination: URL) throws {
-        guard let database = database as? SQLiteDatabase else {
-            throw MoltError(.ioError, "Only a store in an SQLite file can be backed up with `backup(to:)`; use the database's own backup tools.")
-        }
         if FileManager.default.fileExists(atPath: destination.path) {
             throw MoltError(
                 .ioError,
@@ -84,7 +81,7 @@ extension Store {
         do {
             try database.backup(to: destination.path)
         } catch {
-            SQLiteFiles.remove(destination.path)
+            SQLFiles.remove(destination.path)
             throw error
         }
     }
@@ -102,14 +99,7 @@ extension Store {
     /// - Throws: ``MoltError/Code/corruptStore`` listing the first problems found, with the fix.
     public func verify() throws {
         // The page check is SQLite's (a server checks its own storage); the rest holds for every engine.
-        var problems: [String] = []
-        if let sqlite = database as? SQLiteDatabase {
-            do {
-                problems = try sqlite.quickCheck(full: true)
-            } catch let error as MoltError where error.code == .corruptStore {
-                problems = ["SQLite's integrity_check stopped on a page it cannot read (database disk image is malformed)"]
-            }
-        }
+        var problems = try database.integrityProblems()
         if problems.isEmpty {
             let schema = self.schema
             problems = try database.read { db in

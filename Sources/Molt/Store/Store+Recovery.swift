@@ -24,16 +24,14 @@ extension Store {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
         }
-        guard let found = SQLiteLeftovers(path: url.path).recoverableLeftover() else { return nil }
+        guard let found = SQLFiles.recoverableLeftover(at: url.path) else { return nil }
         let what: String
         switch found {
         case .journal: what = "rolled back the unfinished write recorded in \(url.path)-journal"
         case .log: what = "copied the committed changes of \(url.path)-wal into the store"
         }
         try rehearseRecovery(of: url, what: what, in: scratch)
-        var settings = SQLiteDatabase.Settings()
-        settings.busyTimeout = timeout
-        let database = try SQLiteDatabase.open(path: url.path, settings: settings)
+        let database = try SQLFiles.open(path: url.path, busyTimeout: timeout)
         defer { try? database.close() }
         try database.recoverLeftovers()
         return what
@@ -46,7 +44,7 @@ extension Store {
         let copy = folder.appendingPathComponent("store.sqlite")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for (file, copy) in zip(SQLiteFiles.paths(of: url.path), SQLiteFiles.paths(of: copy.path))
+            for (file, copy) in zip(SQLFiles.paths(of: url.path), SQLFiles.paths(of: copy.path))
             where FileManager.default.fileExists(atPath: file) {
                 try FileManager.default.copyItem(atPath: file, toPath: copy)
             }
@@ -55,10 +53,10 @@ extension Store {
         }
         var problems: [String]
         do {
-            let database = try SQLiteDatabase.open(path: copy.path)
+            let database = try SQLFiles.open(path: copy.path)
             defer { try? database.close() }
             try database.recoverLeftovers()
-            problems = try database.quickCheck()
+            problems = try database.quickCheck(full: false, tables: nil)
             // SQLite replays any log whose frames hold, even another database's: the result must still be the
             // store its metadata describes.
             if problems.isEmpty { problems = try shapeProblems(afterRecovering: database) }
@@ -87,7 +85,7 @@ extension Store {
 
     /// Why a recovered copy is not the store its metadata describes (tables, columns, references and indexes of
     /// the recorded schema), if it is not.
-    private static func shapeProblems(afterRecovering database: SQLiteDatabase) throws -> [String] {
+    private static func shapeProblems(afterRecovering database: any SQLDatabase) throws -> [String] {
         try database.read { db in
             guard let metadata = try StoreMetadata.read(db) else { return ["it would no longer be a Molt store"] }
             do {

@@ -95,7 +95,7 @@ public final class Store: Sendable {
     /// - Throws: ``MoltError`` when the schema is invalid.
     public static func inMemory(schema: Schema) throws -> Store {
         try schema.validate()
-        let database = try SQLiteDatabase.inMemory()
+        let database = try SQLFiles.inMemory()
         try database.exclusive { db in
             try create(schema, in: db)
             return true

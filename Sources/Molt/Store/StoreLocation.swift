@@ -23,7 +23,7 @@ public struct StoreLocation: Sendable, CustomStringConvertible {
 
     /// A store in an SQLite file.
     public static func file(_ url: URL) -> StoreLocation {
-        StoreLocation(url: url, description: url.path, engine: SQLiteFileEngine(url: url))
+        StoreLocation(url: url, description: url.path, engine: FileEngine(url: url))
     }
 
     /// The URL schemes that name a PostgreSQL database (`postgres://`, `postgresql://`): the one rule both
@@ -46,32 +46,26 @@ package protocol StoreEngine: Sendable {
     func openForReading() throws -> any SQLDatabase
     /// ``openForReading()``, waiting up to `timeout` seconds for a writer's lock where the engine waits.
     func openForReading(waitingUpTo timeout: TimeInterval) throws -> any SQLDatabase
-    /// Called once the store is created, opened or migrated, before it is handed out (SQLite sets its journal
-    /// mode there).
-    func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws
 }
 
 extension StoreEngine {
     package func openForReading(waitingUpTo timeout: TimeInterval) throws -> any SQLDatabase { try openForReading() }
 }
 
-/// SQLite files, through ``SQLiteDatabase``.
-struct SQLiteFileEngine: StoreEngine {
+/// Store files, through ``SQLFiles``.
+struct FileEngine: StoreEngine {
     let url: URL
 
     func open(options: Store.Options) throws -> any SQLDatabase {
-        var settings = SQLiteDatabase.Settings()
-        settings.busyTimeout = options.migrationWaitTimeout
-        settings.fastSecureDelete = options.secureDelete == .fast
-        return try SQLiteDatabase.open(path: url.path, settings: settings)
+        try SQLFiles.open(path: url.path, busyTimeout: options.migrationWaitTimeout, fastSecureDelete: options.secureDelete == .fast)
     }
 
     func openForReading() throws -> any SQLDatabase {
         try openForReading(waitingUpTo: Store.Options().migrationWaitTimeout)
     }
 
-    /// A read-only connection that never writes, not even a journal recovery or a `-wal`/`-shm` pair left behind
-    /// (``SQLiteLeftovers``); it waits for a migrating writer as long as a writable opener would.
+    /// A read-only connection that never writes, not even a journal recovery or a `-wal`/`-shm` pair left behind;
+    /// it waits for a migrating writer as long as a writable opener would.
     func openForReading(waitingUpTo timeout: TimeInterval) throws -> any SQLDatabase {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -80,18 +74,6 @@ struct SQLiteFileEngine: StoreEngine {
         if isDirectory.boolValue {
             throw MoltError(.storeNotFound, "\(url.path) is a folder, not a store. Give the path of the store's file.")
         }
-        return try SQLiteDatabase.openForReading(path: url.path, busyTimeout: timeout)
-    }
-
-    func finishOpening(_ database: any SQLDatabase, options: Store.Options, isNew: Bool) throws {
-        guard let database = database as? SQLiteDatabase else { return }
-        try database.upgradeLegacyIdentifiers()
-        switch options.journalMode {
-        case .wal: try database.switchToWAL()
-        case .rollback: return
-        case .preserve:
-            // A store just created takes WAL; an existing one keeps its mode.
-            if try isNew || database.journalMode() == "wal" { try database.switchToWAL() }
-        }
+        return try SQLFiles.openForReading(path: url.path, busyTimeout: timeout)
     }
 }

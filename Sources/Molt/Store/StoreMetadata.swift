@@ -110,7 +110,7 @@ struct StoreMetadata {
     /// the cheap checks of an opening and of each read of a read-only store.
     static func values(of keys: [String], in db: any SQLConnection) throws -> [String: String] {
         let list = keys.map { db.dialect.literal(.string($0)) }.joined(separator: ", ")
-        let statement = try db.cachedStatement("SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN (\(list))")
+        let statement = try db.cachedStatement(.read, "SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN (\(list))")
         defer { statement.reset() }
         var found: [String: String] = [:]
         while try statement.step() {
@@ -124,14 +124,14 @@ struct StoreMetadata {
     static func create(_ db: any SQLConnection) throws {
         let d = db.dialect
         let (text, integer, real) = (d.columnType(.string), d.columnType(.int), d.columnType(.double))
-        try db.execute("CREATE TABLE \(d.quote(table)) (key \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL)")
-        try db.execute("""
+        try db.execute(.create, "CREATE TABLE \(d.quote(table)) (key \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL)")
+        try db.execute(.create, """
             CREATE TABLE \(d.quote(historyTable)) (
                 \(d.identifierColumn("id")), fromVersion \(integer) NOT NULL, toVersion \(integer) NOT NULL,
                 startedAt \(real) NOT NULL, duration \(real) NOT NULL, objectsTouched \(integer) NOT NULL, steps \(text) NOT NULL,
                 details \(text))
             """)
-        if db.dialect is SQLiteDialect { try db.execute("PRAGMA application_id = \(applicationID)") }
+        try db.stampApplicationID(applicationID)
     }
 
     /// Records `schema` as the store's schema.
@@ -144,9 +144,10 @@ struct StoreMetadata {
         // One statement (an upsert, in both engines' syntax) rather than a delete and an insert per key.
         let rows = Array(repeating: "(?, ?)", count: values.count).joined(separator: ", ")
         try db.execute(
+            .bookkeeping,
             "INSERT INTO \(db.dialect.quote(table)) (key, value) VALUES \(rows) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             values.flatMap { [Value.string($0.0), .string($0.1)] })
-        if db.dialect is SQLiteDialect { try db.execute("PRAGMA user_version = \(Int32(clamping: schema.version))") }
+        try db.stampSchemaVersion(schema.version)
     }
 
     /// Appends a run to the history, with its step records as JSON in `details` (a column added to the
@@ -154,9 +155,10 @@ struct StoreMetadata {
     /// PostgreSQL store was created with the column, and is not asked (a catalog query, ~1 ms a migration).
     static func append(_ record: MigrationRecord, in db: any SQLConnection) throws {
         let q = db.dialect.quote
-        if db.dialect is SQLiteDialect, try !hasDetails(db) { try db.execute("ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT") }
+        if db.mayPredateCurrentFormat, try !hasDetails(db) { try db.execute(.alter, "ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT") }
         let details = String(decoding: try JSONEncoder().encode(record.stepRecords), as: UTF8.self)
         try db.execute(
+            .bookkeeping,
             "INSERT INTO \(q(historyTable)) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 .int(Int64(record.fromVersion)), .int(Int64(record.toVersion)), .double(record.startedAt.timeIntervalSince1970),

@@ -57,7 +57,7 @@ extension Objects {
         try requireWritable()
         let plan = try TypedInsertPlan.of(M.self, in: self)
         let entity = plan.entity
-        let statement = try db.cachedStatement(plan.insertSQL)
+        let statement = try db.cachedStatement(.insert(into: layout.physicalTable(entity.name), explicitID: false), plan.insertSQL)
         statement.reset()
         var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
         model.encode(to: &columns)
@@ -96,7 +96,7 @@ extension Objects {
         }
         let previous = try M.toOneRelationships.contains { $0.inverse != nil }
             ? M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first } : nil
-        let statement = try db.cachedStatement(TypedSQL.of(M.self, in: layout).update)
+        let statement = try db.cachedStatement(.update, TypedSQL.of(M.self, in: layout).update)
         statement.reset()
         var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
         model.encode(to: &columns)
@@ -159,7 +159,7 @@ extension Objects {
                 // The destination pointed back at another object, which must let go of it (one to one).
                 let column = layout.column(entity.name, step.relationship.name)
                 try willWrite(entity.name, properties: [step.relationship.name])
-                try db.cachedStatement("UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) = ? AND \(idColumn) <> ?")
+                try db.cachedStatement(.update, "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) = ? AND \(idColumn) <> ?")
                     .execute([.int(target), .int(id)])
             }
             let sql = step.linkSQL ?? linkSQL(entity: step.destination, relationship: step.inverse)
@@ -181,6 +181,7 @@ extension Objects {
                 // The column is already null: put the old link back and let `set` unlink both sides.
                 if let old {
                     try db.cachedStatement(
+                        .update,
                         "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
                     ).execute([.int(old), .int(id)])
                     try set(relationship.name, of: object, to: nil as DynamicObject?)
@@ -189,6 +190,7 @@ extension Objects {
             }
             // Put the previous link back so that `set` unlinks it and its inverse, then links the new one.
             try db.cachedStatement(
+                .update,
                 "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
             ).execute([old.map(Value.int) ?? .null, .int(id)])
             try set(relationship.name, of: object, to: DynamicObject(entity: relationship.destination, id: target, values: [:]))
@@ -259,7 +261,7 @@ extension Objects {
         sql += " ORDER BY " + (sorts.isEmpty ? idColumn
             : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(separator: ", "))
         sql += dialect.limitClause(limit: limit, offset: offset)
-        let statement = cached ? try db.cachedStatement(sql) : try db.makeStatement(sql)
+        let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         while try statement.step() {

@@ -94,7 +94,7 @@ enum Files {
 
     /// Removes a store and the files SQLite keeps beside it.
     static func removeStore(_ url: URL) {
-        SQLiteFiles.remove(url.path)
+        SQLFiles.remove(url.path)
     }
 
     /// A new, empty temporary folder.

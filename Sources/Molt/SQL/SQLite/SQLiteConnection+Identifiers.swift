@@ -26,9 +26,9 @@ extension SQLiteConnection {
     func raiseIdentifierMark(of table: String, to mark: Int64) throws {
         // Read first: a rebuild of a table whose newest objects were never deleted writes nothing here.
         switch try identifierMark(of: table) {
-        case nil: try execute("INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)", [.string(table), .int(mark)])
+        case nil: try execute(.bookkeeping, "INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)", [.string(table), .int(mark)])
         case let current? where current < mark:
-            try execute("UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?", [.int(mark), .string(table)])
+            try execute(.bookkeeping, "UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?", [.int(mark), .string(table)])
         default: return
         }
     }

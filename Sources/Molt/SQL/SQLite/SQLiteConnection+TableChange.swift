@@ -22,8 +22,8 @@ extension SQLiteConnection {
             let ddl = SchemaDDL(dialect: dialect)
             let entity = change.entity
             func definition(_ column: String) -> String {
-                if let attribute = entity.attribute(named: column) { return ddl.columnDefinition(attribute) }
-                return ddl.columnDefinition(entity.relationship(named: column)!)
+                if let attribute = entity.attribute(named: column) { return ddl.sql(for: ddl.column(attribute)) }
+                return ddl.sql(for: ddl.column(entity.relationship(named: column)!))
             }
             rebuild = change.constraintsChanged
             var used: Set<String> = []
@@ -57,7 +57,7 @@ extension SQLiteConnection {
         for check in change.exactDoubles { try ExactDoubles.check(check, table: table, in: self) }
         if plan.rebuild {
             let temporary = "_molt_new_" + table
-            try execute(ddl.createTable(entity, named: temporary))
+            try self.change(.createTable(ddl.table(for: entity, named: temporary)))
             let names = [StoreLayout.idColumn] + change.finalColumns.map(\.name)
             let sources = [q(StoreLayout.idColumn)] + change.finalColumns.map { $0.source.sql(dialect) }
             let written = try copyInChunks(
@@ -65,8 +65,8 @@ extension SQLiteConnection {
             // The new table's sequence starts at the largest identifier copied; the old one may have handed out
             // larger ones (objects deleted since): carry its mark over, so that none is handed out again.
             let mark = try identifierMark(of: table)
-            try execute("DROP TABLE \(q(table))")
-            try execute("ALTER TABLE \(q(temporary)) RENAME TO \(q(table))")
+            try self.change(.dropTable(table))
+            try self.change(.renameTable(temporary, to: table))
             if let mark { try raiseIdentifierMark(of: table, to: mark) }
             try syncIndexes(of: entity, table: table, version: change.version)
             return SQLTableChangeResult(rowsWritten: written, wroteLinks: true)
@@ -75,15 +75,15 @@ extension SQLiteConnection {
         // empty).
         for column in drops {
             for index in try indexes(on: table) where index.columns.contains(column) && index.isExplicit {
-                try execute("DROP INDEX \(q(index.name))")
+                try execute(.alter, "DROP INDEX \(q(index.name))")
             }
-            try execute("ALTER TABLE \(q(table)) DROP COLUMN \(q(column))")
+            try execute(.alter, "ALTER TABLE \(q(table)) DROP COLUMN \(q(column))")
         }
         for (from, to) in renames {
-            try execute("ALTER TABLE \(q(table)) RENAME COLUMN \(q(from)) TO \(q(to))")
+            try execute(.alter, "ALTER TABLE \(q(table)) RENAME COLUMN \(q(from)) TO \(q(to))")
         }
         for definition in adds {
-            try execute("ALTER TABLE \(q(table)) ADD COLUMN \(definition)")
+            try execute(.alter, "ALTER TABLE \(q(table)) ADD COLUMN \(definition)")
         }
         try syncIndexes(of: entity, table: table, version: change.version)
         return SQLTableChangeResult(rowsWritten: 0, wroteLinks: false)
@@ -98,11 +98,11 @@ extension SQLiteConnection {
         let q = dialect.quote
         let id = q(StoreLayout.idColumn)
         let total = Int(try fetchInt("SELECT COUNT(*) FROM \(q(table))") ?? 0)
-        let insert = try makeStatement("""
+        let insert = try makeStatement(.insert(into: target, explicitID: true), """
             INSERT INTO \(q(target)) (\(columns.map(q).joined(separator: ", ")))
             SELECT \(sources.joined(separator: ", ")) FROM \(q(table)) WHERE \(id) > ? ORDER BY \(id) LIMIT \(Self.rebuildChunk)
             """)
-        let lastCopied = try makeStatement("SELECT MAX(\(id)) FROM \(q(target))")
+        let lastCopied = try makeStatement(.read, "SELECT MAX(\(id)) FROM \(q(target))")
         var copied = 0
         var last = Int64.min
         try progress(0, total)

@@ -15,7 +15,7 @@ final class SQLiteConnection: SQLConnection {
     var dialect: any SQLDialect { SQLiteDialect.shared }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [Value]) throws -> Int {
+    func execute(_ kind: SQLStatementKind, _ sql: String, _ arguments: [Value]) throws -> Int {
         if arguments.isEmpty {
             do {
                 try db.execute(sql: sql)
@@ -24,10 +24,15 @@ final class SQLiteConnection: SQLConnection {
             }
             return db.changesCount
         }
-        return try makeStatement(sql).execute(arguments)
+        return try makeStatement(kind, sql).execute(arguments)
     }
 
-    func cachedStatement(_ sql: String) throws -> any SQLStatement {
+    /// SQLite renders every change as ``SchemaDDL`` does: it accepts links to tables created later.
+    func change(_ change: SQLSchemaChange) throws {
+        try execute(change.kind, SchemaDDL(dialect: dialect).sql(for: change))
+    }
+
+    func cachedStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement {
         do {
             return SQLiteStatement(statement: try db.cachedStatement(sql: sql), context: context)
         } catch let error as DatabaseError {
@@ -35,7 +40,7 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    func makeStatement(_ sql: String) throws -> any SQLStatement {
+    func makeStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement {
         do {
             return SQLiteStatement(statement: try db.makeStatement(sql: sql), context: context)
         } catch let error as DatabaseError {
@@ -82,7 +87,7 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    func deferReferenceChecks() throws { _ = try execute("PRAGMA defer_foreign_keys = ON") }
+    func deferReferenceChecks() throws { _ = try execute(.read, "PRAGMA defer_foreign_keys = ON") }
 
     /// Nothing to take: a migration's transaction (`BEGIN IMMEDIATE`) already keeps every other writer out.
     func lockForChange(_ table: String) throws {}
@@ -142,7 +147,8 @@ final class SQLiteConnection: SQLConnection {
             // every table's cached triggers), so one scratch database of 10k tables costs 10k² steps: the tables are
             // created in scratch databases of `batch` tables each instead, which keeps the whole linear.
             let batch = 200
-            let groups = SchemaDDL(dialect: SQLiteDialect.shared).createStatementsByTable(schema)
+            let ddl = SchemaDDL(dialect: SQLiteDialect.shared)
+            let groups = ddl.createChangesByTable(schema).map { $0.map(ddl.sql(for:)) }
             var shapes: [String: SQLTableShape] = [:]
             for start in stride(from: 0, to: groups.count, by: batch) {
                 let fresh = try DatabaseQueue()

@@ -6,7 +6,7 @@ import GRDB
 /// Opening writes nothing: the connection starts in the file's own journal mode (GRDB's `.wal` would switch
 /// with a throw-away `CREATE TABLE` even when the opening is then refused), foreign keys are enforced outside
 /// migrations, and Molt's SQL functions (``SQLiteFunctions``) are registered.
-package final class SQLiteDatabase: SQLDatabase {
+package final class SQLiteDatabase: SQLFileDatabase {
     let queue: DatabaseQueue
     /// The file's path, or `:memory:`.
     package let path: String
@@ -217,6 +217,27 @@ package final class SQLiteDatabase: SQLDatabase {
                     try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 }
             }
+        }
+    }
+
+    /// The upgrade of a store created before AUTOINCREMENT, then the journal `journal` asks for.
+    package func finishOpening(journal: SQLJournal, isNew: Bool) throws {
+        try upgradeLegacyIdentifiers()
+        switch journal {
+        case .wal: try switchToWAL()
+        case .rollback: return
+        case .preserve:
+            // A store just created takes WAL; an existing one keeps its mode.
+            if try isNew || journalMode() == "wal" { try switchToWAL() }
+        }
+    }
+
+    /// SQLite's `integrity_check` of every page and index; a file too damaged to finish it is one problem.
+    package func integrityProblems() throws -> [String] {
+        do {
+            return try quickCheck(full: true)
+        } catch let error as MoltError where error.code == .corruptStore {
+            return ["SQLite's integrity_check stopped on a page it cannot read (database disk image is malformed)"]
         }
     }
 

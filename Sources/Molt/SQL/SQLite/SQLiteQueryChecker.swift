@@ -34,7 +34,8 @@ final class SQLiteQueryChecker: SQLQueryChecker {
         }
         connection = handle
         tables = Set(StoreLayout.tableNames(schema).map { $0.lowercased() })
-        for statement in SchemaDDL(dialect: SQLiteDialect.shared).createStatements(schema) {
+        let ddl = SchemaDDL(dialect: SQLiteDialect.shared)
+        for statement in ddl.createChanges(schema).map(ddl.sql(for:)) {
             guard sqlite3_exec(handle, statement, nil, nil, nil) == SQLITE_OK else {
                 throw MoltError(.ioError, "SQLite could not build the tables of version \(schema.version) to check a mapping's SQL.")
             }
