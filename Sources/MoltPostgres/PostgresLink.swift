@@ -19,6 +19,11 @@ final class PostgresLink: @unchecked Sendable {
     private var rewritten: [String: String] = [:]
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
+    /// An import's rows, waiting to be sent as one statement per table (see ``PostgresInsertQueue``), in the
+    /// order their tables were first given.
+    private var inserts: [PostgresInsertQueue] = []
+    /// The column types of the tables ``inserts`` were made for, with ``catalogChanges`` when they were read.
+    private var insertTypes: (catalogChanges: Int, types: [PostgresUpdateQueue.Shape: [String]]) = (0, [:])
     /// The `pg_temp` functions (``PostgresFunctions``) the current transaction created.
     private var functions: Set<String> = []
     /// Whether the current transaction inserted rows into an application table (maybe with identifiers of their
@@ -120,6 +125,7 @@ final class PostgresLink: @unchecked Sendable {
     /// drops them; a migration that needs them creates them again, which costs less than creating them in every
     /// migration that does not).
     private func prepare(for sql: String) throws {
+        try sendInserts()
         try sendQueue(before: sql)
         try advanceIdentities(before: sql)
         if !insertedRows, Self.mayInsert(sql) { insertedRows = true }
@@ -259,6 +265,7 @@ final class PostgresLink: @unchecked Sendable {
     /// whose caller reads no result), to be sent with the others of its batch before the next statement; runs
     /// it at once when it cannot be queued.
     func queueUpdate(_ sql: String, _ shape: PostgresUpdateQueue.Shape, _ arguments: [Value]) throws {
+        try sendInserts()
         guard arguments.count == shape.columns.count + 1, case .int(let id) = arguments.last else {
             try run(sql, arguments)
             return
@@ -314,8 +321,71 @@ final class PostgresLink: @unchecked Sendable {
         return result.count == shape.columns.count ? result : nil
     }
 
-    func close() {
+    /// Queues a row of an import, sent with the others of its table before the session's next statement (see
+    /// ``PostgresInsertQueue``); `values` in the order of `shape`'s columns.
+    func queueInsert(_ shape: PostgresUpdateQueue.Shape, _ values: [Value]) throws {
+        try sendQueue(before: "")
+        if let index = inserts.firstIndex(where: { $0.shape == shape }) {
+            if !inserts[index].accepts(shape) { try send(inserts.remove(at: index)) }
+        }
+        let index: Int
+        if let existing = inserts.firstIndex(where: { $0.shape == shape }) {
+            index = existing
+        } else {
+            inserts.append(PostgresInsertQueue(shape: shape, types: try insertTypes(shape)))
+            index = inserts.count - 1
+        }
+        try inserts[index].append(values)
+    }
+
+    /// Sends every queued insert, table by table.
+    private func sendInserts() throws {
+        while !inserts.isEmpty { try send(inserts.removeFirst()) }
+    }
+
+    /// Drops the queued inserts and updates: the transaction is about to be rolled back.
+    func dropQueued() {
+        inserts = []
         queue = nil
+    }
+
+    private func send(_ pending: PostgresInsertQueue) throws {
+        guard pending.count > 0 else { return }
+        var bindings = PostgresBindings(capacity: pending.types.count)
+        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
+        let statement = pending.sql
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8)) }
+        do {
+            _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
+        } catch {
+            throw Self.importRefusal(PostgresErrors.map(error, .objects, sql: statement), table: pending.shape.table)
+        }
+        insertedRows = true
+        if let id = pending.largestID { noteExplicitID(id, in: pending.shape.table) }
+    }
+
+    /// A queued row the server refused: which one is not known, so the message names the table and the key.
+    private static func importRefusal(_ error: any Error, table: String) -> any Error {
+        guard let error = error as? MoltError, error.code == .constraintViolation else { return error }
+        return MoltError(
+            .invalidValue,
+            "An object or link imported into table \(table) is given twice, or collides with a unique value of another object (\(error.message)); each object needs its own `_id` and unique values, and each link is listed once.",
+            sql: error.sql, cause: error)
+    }
+
+    /// The SQL types of `shape`'s columns, read once per table while the catalog stays the same.
+    private func insertTypes(_ shape: PostgresUpdateQueue.Shape) throws -> [String] {
+        if insertTypes.catalogChanges != catalogChanges { insertTypes = (catalogChanges, [:]) }
+        if let types = insertTypes.types[shape] { return types }
+        guard let types = try columnTypes(shape) else {
+            throw MoltError(.invalidValue, "Table \(shape.table) has no column among \(shape.columns.joined(separator: ", ")) to import into; check the store's schema.")
+        }
+        insertTypes.types[shape] = types
+        return types
+    }
+
+    func close() {
+        dropQueued()
         try? connection.close().wait()
     }
 

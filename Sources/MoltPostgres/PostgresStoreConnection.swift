@@ -77,6 +77,13 @@ final class PostgresStoreConnection: SQLConnection {
 
     func makeStatement(_ sql: String) throws -> any SQLStatement { PostgresStatement(sql: sql, link: link) }
 
+    /// Queues the row with the others of its table, sent as one statement before the session's next one
+    /// (``PostgresInsertQueue``).
+    func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool {
+        try link.queueInsert(PostgresUpdateQueue.Shape(table: table, columns: columns), values)
+        return true
+    }
+
     var statementObserver: (@Sendable (String) -> Void)? {
         get { link.observer }
         set {

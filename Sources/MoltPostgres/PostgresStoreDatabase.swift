@@ -119,6 +119,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     private static func rollback(_ link: PostgresLink) {
+        link.dropQueued()
         do {
             try link.run("ROLLBACK", [])
         } catch {

@@ -17,9 +17,15 @@ import PostgresNIO
 /// error in a migration.
 struct PostgresUpdateQueue {
     /// The statement's shape: the table and the assigned columns, quoted as in its SQL.
-    struct Shape: Equatable {
+    struct Shape: Hashable {
         var table: String
         var columns: [String]
+
+        /// The shape of a table's columns, all quoted.
+        init(table: String, columns: [String]) {
+            self.table = table
+            self.columns = columns
+        }
 
         /// The shape of `UPDATE "T" SET "a" = ?, "b" = ? WHERE "_id" = ?`, or nil for any other statement.
         init?(_ sql: String) {
@@ -90,7 +96,7 @@ struct PostgresUpdateQueue {
     }
 
     /// An array element in double quotes, its backslashes and double quotes escaped, as `array_in` reads it.
-    private static func appendElement(_ text: String, to literal: inout String) {
+    static func appendElement(_ text: String, to literal: inout String) {
         literal += "\""
         if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             for character in text.unicodeScalars {

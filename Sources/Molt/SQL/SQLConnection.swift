@@ -22,6 +22,17 @@ package protocol SQLConnection: AnyObject {
 
     /// A prepared statement of its own, for a query read row by row while other statements run.
     func makeStatement(_ sql: String) throws -> any SQLStatement
+    /// Inserts a row of `table` whose `columns` (all quoted, every one the row needs) take `values`, maybe later:
+    /// an engine may hold the rows of a table and send them together before the connection's next statement,
+    /// throwing a refused row's error from there. Returns false when the engine inserts no row this way (SQLite,
+    /// where a cached statement per row costs as little): the caller then inserts the row itself.
+    ///
+    /// ```swift
+    /// if try !db.insertBatched(into: #""Item""#, columns: [#""_id""#, #""title""#], values: [.int(7), "Seven"]) {
+    ///     try db.cachedStatement(#"INSERT INTO "Item" ("_id", "title") VALUES (?, ?)"#).execute([.int(7), "Seven"])
+    /// }
+    /// ```
+    func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool
 
     /// Calls `observer` with the SQL of every statement that changes the database, until set to nil (dry runs).
     var statementObserver: (@Sendable (String) -> Void)? { get set }
@@ -98,6 +109,8 @@ extension SQLConnection {
     /// Runs one statement that returns no rows, without arguments.
     @discardableResult
     package func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    package func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool { false }
 
     /// The first column of the first row of a query, as an integer (a count, a maximum), or nil.
     package func fetchInt(_ sql: String, _ arguments: [Value] = []) throws -> Int64? {
