@@ -19,6 +19,8 @@ final class PostgresLink: @unchecked Sendable {
     private var rewritten: [String: String] = [:]
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
+    /// The statements sent without waiting for their results (see ``sendWithoutWaiting(_:context:)``).
+    private var unawaited: [(sql: String, context: PostgresErrors.Context, result: EventLoopFuture<PostgresQueryResult>)] = []
     /// An import's rows, waiting to be sent as one statement per table (see ``PostgresInsertQueue``), in the
     /// order their tables were first given.
     private var inserts: [PostgresInsertQueue] = []
@@ -104,11 +106,40 @@ final class PostgresLink: @unchecked Sendable {
         observer?(sql)
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
         let query = PostgresQuery(unsafeSQL: numbered(sql), binds: bindings)
+        let result: PostgresQueryResult
         do {
-            let result = try connection.query(query, logger: logger).wait()
-            return (result.rows, result.metadata.rows ?? 0)
+            result = try connection.query(query, logger: logger).wait()
         } catch {
+            _ = try? settleUnawaited()
             throw PostgresErrors.map(error, context, sql: sql)
+        }
+        try settleUnawaited()
+        return (result.rows, result.metadata.rows ?? 0)
+    }
+
+    /// Sends a statement of the session's own that returns nothing (a read-only transaction's `BEGIN` and
+    /// `COMMIT`) without waiting for it: the connection runs its statements in order, so the next one waits for
+    /// it, and its outcome is checked when the next statement's result is in (``settleUnawaited()``). A read by
+    /// `_id` then wakes its thread once, for its `SELECT`, rather than three times.
+    func sendWithoutWaiting(_ sql: String, context: PostgresErrors.Context) throws {
+        try prepare(for: sql)
+        observer?(sql)
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
+        unawaited.append((sql, context, connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)))
+    }
+
+    /// Throws the first failure of the statements ``sendWithoutWaiting(_:context:)`` sent, which have completed
+    /// by the time a later statement's result is in.
+    private func settleUnawaited() throws {
+        guard !unawaited.isEmpty else { return }
+        let sent = unawaited
+        unawaited = []
+        for (sql, context, result) in sent {
+            do {
+                _ = try result.wait()
+            } catch {
+                throw PostgresErrors.map(error, context, sql: sql)
+            }
         }
     }
 
@@ -386,6 +417,7 @@ final class PostgresLink: @unchecked Sendable {
 
     func close() {
         dropQueued()
+        unawaited = []
         try? connection.close().wait()
     }
 
