@@ -18,9 +18,19 @@ struct PostgresPoolTests {
         try .postgres(try PostgresTestServer.requireURL(), schema: dir.namespace("store"), options: PostgresStoreOptions().pooling(pool))
     }
 
-    /// Waits for `semaphore` at most 20 s: a test that would deadlock fails instead.
+    /// Waits for `semaphore` at most 60 s, on the calling thread (a store's thread, in a body): a test that
+    /// would deadlock fails instead.
     static func waitOrFail(_ semaphore: DispatchSemaphore, _ what: String) throws {
-        guard semaphore.wait(timeout: .now() + 20) == .success else { throw MoltError(.locked, "timed out waiting for \(what)") }
+        guard semaphore.wait(timeout: .now() + 60) == .success else { throw MoltError(.locked, "timed out waiting for \(what)") }
+    }
+
+    /// The same from a task, waiting on a thread of Dispatch's rather than holding one of the cooperative pool,
+    /// which the store's async calls need to start.
+    static func signalled(_ semaphore: DispatchSemaphore, _ what: String) async throws {
+        let signalled = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + 60) == .success) }
+        }
+        guard signalled else { throw MoltError(.locked, "timed out waiting for \(what)") }
     }
 
     @Test("a read runs while another read and a write are still open, and sees the state before the write's commit")
@@ -43,8 +53,8 @@ struct PostgresPoolTests {
             writeOpen.signal()
             try Self.waitOrFail(release, "the release of the write")
         }
-        try Self.waitOrFail(readOpen, "the first read")
-        try Self.waitOrFail(writeOpen, "the write")
+        try await Self.signalled(readOpen, "the first read")
+        try await Self.signalled(writeOpen, "the write")
         // A third session: the other two are held by a read and a write that have not ended.
         let during = try await store.read { try $0.fetch("Slot")[0]["n"].int }
         release.signal()
@@ -116,7 +126,7 @@ struct PostgresPoolTests {
                     return try objects.fetch("Slot")[0]["n"].int
                 }
             }
-            try Self.waitOrFail(firstOpen, "the first read")
+            try await Self.signalled(firstOpen, "the first read")
             for _ in 0..<waiting { group.addTask { try await store.read { try $0.fetch("Slot")[0]["n"].int } } }
             group.addTask {
                 await Task.yield()
@@ -164,5 +174,19 @@ struct PostgresPoolTests {
         let error = moltError { _ = try Store.open(at: location, schema: Self.v1) }
         #expect(error?.code == .invalidValue)
         #expect(error?.message == "PostgresStoreOptions.poolSize is 0; a store needs at least one session. Set it to 1 or more (default 8), e.g. `PostgresStoreOptions().pooling(16)`.")
+    }
+}
+
+@Suite("Store.object(_:id:)")
+struct StoreLookupTests {
+    @Test("a lookup by _id reads what a read does, on every engine, and nil for an unknown _id", arguments: StoreKind.allCases)
+    func lookup(kind: StoreKind) async throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: PostgresPoolTests.v1, in: dir)
+        defer { try? store.close() }
+        let id = try await store.write { try $0.insert("Slot", ["n": 42]).id! }
+        #expect(try await store.object("Slot", id: id)?["n"] == 42)
+        #expect(try await store.object("Slot", id: id + 1) == nil)
+        await #expect(throws: MoltError.self) { try await store.object("Nothing", id: id) }
     }
 }
