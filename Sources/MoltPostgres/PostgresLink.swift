@@ -8,9 +8,10 @@ import PostgresNIO
 /// One postgres-nio connection used synchronously: each statement is sent on the connection's event loop and
 /// the calling thread waits for its result.
 ///
-/// Only threads that are neither NIO event loops nor Swift's cooperative pool call it: the store's own serial
-/// queue (``PostgresStoreDatabase``'s async reads and writes), the thread `Store.open` runs on, or the app's
-/// thread that called a synchronous API, as with SQLite.
+/// Only threads that are neither NIO event loops nor Swift's cooperative pool call it: the store's own threads
+/// (``PostgresStoreDatabase``'s async reads and writes run on its `NIOThreadPool`), the thread `Store.open` runs
+/// on, or the app's thread that called a synchronous API, as with SQLite. One link is one session of the store's
+/// pool (``PostgresPool``), used by one transaction at a time.
 final class PostgresLink: @unchecked Sendable {
     let connection: PostgresConnection
     let logger: Logger
@@ -355,6 +356,7 @@ final class PostgresLink: @unchecked Sendable {
     /// Queues a row of an import, sent with the others of its table before the session's next statement (see
     /// ``PostgresInsertQueue``); `values` in the order of `shape`'s columns.
     func queueInsert(_ shape: PostgresUpdateQueue.Shape, _ values: [Value]) throws {
+        // Queued updates first, in the order they were made (no statement of text here: nothing is rolled back).
         try sendQueue(before: "")
         if let index = inserts.firstIndex(where: { $0.shape == shape }) {
             if !inserts[index].accepts(shape) { try send(inserts.remove(at: index)) }

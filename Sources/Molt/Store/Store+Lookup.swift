@@ -5,7 +5,7 @@ extension Store {
     /// It reads what `try await store.read { try $0.object(entityName, id: id) }` reads, and costs less on
     /// PostgreSQL: one `SELECT` sees one state by itself, so it is sent without a transaction around it (a
     /// `BEGIN` and a `COMMIT` are two more round trips to the server). Reads that need several statements to
-    /// agree go through ``read(_:)-(@Sendable (Objects) throws -> T)``.
+    /// agree go through `store.read { … }`.
     ///
     /// ```swift
     /// let note = try await store.object("Note", id: 42)
