@@ -8,9 +8,10 @@ import PostgresNIO
 /// One postgres-nio connection used synchronously: each statement is sent on the connection's event loop and
 /// the calling thread waits for its result.
 ///
-/// Only threads that are neither NIO event loops nor Swift's cooperative pool call it: the store's own serial
-/// queue (``PostgresStoreDatabase``'s async reads and writes), the thread `Store.open` runs on, or the app's
-/// thread that called a synchronous API, as with SQLite.
+/// Only threads that are neither NIO event loops nor Swift's cooperative pool call it: the store's own threads
+/// (``PostgresStoreDatabase``'s async reads and writes run on its `NIOThreadPool`), the thread `Store.open` runs
+/// on, or the app's thread that called a synchronous API, as with SQLite. One link is one session of the store's
+/// pool (``PostgresPool``), used by one transaction at a time.
 final class PostgresLink: @unchecked Sendable {
     let connection: PostgresConnection
     let logger: Logger
@@ -19,6 +20,13 @@ final class PostgresLink: @unchecked Sendable {
     private var rewritten: [String: String] = [:]
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
+    /// The statements sent without waiting for their results (see ``sendWithoutWaiting(_:context:)``).
+    private var unawaited: [(sql: String, context: PostgresErrors.Context, result: EventLoopFuture<PostgresQueryResult>)] = []
+    /// An import's rows, waiting to be sent as one statement per table (see ``PostgresInsertQueue``), in the
+    /// order their tables were first given.
+    private var inserts: [PostgresInsertQueue] = []
+    /// The column types of the tables ``inserts`` were made for, with ``catalogChanges`` when they were read.
+    private var insertTypes: (catalogChanges: Int, types: [PostgresUpdateQueue.Shape: [String]]) = (0, [:])
     /// The `pg_temp` functions (``PostgresFunctions``) the current transaction created.
     private var functions: Set<String> = []
     /// Whether the current transaction inserted rows into an application table (maybe with identifiers of their
@@ -109,11 +117,39 @@ final class PostgresLink: @unchecked Sendable {
         for argument in arguments { try PostgresValueCodec.append(argument, to: &bindings) }
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
         let query = PostgresQuery(unsafeSQL: numbered(sql), binds: bindings)
+        let result: PostgresQueryResult
         do {
-            let result = try connection.query(query, logger: logger).wait()
-            return (result.rows, result.metadata.rows ?? 0)
+            result = try connection.query(query, logger: logger).wait()
         } catch {
+            _ = try? settleUnawaited()
             throw PostgresErrors.map(error, context, sql: sql)
+        }
+        try settleUnawaited()
+        return (result.rows, result.metadata.rows ?? 0)
+    }
+
+    /// Sends a statement of the session's own that returns nothing (a read-only transaction's `BEGIN` and
+    /// `COMMIT`) without waiting for it: the connection runs its statements in order, so the next one waits for
+    /// it, and its outcome is checked when the next statement's result is in (``settleUnawaited()``). A read by
+    /// `_id` then wakes its thread once, for its `SELECT`, rather than three times.
+    func sendWithoutWaiting(_ sql: String, context: PostgresErrors.Context) throws {
+        observer?(sql)
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
+        unawaited.append((sql, context, connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)))
+    }
+
+    /// Throws the first failure of the statements ``sendWithoutWaiting(_:context:)`` sent, which have completed
+    /// by the time a later statement's result is in.
+    private func settleUnawaited() throws {
+        guard !unawaited.isEmpty else { return }
+        let sent = unawaited
+        unawaited = []
+        for (sql, context, result) in sent {
+            do {
+                _ = try result.wait()
+            } catch {
+                throw PostgresErrors.map(error, context, sql: sql)
+            }
         }
     }
 
@@ -130,6 +166,7 @@ final class PostgresLink: @unchecked Sendable {
     /// rollback drops them; a migration that needs them creates them again, which costs less than creating them
     /// in every migration that does not).
     private func prepare(for sql: String, kind: SQLStatementKind) throws {
+        try sendInserts()
         try sendQueue(before: sql)
         try advanceIdentities(before: kind)
         if !insertedRows, case .insert = kind { insertedRows = true }
@@ -155,12 +192,27 @@ final class PostgresLink: @unchecked Sendable {
     /// Commits the transaction, after the queued updates and the identity sequences explicit identifiers left
     /// behind.
     func commit(context: PostgresErrors.Context = .objects) throws {
+        try sendInserts()
         try sendQueue(before: "COMMIT")
         for table in explicitIDs.keys.sorted() {
             try PostgresIdentities.advance(PostgresDialect.shared.quote(table), past: explicitIDs[table]!, link: self)
         }
         resetTransactionState()
         try send("COMMIT", [], context: context)
+    }
+
+    /// Opens a read-only transaction with `statement` without waiting for it (``sendWithoutWaiting(_:context:)``):
+    /// what the last transaction left is forgotten, as ``begin(_:context:)`` does.
+    func beginReadOnly(_ statement: String, context: PostgresErrors.Context) throws {
+        queue = nil
+        resetTransactionState()
+        try sendWithoutWaiting(statement, context: context)
+    }
+
+    /// Ends a read-only transaction without waiting for its `COMMIT`: it wrote nothing, so nothing is queued.
+    func commitReadOnly(context: PostgresErrors.Context) throws {
+        resetTransactionState()
+        try sendWithoutWaiting("COMMIT", context: context)
     }
 
     /// Rolls the transaction back, dropping the queued updates.
@@ -237,6 +289,7 @@ final class PostgresLink: @unchecked Sendable {
     /// whose caller reads no result), to be sent with the others of its batch before the next statement; runs
     /// it at once when it cannot be queued.
     func queueUpdate(_ sql: String, _ shape: PostgresUpdateQueue.Shape, _ arguments: [Value]) throws {
+        try sendInserts()
         guard arguments.count == shape.columns.count + 1, case .int(let id) = arguments.last else {
             try run(sql, arguments, kind: .update)
             return
@@ -292,8 +345,73 @@ final class PostgresLink: @unchecked Sendable {
         return result.count == shape.columns.count ? result : nil
     }
 
-    func close() {
+    /// Queues a row of an import, sent with the others of its table before the session's next statement (see
+    /// ``PostgresInsertQueue``); `values` in the order of `shape`'s columns.
+    func queueInsert(into table: String, _ shape: PostgresUpdateQueue.Shape, _ values: [Value]) throws {
+        // Queued updates first, in the order they were made (no statement of text here: nothing is rolled back).
+        try sendQueue(before: "")
+        if let index = inserts.firstIndex(where: { $0.shape == shape }) {
+            if !inserts[index].accepts(shape) { try send(inserts.remove(at: index)) }
+        }
+        let index: Int
+        if let existing = inserts.firstIndex(where: { $0.shape == shape }) {
+            index = existing
+        } else {
+            inserts.append(PostgresInsertQueue(table: table, shape: shape, types: try insertTypes(shape)))
+            index = inserts.count - 1
+        }
+        try inserts[index].append(values)
+    }
+
+    /// Sends every queued insert, table by table.
+    private func sendInserts() throws {
+        while !inserts.isEmpty { try send(inserts.removeFirst()) }
+    }
+
+    /// Drops the queued inserts and updates: the transaction is about to be rolled back.
+    func dropQueued() {
+        inserts = []
         queue = nil
+    }
+
+    private func send(_ pending: PostgresInsertQueue) throws {
+        guard pending.count > 0 else { return }
+        var bindings = PostgresBindings(capacity: pending.types.count)
+        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
+        let statement = pending.sql
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8)) }
+        do {
+            _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
+        } catch {
+            throw Self.importRefusal(PostgresErrors.map(error, .objects, sql: statement), table: pending.shape.table)
+        }
+        insertedRows = true
+        if let id = pending.largestID { noteExplicitID(id, in: pending.table) }
+    }
+
+    /// A queued row the server refused: which one is not known, so the message names the table and the key.
+    private static func importRefusal(_ error: any Error, table: String) -> any Error {
+        guard let error = error as? MoltError, error.code == .constraintViolation else { return error }
+        return MoltError(
+            .invalidValue,
+            "An object or link imported into table \(table) is given twice, or collides with a unique value of another object (\(error.message)); each object needs its own `_id` and unique values, and each link is listed once.",
+            sql: error.sql, cause: error)
+    }
+
+    /// The SQL types of `shape`'s columns, read once per table while the catalog stays the same.
+    private func insertTypes(_ shape: PostgresUpdateQueue.Shape) throws -> [String] {
+        if insertTypes.catalogChanges != catalogChanges { insertTypes = (catalogChanges, [:]) }
+        if let types = insertTypes.types[shape] { return types }
+        guard let types = try columnTypes(shape) else {
+            throw MoltError(.invalidValue, "Table \(shape.table) has no column among \(shape.columns.joined(separator: ", ")) to import into; check the store's schema.")
+        }
+        insertTypes.types[shape] = types
+        return types
+    }
+
+    func close() {
+        dropQueued()
+        unawaited = []
         try? connection.close().wait()
     }
 

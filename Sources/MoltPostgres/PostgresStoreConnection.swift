@@ -91,6 +91,14 @@ final class PostgresStoreConnection: SQLConnection {
         PostgresStatement(sql: sql, kind: kind, link: link)
     }
 
+    /// Queues the row with the others of its table, sent as one statement before the session's next one
+    /// (``PostgresInsertQueue``).
+    func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool {
+        let shape = PostgresUpdateQueue.Shape(quotedTable: dialect.quote(table), quotedColumns: columns)
+        try link.queueInsert(into: table, shape, values)
+        return true
+    }
+
     var statementObserver: (@Sendable (String) -> Void)? {
         get { link.observer }
         set {

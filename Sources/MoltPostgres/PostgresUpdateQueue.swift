@@ -18,7 +18,7 @@ import PostgresNIO
 /// error in a migration.
 struct PostgresUpdateQueue {
     /// The statement's shape: the table and the assigned columns, quoted as in its SQL.
-    struct Shape: Equatable {
+    struct Shape: Hashable {
         var table: String
         var columns: [String]
 
@@ -29,6 +29,12 @@ struct PostgresUpdateQueue {
             let q = PostgresDialect.shared.quote
             self.table = q(table)
             self.columns = columns.map(q)
+        }
+
+        /// The shape of a table's columns, named already quoted (an insert's, as `insertBatched` gets them).
+        init(quotedTable table: String, quotedColumns columns: [String]) {
+            self.table = table
+            self.columns = columns
         }
     }
 
@@ -81,7 +87,7 @@ struct PostgresUpdateQueue {
     }
 
     /// An array element in double quotes, its backslashes and double quotes escaped, as `array_in` reads it.
-    private static func appendElement(_ text: String, to literal: inout String) {
+    static func appendElement(_ text: String, to literal: inout String) {
         literal += "\""
         if text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             for character in text.unicodeScalars {

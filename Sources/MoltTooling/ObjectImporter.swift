@@ -32,6 +32,8 @@ package final class ObjectImporter {
     /// The prepared `INSERT` of each entity and of each join table, made once.
     private var inserts: [String: any SQLStatement] = [:]
     private var linkInserts: [String: any SQLStatement] = [:]
+    /// The quoted columns of each entity's rows, and of each join table's.
+    private var columns: [String: [String]] = [:]
 
     /// - Parameters:
     ///   - objects: The objects of a write transaction.
@@ -85,7 +87,7 @@ package final class ObjectImporter {
         }
         let id: Int64
         do {
-            id = try insertStatement(entity, columns).insert(arguments)
+            id = try insertRow(entity, columns, arguments)
         } catch let error as MoltError where error.code == .constraintViolation && fileID != nil {
             throw MoltError(
                 .invalidValue,
@@ -100,13 +102,33 @@ package final class ObjectImporter {
         count += 1
     }
 
+    /// Inserts the object's row and returns its `_id`: batched by the engine when the file gave the `_id` (see
+    /// ``SQLConnection/insertBatched(into:columns:values:)``), else through the entity's `INSERT`, which returns
+    /// the `_id` the store numbered.
+    private func insertRow(_ entity: Entity, _ attributes: [String], _ arguments: [Value]) throws -> Int64 {
+        if case .int(let id) = arguments[0] {
+            let columns = try rowColumns(entity, attributes)
+            if try db.insertBatched(into: objects.layout.physicalTable(entity.name), columns: columns, values: arguments) { return id }
+        }
+        return try insertStatement(entity, attributes).insert(arguments)
+    }
+
+    /// `_id`, the attributes, the to-one columns of an entity's rows, quoted, made once per entity.
+    private func rowColumns(_ entity: Entity, _ attributes: [String]) throws -> [String] {
+        if let columns = columns[entity.name] { return columns }
+        let layout = objects.layout
+        let result = [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
+            + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
+        columns[entity.name] = result
+        return result
+    }
+
     /// `INSERT INTO entity (_id, attributes…, to-one columns…)`, prepared once per entity; `attributes` are those
     /// `checkedValues` gives, which (with defaults applied) are all of them, in order.
     private func insertStatement(_ entity: Entity, _ attributes: [String]) throws -> any SQLStatement {
         if let statement = inserts[entity.name] { return statement }
         let layout = objects.layout
-        let columns = [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
-            + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
+        let columns = try rowColumns(entity, attributes)
         let statement = try db.cachedStatement(
             .insert(into: layout.physicalTable(entity.name), explicitID: true),
             "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
@@ -114,12 +136,18 @@ package final class ObjectImporter {
         return statement
     }
 
-    private func linkStatement(_ entity: Entity, _ relationship: Relationship) throws -> any SQLStatement {
-        let key = "\(entity.name).\(relationship.name)"
-        if let statement = linkInserts[key] { return statement }
+    /// The quoted columns of a relationship's join table: owner, target, and position when it is ordered.
+    private func linkColumns(_ relationship: Relationship) -> [String] {
         let q = objects.dialect.quote
         var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
         if relationship.isOrdered { columns.append(q(StoreLayout.positionColumn)) }
+        return columns
+    }
+
+    private func linkStatement(_ entity: Entity, _ relationship: Relationship) throws -> any SQLStatement {
+        let key = "\(entity.name).\(relationship.name)"
+        if let statement = linkInserts[key] { return statement }
+        let columns = linkColumns(relationship)
         let statement = try db.cachedStatement(
             .insert(into: objects.layout.physicalJoinTable(entity.name, relationship.name), explicitID: false),
             "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
@@ -129,12 +157,15 @@ package final class ObjectImporter {
 
     private func link(_ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]) throws {
         let ordered = relationship.isOrdered
-        let statement = try linkStatement(entity, relationship)
+        let columns = linkColumns(relationship)
         for (position, target) in targets.enumerated() {
             var arguments: [Value] = [.int(owner), .int(try storeID(target, of: relationship.destination))]
             if ordered { arguments.append(.int(Int64(position + 1))) }
             do {
-                try statement.execute(arguments)
+                if try db.insertBatched(into: objects.layout.physicalJoinTable(entity.name, relationship.name), columns: columns, values: arguments) {
+                    continue
+                }
+                try linkStatement(entity, relationship).execute(arguments)
             } catch let error as MoltError where error.code == .constraintViolation {
                 throw MoltError(
                     .invalidValue,

@@ -32,6 +32,20 @@ package protocol SQLConnection: AnyObject {
     /// Changes the store's tables as `change` means, in the engine's DDL.
     func change(_ change: SQLSchemaChange) throws
 
+    /// Inserts a row of `table` (its name unquoted, as ``SQLStatementKind/insert(into:explicitID:)`` names it)
+    /// whose `columns` (quoted, every one the row needs) take `values`, maybe later:
+    /// an engine may hold the rows of a table and send them together before the connection's next statement,
+    /// throwing a refused row's error from there. Returns false when the engine inserts no row this way (SQLite,
+    /// where a cached statement per row costs as little): the caller then inserts the row itself.
+    ///
+    /// ```swift
+    /// if try !db.insertBatched(into: "Item", columns: [#""_id""#, #""title""#], values: [.int(7), "Seven"]) {
+    ///     let insert = #"INSERT INTO "Item" ("_id", "title") VALUES (?, ?)"#
+    ///     try db.cachedStatement(.insert(into: "Item", explicitID: true), insert).execute([.int(7), "Seven"])
+    /// }
+    /// ```
+    func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool
+
     /// Calls `observer` with the SQL of every statement that changes the database, until set to nil (dry runs).
     var statementObserver: (@Sendable (String) -> Void)? { get set }
 
@@ -128,6 +142,8 @@ extension SQLConnection {
     /// Runs one statement that returns no rows, without arguments.
     @discardableResult
     package func execute(_ kind: SQLStatementKind, _ sql: String) throws -> Int { try execute(kind, sql, []) }
+
+    package func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool { false }
 
     /// The first column of the first row of a query, as an integer (a count, a maximum), or nil.
     package func fetchInt(_ sql: String, _ arguments: [Value] = []) throws -> Int64? {

@@ -18,6 +18,9 @@ package protocol SQLDatabase: AnyObject, Sendable {
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
     /// ``read(_:)`` off the caller's thread, without blocking a thread of Swift's cooperative pool.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// ``read(_:)`` of a body that sends exactly one statement (a lookup by `_id`), which an engine may run
+    /// without a transaction of its own when one statement alone sees one state.
+    func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// ``write(_:)`` off the caller's thread, without blocking a thread of Swift's cooperative pool.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
@@ -47,4 +50,10 @@ package protocol SQLDatabase: AnyObject, Sendable {
 
     /// Closes the database; using it afterwards throws.
     func close() throws
+}
+
+extension SQLDatabase {
+    package func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await read(body)
+    }
 }

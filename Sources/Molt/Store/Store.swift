@@ -138,8 +138,9 @@ public final class Store: Sendable {
         return try database.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) }
     }
 
-    /// Reads objects without blocking the caller or a thread of Swift's cooperative pool: the body runs on the
-    /// store's own serial queue, and the task waits for it.
+    /// Reads objects without blocking the caller or a thread of Swift's cooperative pool: the body runs on a
+    /// thread of the store's own (SQLite: its serial queue; PostgreSQL: one of its pool's threads, reads running
+    /// concurrently on sessions of their own), and the task suspends until it is done.
     ///
     /// ```swift
     /// let notes = try await store.read { objects in

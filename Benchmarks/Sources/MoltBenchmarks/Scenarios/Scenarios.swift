@@ -21,5 +21,7 @@ enum Scenarios {
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),
         PostgresEnumerateObjects(),
+        PostgresConcurrentReads(),
+        PostgresImport(),
     ]
 }
