@@ -90,7 +90,9 @@ let package = Package(
         ),
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(
-            name: "MoltCLITests", dependencies: ["Molt", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt"], exclude: ["__Snapshots__"]),
+            name: "MoltCLITests",
+            dependencies: ["Molt", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt"],
+            exclude: ["__Snapshots__"]),
         // Public @Model structs in a library of their own, as an app keeps its models; MoltPublicModelsTests uses
         // them from another module, which is what proves the generated public members compile and suffice.
         .target(name: "MoltPublicModelsFixture", dependencies: ["MoltMacros"], path: "Tests/PublicModels"),

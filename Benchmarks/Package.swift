@@ -24,7 +24,7 @@ let package = Package(
                 .product(name: "molt", package: "Molt"),
             ],
             path: "Sources/MoltBenchmarks"
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

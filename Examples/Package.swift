@@ -12,7 +12,7 @@ let package = Package(
             name: "molt-examples",
             dependencies: [.product(name: "MoltMacros", package: "Molt")],
             path: "Sources/molt-examples"
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@ let package = Package(
     name: "MoltReliability",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
     ],
     targets: [
         // The system SQLite, for checking stores (integrity, foreign keys, a digest of every table) and for

@@ -48,7 +48,9 @@
 ///
 /// - Parameter originalName: The entity's name in the previous version, when the struct was renamed.
 @attached(member, names: named(persistentID), named(init))
-@attached(extension, conformances: PersistentModel, names: named(entity), named(init(row:)), named(encode(to:)), named(propertyName(for:)))
+@attached(
+    extension, conformances: PersistentModel, names: named(entity), named(init(row:)), named(encode(to:)),
+    named(propertyName(for:)))
 public macro Model(originalName: String? = nil) = #externalMacro(module: "MoltMacrosPlugin", type: "ModelMacro")
 
 /// Options of a stored attribute.
@@ -70,7 +72,8 @@ public enum AttributeOption: Sendable {
 ///   - options: ``AttributeOption/unique``, ``AttributeOption/primaryKey``.
 ///   - originalName: The attribute's name in the previous version, when it was renamed.
 @attached(peer)
-public macro Attribute(_ options: AttributeOption..., originalName: String? = nil) = #externalMacro(module: "MoltMacrosPlugin", type: "AttributeMacro")
+public macro Attribute(_ options: AttributeOption..., originalName: String? = nil) =
+    #externalMacro(module: "MoltMacrosPlugin", type: "AttributeMacro")
 
 /// Sets options of a relationship (``Molt/ToOne`` or ``Molt/ToMany``) of a `@Model` struct.
 ///
@@ -85,7 +88,8 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 ///   - ordered: Whether a to-many relationship keeps its order.
 @attached(peer)
 public macro Relationship(
-    originalName: String? = nil, inverse: String? = nil, deleteRule: Molt.Relationship.DeleteRule = .nullify, ordered: Bool = false
+    originalName: String? = nil, inverse: String? = nil, deleteRule: Molt.Relationship.DeleteRule = .nullify,
+    ordered: Bool = false
 ) = #externalMacro(module: "MoltMacrosPlugin", type: "RelationshipMacro")
 
 /// Marks a property of a `@Model` struct that is not stored; it needs an initial value.

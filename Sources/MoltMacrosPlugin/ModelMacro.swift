@@ -25,7 +25,8 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         // Read the properties here only to report misuse once; the extension part reads them again silently.
         _ = PropertyReader(declaration: declaration, context: context)
         let declaresID = declaration.memberBlock.members.contains {
-            $0.decl.as(VariableDeclSyntax.self)?.bindings.contains { $0.pattern.trimmedDescription == "persistentID" } ?? false
+            $0.decl.as(VariableDeclSyntax.self)?.bindings.contains { $0.pattern.trimmedDescription == "persistentID" }
+                ?? false
         }
         var members: [DeclSyntax] = []
         if !declaresID {
@@ -58,14 +59,16 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             else { continue }
             let bindings = Array(variable.bindings)
             for (index, binding) in bindings.enumerated() {
-                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, name != "persistentID",
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                    name != "persistentID",
                     binding.accessorBlock.map({ !PropertyReader.isComputed($0) }) ?? true,
                     !(variable.bindingSpecifier.tokenKind == .keyword(.let) && binding.initializer != nil),
                     let type = bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type.trimmedDescription
                         ?? binding.initializer.flatMap({ PropertyReader.literalType($0.value) })
                 else { continue }
                 let isOptional = type.hasSuffix("?") || type.hasPrefix("Optional<")
-                let fallback = binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? (isOptional ? " = nil" : "")
+                let fallback =
+                    binding.initializer.map { " = \($0.value.trimmedDescription)" } ?? (isOptional ? " = nil" : "")
                 parameters.append("\(name): \(type)\(fallback)")
                 assignments.append("self.\(name) = \(name)")
             }
@@ -80,10 +83,13 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
     }
 
     public static func expansion(
-        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let structDecl = declaration.as(StructDeclSyntax.self), structDecl.genericParameterClause == nil else { return [] }
+        guard let structDecl = declaration.as(StructDeclSyntax.self), structDecl.genericParameterClause == nil else {
+            return []
+        }
         let reader = PropertyReader(declaration: declaration, context: nil)
         guard !reader.failed else { return [] }
         let properties = reader.properties
@@ -93,7 +99,8 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             .first { $0.label?.text == "originalName" }?.expression.trimmedDescription
         let attributes = properties.filter { if case .attribute = $0.kind { return true } else { return false } }
         let toOnes = properties.filter { if case .toOne = $0.kind { return true } else { return false } }
-        let entityArguments = entityArguments(typeName: typeName, originalName: entityOriginalName, properties: properties)
+        let entityArguments = entityArguments(
+            typeName: typeName, originalName: entityOriginalName, properties: properties)
         var decodeLines = ["self.persistentID = row.id"]
         for (index, property) in attributes.enumerated() {
             decodeLines.append("self.\(property.name) = try row.value(at: \(index))")
@@ -104,7 +111,8 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         for property in properties {
             if case .toMany = property.kind { decodeLines.append("self.\(property.name) = .init(ownerID: row.id)") }
         }
-        let encodeLines = attributes.map { "columns.append(self.\($0.name))" } + toOnes.map { "self.\($0.name).write(to: &columns)" }
+        let encodeLines =
+            attributes.map { "columns.append(self.\($0.name))" } + toOnes.map { "self.\($0.name).write(to: &columns)" }
         let keyPathLines = properties.map { "if keyPath == \\Self.\($0.name) { return \(literal($0.name)) }" }
 
         let source: DeclSyntax = """
@@ -135,7 +143,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
     }
 
     /// The arguments of the `Molt.Entity(…)` that stores the model: name, key, attributes, relationships, indexes.
-    private static func entityArguments(typeName: String, originalName: String?, properties: [StoredProperty]) -> [String] {
+    private static func entityArguments(
+        typeName: String, originalName: String?, properties: [StoredProperty]
+    ) -> [String] {
         var attributeLines: [String] = []
         var relationshipLines: [String] = []
         for property in properties {
@@ -144,7 +154,10 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             case .attribute(let type):
                 arguments.append(type.map { ".\($0)" } ?? "Self.storedAttributeType(of: \\Self.\(property.name))")
                 if property.isOptional { arguments.append("isOptional: true") }
-                if let value = property.defaultValue { arguments.append("default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue") }
+                if let value = property.defaultValue {
+                    arguments.append(
+                        "default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue")
+                }
             case .toOne(let destination): arguments.append("to: \(literal(destination))")
             case .toMany(let destination):
                 arguments.append("toMany: \(literal(destination))")
@@ -165,7 +178,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             return property.isUnique && !property.isPrimaryKey
         }.map { "Molt.Index([\(literal($0.name))], unique: true)" }
         var entityArguments = [literal(typeName)]
-        if let key = properties.first(where: \.isPrimaryKey) { entityArguments.append("primaryKey: \(literal(key.name))") }
+        if let key = properties.first(where: \.isPrimaryKey) {
+            entityArguments.append("primaryKey: \(literal(key.name))")
+        }
         if let originalName { entityArguments.append("originalName: \(originalName)") }
         entityArguments.append("attributes: \(list(attributeLines))")
         if !relationshipLines.isEmpty { entityArguments.append("relationships: \(list(relationshipLines))") }
@@ -173,19 +188,31 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         return entityArguments
     }
 
-    static func diagnoseNotAStruct(_ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext) {
+    static func diagnoseNotAStruct(
+        _ declaration: some DeclGroupSyntax, node: AttributeSyntax, in context: some MacroExpansionContext
+    ) {
         let keyword: TokenSyntax?
         let kind: String
-        if let c = declaration.as(ClassDeclSyntax.self) { (keyword, kind) = (c.classKeyword, "class") }
-        else if let a = declaration.as(ActorDeclSyntax.self) { (keyword, kind) = (a.actorKeyword, "actor") }
-        else if let e = declaration.as(EnumDeclSyntax.self) { (keyword, kind) = (e.enumKeyword, "enum") }
-        else if let p = declaration.as(ProtocolDeclSyntax.self) { (keyword, kind) = (p.protocolKeyword, "protocol") }
-        else { (keyword, kind) = (nil, "extension") }
+        if let c = declaration.as(ClassDeclSyntax.self) {
+            (keyword, kind) = (c.classKeyword, "class")
+        } else if let a = declaration.as(ActorDeclSyntax.self) {
+            (keyword, kind) = (a.actorKeyword, "actor")
+        } else if let e = declaration.as(EnumDeclSyntax.self) {
+            (keyword, kind) = (e.enumKeyword, "enum")
+        } else if let p = declaration.as(ProtocolDeclSyntax.self) {
+            (keyword, kind) = (p.protocolKeyword, "protocol")
+        } else {
+            (keyword, kind) = (nil, "extension")
+        }
         var fixIts: [FixIt] = []
         if let keyword, kind == "class" || kind == "actor" {
-            fixIts.append(FixIt(
-                message: MoltFixIt(message: "Make it a struct"),
-                changes: [.replace(oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))]))
+            fixIts.append(
+                FixIt(
+                    message: MoltFixIt(message: "Make it a struct"),
+                    changes: [
+                        .replace(
+                            oldNode: Syntax(keyword), newNode: Syntax(keyword.with(\.tokenKind, .keyword(.struct))))
+                    ]))
         }
         context.diagnose(Diagnostic(node: Syntax(node), message: MoltDiagnostic.notAStruct(kind: kind), fixIts: fixIts))
     }
@@ -208,4 +235,3 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         lines.isEmpty ? "[]" : "[\n            " + lines.joined(separator: ",\n            ") + ",\n        ]"
     }
 }
-

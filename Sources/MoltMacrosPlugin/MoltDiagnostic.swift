@@ -18,21 +18,27 @@ enum MoltDiagnostic: DiagnosticMessage {
     var message: String {
         switch self {
         case .notAStruct(let kind):
-            return "'@Model' applies to structs only, not to \(kind)s: Molt models are values, Sendable under Swift 6 and bound to no context"
+            return
+                "'@Model' applies to structs only, not to \(kind)s: Molt models are values, Sendable under Swift 6 and bound to no context"
         case .missingType(let property):
-            return "Stored property '\(property)' needs a type annotation: '@Model' reads the stored type from the declaration"
+            return
+                "Stored property '\(property)' needs a type annotation: '@Model' reads the stored type from the declaration"
         case .unsupportedType(let property, let type):
-            return "Property '\(property)' has type '\(type)', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'"
+            return
+                "Property '\(property)' has type '\(type)', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'"
         case .computedMarkedStored(let property, let attribute):
             return "Property '\(property)' is computed, so it is not stored; remove '@\(attribute)'"
         case .transientWithoutValue(let property):
             return "'@Transient' property '\(property)' needs an initial value, because it is not read from the store"
         case .letWithInitialValue(let property):
-            return "Property '\(property)' is a 'let' with an initial value, so it cannot be read from the store; make it 'var', or mark it '@Transient'"
+            return
+                "Property '\(property)' is a 'let' with an initial value, so it cannot be read from the store; make it 'var', or mark it '@Transient'"
         case .duplicatePrimaryKey(let property, let first):
-            return "Property '\(property)' cannot be the primary key: '\(first)' already is; an entity has one primary key"
+            return
+                "Property '\(property)' cannot be the primary key: '\(first)' already is; an entity has one primary key"
         case .relationshipOnAttribute(let property):
-            return "'@Relationship' applies to ToOne<Model> and ToMany<Model> properties; '\(property)' is an attribute, use '@Attribute'"
+            return
+                "'@Relationship' applies to ToOne<Model> and ToMany<Model> properties; '\(property)' is an attribute, use '@Attribute'"
         case .attributeOnRelationship(let property):
             return "'@Attribute' applies to attributes; '\(property)' is a relationship, use '@Relationship'"
         case .optionalRelationship(let property, let type):

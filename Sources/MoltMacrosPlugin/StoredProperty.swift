@@ -55,7 +55,9 @@ struct StoredProperty {
         isUnique = options.contains { $0.hasSuffix("unique") }
         isPrimaryKey = options.contains { $0.hasSuffix("primaryKey") }
         inverse = string(labeled("inverse", in: relationshipArguments))
-        deleteRule = labeled("deleteRule", in: relationshipArguments).map { String($0.trimmedDescription.split(separator: ".").last ?? "nullify") }
+        deleteRule = labeled("deleteRule", in: relationshipArguments).map {
+            String($0.trimmedDescription.split(separator: ".").last ?? "nullify")
+        }
         isOrdered = labeled("ordered", in: relationshipArguments)?.trimmedDescription == "true"
     }
 }
@@ -82,7 +84,10 @@ struct PropertyReader {
             for (index, binding) in bindings.enumerated() {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                 if name == "persistentID" { continue }
-                if let property = read(binding, name: name, in: variable, sharedType: bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type) {
+                if let property = read(
+                    binding, name: name, in: variable,
+                    sharedType: bindings[index...].lazy.compactMap(\.typeAnnotation).first?.type)
+                {
                     if property.isPrimaryKey {
                         if let primaryKey {
                             diagnose(.duplicatePrimaryKey(property: name, first: primaryKey), at: Syntax(variable))
@@ -116,12 +121,14 @@ struct PropertyReader {
         let attributeMark = attribute("Attribute", in: variable)
         let relationshipMark = attribute("Relationship", in: variable)
         if let accessors = binding.accessorBlock, Self.isComputed(accessors) {
-            refuseMarks([(attributeMark, "Attribute"), (relationshipMark, "Relationship")], onComputed: name, in: variable)
+            refuseMarks(
+                [(attributeMark, "Attribute"), (relationshipMark, "Relationship")], onComputed: name, in: variable)
             return nil
         }
         if attribute("Transient", in: variable) != nil {
             let type = binding.typeAnnotation?.type ?? sharedType
-            let isOptional = type.map { $0.is(OptionalTypeSyntax.self) || $0.trimmedDescription.hasPrefix("Optional<") } ?? false
+            let isOptional =
+                type.map { $0.is(OptionalTypeSyntax.self) || $0.trimmedDescription.hasPrefix("Optional<") } ?? false
             if binding.initializer == nil && !isOptional {
                 diagnose(.transientWithoutValue(property: name), at: Syntax(binding))
             }
@@ -131,51 +138,74 @@ struct PropertyReader {
         if variable.bindingSpecifier.tokenKind == .keyword(.let), binding.initializer != nil {
             let fix = FixIt(
                 message: MoltFixIt(message: "Replace 'let' with 'var'"),
-                changes: [.replace(oldNode: Syntax(variable.bindingSpecifier), newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))])
+                changes: [
+                    .replace(
+                        oldNode: Syntax(variable.bindingSpecifier),
+                        newNode: Syntax(variable.bindingSpecifier.with(\.tokenKind, .keyword(.var))))
+                ])
             diagnose(.letWithInitialValue(property: name), at: Syntax(variable.bindingSpecifier), fixIts: [fix])
             return nil
         }
         let (base, isOptional) = Self.unwrappingOptional(type)
-        guard let kind = kind(of: type, base: base, isOptional: isOptional, name: name, in: variable) else { return nil }
+        guard let kind = kind(of: type, base: base, isOptional: isOptional, name: name, in: variable) else {
+            return nil
+        }
         if case .attribute = kind, let relationshipMark {
             diagnose(.relationshipOnAttribute(property: name), at: Syntax(relationshipMark))
             return nil
         }
-        if case .attribute = kind {} else if let attributeMark {
+        if case .attribute = kind {
+        } else if let attributeMark {
             diagnose(.attributeOnRelationship(property: name), at: Syntax(attributeMark))
             return nil
         }
         var defaultValue: ExprSyntax?
-        if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) { defaultValue = value }
+        if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) {
+            defaultValue = value
+        }
         return StoredProperty(
-            name: name, type: type.trimmed, baseType: base.trimmed, kind: kind, isOptional: isOptional, defaultValue: defaultValue,
+            name: name, type: type.trimmed, baseType: base.trimmed, kind: kind, isOptional: isOptional,
+            defaultValue: defaultValue,
             attributeMark: attributeMark, relationshipMark: relationshipMark)
     }
 
     /// Diagnoses `@Attribute` or `@Relationship` on a computed property, with a fix-it that removes it.
-    private mutating func refuseMarks(_ marks: [(AttributeSyntax?, String)], onComputed name: String, in variable: VariableDeclSyntax) {
+    private mutating func refuseMarks(
+        _ marks: [(AttributeSyntax?, String)], onComputed name: String, in variable: VariableDeclSyntax
+    ) {
         for (mark, label) in marks {
             guard let mark else { continue }
             var stripped = variable
-            stripped.attributes = AttributeListSyntax(variable.attributes.filter { $0.as(AttributeSyntax.self)?.id != mark.id })
+            stripped.attributes = AttributeListSyntax(
+                variable.attributes.filter { $0.as(AttributeSyntax.self)?.id != mark.id })
             stripped.leadingTrivia = variable.leadingTrivia
             diagnose(
                 .computedMarkedStored(property: name, attribute: label), at: Syntax(mark),
-                fixIts: [FixIt(message: MoltFixIt(message: "Remove '@\(label)'"), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(stripped))])])
+                fixIts: [
+                    FixIt(
+                        message: MoltFixIt(message: "Remove '@\(label)'"),
+                        changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(stripped))])
+                ])
         }
     }
 
     /// The property's written type; nil (diagnosed, with a fix-it when the initial value is a literal) without one.
-    private mutating func declaredType(of binding: PatternBindingSyntax, name: String, sharedType: TypeSyntax?) -> TypeSyntax? {
+    private mutating func declaredType(
+        of binding: PatternBindingSyntax, name: String, sharedType: TypeSyntax?
+    ) -> TypeSyntax? {
         if let type = binding.typeAnnotation?.type ?? sharedType { return type }
         var fixIts: [FixIt] = []
         if let value = binding.initializer?.value, let literalType = Self.literalType(value) {
             var annotated = binding
             annotated.pattern = binding.pattern.trimmed
             annotated.typeAnnotation = TypeAnnotationSyntax(
-                colon: .colonToken(trailingTrivia: .space), type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(literalType))),
+                colon: .colonToken(trailingTrivia: .space),
+                type: TypeSyntax(IdentifierTypeSyntax(name: .identifier(literalType))),
                 trailingTrivia: .space)
-            fixIts.append(FixIt(message: MoltFixIt(message: "Add ': \(literalType)'"), changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
+            fixIts.append(
+                FixIt(
+                    message: MoltFixIt(message: "Add ': \(literalType)'"),
+                    changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(annotated))]))
         }
         diagnose(.missingType(property: name), at: Syntax(binding.pattern), fixIts: fixIts)
         return nil
@@ -200,20 +230,33 @@ struct PropertyReader {
         if let (generic, destination) = Self.relationship(base) {
             guard !isOptional else {
                 let fix = type.as(OptionalTypeSyntax.self).map { optional in
-                    FixIt(message: MoltFixIt(message: "Remove '?'"), changes: [.replace(oldNode: Syntax(optional), newNode: Syntax(optional.wrappedType.with(\.trailingTrivia, optional.trailingTrivia)))])
+                    FixIt(
+                        message: MoltFixIt(message: "Remove '?'"),
+                        changes: [
+                            .replace(
+                                oldNode: Syntax(optional),
+                                newNode: Syntax(optional.wrappedType.with(\.trailingTrivia, optional.trailingTrivia)))
+                        ])
                 }
-                diagnose(.optionalRelationship(property: name, type: base.trimmedDescription), at: Syntax(type), fixIts: fix.map { [$0] } ?? [])
+                diagnose(
+                    .optionalRelationship(property: name, type: base.trimmedDescription), at: Syntax(type),
+                    fixIts: fix.map { [$0] } ?? [])
                 return nil
             }
             return generic == "ToOne" ? .toOne(destination: destination) : .toMany(destination: destination)
         }
-        if let simple = Self.simpleName(base), let attributeType = Self.attributeTypes[simple] { return .attribute(type: attributeType) }
+        if let simple = Self.simpleName(base), let attributeType = Self.attributeTypes[simple] {
+            return .attribute(type: attributeType)
+        }
         if Self.isNamedType(base) { return .attribute(type: nil) }
         var marked = variable.with(\.leadingTrivia, [])
-        let transient = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Transient")), trailingTrivia: .space)
+        let transient = AttributeSyntax(
+            attributeName: IdentifierTypeSyntax(name: .identifier("Transient")), trailingTrivia: .space)
         marked.attributes = AttributeListSyntax([.attribute(transient)] + Array(marked.attributes))
         marked.leadingTrivia = variable.leadingTrivia
-        let fix = FixIt(message: MoltFixIt(message: "Mark '\(name)' '@Transient'"), changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(marked))])
+        let fix = FixIt(
+            message: MoltFixIt(message: "Mark '\(name)' '@Transient'"),
+            changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(marked))])
         diagnose(.unsupportedType(property: name, type: type.trimmedDescription), at: Syntax(type), fixIts: [fix])
         return nil
     }
@@ -223,14 +266,20 @@ struct PropertyReader {
         switch block.accessors {
         case .getter: return true
         case .accessors(let list):
-            return list.contains { ["get", "set", "_read", "_modify", "unsafeAddress", "unsafeMutableAddress"].contains($0.accessorSpecifier.text) }
+            return list.contains {
+                ["get", "set", "_read", "_modify", "unsafeAddress", "unsafeMutableAddress"].contains(
+                    $0.accessorSpecifier.text)
+            }
         }
     }
 
     /// `String` for `String`, `Swift.String` and `Foundation.Date`-style spellings.
     static func simpleName(_ type: TypeSyntax) -> String? {
-        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil { return identifier.name.text }
-        if let member = type.as(MemberTypeSyntax.self), ["Swift", "Foundation"].contains(member.baseType.trimmedDescription),
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil {
+            return identifier.name.text
+        }
+        if let member = type.as(MemberTypeSyntax.self),
+            ["Swift", "Foundation"].contains(member.baseType.trimmedDescription),
             member.genericArgumentClause == nil
         {
             return member.name.text
@@ -243,7 +292,9 @@ struct PropertyReader {
     /// generic types are not.
     static func isNamedType(_ type: TypeSyntax) -> Bool {
         if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.genericArgumentClause == nil }
-        if let member = type.as(MemberTypeSyntax.self) { return member.genericArgumentClause == nil && isNamedType(member.baseType) }
+        if let member = type.as(MemberTypeSyntax.self) {
+            return member.genericArgumentClause == nil && isNamedType(member.baseType)
+        }
         return false
     }
 
@@ -259,7 +310,8 @@ struct PropertyReader {
             return nil
         }
         guard ["ToOne", "ToMany"].contains(name), let argument = clause?.arguments.first?.argument else { return nil }
-        let destination = argument.trimmedDescription.split(separator: ".").last.map(String.init) ?? argument.trimmedDescription
+        let destination =
+            argument.trimmedDescription.split(separator: ".").last.map(String.init) ?? argument.trimmedDescription
         return (name, destination)
     }
 
@@ -274,14 +326,17 @@ struct PropertyReader {
             return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
-            return prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self)
+            return prefix.expression.is(IntegerLiteralExprSyntax.self)
+                || prefix.expression.is(FloatLiteralExprSyntax.self)
         }
         return false
     }
 
     /// The type a literal initial value has by default, for the missing-annotation Fix-It.
     static func literalType(_ expression: ExprSyntax) -> String? {
-        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" { return literalType(prefix.expression) }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return literalType(prefix.expression)
+        }
         if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
         if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
         if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }

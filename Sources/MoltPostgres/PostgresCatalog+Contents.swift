@@ -40,11 +40,15 @@ extension PostgresCatalog {
 
     /// The quoted names of collations other than the three every server has.
     private func collationNames(_ oids: Set<Int64>) throws -> [Int64: String] {
-        var names: [Int64: String] = [RawCatalog.defaultCollation: #""default""#, RawCatalog.cCollation: #""C""#, 951: #""POSIX""#]
+        var names: [Int64: String] = [
+            RawCatalog.defaultCollation: #""default""#, RawCatalog.cCollation: #""C""#, 951: #""POSIX""#,
+        ]
         let missing = oids.subtracting(names.keys)
         guard !missing.isEmpty else { return names }
         let list = missing.sorted().map(String.init).joined(separator: ", ")
-        for row in try connection.rows("SELECT oid::int8, quote_ident(collname) FROM pg_collation WHERE oid IN (\(list))", types: [.int, .string]) {
+        for row in try connection.rows(
+            "SELECT oid::int8, quote_ident(collname) FROM pg_collation WHERE oid IN (\(list))", types: [.int, .string])
+        {
             if case .int(let oid) = row[0], case .string(let name) = row[1] { names[oid] = name }
         }
         return names
@@ -94,12 +98,17 @@ private struct RawCatalog {
         switch row[0].string {
         case "a":
             let oid = int(1)
-            if relations[oid] == nil { relations[oid] = Relation(name: row[2].string ?? "", isTable: row[9].string == "r") }
+            if relations[oid] == nil {
+                relations[oid] = Relation(name: row[2].string ?? "", isTable: row[9].string == "r")
+            }
             relations[oid]!.columns[int(5)] = Column(
                 name: row[3].string ?? "", type: row[4].string ?? "", typeID: int(6), collation: int(7),
                 isIdentity: int(8) & 1 != 0, isNotNull: int(8) & 2 != 0)
         case "k":
-            constraints.append(Constraint(kind: row[2].string ?? "", table: int(1), key: keys(3), parent: int(5), parentKey: keys(4), index: int(6)))
+            constraints.append(
+                Constraint(
+                    kind: row[2].string ?? "", table: int(1), key: keys(3), parent: int(5), parentKey: keys(4),
+                    index: int(6)))
         default:
             indexes.append(IndexRow(table: int(1), index: int(5), key: keys(3), isUnique: int(6) != 0))
         }
@@ -115,9 +124,10 @@ private struct RawCatalog {
 
     /// Collations columns name that are not their type's, to be named.
     var unknownCollations: Set<Int64> {
-        Set(relations.values.flatMap(\.columns.values).compactMap { column in
-            column.collation == 0 || column.collation == Self.typeCollation(column.typeID) ? nil : column.collation
-        })
+        Set(
+            relations.values.flatMap(\.columns.values).compactMap { column in
+                column.collation == 0 || column.collation == Self.typeCollation(column.typeID) ? nil : column.collation
+            })
     }
 
     private func columnName(_ table: Int64, _ number: Int64?) -> String? {
@@ -133,9 +143,10 @@ private struct RawCatalog {
                 let column = columnName(constraint.table, constraint.key.first),
                 let parentColumn = columnName(constraint.parent, constraint.parentKey.first)
             else { return nil }
-            result.append(PostgresCatalog.Reference(
-                table: table.name, column: column, parent: parent.name, parentColumn: parentColumn,
-                tableHasID: table.columns.values.contains { $0.name == StoreLayout.idColumn }))
+            result.append(
+                PostgresCatalog.Reference(
+                    table: table.name, column: column, parent: parent.name, parentColumn: parentColumn,
+                    tableHasID: table.columns.values.contains { $0.name == StoreLayout.idColumn }))
         }
         return result.sorted { ($0.table, $0.column) < ($1.table, $1.column) }
     }
@@ -161,7 +172,8 @@ private struct RawCatalog {
             result[relation.name] = shape
         }
         for reference in references where result[reference.table] != nil {
-            result[reference.table]!.references.insert("\(reference.column) → \(reference.parent)(\(reference.parentColumn))")
+            result[reference.table]!.references.insert(
+                "\(reference.column) → \(reference.parent)(\(reference.parentColumn))")
         }
         let backing = Set(constraints.map(\.index))
         for index in indexes {

@@ -28,7 +28,8 @@ struct PostgresCatalog {
     /// Every single-column foreign key of the namespace, its tables named by scalar subqueries: what
     /// ``contents()`` falls back to when a reference leaves the namespace.
     func references() throws -> [Reference] {
-        let rows = try connection.rows("""
+        let rows = try connection.rows(
+            """
             SELECT (SELECT relname FROM pg_class WHERE oid = k.conrelid),
                    (SELECT attname FROM pg_attribute WHERE attrelid = k.conrelid AND attnum = k.conkey[1]),
                    (SELECT relname FROM pg_class WHERE oid = k.confrelid),
@@ -37,7 +38,8 @@ struct PostgresCatalog {
             FROM pg_constraint k
             WHERE k.contype = 'f' AND k.connamespace = \(Self.namespaceOID)
             ORDER BY 1, 2
-            """, [.string(StoreLayout.idColumn), .string(namespace)], types: [.string, .string, .string, .string, .bool])
+            """, [.string(StoreLayout.idColumn), .string(namespace)],
+            types: [.string, .string, .string, .string, .bool])
         return rows.map {
             Reference(
                 table: $0[0].string!, column: $0[1].string!, parent: $0[2].string!, parentColumn: $0[3].string!,
@@ -48,7 +50,8 @@ struct PostgresCatalog {
     /// The indexes of a table, in order of name, each one's columns in order; those that back a constraint
     /// (primary key, uniqueness) are not explicit.
     func indexes(on table: String) throws -> [SQLIndexInfo] {
-        let rows = try connection.rows("""
+        let rows = try connection.rows(
+            """
             SELECT i.relname, x.indisunique, NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.oid),
                    (SELECT attname FROM pg_attribute WHERE attrelid = t.oid AND attnum = k.attnum)
             FROM pg_class t JOIN pg_index x ON x.indrelid = t.oid JOIN pg_class i ON i.oid = x.indexrelid
@@ -62,7 +65,10 @@ struct PostgresCatalog {
             if result.last?.name == name {
                 result[result.count - 1].columns.append(column)
             } else {
-                result.append(SQLIndexInfo(name: name, columns: [column], isUnique: row[1] == .bool(true), isExplicit: row[2] == .bool(true)))
+                result.append(
+                    SQLIndexInfo(
+                        name: name, columns: [column], isUnique: row[1] == .bool(true),
+                        isExplicit: row[2] == .bool(true)))
             }
         }
         return result

@@ -52,7 +52,9 @@ extension PostgresDialect {
             var k = j
             while k < scalars.count && scalars[k].properties.isWhitespace { k += 1 }
             let isCall = k < scalars.count && scalars[k] == "("
-            if !isCall, previousWord.uppercased() != "AS", let name = names.contains(word) ? word : byLowercase[word.lowercased()] {
+            if !isCall, previousWord.uppercased() != "AS",
+                let name = names.contains(word) ? word : byLowercase[word.lowercased()]
+            {
                 output.append(contentsOf: quote(name).unicodeScalars)
             } else {
                 output.append(contentsOf: word.unicodeScalars)

@@ -51,7 +51,8 @@ enum PostgresExpectedShapes {
             "\(StoreLayout.targetColumn) → \(relationship.destination)(\(StoreLayout.idColumn))",
         ]
         shape.indexes = [
-            index(unique: true, [StoreLayout.ownerColumn, StoreLayout.targetColumn]), index(unique: false, [StoreLayout.targetColumn]),
+            index(unique: true, [StoreLayout.ownerColumn, StoreLayout.targetColumn]),
+            index(unique: false, [StoreLayout.targetColumn]),
         ]
         return shape
     }

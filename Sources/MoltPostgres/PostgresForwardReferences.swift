@@ -47,8 +47,11 @@ struct PostgresForwardReferences {
         let dialect = PostgresDialect.shared
         for reference in pending {
             if try exists(reference.link.table) {
-                let clause = dialect.reference(table: reference.link.table, column: StoreLayout.idColumn, onDelete: reference.link.onDelete)
-                statements.append("ALTER TABLE \(dialect.quote(reference.table)) ADD FOREIGN KEY (\(dialect.quote(reference.column))) \(clause)")
+                let clause = dialect.reference(
+                    table: reference.link.table, column: StoreLayout.idColumn, onDelete: reference.link.onDelete)
+                statements.append(
+                    "ALTER TABLE \(dialect.quote(reference.table)) ADD FOREIGN KEY (\(dialect.quote(reference.column))) \(clause)"
+                )
             } else {
                 waiting.append(reference)
             }

@@ -27,7 +27,8 @@ enum PostgresFunctions {
         var names: Set<String> = []
         var texts = [sql]
         while let text = texts.popLast() {
-            for definition in definitions where !names.contains(definition.name) && text.contains(definition.name + "(") {
+            for definition in definitions where !names.contains(definition.name) && text.contains(definition.name + "(")
+            {
                 names.insert(definition.name)
                 texts.append(definition.sql)
             }

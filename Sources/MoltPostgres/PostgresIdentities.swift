@@ -8,7 +8,8 @@ enum PostgresIdentities {
     static func advance(_ table: String, past id: Int64, link: PostgresLink) throws {
         // The sequence is compared by its regclass: pg_sequences spells mixed-case names unquoted, while
         // pg_get_serial_sequence quotes them.
-        try link.run("""
+        try link.run(
+            """
             SELECT setval(s, ?) FROM (SELECT pg_get_serial_sequence(?, '_id') AS s) AS q
             WHERE s IS NOT NULL AND COALESCE(pg_sequence_last_value(s::regclass), 0) < ?
             """, [.int(id), .string(table), .int(id)], kind: .read)

@@ -68,7 +68,8 @@ struct PostgresInsertQueue {
         let names = shape.columns.indices.map { "c\($0 + 1)" }
         let casts = shape.columns.indices.map { "v.c\($0 + 1)::\(types[$0])" }.joined(separator: ", ")
         let arrays = shape.columns.indices.map { "$\($0 + 1)::text[]" }.joined(separator: ", ")
-        return "INSERT INTO \(shape.table) (\(shape.columns.joined(separator: ", "))) SELECT \(casts) FROM unnest(\(arrays)) AS v(\(names.joined(separator: ", ")))"
+        return
+            "INSERT INTO \(shape.table) (\(shape.columns.joined(separator: ", "))) SELECT \(casts) FROM unnest(\(arrays)) AS v(\(names.joined(separator: ", ")))"
     }
 
     /// One array literal per column.

@@ -21,7 +21,8 @@ final class PostgresLink: @unchecked Sendable {
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
     /// The statements sent without waiting for their results (see ``sendWithoutWaiting(_:context:)``).
-    private var unawaited: [(sql: String, context: PostgresErrors.Context, result: EventLoopFuture<PostgresQueryResult>)] = []
+    private var unawaited:
+        [(sql: String, context: PostgresErrors.Context, result: EventLoopFuture<PostgresQueryResult>)] = []
     /// An import's rows, waiting to be sent as one statement per table (see ``PostgresInsertQueue``), in the
     /// order their tables were first given.
     private var inserts: [PostgresInsertQueue] = []
@@ -56,7 +57,9 @@ final class PostgresLink: @unchecked Sendable {
 
     /// Connects and prepares the session: `search_path` to the store's namespace only, shortest exact
     /// doubles, UTC.
-    static func connect(_ configuration: PostgresConnection.Configuration, namespace: String, context: PostgresErrors.Context) throws -> PostgresLink {
+    static func connect(
+        _ configuration: PostgresConnection.Configuration, namespace: String, context: PostgresErrors.Context
+    ) throws -> PostgresLink {
         var logger = Logger(label: "molt.postgres")
         logger.logLevel = .critical
         let connection: PostgresConnection
@@ -78,10 +81,13 @@ final class PostgresLink: @unchecked Sendable {
                        set_config('TimeZone', 'UTC', false), current_setting('server_version_num')::bigint
                 """, [.string(PostgresDialect.shared.quote(namespace))], kind: .read, context: context
             ).rows.first
-            guard let row, case .int(let version) = PostgresValueCodec.stored(row.makeRandomAccess()[3]), version >= 120_000 else {
+            guard let row, case .int(let version) = PostgresValueCodec.stored(row.makeRandomAccess()[3]),
+                version >= 120_000
+            else {
                 throw MoltError(
                     .unsupportedFormat,
-                    "The PostgreSQL server is older than version 12, which Molt needs (older servers write some doubles and dates as rounded text). Upgrade the server; nothing was written.")
+                    "The PostgreSQL server is older than version 12, which Molt needs (older servers write some doubles and dates as rounded text). Upgrade the server; nothing was written."
+                )
             }
         } catch {
             link.close()
@@ -112,7 +118,10 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// Sends one statement as it is, after what ``prepare(for:kind:)`` or a transaction's bound did.
-    private func send(_ sql: String, _ arguments: [Value], context: PostgresErrors.Context) throws -> (rows: [PostgresRow], count: Int) {
+    @discardableResult
+    private func send(
+        _ sql: String, _ arguments: [Value], context: PostgresErrors.Context
+    ) throws -> (rows: [PostgresRow], count: Int) {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments { try PostgresValueCodec.append(argument, to: &bindings) }
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
@@ -315,7 +324,10 @@ final class PostgresLink: @unchecked Sendable {
         var bindings = PostgresBindings(capacity: pending.types.count + 1)
         for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
         let statement = pending.sql
-        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) updates)\n".utf8)) }
+        if Self.traces {
+            FileHandle.standardError.write(
+                Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) updates)\n".utf8))
+        }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
         } catch {
@@ -379,7 +391,10 @@ final class PostgresLink: @unchecked Sendable {
         var bindings = PostgresBindings(capacity: pending.types.count)
         for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
         let statement = pending.sql
-        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8)) }
+        if Self.traces {
+            FileHandle.standardError.write(
+                Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8))
+        }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
         } catch {
@@ -403,7 +418,10 @@ final class PostgresLink: @unchecked Sendable {
         if insertTypes.catalogChanges != catalogChanges { insertTypes = (catalogChanges, [:]) }
         if let types = insertTypes.types[shape] { return types }
         guard let types = try columnTypes(shape) else {
-            throw MoltError(.invalidValue, "Table \(shape.table) has no column among \(shape.columns.joined(separator: ", ")) to import into; check the store's schema.")
+            throw MoltError(
+                .invalidValue,
+                "Table \(shape.table) has no column among \(shape.columns.joined(separator: ", ")) to import into; check the store's schema."
+            )
         }
         insertTypes.types[shape] = types
         return types

@@ -12,7 +12,8 @@ package enum PostgresMaintenance {
     /// ```
     package static func dropNamespace(_ namespace: String, at url: URL) throws {
         let parsed = try PostgresURL(url)
-        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        let link = try PostgresLink.connect(
+            parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
         try link.run("DROP SCHEMA IF EXISTS \(PostgresDialect.shared.quote(namespace)) CASCADE", [], kind: .alter)
     }
@@ -21,7 +22,8 @@ package enum PostgresMaintenance {
     /// a store on purpose, and for tools.
     package static func execute(_ statements: [String], namespace: String, at url: URL) throws {
         let parsed = try PostgresURL(url)
-        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        let link = try PostgresLink.connect(
+            parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
         try link.begin()
         do {
@@ -40,7 +42,8 @@ extension PostgresMaintenance {
     /// The first column of every row of a query on a store's namespace, as text (null as `NULL`).
     package static func strings(_ sql: String, namespace: String, at url: URL) throws -> [String] {
         let parsed = try PostgresURL(url)
-        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        let link = try PostgresLink.connect(
+            parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
         return try link.run(sql, [], kind: .read).rows.map { row in
             switch PostgresValueCodec.rawValue(row.makeRandomAccess()[0]) {
@@ -59,7 +62,8 @@ extension PostgresMaintenance {
     /// A connection to the namespace of a PostgreSQL location, and the namespace; nil for another engine.
     private static func connect(_ location: StoreLocation) throws -> (link: PostgresLink, namespace: String)? {
         guard let engine = location.engine as? PostgresEngine else { return nil }
-        let link = try PostgresLink.connect(engine.configuration, namespace: engine.namespace, context: .location(engine.description))
+        let link = try PostgresLink.connect(
+            engine.configuration, namespace: engine.namespace, context: .location(engine.description))
         return (link, engine.namespace)
     }
 
@@ -67,7 +71,8 @@ extension PostgresMaintenance {
     package static func namespaceExists(at location: StoreLocation) throws -> Bool? {
         guard let (link, namespace) = try connect(location) else { return nil }
         defer { link.close() }
-        return try !link.run("SELECT 1 FROM pg_namespace WHERE nspname = ?", [.string(namespace)], kind: .read).rows.isEmpty
+        return try !link.run("SELECT 1 FROM pg_namespace WHERE nspname = ?", [.string(namespace)], kind: .read).rows
+            .isEmpty
     }
 
     /// Removes a store a command created at `location` with `schema`: its whole namespace when the command created
@@ -89,10 +94,13 @@ extension PostgresMaintenance {
     /// The shapes validation expects of `schema`'s tables, as Molt works them out, and as the catalog shows them
     /// once the tables are created (in a transaction rolled back, in a throw-away namespace): the two must be
     /// equal, and tests hold them to it.
-    package static func expectedShapes(of schema: Schema, at url: URL) throws -> (worked: [String: SQLTableShape], catalog: [String: SQLTableShape]) {
+    package static func expectedShapes(
+        of schema: Schema, at url: URL
+    ) throws -> (worked: [String: SQLTableShape], catalog: [String: SQLTableShape]) {
         let parsed = try PostgresURL(url)
         let namespace = "_molt_shapes_\(UUID().uuidString.prefix(8).lowercased())"
-        let link = try PostgresLink.connect(parsed.configuration, namespace: namespace, context: .location(parsed.description))
+        let link = try PostgresLink.connect(
+            parsed.configuration, namespace: namespace, context: .location(parsed.description))
         defer { link.close() }
         try link.begin()
         defer { _ = try? link.rollback() }

@@ -71,7 +71,9 @@ enum PostgresPlaceholders {
     /// The end of a `$tag$ … $tag$` body starting at `start`, or `start + 1` when the `$` starts none.
     private static func dollarQuoteEnd(in bytes: [UInt8], from start: Int) -> Int {
         var i = start + 1
-        while i < bytes.count, bytes[i] == UInt8(ascii: "_") || (bytes[i] | 0x20 >= 97 && bytes[i] | 0x20 <= 122) { i += 1 }
+        while i < bytes.count, bytes[i] == UInt8(ascii: "_") || (bytes[i] | 0x20 >= 97 && bytes[i] | 0x20 <= 122) {
+            i += 1
+        }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "$") else { return start + 1 }
         let tag = bytes[start...i]
         var j = i + 1

@@ -67,7 +67,8 @@ struct PostgresQueryChecker: SQLQueryChecker {
             }
             if c == "\"" {
                 guard let end = Self.closing(c, in: scalars, after: i) else { return "a quoted name is not closed" }
-                let name = String(String.UnicodeScalarView(scalars[(i + 1)..<end])).replacingOccurrences(of: "\"\"", with: "\"")
+                let name = String(String.UnicodeScalarView(scalars[(i + 1)..<end])).replacingOccurrences(
+                    of: "\"\"", with: "\"")
                 guard names.contains(name) || previous == "collate" && name == "C" else {
                     return "it names \"\(name)\", which is not an entity, attribute or relationship of the old version"
                 }
@@ -75,10 +76,14 @@ struct PostgresQueryChecker: SQLQueryChecker {
                 previous = "\""
                 continue
             }
-            if c == "$" { return "it contains '$' (a dollar-quoted string or a parameter), which a mapping may not use" }
+            if c == "$" {
+                return "it contains '$' (a dollar-quoted string or a parameter), which a mapping may not use"
+            }
             if c == ";" { return "it contains ';', which ends a statement" }
             if ("0"..."9").contains(c) {  // a number, exponent included (1e5)
-                while i < scalars.count, ("0"..."9").contains(scalars[i]) || scalars[i] == "." || scalars[i] == "e" || scalars[i] == "E" {
+                while i < scalars.count,
+                    ("0"..."9").contains(scalars[i]) || scalars[i] == "." || scalars[i] == "e" || scalars[i] == "E"
+                {
                     i += 1
                 }
                 previous = "0"
@@ -90,24 +95,41 @@ struct PostgresQueryChecker: SQLQueryChecker {
                 continue
             }
             var end = i
-            while end < scalars.count, scalars[end] == "_" || scalars[end].properties.isAlphabetic || ("0"..."9").contains(scalars[end]) {
+            while end < scalars.count,
+                scalars[end] == "_" || scalars[end].properties.isAlphabetic || ("0"..."9").contains(scalars[end])
+            {
                 end += 1
             }
             let word = String(String.UnicodeScalarView(scalars[i..<end])).lowercased()
             var next = end
             while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
             let isCall = next < scalars.count && scalars[next] == "("
-            let isType = previous == "as" || previous == ":" || Self.types.contains(previous)
-            let known = isCall ? Self.functions.contains(word) || Self.keywords.contains(word)
-                : Self.keywords.contains(word) || lowercaseNames.contains(word) || isType && Self.types.contains(word)
-            guard known else {
-                if isCall { return "it calls \(word)(), which a mapping may not call on PostgreSQL (functions without side effects only)" }
-                return "it names '\(word)', which is neither a name of the old version's entities nor a word of the read-only SQL a mapping may use"
+            if let problem = wordProblem(word, isCall: isCall, after: previous, lowercaseNames: lowercaseNames) {
+                return problem
             }
             previous = word
             i = end
         }
         return nil
+    }
+
+    /// Why a mapping may not use `word` (a call when `isCall`) where it stands after `previous`; nil when it may:
+    /// a keyword, a function without side effects, a name of the old version, a type after `AS` or `::`.
+    private func wordProblem(
+        _ word: String, isCall: Bool, after previous: String, lowercaseNames: Set<String>
+    ) -> String? {
+        let isType = previous == "as" || previous == ":" || Self.types.contains(previous)
+        let known =
+            isCall
+            ? Self.functions.contains(word) || Self.keywords.contains(word)
+            : Self.keywords.contains(word) || lowercaseNames.contains(word) || isType && Self.types.contains(word)
+        guard !known else { return nil }
+        if isCall {
+            return
+                "it calls \(word)(), which a mapping may not call on PostgreSQL (functions without side effects only)"
+        }
+        return
+            "it names '\(word)', which is neither a name of the old version's entities nor a word of the read-only SQL a mapping may use"
     }
 
     /// The index of the quote that closes the one at `start` (a doubled quote is part of the text), if any.

@@ -77,7 +77,8 @@ final class PostgresStoreConnection: SQLConnection {
         guard let first = forward.pending.first else { return }
         throw MoltError(
             .validationFailed,
-            "Column '\(first.table).\(first.column)' points to table '\(first.link.table)', which was never created; nothing was committed.")
+            "Column '\(first.table).\(first.column)' points to table '\(first.link.table)', which was never created; nothing was committed."
+        )
     }
 
     func cachedStatement(_ kind: SQLStatementKind, _ sql: String) throws -> any SQLStatement {
@@ -219,10 +220,13 @@ final class PostgresStoreConnection: SQLConnection {
         return broken
     }
 
-    func apply(_ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void) throws -> SQLTableChangeResult {
+    func apply(
+        _ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void
+    ) throws -> SQLTableChangeResult {
         // A catalog-only change reads no row; any other does (a type change rewrites them, SET NOT NULL scans them):
         // progress counts those rows, counted once (here, unless the run counted them already).
-        let total = change.visitsRows(in: dialect)
+        let total =
+            change.visitsRows(in: dialect)
             ? try change.rowCount ?? Int(try fetchInt("SELECT COUNT(*) FROM \(dialect.quote(change.table))") ?? 0) : 0
         if total > 0 { try progress(0, total) }
         let result = try PostgresTableChange(change: change, connection: self, rowCount: total).apply()

@@ -33,7 +33,9 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     private let state = NSLock()
     private var closed = false
 
-    init(namespace: String, location: String, options: PostgresStoreOptions, connect: @escaping () throws -> PostgresLink) {
+    init(
+        namespace: String, location: String, options: PostgresStoreOptions, connect: @escaping () throws -> PostgresLink
+    ) {
         self.namespace = namespace
         self.location = location
         self.options = options
@@ -49,15 +51,18 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     /// Connects to the database of `configuration` for the store in `namespace`: its first session, which tells
     /// at once whether the server can be reached; the others are opened as concurrent work needs them.
     static func open(
-        _ configuration: PostgresConnection.Configuration, namespace: String, location: String, options: PostgresStoreOptions
+        _ configuration: PostgresConnection.Configuration, namespace: String, location: String,
+        options: PostgresStoreOptions
     ) throws -> PostgresStoreDatabase {
         guard options.poolSize >= 1 else {
             throw MoltError(
                 .invalidValue,
-                "PostgresStoreOptions.poolSize is \(options.poolSize); a store needs at least one session. Set it to 1 or more (default 8), e.g. `PostgresStoreOptions().pooling(16)`.")
+                "PostgresStoreOptions.poolSize is \(options.poolSize); a store needs at least one session. Set it to 1 or more (default 8), e.g. `PostgresStoreOptions().pooling(16)`."
+            )
         }
         let connect = { try PostgresLink.connect(configuration, namespace: namespace, context: .location(location)) }
-        let database = PostgresStoreDatabase(namespace: namespace, location: location, options: options, connect: connect)
+        let database = PostgresStoreDatabase(
+            namespace: namespace, location: location, options: options, connect: connect)
         do {
             try database.sessions.giveBack(database.sessions.borrow())
         } catch {
@@ -77,7 +82,9 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     }
 
     /// Runs `body` with a session of the pool on one of the store's threads; the task suspends meanwhile.
-    private func onThreads<T: Sendable>(writing: Bool, _ body: @escaping @Sendable (PostgresLink) throws -> T) async throws -> T {
+    private func onThreads<T: Sendable>(
+        writing: Bool, _ body: @escaping @Sendable (PostgresLink) throws -> T
+    ) async throws -> T {
         if writing { try await writer.borrow() }
         defer { if writing { writer.giveBack(()) } }
         let link = try await sessions.borrow()
@@ -107,7 +114,8 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     /// waiting for them (``PostgresLink/sendWithoutWaiting(_:context:)``): the body's first statement waits for
     /// the `BEGIN` on the connection, and the next transaction on the session for the `COMMIT`.
     private func transaction<T>(
-        on link: PostgresLink, readOnly: Bool, _ context: PostgresErrors.Context, _ body: (PostgresStoreConnection) throws -> T
+        on link: PostgresLink, readOnly: Bool, _ context: PostgresErrors.Context,
+        _ body: (PostgresStoreConnection) throws -> T
     ) throws -> T {
         if readOnly {
             try link.beginReadOnly(Self.readOnlyBegin, context: context)
@@ -158,8 +166,12 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     /// A single statement needs no transaction: PostgreSQL runs it on one snapshot, so the body's one `SELECT`
     /// is sent alone, without `BEGIN` and `COMMIT` (two more statements, which cost a read by `_id` 30 % of its
     /// throughput with 16 concurrent readers).
-    package func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await onThreads(writing: false) { link in try body(PostgresStoreConnection(link: link, namespace: self.namespace)) }
+    package func readOneStatement<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
+        try await onThreads(writing: false) { link in
+            try body(PostgresStoreConnection(link: link, namespace: self.namespace))
+        }
     }
 
     package func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
@@ -214,7 +226,9 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
                 "The store at \(location) stayed locked by another migrating session for \(Int(options.migrationWaitTimeout)) s; nothing was written. Open it again later, or raise `PostgresStoreOptions.migrationWaitTimeout`.",
                 cause: error)
         }
-        if !exists { try link.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace))", [], kind: .create, context: context) }
+        if !exists {
+            try link.run("CREATE SCHEMA IF NOT EXISTS \(dialect.quote(namespace))", [], kind: .create, context: context)
+        }
     }
 
     /// The first key of Molt's advisory locks: "MOLT" as an integer, the second being the namespace's hash.
@@ -228,7 +242,8 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     package func backup(to destination: String) throws {
         throw MoltError(
             .ioError,
-            "Only a store in an SQLite file can be backed up with `backup(to:)`; back a PostgreSQL store up with the server's own tools (pg_dump --schema of its namespace).")
+            "Only a store in an SQLite file can be backed up with `backup(to:)`; back a PostgreSQL store up with the server's own tools (pg_dump --schema of its namespace)."
+        )
     }
 
     /// The server checks its own storage.

@@ -33,7 +33,9 @@ struct PostgresTableChange {
         var computed: [(name: String, source: SQLColumnSource)] = []
         for column in finals {
             let origins = Self.origins(of: column.source)
-            if origins.count == 1, let origin = origins.first, readers[origin] == 1, change.originColumns.contains(origin) {
+            if origins.count == 1, let origin = origins.first, readers[origin] == 1,
+                change.originColumns.contains(origin)
+            {
                 inPlace.append(InPlace(origin: origin, final: column.name, source: column.source))
             } else {
                 computed.append(column)
@@ -59,7 +61,9 @@ struct PostgresTableChange {
                 try addColumn(column.name, as: name, default: value)
             } else {
                 try addColumn(column.name, as: name, default: .null)
-                written = max(written, try connection.execute(.update, "UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
+                written = max(
+                    written,
+                    try connection.execute(.update, "UPDATE \(table) SET \(q(name)) = \(column.source.sql(dialect))"))
                 wroteLinks = wroteLinks || change.entity.relationship(named: column.name) != nil
             }
         }
@@ -91,10 +95,13 @@ struct PostgresTableChange {
     /// Whether a column's `NOT NULL` may differ from the entity: the table was laid out by a stage (its
     /// constraints unknown), a column kept in place changed optionality, or a required column was computed (added
     /// nullable, then filled). A column added with a constant gets its final definition at once.
-    private func mayDifferInNullability(inPlace: [InPlace], computed: [(name: String, source: SQLColumnSource)]) -> Bool {
+    private func mayDifferInNullability(inPlace: [InPlace], computed: [(name: String, source: SQLColumnSource)]) -> Bool
+    {
         guard let origin = change.origin else { return true }
         let changedInPlace = inPlace.contains { column in
-            guard let before = origin.attribute(named: column.origin), let after = change.entity.attribute(named: column.final) else { return false }
+            guard let before = origin.attribute(named: column.origin),
+                let after = change.entity.attribute(named: column.final)
+            else { return false }
             return before.isOptional != after.isOptional
         }
         let filledRequired = computed.contains { column in
@@ -151,7 +158,8 @@ struct PostgresTableChange {
         }
         guard let attribute = change.entity.attribute(named: property) else { return }
         guard !value.isNull else {
-            try connection.change(.addColumn(SQLColumnDefinition(name: column, content: .value(attribute.type)), to: change.table))
+            try connection.change(
+                .addColumn(SQLColumnDefinition(name: column, content: .value(attribute.type)), to: change.table))
             return
         }
         let definition = SQLColumnDefinition(
@@ -166,13 +174,17 @@ struct PostgresTableChange {
         guard !moves.isEmpty else { return }
         let direct = moves.allSatisfy { move in !present.contains(move.to) }
         if direct {
-            for move in moves { try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q(move.to))") }
+            for move in moves {
+                try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q(move.to))")
+            }
         } else {
             for (i, move) in moves.enumerated() {
-                try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q("_molt_rename_\(i)"))")
+                try connection.execute(
+                    .alter, "ALTER TABLE \(table) RENAME COLUMN \(q(move.from)) TO \(q("_molt_rename_\(i)"))")
             }
             for (i, move) in moves.enumerated() {
-                try connection.execute(.alter, "ALTER TABLE \(table) RENAME COLUMN \(q("_molt_rename_\(i)")) TO \(q(move.to))")
+                try connection.execute(
+                    .alter, "ALTER TABLE \(table) RENAME COLUMN \(q("_molt_rename_\(i)")) TO \(q(move.to))")
             }
         }
         for move in moves {
@@ -188,12 +200,15 @@ struct PostgresTableChange {
         guard case .column = source else {
             let name = q(column.final)
             switch source {
-            case .coalesce(let inner, let fallback) where Self.origins(of: inner) == [column.final] && !Self.converts(inner):
-                let count = try connection.execute(.update, "UPDATE \(table) SET \(name) = \(dialect.literal(fallback)) WHERE \(name) IS NULL")
+            case .coalesce(let inner, let fallback)
+            where Self.origins(of: inner) == [column.final] && !Self.converts(inner):
+                let count = try connection.execute(
+                    .update, "UPDATE \(table) SET \(name) = \(dialect.literal(fallback)) WHERE \(name) IS NULL")
                 return (count, count > 0)
             default:
                 try connection.link.run(
-                    "ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(targetType(column.final)) USING \(source.sql(dialect))", [],
+                    "ALTER TABLE \(table) ALTER COLUMN \(name) TYPE \(targetType(column.final)) USING \(source.sql(dialect))",
+                    [],
                     kind: .alter, lock: .rewrite)
                 return (rowCount, true)
             }
@@ -218,13 +233,16 @@ struct PostgresTableChange {
     }
 
     private func targetType(_ column: String) -> String {
-        if let attribute = change.entity.attribute(named: column) { return PostgresDialect.shared.columnType(attribute.type) }
+        if let attribute = change.entity.attribute(named: column) {
+            return PostgresDialect.shared.columnType(attribute.type)
+        }
         return PostgresDialect.shared.columnType(.int)
     }
 
     /// `SET NOT NULL` / `DROP NOT NULL` where the catalog differs from the entity.
     private func syncNullability() throws {
-        let rows = try connection.rows("""
+        let rows = try connection.rows(
+            """
             SELECT attname, attnotnull FROM pg_attribute
             WHERE attrelid = \(PostgresCatalog.tableOID) AND attnum > 0 AND NOT attisdropped
             """, [.string(connection.namespace), .string(change.table)], types: [.string, .bool])

@@ -102,7 +102,8 @@ struct PostgresUpdateQueue {
 
     /// The statement that runs the queue: `$1` the identifiers, `$2`… the columns' values, as ``arguments``.
     var sql: String {
-        let assignments = shape.columns.indices.map { "\(shape.columns[$0]) = v.c\($0 + 1)::\(types[$0])" }.joined(separator: ", ")
+        let assignments = shape.columns.indices.map { "\(shape.columns[$0]) = v.c\($0 + 1)::\(types[$0])" }.joined(
+            separator: ", ")
         let arrays = (["$1::bigint[]"] + shape.columns.indices.map { "$\($0 + 2)::text[]" }).joined(separator: ", ")
         let names = (["k"] + shape.columns.indices.map { "c\($0 + 1)" }).joined(separator: ", ")
         let id = "\"\(StoreLayout.idColumn)\""

@@ -21,11 +21,15 @@ enum PostgresValueCodec {
         var text: String?
         var bytes: Data?
 
-        func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) throws {
+        func encode<JSONEncoder: PostgresJSONEncoder>(
+            into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+        ) throws {
             if let text { buffer.writeString(text) } else if let bytes { buffer.writeBytes(bytes) }
         }
 
-        static func untyped(_ text: String) -> Bind { Bind(psqlType: PostgresDataType(0), psqlFormat: .text, text: text) }
+        static func untyped(_ text: String) -> Bind {
+            Bind(psqlType: PostgresDataType(0), psqlFormat: .text, text: text)
+        }
     }
 
     /// Appends `value` to `bindings`.
@@ -69,7 +73,10 @@ enum PostgresValueCodec {
 
     static func doubleText(_ v: Double) throws -> String {
         guard !v.isNaN else {
-            throw MoltError(.invalidValue, "NaN cannot be stored: Molt stores numbers, or null explicitly (SQLite would keep NaN as null). Store a number, or null.")
+            throw MoltError(
+                .invalidValue,
+                "NaN cannot be stored: Molt stores numbers, or null explicitly (SQLite would keep NaN as null). Store a number, or null."
+            )
         }
         if v.isInfinite { return v > 0 ? "Infinity" : "-Infinity" }
         return "\(v)"
@@ -106,7 +113,12 @@ enum PostgresValueCodec {
         case .bytea: return .bytes(Data(buffer.readableBytesView))
         case .uuid:
             guard let b = buffer.readBytes(length: 16) else { return .null }
-            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            return .uuid(
+                UUID(
+                    uuid: (
+                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                        b[15]
+                    )))
         case .numeric:
             if let decimal = try? cell.decode(Decimal.self, context: .default) {
                 let text = "\(decimal)"

@@ -24,10 +24,14 @@ extension StoreLocation {
     ///   - namespace: The store's namespace; nil reads `schema=` from the URL, else ``defaultPostgresNamespace``.
     ///   - options: Lock waits.
     /// - Throws: ``MoltError/Code/invalidValue`` when the URL is not a PostgreSQL URL.
-    public static func postgres(_ url: URL, schema namespace: String? = nil, options: PostgresStoreOptions = .init()) throws -> StoreLocation {
+    public static func postgres(
+        _ url: URL, schema namespace: String? = nil, options: PostgresStoreOptions = .init()
+    ) throws -> StoreLocation {
         let parsed = try PostgresURL(url)
         let namespace = namespace ?? parsed.namespace ?? defaultPostgresNamespace
-        return postgres(parsed.configuration, schema: namespace, options: options, description: parsed.describe(namespace: namespace))
+        return postgres(
+            parsed.configuration, schema: namespace, options: options,
+            description: parsed.describe(namespace: namespace))
     }
 
     /// A store in a namespace of the database a postgres-nio configuration reaches (TLS, sockets, credentials
@@ -41,17 +45,21 @@ extension StoreLocation {
         _ configuration: PostgresConnection.Configuration, schema namespace: String = defaultPostgresNamespace,
         options: PostgresStoreOptions = .init()
     ) -> StoreLocation {
-        let host = configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? configuration.unixSocketPath ?? "?"
-        let description = "postgres://\(configuration.username)@\(host)/\(configuration.database ?? configuration.username)?schema=\(namespace)"
+        let host =
+            configuration.host.map { "\($0):\(configuration.port ?? 5432)" } ?? configuration.unixSocketPath ?? "?"
+        let description =
+            "postgres://\(configuration.username)@\(host)/\(configuration.database ?? configuration.username)?schema=\(namespace)"
         return postgres(configuration, schema: namespace, options: options, description: description)
     }
 
     private static func postgres(
-        _ configuration: PostgresConnection.Configuration, schema namespace: String, options: PostgresStoreOptions, description: String
+        _ configuration: PostgresConnection.Configuration, schema namespace: String, options: PostgresStoreOptions,
+        description: String
     ) -> StoreLocation {
         StoreLocation(
             url: nil, description: description,
-            engine: PostgresEngine(configuration: configuration, namespace: namespace, description: description, settings: options))
+            engine: PostgresEngine(
+                configuration: configuration, namespace: namespace, description: description, settings: options))
     }
 }
 
@@ -65,17 +73,22 @@ struct PostgresEngine: StoreEngine {
     func open(options: Store.Options) throws -> any SQLDatabase {
         var settings = self.settings
         settings.migrationWaitTimeout = options.migrationWaitTimeout
-        return try PostgresStoreDatabase.open(configuration, namespace: namespace, location: description, options: settings)
+        return try PostgresStoreDatabase.open(
+            configuration, namespace: namespace, location: description, options: settings)
     }
 
     func openForReading() throws -> any SQLDatabase {
-        let database = try PostgresStoreDatabase.open(configuration, namespace: namespace, location: description, options: settings)
+        let database = try PostgresStoreDatabase.open(
+            configuration, namespace: namespace, location: description, options: settings)
         let exists = try database.inspect { db in
             try db.fetchInt("SELECT COUNT(*) FROM pg_namespace WHERE nspname = ?", [.string(namespace)])
         }
         guard exists == 1 else {
             try? database.close()
-            throw MoltError(.storeNotFound, "There is no store at \(description): the database has no schema '\(namespace)'. Check the URL and the schema name.")
+            throw MoltError(
+                .storeNotFound,
+                "There is no store at \(description): the database has no schema '\(namespace)'. Check the URL and the schema name."
+            )
         }
         return database
     }
@@ -92,25 +105,32 @@ struct PostgresURL {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             StoreLocation.postgresSchemes.contains(components.scheme?.lowercased() ?? "")
         else {
-            throw MoltError(.invalidValue, "'\(url.absoluteString)' is not a PostgreSQL URL; write postgres://user:password@host:port/database.")
+            throw MoltError(
+                .invalidValue,
+                "'\(url.absoluteString)' is not a PostgreSQL URL; write postgres://user:password@host:port/database.")
         }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         let user = components.user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
         let database = components.path.split(separator: "/").first.map(String.init)
         let tls: PostgresConnection.Configuration.TLS
         switch query["sslmode"] ?? "disable" {
         case "disable", "allow": tls = .disable
         case "prefer": tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case "require", "verify-ca", "verify-full": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case "require", "verify-ca", "verify-full":
+            tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         case let other:
             throw MoltError(.invalidValue, "The URL's sslmode '\(other)' is not one of disable, prefer, require.")
         }
         if let socket = query["host"], socket.hasPrefix("/") {
             let port = components.port ?? 5432
-            configuration = .init(unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: components.password, database: database)
+            configuration = .init(
+                unixSocketPath: "\(socket)/.s.PGSQL.\(port)", username: user, password: components.password,
+                database: database)
         } else {
             configuration = .init(
-                host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost", port: components.port ?? 5432, username: user,
+                host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost", port: components.port ?? 5432,
+                username: user,
                 password: components.password, database: database, tls: tls)
         }
         namespace = query["schema"]

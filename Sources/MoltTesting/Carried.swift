@@ -34,10 +34,13 @@ struct Carried {
             entity = nil
             return
         }
-        var state = Walk(values: object.values, links: object.links, names: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, $0.name) }))
+        var state = Walk(
+            values: object.values, links: object.links,
+            names: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, $0.name) }))
         for (previousSchema, next) in zip(schemas, schemas.dropFirst()) {
             let diff = SchemaDiff(from: previousSchema, to: next)
-            guard let following = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == entity.name }) else {
+            guard let following = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == entity.name })
+            else {
                 self.entity = nil
                 entityRemovedBy = next.version
                 return
@@ -65,7 +68,9 @@ struct Carried {
         var removed: [String: Int] = [:]
 
         mutating func step(from previous: Entity, to following: Entity, diff: SchemaDiff, version: Int) {
-            func origin(of property: String) -> String? { diff.originalName(ofProperty: property, inEntity: following.name) }
+            func origin(of property: String) -> String? {
+                diff.originalName(ofProperty: property, inEntity: following.name)
+            }
             var newValues: [String: Value] = [:]
             var newUnpredictable: Set<String> = []
             var newNames: [String: String] = [:]
@@ -81,7 +86,8 @@ struct Carried {
                     continue
                 }
                 newNames[attribute.name] = names[origin]
-                guard !unpredictable.contains(origin), let value = Carried.convert(values[origin] ?? .null, from: old.type, to: attribute.type)
+                guard !unpredictable.contains(origin),
+                    let value = Carried.convert(values[origin] ?? .null, from: old.type, to: attribute.type)
                 else {
                     newUnpredictable.insert(attribute.name)
                     continue
@@ -89,7 +95,9 @@ struct Carried {
                 if value.isNull && !attribute.isOptional {
                     if let fallback = attribute.defaultValue {
                         newValues[attribute.name] = attribute.coerce(fallback) ?? fallback
-                    } else { newUnpredictable.insert(attribute.name) }
+                    } else {
+                        newUnpredictable.insert(attribute.name)
+                    }
                 } else {
                     newValues[attribute.name] = value
                 }

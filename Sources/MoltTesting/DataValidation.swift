@@ -6,7 +6,9 @@
 /// tables, not each value.
 enum DataValidation {
     /// The problems found, at most `limit` of them, one sentence each.
-    static func problems(in objects: Objects, schema: Schema, names: [ObjectRef: String], limit: Int = 20) throws -> [(entity: String, attribute: String, text: String)] {
+    static func problems(
+        in objects: Objects, schema: Schema, names: [ObjectRef: String], limit: Int = 20
+    ) throws -> [(entity: String, attribute: String, text: String)] {
         var problems: [(entity: String, attribute: String, text: String)] = []
         for entity in schema.entities {
             try objects.forEach(entity.name) { object in
@@ -17,10 +19,18 @@ enum DataValidation {
                     let value = object[attribute.name]
                     if value.isNull {
                         if !attribute.isOptional {
-                            problems.append((entity.name, attribute.name, "'\(entity.name)' _id \(id)\(name): \(attribute.name) is required but holds null"))
+                            problems.append(
+                                (
+                                    entity.name, attribute.name,
+                                    "'\(entity.name)' _id \(id)\(name): \(attribute.name) is required but holds null"
+                                ))
                         }
                     } else if value.type != attribute.type {
-                        problems.append((entity.name, attribute.name, "'\(entity.name)' _id \(id)\(name): \(attribute.name) holds \(value), not a\(attribute.type == .int ? "n" : "") \(attribute.type.rawValue) value"))
+                        problems.append(
+                            (
+                                entity.name, attribute.name,
+                                "'\(entity.name)' _id \(id)\(name): \(attribute.name) holds \(value), not a\(attribute.type == .int ? "n" : "") \(attribute.type.rawValue) value"
+                            ))
                     }
                 }
             }

@@ -46,7 +46,8 @@ extension Fixture {
         if let name = model.setToOnes.first {
             return (
                 "its model '\(model.typeName)' sets the to-one relationship '\(name)', an identifier that means nothing before the store exists. Leave it nil and link fixtures by key: `links: [\"\(name)\": \"<key>\"]`.",
-                name)
+                name
+            )
         }
         var modelSchema = schema
         modelSchema.entities = schema.entities.map { $0.name == stored.name ? model.entity : $0 }
@@ -55,7 +56,8 @@ extension Fixture {
         return (
             "its model '\(model.typeName)' does not match entity '\(stored.name)' of version \(version):\n"
                 + changes.map { "- \($0)" }.joined(separator: "\n") + "\nWrite it as a model of version \(version).",
-            first.property)
+            first.property
+        )
     }
 }
 

@@ -13,7 +13,9 @@ struct FixtureInsertion {
         self.schema = schema
     }
 
-    private func invalid(_ fixture: Fixture, _ reason: String, attribute: String? = nil, underlying: MoltError? = nil) -> MigrationTestError {
+    private func invalid(
+        _ fixture: Fixture, _ reason: String, attribute: String? = nil, underlying: MoltError? = nil
+    ) -> MigrationTestError {
         let version = schema.version
         return MigrationTestError(
             .invalidFixture,
@@ -24,11 +26,17 @@ struct FixtureInsertion {
     /// Inserts the fixture's object with its attribute values.
     mutating func insert(_ fixture: Fixture) throws {
         guard schema.entity(named: fixture.entity) != nil else {
-            throw invalid(fixture, "version \(schema.version) has no entity '\(fixture.entity)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).")
+            throw invalid(
+                fixture,
+                "version \(schema.version) has no entity '\(fixture.entity)'; it has \(schema.entities.map(\.name).joined(separator: ", "))."
+            )
         }
-        if let problem = fixture.modelProblem(in: schema) { throw invalid(fixture, problem.reason, attribute: problem.property) }
+        if let problem = fixture.modelProblem(in: schema) {
+            throw invalid(fixture, problem.reason, attribute: problem.property)
+        }
         guard inserted[fixture.key] == nil else {
-            throw invalid(fixture, "another fixture already has the key \"\(fixture.key)\"; give each fixture its own key.")
+            throw invalid(
+                fixture, "another fixture already has the key \"\(fixture.key)\"; give each fixture its own key.")
         }
         do {
             inserted[fixture.key] = try objects.insert(fixture.entity, fixture.values)
@@ -44,17 +52,21 @@ struct FixtureInsertion {
         for name in fixture.links.keys.sorted() {
             guard let relationship = entity.relationship(named: name) else {
                 throw invalid(
-                    fixture, "entity '\(entity.name)' has no relationship '\(name)'; it has \(entity.relationships.map(\.name).joined(separator: ", ")).",
+                    fixture,
+                    "entity '\(entity.name)' has no relationship '\(name)'; it has \(entity.relationships.map(\.name).joined(separator: ", ")).",
                     attribute: name)
             }
             var destinations: [DynamicObject] = []
             for key in fixture.links[name]!.keys {
                 guard let destination = inserted[key] else {
-                    throw invalid(fixture, "its link '\(name)' names the fixture \"\(key)\", which is not among the fixtures.", attribute: name)
+                    throw invalid(
+                        fixture, "its link '\(name)' names the fixture \"\(key)\", which is not among the fixtures.",
+                        attribute: name)
                 }
                 guard destination.entity == relationship.destination else {
                     throw invalid(
-                        fixture, "its link '\(name)' names \"\(key)\", a '\(destination.entity)', but '\(entity.name).\(name)' points to '\(relationship.destination)' objects.",
+                        fixture,
+                        "its link '\(name)' names \"\(key)\", a '\(destination.entity)', but '\(entity.name).\(name)' points to '\(relationship.destination)' objects.",
                         attribute: name)
                 }
                 destinations.append(destination)
@@ -70,14 +82,16 @@ struct FixtureInsertion {
     /// The objects as stored, in the fixtures' order, with their links by fixture key.
     func objects(of fixtures: [Fixture]) throws -> [FixtureObject] {
         let keys = Dictionary(
-            inserted.map { (ObjectRef(entity: $0.value.entity, id: $0.value.id!), $0.key) }, uniquingKeysWith: { first, _ in first })
+            inserted.map { (ObjectRef(entity: $0.value.entity, id: $0.value.id!), $0.key) },
+            uniquingKeysWith: { first, _ in first })
         let given = Dictionary(fixtures.map { ($0.key, Set($0.values.keys)) }, uniquingKeysWith: { first, _ in first })
         return try order.map { key in
             let object = inserted[key]!
             let stored = try objects.object(object.entity, id: object.id!)!
             let links = try StoreReading.links(of: stored, in: objects, schema: schema, keys: keys)
             return FixtureObject(
-                key: key, entity: object.entity, version: schema.version, id: object.id!, values: stored.attributeValues, links: links,
+                key: key, entity: object.entity, version: schema.version, id: object.id!,
+                values: stored.attributeValues, links: links,
                 givenAttributes: given[key])
         }
     }

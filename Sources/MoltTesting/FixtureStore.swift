@@ -102,7 +102,8 @@ public struct FixtureStore: Sendable {
                 .invalidSnapshot, "The snapshot \(snapshot.path) cannot be read: \(error.message)",
                 entity: error.entity, attribute: error.property, underlying: error)
         } catch {
-            throw MigrationTestError(.invalidSnapshot, "The snapshot \(snapshot.path) cannot be read: \(error.localizedDescription)")
+            throw MigrationTestError(
+                .invalidSnapshot, "The snapshot \(snapshot.path) cannot be read: \(error.localizedDescription)")
         }
         return try create(at: url, schema: schema, fixtures: fixtures, options: options)
     }

@@ -33,7 +33,8 @@ public struct MigrationTestError: Error, Hashable, Sendable, CustomStringConvert
         private enum Base: String, Hashable, Sendable {
             case snapshotMissing, frozenVersionEdited, versionRemoved, invalidSnapshot, snapshotsRecorded
             case invalidFixture, missingStage, migrationFailed, invalidData, objectsLost, valueMismatch, countMismatch
-            case checkFailed, versionNotRecorded, severalFailures, lossNotDeclared, ambiguousMatch, dataDependentStepFails
+            case checkFailed, versionNotRecorded, severalFailures, lossNotDeclared, ambiguousMatch,
+                dataDependentStepFails
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }

@@ -80,22 +80,26 @@ extension MigrationTester {
         if checkingAssumptions {
             for assumption in neverStored where !dependencies.contains(where: { Self.matches(assumption, $0.1) }) {
                 let known = dependencies.map { "\"\($0.1.subject)\" from \($0.1.fromVersion) to \($0.1.toVersion)" }
-                failures.append(MigrationTestError(
-                    .invalidFixture,
-                    "The assumption `assumingNeverStored(\"\(assumption.subject)\", from: \(assumption.from), to: \(assumption.to))` names no step whose success depends on the data; \(known.isEmpty ? "the plan has none" : "the plan has \(known.joined(separator: ", "))"). Fix the subject or the versions, or remove it.",
-                    version: assumption.from))
+                failures.append(
+                    MigrationTestError(
+                        .invalidFixture,
+                        "The assumption `assumingNeverStored(\"\(assumption.subject)\", from: \(assumption.from), to: \(assumption.to))` names no step whose success depends on the data; \(known.isEmpty ? "the plan has none" : "the plan has \(known.joined(separator: ", "))"). Fix the subject or the versions, or remove it.",
+                        version: assumption.from))
             }
         }
         for (step, dependency) in dependencies where !neverStored.contains(where: { Self.matches($0, dependency) }) {
             if let failure = try probe(step, dependency) { failures.append(failure) }
         }
-        if let error = MigrationTestError.combining(failures, heading: "\(failures.count) steps fail on data a user's store may hold:") {
+        if let error = MigrationTestError.combining(
+            failures, heading: "\(failures.count) steps fail on data a user's store may hold:")
+        {
             throw error
         }
     }
 
     private static func matches(_ assumption: NeverStored, _ dependency: SchemaDiff.DataDependency) -> Bool {
-        assumption.subject == dependency.subject && assumption.from == dependency.fromVersion && assumption.to == dependency.toVersion
+        assumption.subject == dependency.subject && assumption.from == dependency.fromVersion
+            && assumption.to == dependency.toVersion
     }
 
     /// The distinct steps of the routes from `versions` and from every version they pass through, in order;
@@ -130,10 +134,13 @@ extension MigrationTester {
         } catch {
             return nil  // the runs report a plan that cannot be taken
         }
-        let opening = "Step \(dependency.fromVersion) → \(dependency.toVersion) depends on the data: \(dependency.change), and a store at version \(version) where \(dependency.failingData) cannot migrate."
-        let assumption = "If no store of version \(version) can hold such data, say so: `tester.assumingNeverStored(\"\(dependency.subject)\", from: \(dependency.fromVersion), to: \(dependency.toVersion))`."
+        let opening =
+            "Step \(dependency.fromVersion) → \(dependency.toVersion) depends on the data: \(dependency.change), and a store at version \(version) where \(dependency.failingData) cannot migrate."
+        let assumption =
+            "If no store of version \(version) can hold such data, say so: `tester.assumingNeverStored(\"\(dependency.subject)\", from: \(dependency.fromVersion), to: \(dependency.toVersion))`."
         do {
-            let store = try Store.open(at: url, schema: newest, options: FixtureStore.defaultOptions.migrating(with: plan))
+            let store = try Store.open(
+                at: url, schema: newest, options: FixtureStore.defaultOptions.migrating(with: plan))
             try? store.close()
             return nil
         } catch let error as MoltError {
@@ -152,12 +159,18 @@ extension MigrationTester {
     /// The fixtures that hold a witness in `schema`: its objects, each required attribute given a sample value
     /// (distinct between objects, so that only the witness's values are shared).
     static func fixtures(for witness: SchemaDiff.DataDependency.Witness, in schema: Schema) -> [Fixture] {
-        func object(_ entity: String, _ key: String, _ index: Int, _ values: [String: Value] = [:], links: [String: FixtureLinks] = [:]) -> Fixture {
+        func object(
+            _ entity: String, _ key: String, _ index: Int, _ values: [String: Value] = [:],
+            links: [String: FixtureLinks] = [:]
+        ) -> Fixture {
             var filled: [String: Value] = [:]
-            for attribute in schema.entity(named: entity)?.attributes ?? [] where !attribute.isOptional && attribute.defaultValue == nil {
+            for attribute in schema.entity(named: entity)?.attributes ?? []
+            where !attribute.isOptional && attribute.defaultValue == nil {
                 filled[attribute.name] = SchemaDiff.sample(attribute.type, index)
             }
-            if let key = schema.entity(named: entity)?.primaryKey, let attribute = schema.entity(named: entity)?.attribute(named: key) {
+            if let key = schema.entity(named: entity)?.primaryKey,
+                let attribute = schema.entity(named: entity)?.attribute(named: key)
+            {
                 filled[key] = SchemaDiff.sample(attribute.type, index)
             }
             return Fixture(entity, key, filled.merging(values) { _, given in given }, links: links)
@@ -178,7 +191,10 @@ extension MigrationTester {
                 object(linkedFrom, "probe 2", 2, links: [relationship: "probe"]),
             ]
         case .oneSidedLink(let entity, let relationship, let destination):
-            return [object(destination, "probe destination", 1), object(entity, "probe", 0, links: [relationship: "probe destination"])]
+            return [
+                object(destination, "probe destination", 1),
+                object(entity, "probe", 0, links: [relationship: "probe destination"]),
+            ]
         }
     }
 }

@@ -22,7 +22,8 @@ extension MigrationTester {
     /// - Returns: One diff per object that is not as expected, in the order of `fixtures`.
     /// - Throws: `MoltError` when the store cannot be read.
     public func differences(
-        of fixtures: [FixtureObject], in objects: Objects, expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() }
+        of fixtures: [FixtureObject], in objects: Objects,
+        expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() }
     ) throws -> [ObjectDiff] {
         guard let oldest = fixtures.map(\.version).min() else { return [] }
         return try compare(fixtures, in: objects, through: try chain(from: oldest), expect: expect)
@@ -31,9 +32,12 @@ extension MigrationTester {
     /// Compares `fixtures` with the migrated store; `chain` holds the schemas from the fixtures' version to
     /// the newest.
     func compare(
-        _ fixtures: [FixtureObject], in objects: Objects, through chain: [Schema], expect: (FixtureObject) -> ObjectExpectation
+        _ fixtures: [FixtureObject], in objects: Objects, through chain: [Schema],
+        expect: (FixtureObject) -> ObjectExpectation
     ) throws -> [ObjectDiff] {
-        let carried = fixtures.map { fixture in Carried(fixture, through: chain.filter { $0.version >= fixture.version }) }
+        let carried = fixtures.map { fixture in
+            Carried(fixture, through: chain.filter { $0.version >= fixture.version })
+        }
         var keys: [ObjectRef: String] = [:]
         for (fixture, carry) in zip(fixtures, carried) {
             if let entity = carry.entity { keys[ObjectRef(entity: entity, id: fixture.id)] = fixture.key }
@@ -61,7 +65,8 @@ private struct Comparison {
         guard !moves.isEmpty else { return diffs }
         let entity = carry.entity ?? fixture.entity
         if let index = diffs.firstIndex(where: { $0.kind == .changed && $0.entity == entity }) {
-            diffs[index] = ObjectDiff(object: fixture, entity: entity, kind: .changed, differences: diffs[index].differences + moves)
+            diffs[index] = ObjectDiff(
+                object: fixture, entity: entity, kind: .changed, differences: diffs[index].differences + moves)
         } else {
             diffs.append(ObjectDiff(object: fixture, entity: entity, kind: .changed, differences: moves))
         }
@@ -73,7 +78,9 @@ private struct Comparison {
     ///
     /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidFixture`` when a move names an
     ///   attribute the fixture's entity does not have, or a destination the newest version does not have.
-    private func movedDifferences(_ fixture: FixtureObject, _ carry: Carried, _ moved: [String: String]) throws -> [PropertyDifference] {
+    private func movedDifferences(
+        _ fixture: FixtureObject, _ carry: Carried, _ moved: [String: String]
+    ) throws -> [PropertyDifference] {
         var differences: [PropertyDifference] = []
         for (name, destination) in moved.sorted(by: { $0.key < $1.key }) {
             func invalid(_ reason: String) -> MigrationTestError {
@@ -83,40 +90,58 @@ private struct Comparison {
                     version: fixture.version, entity: fixture.entity, attribute: name, object: fixture.key)
             }
             guard carry.keptAttributes[name] != nil || carry.removedAttributes[name] != nil else {
-                throw invalid("'\(fixture.entity)' has no attribute '\(name)' at version \(fixture.version). Name the attribute by its name at the fixture's version.")
+                throw invalid(
+                    "'\(fixture.entity)' has no attribute '\(name)' at version \(fixture.version). Name the attribute by its name at the fixture's version."
+                )
             }
             let parts = destination.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let target = newest.entity(named: parts[0]), target.attribute(named: parts[1]) != nil else {
-                throw invalid("version \(newest.version) has no attribute '\(destination)'. Name the destination as `Entity.attribute` of the newest version.")
+            guard parts.count == 2, let target = newest.entity(named: parts[0]),
+                target.attribute(named: parts[1]) != nil
+            else {
+                throw invalid(
+                    "version \(newest.version) has no attribute '\(destination)'. Name the destination as `Entity.attribute` of the newest version."
+                )
             }
             let value = fixture[name]
             if let kept = carry.keptAttributes[name] {
                 let object = try carry.entity.flatMap { try objects.object($0, id: fixture.id) }
-                differences.append(PropertyDifference(property: kept, expected: .moved(value, to: destination), found: .value(object?[kept] ?? .null)))
+                differences.append(
+                    PropertyDifference(
+                        property: kept, expected: .moved(value, to: destination), found: .value(object?[kept] ?? .null))
+                )
                 continue
             }
             guard !value.isNull else { continue }
             var candidates: [DynamicObject] = []
-            let links = carry.entity.flatMap { newest.entity(named: $0) }?.relationships.filter { $0.destination == target.name } ?? []
+            let links =
+                carry.entity.flatMap { newest.entity(named: $0) }?.relationships.filter {
+                    $0.destination == target.name
+                } ?? []
             if !links.isEmpty, let entity = carry.entity, let object = try objects.object(entity, id: fixture.id) {
                 for relationship in links { candidates += try objects.destinations(relationship.name, of: object) }
             } else {
                 try objects.forEach(target.name) { candidates.append($0) }
             }
             if !candidates.contains(where: { $0[parts[1]] == value }) {
-                differences.append(PropertyDifference(
-                    property: name, expected: .moved(value, to: destination), found: .dropped(byVersion: carry.removedAttributes[name])))
+                differences.append(
+                    PropertyDifference(
+                        property: name, expected: .moved(value, to: destination),
+                        found: .dropped(byVersion: carry.removedAttributes[name])))
             }
         }
         return differences
     }
 
-    private func compareKind(_ fixture: FixtureObject, _ carry: Carried, _ expectation: ObjectExpectation) throws -> [ObjectDiff] {
+    private func compareKind(
+        _ fixture: FixtureObject, _ carry: Carried, _ expectation: ObjectExpectation
+    ) throws -> [ObjectDiff] {
         switch expectation.kind {
         case .unchecked:
             return []
         case .deleted:
-            guard let entity = carry.entity, case .found = try find(fixture, in: entity, sameEntity: true, expected: [:]) else { return [] }
+            guard let entity = carry.entity,
+                case .found = try find(fixture, in: entity, sameEntity: true, expected: [:])
+            else { return [] }
             return [ObjectDiff(object: fixture, entity: entity, kind: .notDeleted)]
         case .exactly(let values, let target):
             guard let entity = target ?? carry.entity else { return [removedEntity(fixture, carry)] }
@@ -138,23 +163,30 @@ private struct Comparison {
             }
             if !lost.isEmpty {
                 let differences = lost.map { name in
-                    PropertyDifference(property: name, expected: .value(fixture[name]), found: .dropped(byVersion: carry.removedAttributes[name]))
+                    PropertyDifference(
+                        property: name, expected: .value(fixture[name]),
+                        found: .dropped(byVersion: carry.removedAttributes[name]))
                 }
-                diffs.append(ObjectDiff(object: fixture, entity: fixture.entity, kind: .valuesDropped, differences: differences))
+                diffs.append(
+                    ObjectDiff(object: fixture, entity: fixture.entity, kind: .valuesDropped, differences: differences))
             }
             return diffs
         }
     }
 
     private func removedEntity(_ fixture: FixtureObject, _ carry: Carried) -> ObjectDiff {
-        ObjectDiff(object: fixture, entity: fixture.entity, kind: .entityRemoved(byVersion: carry.entityRemovedBy ?? newest.version))
+        ObjectDiff(
+            object: fixture, entity: fixture.entity,
+            kind: .entityRemoved(byVersion: carry.entityRemovedBy ?? newest.version))
     }
 
     /// The newest names of the attributes `dropping` lists that the migration keeps.
     ///
     /// - Throws: ``MigrationTestError`` with code ``MigrationTestError/Code/invalidFixture`` when `dropping` names
     ///   an attribute the fixture's entity does not have at its version.
-    private func keptButDeclaredDropped(_ fixture: FixtureObject, _ carry: Carried, _ dropping: Set<String>) throws -> [String] {
+    private func keptButDeclaredDropped(
+        _ fixture: FixtureObject, _ carry: Carried, _ dropping: Set<String>
+    ) throws -> [String] {
         var kept: [String] = []
         for name in dropping.sorted() where carry.removedAttributes[name] == nil {
             guard let newName = carry.keptAttributes[name] else {
@@ -171,26 +203,34 @@ private struct Comparison {
     /// The differences between the object the fixture became in `entity` and the values and links expected;
     /// `kept` are attributes the expectation says are dropped.
     private func check(
-        _ fixture: FixtureObject, in entityName: String, sameEntity: Bool, values: [String: Value], links: [String: [String]],
+        _ fixture: FixtureObject, in entityName: String, sameEntity: Bool, values: [String: Value],
+        links: [String: [String]],
         kept: [String] = []
     ) throws -> [ObjectDiff] {
         let found: DynamicObject
         switch try find(fixture, in: entityName, sameEntity: sameEntity, expected: values) {
         case .found(let object): found = object
         case .missing: return [ObjectDiff(object: fixture, entity: entityName, kind: .missing)]
-        case .ambiguous(let count): return [ObjectDiff(object: fixture, entity: entityName, kind: .ambiguous(matches: count))]
+        case .ambiguous(let count):
+            return [ObjectDiff(object: fixture, entity: entityName, kind: .ambiguous(matches: count))]
         }
         let entity = newest.entity(named: entityName)!
-        var differences = PropertyDifference.compare(expected: values, with: found, order: entity.attributes.map(\.name))
-        differences += kept.map { PropertyDifference(property: $0, expected: .dropped(byVersion: nil), found: .value(found[$0])) }
+        var differences = PropertyDifference.compare(
+            expected: values, with: found, order: entity.attributes.map(\.name))
+        differences += kept.map {
+            PropertyDifference(property: $0, expected: .dropped(byVersion: nil), found: .value(found[$0]))
+        }
         if !links.isEmpty {
             let actual = try StoreReading.links(of: found, in: objects, schema: newest, keys: keys)
             for relationship in entity.relationships {
                 guard let want = links[relationship.name] else { continue }
                 let have = actual[relationship.name] ?? []
-                let same = relationship.kind == .toMany && !relationship.isOrdered ? want.sorted() == have.sorted() : want == have
+                let same =
+                    relationship.kind == .toMany && !relationship.isOrdered
+                    ? want.sorted() == have.sorted() : want == have
                 if !same {
-                    differences.append(PropertyDifference(property: relationship.name, expected: .links(want), found: .links(have)))
+                    differences.append(
+                        PropertyDifference(property: relationship.name, expected: .links(want), found: .links(have)))
                 }
             }
         }
@@ -207,7 +247,9 @@ private struct Comparison {
     /// The migrated form of a fixture in `entity`: by primary key when the entity has one and its value is
     /// expected; else, in the entity the fixture's own became, by identifier (Molt keeps it); else, in another
     /// entity, as the one object that holds the expected values. Never by identifier across entities.
-    private func find(_ fixture: FixtureObject, in entity: String, sameEntity: Bool, expected: [String: Value]) throws -> Match {
+    private func find(
+        _ fixture: FixtureObject, in entity: String, sameEntity: Bool, expected: [String: Value]
+    ) throws -> Match {
         guard let definition = newest.entity(named: entity) else { return .missing }
         if let key = definition.primaryKey, let value = expected[key], !value.isNull {
             return try objects.object(entity, primaryKey: value).map(Match.found) ?? .missing

@@ -27,7 +27,8 @@ public struct MigrationRun: Sendable, Hashable, CustomStringConvertible {
     /// `from version 0 via 0 → 2 → 3: 5 fixtures checked; UserMemo: 5`.
     public var description: String {
         let counts = objectCounts.keys.sorted().map { "\($0): \(objectCounts[$0]!)" }.joined(separator: ", ")
-        return "from version \(fromVersion) via \(path.map(String.init).joined(separator: " → ")): \(fixtures.count) fixtures checked; \(counts)"
+        return
+            "from version \(fromVersion) via \(path.map(String.init).joined(separator: " → ")): \(fixtures.count) fixtures checked; \(counts)"
     }
 }
 
@@ -101,7 +102,8 @@ extension MigrationTester {
         if let snapshots, try snapshots.recordedVersions().isEmpty {
             throw MigrationTestError(
                 .versionNotRecorded,
-                "No schema version is recorded in \(snapshots.directory.path), so no migration was tested. Check the folder, or record the shipped versions with \(SchemaSnapshots.RecordMode.environmentVariable)=1 and commit them.")
+                "No schema version is recorded in \(snapshots.directory.path), so no migration was tested. Check the folder, or record the shipped versions with \(SchemaSnapshots.RecordMode.environmentVariable)=1 and commit them."
+            )
         }
         let versions = try startingVersions()
         var runs: [MigrationRun] = []
@@ -123,7 +125,8 @@ extension MigrationTester {
             try checkDataDependentSteps(from: versions, checkingAssumptions: true)
             return runs
         }
-        let heading = "The migration plan fails from \(failures.count) of \(versions.count) starting versions (passed: \(passed.isEmpty ? "none" : passed.map(String.init).joined(separator: ", "))):"
+        let heading =
+            "The migration plan fails from \(failures.count) of \(versions.count) starting versions (passed: \(passed.isEmpty ? "none" : passed.map(String.init).joined(separator: ", "))):"
         if failures.count == 1 {
             var error = failures[0]
             error.message = heading + "\n" + error.message
@@ -165,7 +168,8 @@ extension MigrationTester {
         expect: (FixtureObject) -> ObjectExpectation = { _ in .survives() },
         check: ((MigratedStore) throws -> Void)? = nil
     ) throws -> MigrationRun {
-        let run = try migrateFixtures(from: version, fixtures: fixtures, expectedCounts: expectedCounts, expect: expect, check: check)
+        let run = try migrateFixtures(
+            from: version, fixtures: fixtures, expectedCounts: expectedCounts, expect: expect, check: check)
         try checkDataDependentSteps(from: [version], checkingAssumptions: false)
         return run
     }
@@ -175,7 +179,8 @@ extension MigrationTester {
         from version: Int, fixtures: [Fixture], expectedCounts: [String: Int]?,
         expect: (FixtureObject) -> ObjectExpectation, check: ((MigratedStore) throws -> Void)?
     ) throws -> MigrationRun {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("molt-testing-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-testing-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("from-\(version).sqlite")
@@ -193,7 +198,9 @@ extension MigrationTester {
         let chain = try self.chain(from: version)
         var names: [ObjectRef: String] = [:]
         for fixture in start.objects {
-            if let entity = Carried(fixture, through: chain).entity { names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key }
+            if let entity = Carried(fixture, through: chain).entity {
+                names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key
+            }
         }
         let (invalid, diffs, counts) = try readingStore(store, prefix: prefix, version: version) { objects in
             let invalid = try DataValidation.problems(in: objects, schema: newest, names: names)
@@ -202,7 +209,8 @@ extension MigrationTester {
             for entity in newest.entities { counts[entity.name] = try objects.count(entity.name) }
             return (invalid, diffs, counts)
         }
-        let report = RunReport(prefix: prefix, version: version, newest: newest.version, fixtureCount: start.objects.count)
+        let report = RunReport(
+            prefix: prefix, version: version, newest: newest.version, fixtureCount: start.objects.count)
         let (losses, others) = (diffs.filter(\.isUndeclaredLoss), diffs.filter { !$0.isUndeclaredLoss })
         var problems = [report.invalidData(invalid), report.undeclaredLosses(losses)].compactMap { $0 }
         if !others.isEmpty {
@@ -213,13 +221,16 @@ extension MigrationTester {
         if let check {
             do {
                 try store.read { objects in
-                    try check(MigratedStore(fromVersion: version, objects: objects, fixtures: start.objects, schemas: chain))
+                    try check(
+                        MigratedStore(fromVersion: version, objects: objects, fixtures: start.objects, schemas: chain))
                 }
             } catch {
                 problems.append(report.checkFailure(error))
             }
         }
-        if let error = MigrationTestError.combining(problems, heading: "\(prefix): several checks failed:") { throw error }
+        if let error = MigrationTestError.combining(problems, heading: "\(prefix): several checks failed:") {
+            throw error
+        }
         return MigrationRun(fromVersion: version, path: path, fixtures: start.objects, objectCounts: counts)
     }
 
@@ -228,17 +239,21 @@ extension MigrationTester {
         do {
             return try Store.open(at: url, schema: newest, options: FixtureStore.defaultOptions.migrating(with: plan))
         } catch let error as MoltError {
-            let code: MigrationTestError.Code = error.code == .schemaChangedWithoutVersionBump ? .frozenVersionEdited : .migrationFailed
+            let code: MigrationTestError.Code =
+                error.code == .schemaChangedWithoutVersionBump ? .frozenVersionEdited : .migrationFailed
             throw MigrationTestError(
                 code, "\(prefix): the migration to version \(newest.version) failed: \(error.message)",
                 version: version, entity: error.entity, attribute: error.property, underlying: error)
         } catch {
             throw MigrationTestError(
-                .migrationFailed, "\(prefix): the migration to version \(newest.version) failed: \(error)", version: version)
+                .migrationFailed, "\(prefix): the migration to version \(newest.version) failed: \(error)",
+                version: version)
         }
     }
 
-    private func readingStore<T>(_ store: Store, prefix: String, version: Int, _ body: (Objects) throws -> T) throws -> T {
+    private func readingStore<T>(
+        _ store: Store, prefix: String, version: Int, _ body: (Objects) throws -> T
+    ) throws -> T {
         do {
             return try store.read(body)
         } catch let error as MoltError {

@@ -98,7 +98,8 @@ public struct MigrationTester: Sendable {
     ///   - stages: The declared stages.
     ///   - snapshots: The recorded snapshots; without them, `schemas` are the starting versions.
     public init(schemas: [Schema], stages: [MigrationStage] = [], snapshots: SchemaSnapshots? = nil) {
-        precondition(!schemas.isEmpty, "MigrationTester needs at least one schema: list every version the app has shipped.")
+        precondition(
+            !schemas.isEmpty, "MigrationTester needs at least one schema: list every version the app has shipped.")
         self.plan = MigrationPlan(uncheckedSchemas: schemas, stages: stages)
         self.isChecked = false
         self.snapshots = snapshots

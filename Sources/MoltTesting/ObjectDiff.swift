@@ -48,7 +48,8 @@ public struct ObjectDiff: Sendable, Hashable, CustomStringConvertible {
 
     /// The report, one line per difference under a line naming the object.
     public var description: String {
-        let name = "'\(entity)' object \"\(object.key)\" (_id \(object.id), stored at version \(object.version)"
+        let name =
+            "'\(entity)' object \"\(object.key)\" (_id \(object.id), stored at version \(object.version)"
             + (entity == object.entity ? ")" : " as '\(object.entity)')")
         switch kind {
         case .missing: return "\(name) is missing."
@@ -121,7 +122,9 @@ public struct PropertyDifference: Sendable, Hashable, CustomStringConvertible {
     ///   - expected: The values the object should hold; attributes not listed are not compared.
     ///   - object: The object as fetched.
     ///   - order: The attribute names in the order to report them; defaults to alphabetical.
-    public static func compare(expected: [String: Value], with object: DynamicObject, order: [String] = []) -> [PropertyDifference] {
+    public static func compare(
+        expected: [String: Value], with object: DynamicObject, order: [String] = []
+    ) -> [PropertyDifference] {
         let names = order.filter { expected[$0] != nil } + expected.keys.filter { !order.contains($0) }.sorted()
         return names.compactMap { name in
             let want = expected[name]!

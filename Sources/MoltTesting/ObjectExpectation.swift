@@ -67,7 +67,8 @@ public struct ObjectExpectation: Sendable, Hashable {
         _ changes: [String: Value] = [:], links: [String: FixtureLinks] = [:], ignoring: Set<String> = [],
         dropping: Set<String> = []
     ) -> ObjectExpectation {
-        ObjectExpectation(kind: .survives(changes: changes, links: links.mapValues(\.keys), ignoring: ignoring, dropping: dropping))
+        ObjectExpectation(
+            kind: .survives(changes: changes, links: links.mapValues(\.keys), ignoring: ignoring, dropping: dropping))
     }
 
     /// The object survives with these values; attributes not listed are not checked (their values may be

@@ -20,16 +20,23 @@ struct RunReport {
     }
 
     /// Objects that differ from their expectation: missing, still there, changed, or ambiguous.
-    func differences(_ diffs: [ObjectDiff], divergingStep step: (from: Int, to: Int)?, route: String) -> MigrationTestError {
-        let ambiguity = "An object moved to another entity is found there by that entity's primary key, else as the one object holding the values expected: give the key's value in the expectation (or a primary key to the entity), or values only that object holds."
+    func differences(
+        _ diffs: [ObjectDiff], divergingStep step: (from: Int, to: Int)?, route: String
+    ) -> MigrationTestError {
+        let ambiguity =
+            "An object moved to another entity is found there by that entity's primary key, else as the one object holding the values expected: give the key's value in the expectation (or a primary key to the entity), or values only that object holds."
         let isAmbiguous: (ObjectDiff) -> Bool = { if case .ambiguous = $0.kind { true } else { false } }
         let ambiguous = diffs.contains(where: isAmbiguous)
         var fixes: [String] = []
         if !diffs.allSatisfy(isAmbiguous) {
             if let step {
-                fixes.append("The data first differs after the step \(step.from) → \(step.to). Fix that step (its stage, or the `originalName` hints of version \(step.to)) to carry the data over, or state the intended change in the expectation.")
+                fixes.append(
+                    "The data first differs after the step \(step.from) → \(step.to). Fix that step (its stage, or the `originalName` hints of version \(step.to)) to carry the data over, or state the intended change in the expectation."
+                )
             } else {
-                fixes.append("Fix the stages on the path \(route) (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.")
+                fixes.append(
+                    "Fix the stages on the path \(route) (or the `originalName` hints) to carry the data over, or state the intended change in the expectation."
+                )
             }
         }
         if ambiguous { fixes.append(ambiguity) }
@@ -41,7 +48,8 @@ struct RunReport {
             code,
             "\(prefix): \(diffs.count) of \(fixtureCount) fixture objects differ after the migration to version \(newest):\n"
                 + diffs.map(\.description).joined(separator: "\n") + "\n" + fix,
-            version: version, entity: first.entity, attribute: first.differences.first?.property, object: first.object.key)
+            version: version, entity: first.entity, attribute: first.differences.first?.property,
+            object: first.object.key)
     }
 
     /// Data the migration drops that the expectations do not declare, with the declaration for each object.
@@ -52,7 +60,9 @@ struct RunReport {
         for diff in diffs {
             switch diff.kind {
             case .entityRemoved:
-                declarations.append("`.deleted` for \"\(diff.object.key)\" (or `.values([…], in: \"<entity>\")` if a stage moves it to another entity)")
+                declarations.append(
+                    "`.deleted` for \"\(diff.object.key)\" (or `.values([…], in: \"<entity>\")` if a stage moves it to another entity)"
+                )
             default:
                 let names = diff.differences.map { "\"\($0.property)\"" }.joined(separator: ", ")
                 declarations.append("`dropping: [\(names)]` in the `.survives(…)` of \"\(diff.object.key)\"")
@@ -64,7 +74,8 @@ struct RunReport {
                 + diffs.map(\.description).joined(separator: "\n")
                 + "\nIf the loss is intended, declare it: " + declarations.joined(separator: "; ")
                 + ". Otherwise keep the data: give the new entity or attribute its `originalName`, or carry the data over in a stage.",
-            version: version, entity: first.entity, attribute: first.differences.first?.property, object: first.object.key)
+            version: version, entity: first.entity, attribute: first.differences.first?.property,
+            object: first.object.key)
     }
 
     /// Object counts that differ from the expected ones.
@@ -78,7 +89,8 @@ struct RunReport {
         }
         return MigrationTestError(
             .countMismatch,
-            "\(prefix): the object counts after the migration to version \(newest) differ:\n" + lines.joined(separator: "\n")
+            "\(prefix): the object counts after the migration to version \(newest) differ:\n"
+                + lines.joined(separator: "\n")
                 + "\nFix the stage that creates or deletes these objects, or the expected counts.",
             version: version, entity: wrong.first)
     }

@@ -143,7 +143,8 @@ public struct SchemaSnapshots: Sendable {
             return try body()
         } catch let error as MoltError where error.code == .snapshotMissing {
             throw MigrationTestError(
-                .versionNotRecorded, "\(error.message) Record it with \(RecordMode.environmentVariable)=1.", version: version,
+                .versionNotRecorded, "\(error.message) Record it with \(RecordMode.environmentVariable)=1.",
+                version: version,
                 underlying: error)
         } catch let error as MoltError {
             throw MigrationTestError(
@@ -208,10 +209,11 @@ public struct SchemaSnapshots: Sendable {
         for schema in schemas {
             guard recorded.contains(schema.version) else {
                 if recordMode == .never {
-                    failures.append(MigrationTestError(
-                        .snapshotMissing,
-                        "Schema version \(schema.version) has no snapshot: \(url(version: schema.version).path) does not exist. Record it by running the tests once with \(RecordMode.environmentVariable)=1, and commit the file.",
-                        version: schema.version))
+                    failures.append(
+                        MigrationTestError(
+                            .snapshotMissing,
+                            "Schema version \(schema.version) has no snapshot: \(url(version: schema.version).path) does not exist. Record it by running the tests once with \(RecordMode.environmentVariable)=1, and commit the file.",
+                            version: schema.version))
                 } else {
                     toRecord.append(schema)
                 }
@@ -227,19 +229,23 @@ public struct SchemaSnapshots: Sendable {
         }
         let declared = Set(schemas.map(\.version))
         for version in recorded where !declared.contains(version) {
-            failures.append(MigrationTestError(
-                .versionRemoved,
-                "Version \(version) is recorded in \(version).json but the code no longer declares it; stores of version \(version) could not be opened. Restore its schema in the code (keep every shipped version), or delete \(version).json if it never shipped.",
-                version: version))
+            failures.append(
+                MigrationTestError(
+                    .versionRemoved,
+                    "Version \(version) is recorded in \(version).json but the code no longer declares it; stores of version \(version) could not be opened. Restore its schema in the code (keep every shipped version), or delete \(version).json if it never shipped.",
+                    version: version))
         }
         if !toRecord.isEmpty {
             let written = try record(toRecord, overwriting: true)
-            failures.append(MigrationTestError(
-                .snapshotsRecorded,
-                "Recorded \(written.map(\.lastPathComponent).joined(separator: ", ")) in \(directory.path) because \(RecordMode.environmentVariable) is set. Check and commit the files, then run the tests again without \(RecordMode.environmentVariable) to verify them.",
-                version: toRecord.first?.version))
+            failures.append(
+                MigrationTestError(
+                    .snapshotsRecorded,
+                    "Recorded \(written.map(\.lastPathComponent).joined(separator: ", ")) in \(directory.path) because \(RecordMode.environmentVariable) is set. Check and commit the files, then run the tests again without \(RecordMode.environmentVariable) to verify them.",
+                    version: toRecord.first?.version))
         }
-        if let error = MigrationTestError.combining(failures, heading: "The schemas differ from the snapshots in \(directory.path):") {
+        if let error = MigrationTestError.combining(
+            failures, heading: "The schemas differ from the snapshots in \(directory.path):")
+        {
             throw error
         }
     }

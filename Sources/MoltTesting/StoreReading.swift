@@ -8,7 +8,9 @@ struct ObjectRef: Hashable {
 enum StoreReading {
     /// Relationship name → keys of the fixtures an object points to; an object that is no fixture is named
     /// `_id N`.
-    static func links(of object: DynamicObject, in objects: Objects, schema: Schema, keys: [ObjectRef: String]) throws -> [String: [String]] {
+    static func links(
+        of object: DynamicObject, in objects: Objects, schema: Schema, keys: [ObjectRef: String]
+    ) throws -> [String: [String]] {
         guard let entity = schema.entity(named: object.entity) else { return [:] }
         var result: [String: [String]] = [:]
         for relationship in entity.relationships {

@@ -54,7 +54,8 @@ extension JSONValue: CustomStringConvertible {
         case .double(let v): return String(v)
         case .string(let v): return "\"\(v)\""
         case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
-        case .object(let fields): return "{" + fields.keys.sorted().map { "\"\($0)\": \(fields[$0]!)" }.joined(separator: ", ") + "}"
+        case .object(let fields):
+            return "{" + fields.keys.sorted().map { "\"\($0)\": \(fields[$0]!)" }.joined(separator: ", ") + "}"
         }
     }
 }

@@ -58,9 +58,13 @@ package struct DataFileReader {
                     try entities(body)
                     sawEntities = true
                 case "identifierMarks":
-                    guard case .object(let fields) = try json.value() else { throw notAnExport("unexpected value at 'identifierMarks'") }
+                    guard case .object(let fields) = try json.value() else {
+                        throw notAnExport("unexpected value at 'identifierMarks'")
+                    }
                     for (entity, value) in fields {
-                        guard case .int(let mark) = value else { throw notAnExport("unexpected value at 'identifierMarks.\(entity)'") }
+                        guard case .int(let mark) = value else {
+                            throw notAnExport("unexpected value at 'identifierMarks.\(entity)'")
+                        }
                         marks[entity] = mark
                     }
                 default: try json.skipValue()
@@ -81,16 +85,21 @@ package struct DataFileReader {
         if let format { guard case .string = format else { throw notAnExport("unexpected value at 'format'") } }
         if let version { guard case .int = version else { throw notAnExport("unexpected value at 'formatVersion'") } }
         guard case .string(let formatName)? = format, case .int(let number)? = version else {
-            if case .string(let formatName)? = format, formatName != DataFile.formatName { throw unsupported(formatName, nil) }
+            if case .string(let formatName)? = format, formatName != DataFile.formatName {
+                throw unsupported(formatName, nil)
+            }
             return
         }
-        guard formatName == DataFile.formatName, number <= DataFile.currentFormatVersion else { throw unsupported(formatName, number) }
+        guard formatName == DataFile.formatName, number <= DataFile.currentFormatVersion else {
+            throw unsupported(formatName, number)
+        }
     }
 
     private func unsupported(_ formatName: String, _ version: Int64?) -> MoltError {
         MoltError(
             .unsupportedFormat,
-            "\(name) is format '\(formatName)'\(version.map { " \($0)" } ?? ""), but this molt reads '\(DataFile.formatName)' \(DataFile.currentFormatVersion) at most.")
+            "\(name) is format '\(formatName)'\(version.map { " \($0)" } ?? ""), but this molt reads '\(DataFile.formatName)' \(DataFile.currentFormatVersion) at most."
+        )
     }
 
     private func notAnExport(_ reason: String) -> MoltError {
@@ -103,9 +112,13 @@ package struct DataFileReader {
         while let entityName = try json.nextKey() {
             guard let entity = schema.entity(named: entityName) else {
                 throw MoltError(
-                    .invalidValue, "\(name) holds objects of entity '\(entityName)', which schema version \(schema.version) does not have.")
+                    .invalidValue,
+                    "\(name) holds objects of entity '\(entityName)', which schema version \(schema.version) does not have."
+                )
             }
-            guard try json.peekValue() == UInt8(ascii: "[") else { throw notAnExport("unexpected value at 'entities.\(entityName)'") }
+            guard try json.peekValue() == UInt8(ascii: "[") else {
+                throw notAnExport("unexpected value at 'entities.\(entityName)'")
+            }
             try json.beginArray()
             var index = 0
             while try json.nextElement() {
@@ -122,7 +135,8 @@ package struct DataFileReader {
         var fileID: Int64?
         if let id = object["_id"] {
             guard case .int(let value) = id else {
-                throw MoltError(.invalidValue, "\(file): an object of '\(entity.name)' has an `_id` that is not an integer: \(id).")
+                throw MoltError(
+                    .invalidValue, "\(file): an object of '\(entity.name)' has an `_id` that is not an integer: \(id).")
             }
             fileID = value
         }
@@ -134,7 +148,8 @@ package struct DataFileReader {
                 guard let value = DataFile.value(json, for: attribute.type) else {
                     throw MoltError(
                         .invalidValue,
-                        "\(file): \(label) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values.")
+                        "\(file): \(label) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values."
+                    )
                 }
                 values[key] = value  // an explicit null stays null: only a missing key takes the default
             } else if entity.relationship(named: key) != nil {
@@ -144,15 +159,22 @@ package struct DataFileReader {
                 case .array(let items):
                     links[key] = try items.map { item in
                         guard case .int(let id) = item else {
-                            throw MoltError(.invalidValue, "\(file): \(label) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s.")
+                            throw MoltError(
+                                .invalidValue,
+                                "\(file): \(label) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s.")
                         }
                         return id
                     }
                 default:
-                    throw MoltError(.invalidValue, "\(file): \(label) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them.")
+                    throw MoltError(
+                        .invalidValue,
+                        "\(file): \(label) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them."
+                    )
                 }
             } else {
-                throw MoltError(.invalidValue, "\(file): \(label) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
+                throw MoltError(
+                    .invalidValue,
+                    "\(file): \(label) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
             }
         }
         return Row(entity: entity, fileID: fileID, values: values, links: links)

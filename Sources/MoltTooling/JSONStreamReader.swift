@@ -67,7 +67,9 @@ package final class JSONStreamReader {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw Failure(reason: "the file could not be read: \(String(cString: strerror(errno)))") }
+            guard count >= 0 else {
+                throw Failure(reason: "the file could not be read: \(String(cString: strerror(errno)))")
+            }
             end = count
             return count > 0
         }
@@ -154,7 +156,9 @@ package final class JSONStreamReader {
 
     /// Reads a value whole.
     package func value(depth: Int = 0) throws -> JSONValue {
-        guard depth < Self.maximumDepth else { throw failure("arrays or objects nested more than \(Self.maximumDepth) deep") }
+        guard depth < Self.maximumDepth else {
+            throw failure("arrays or objects nested more than \(Self.maximumDepth) deep")
+        }
         guard let byte = try peekToken() else { throw failure("the file ends where a value should be") }
         switch byte {
         case 0x7B:
@@ -209,7 +213,9 @@ package final class JSONStreamReader {
 
     private func number() throws -> JSONValue {
         var text: [UInt8] = []
-        while let byte = try peek(), byte == 0x2D || byte == 0x2B || byte == 0x2E || byte == 0x45 || byte == 0x65 || (0x30...0x39).contains(byte) {
+        while let byte = try peek(),
+            byte == 0x2D || byte == 0x2B || byte == 0x2E || byte == 0x45 || byte == 0x65 || (0x30...0x39).contains(byte)
+        {
             text.append(byte)
             start += 1
         }
@@ -217,8 +223,12 @@ package final class JSONStreamReader {
         guard !text.isEmpty, Self.isJSONNumber(text) else {
             throw failure(text.isEmpty ? "unexpected character" : "'\(string)' is not a number")
         }
-        if !text.contains(where: { $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }), let integer = Int64(string) { return .int(integer) }
-        guard let double = Double(string), double.isFinite else { throw failure("the number \(string) is out of range") }
+        if !text.contains(where: { $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }), let integer = Int64(string) {
+            return .int(integer)
+        }
+        guard let double = Double(string), double.isFinite else {
+            throw failure("the number \(string) is out of range")
+        }
         // An integer beyond 64 bits is read as a double only when the double is that integer exactly.
         if !text.contains(where: { $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }), String(format: "%.0f", double) != string {
             throw failure("the integer \(string) is beyond 64 bits and has no exact double")
@@ -257,7 +267,9 @@ package final class JSONStreamReader {
             let byte = try next()
             switch byte {
             case 0x22:
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("a string is not valid UTF-8") }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw failure("a string is not valid UTF-8")
+                }
                 return text
             case 0x5C:
                 try escape(into: &bytes)
@@ -281,7 +293,9 @@ package final class JSONStreamReader {
         case 0x75:
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {
-                guard try next() == 0x5C, try next() == 0x75 else { throw failure("a lone UTF-16 surrogate in a string") }
+                guard try next() == 0x5C, try next() == 0x75 else {
+                    throw failure("a lone UTF-16 surrogate in a string")
+                }
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone UTF-16 surrogate in a string") }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -297,7 +311,9 @@ package final class JSONStreamReader {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = try next()
-            guard let digit = Character(UnicodeScalar(byte)).hexDigitValue else { throw failure("an invalid \\u escape in a string") }
+            guard let digit = Character(UnicodeScalar(byte)).hexDigitValue else {
+                throw failure("an invalid \\u escape in a string")
+            }
             value = value << 4 | UInt32(digit)
         }
         return value

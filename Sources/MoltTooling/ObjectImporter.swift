@@ -50,7 +50,9 @@ package final class ObjectImporter {
                 continue
             }
             // Past every identifier the store ever handed out, not only past those still in use.
-            let largest = try objects.db.fetchInt("SELECT MAX(\(objects.idColumn)) FROM \(objects.layout.table(entity.name))") ?? 0
+            let largest =
+                try objects.db.fetchInt("SELECT MAX(\(objects.idColumn)) FROM \(objects.layout.table(entity.name))")
+                ?? 0
             let mark = try objects.db.identifierMark(of: objects.layout.physicalTable(entity.name)) ?? 0
             offsets[entity.name] = max(largest, mark)
         }
@@ -108,7 +110,11 @@ package final class ObjectImporter {
     private func insertRow(_ entity: Entity, _ attributes: [String], _ arguments: [Value]) throws -> Int64 {
         if case .int(let id) = arguments[0] {
             let columns = try rowColumns(entity, attributes)
-            if try db.insertBatched(into: objects.layout.physicalTable(entity.name), columns: columns, values: arguments) { return id }
+            if try db.insertBatched(
+                into: objects.layout.physicalTable(entity.name), columns: columns, values: arguments)
+            {
+                return id
+            }
         }
         return try insertStatement(entity, attributes).insert(arguments)
     }
@@ -117,7 +123,8 @@ package final class ObjectImporter {
     private func rowColumns(_ entity: Entity, _ attributes: [String]) throws -> [String] {
         if let columns = columns[entity.name] { return columns }
         let layout = objects.layout
-        let result = [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
+        let result =
+            [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
             + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
         columns[entity.name] = result
         return result
@@ -131,7 +138,8 @@ package final class ObjectImporter {
         let columns = try rowColumns(entity, attributes)
         let statement = try db.cachedStatement(
             .insert(into: layout.physicalTable(entity.name), explicitID: true),
-            "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        )
         inserts[entity.name] = statement
         return statement
     }
@@ -150,19 +158,25 @@ package final class ObjectImporter {
         let columns = linkColumns(relationship)
         let statement = try db.cachedStatement(
             .insert(into: objects.layout.physicalJoinTable(entity.name, relationship.name), explicitID: false),
-            "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            "INSERT INTO \(objects.layout.joinTable(entity.name, relationship.name)) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        )
         linkInserts[key] = statement
         return statement
     }
 
-    private func link(_ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]) throws {
+    private func link(
+        _ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]
+    ) throws {
         let ordered = relationship.isOrdered
         let columns = linkColumns(relationship)
         for (position, target) in targets.enumerated() {
             var arguments: [Value] = [.int(owner), .int(try storeID(target, of: relationship.destination))]
             if ordered { arguments.append(.int(Int64(position + 1))) }
             do {
-                if try db.insertBatched(into: objects.layout.physicalJoinTable(entity.name, relationship.name), columns: columns, values: arguments) {
+                if try db.insertBatched(
+                    into: objects.layout.physicalJoinTable(entity.name, relationship.name), columns: columns,
+                    values: arguments)
+                {
                     continue
                 }
                 try linkStatement(entity, relationship).execute(arguments)
@@ -200,7 +214,8 @@ extension ObjectImporter {
         var done: Set<String> = []
         for entity in objects.schema.entities {
             for relationship in entity.relationships {
-                guard let inverseName = relationship.inverse, let destination = objects.schema.entity(named: relationship.destination),
+                guard let inverseName = relationship.inverse,
+                    let destination = objects.schema.entity(named: relationship.destination),
                     let inverse = destination.relationship(named: inverseName)
                 else { continue }
                 let side = "\(entity.name).\(relationship.name)", other = "\(destination.name).\(inverseName)"
@@ -228,7 +243,8 @@ extension ObjectImporter {
                 + (keepingIDs ? "" : " AND \(id) > \(offset)")
         case .toMany:
             let owner = q(StoreLayout.ownerColumn)
-            return "SELECT \(owner) AS o, \(q(StoreLayout.targetColumn)) AS t FROM \(layout.joinTable(entity.name, relationship.name))"
+            return
+                "SELECT \(owner) AS o, \(q(StoreLayout.targetColumn)) AS t FROM \(layout.joinTable(entity.name, relationship.name))"
                 + (keepingIDs ? "" : " WHERE \(owner) > \(offset)")
         }
     }
@@ -251,7 +267,8 @@ extension ObjectImporter {
     }
 
     private func checkDestinations(_ entity: Entity, _ relationship: Relationship) throws {
-        let sql = "SELECT o, t FROM (\(pairs(entity, relationship))) AS p WHERE t NOT IN (SELECT \(objects.idColumn) FROM \(objects.layout.table(relationship.destination))) LIMIT 1"
+        let sql =
+            "SELECT o, t FROM (\(pairs(entity, relationship))) AS p WHERE t NOT IN (SELECT \(objects.idColumn) FROM \(objects.layout.table(relationship.destination))) LIMIT 1"
         let rows = try db.fetchRows(sql, types: [.int, .int])
         guard let row = rows.first, case .int(let owner) = row[0], case .int(let target) = row[1] else { return }
         throw MoltError(
@@ -260,15 +277,25 @@ extension ObjectImporter {
             entity: entity.name, property: relationship.name)
     }
 
-    private func checkAgreement(_ entity: Entity, _ relationship: Relationship, _ destination: Entity, _ inverse: Relationship) throws {
-        let mine = pairs(entity, relationship), theirs = "SELECT t AS o, o AS t FROM (\(pairs(destination, inverse))) AS p"
+    private func checkAgreement(
+        _ entity: Entity, _ relationship: Relationship, _ destination: Entity, _ inverse: Relationship
+    ) throws {
+        let mine = pairs(entity, relationship),
+            theirs = "SELECT t AS o, o AS t FROM (\(pairs(destination, inverse))) AS p"
         for (sql, forward) in [("\(mine) EXCEPT \(theirs)", true), ("\(theirs) EXCEPT \(mine)", false)] {
             let rows = try db.fetchRows("SELECT o, t FROM (\(sql)) AS d LIMIT 1", types: [.int, .int])
             guard let row = rows.first, case .int(let owner) = row[0], case .int(let target) = row[1] else { continue }
             let (a, b) = (fileID(owner, of: entity.name), fileID(target, of: destination.name))
-            let (says, denies) = forward
-                ? ("'\(entity.name)' _id \(a) lists '\(destination.name)' _id \(b) in '\(relationship.name)'", "'\(destination.name)' _id \(b) does not list it back in '\(inverse.name)'")
-                : ("'\(destination.name)' _id \(b) lists '\(entity.name)' _id \(a) in '\(inverse.name)'", "'\(entity.name)' _id \(a) does not list it back in '\(relationship.name)'")
+            let (says, denies) =
+                forward
+                ? (
+                    "'\(entity.name)' _id \(a) lists '\(destination.name)' _id \(b) in '\(relationship.name)'",
+                    "'\(destination.name)' _id \(b) does not list it back in '\(inverse.name)'"
+                )
+                : (
+                    "'\(destination.name)' _id \(b) lists '\(entity.name)' _id \(a) in '\(inverse.name)'",
+                    "'\(entity.name)' _id \(a) does not list it back in '\(relationship.name)'"
+                )
             throw MoltError(
                 .invalidValue,
                 "The two sides of '\(entity.name).\(relationship.name)' and its inverse '\(destination.name).\(inverse.name)' disagree: \(says), but \(denies). Make both sides say the same, or leave one side out of the file.",
@@ -277,20 +304,31 @@ extension ObjectImporter {
     }
 
     /// Writes `side` as the mirror of `source`, for a side the file left out.
-    private func fill(_ entity: Entity, _ side: Relationship, from sourceEntity: Entity, _ source: Relationship) throws {
+    private func fill(_ entity: Entity, _ side: Relationship, from sourceEntity: Entity, _ source: Relationship) throws
+    {
         let q = objects.dialect.quote, layout = objects.layout
         let mirror = "SELECT t AS o, o AS t FROM (\(pairs(sourceEntity, source))) AS p"
         switch side.kind {
         case .toOne:
             let table = layout.table(entity.name), column = layout.column(entity.name, side.name)
             let imported = keepingIDs ? "" : " WHERE \(objects.idColumn) > \(offsets[entity.name] ?? 0)"
-            try db.execute(.update, "UPDATE \(table) SET \(column) = (SELECT t FROM (\(mirror)) AS m WHERE m.o = \(table).\(objects.idColumn) LIMIT 1)\(imported)")
+            try db.execute(
+                .update,
+                "UPDATE \(table) SET \(column) = (SELECT t FROM (\(mirror)) AS m WHERE m.o = \(table).\(objects.idColumn) LIMIT 1)\(imported)"
+            )
         case .toMany:
             let ordered = side.isOrdered
-            let columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)] + (ordered ? [q(StoreLayout.positionColumn)] : [])
-            let select = ordered
-                ? "SELECT o, t, ROW_NUMBER() OVER (PARTITION BY o ORDER BY t) FROM (\(mirror)) AS m" : "SELECT o, t FROM (\(mirror)) AS m"
-            try db.execute(.insert(into: layout.physicalJoinTable(entity.name, side.name), explicitID: false), "INSERT INTO \(layout.joinTable(entity.name, side.name)) (\(columns.joined(separator: ", "))) \(select)")
+            let columns =
+                [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
+                + (ordered ? [q(StoreLayout.positionColumn)] : [])
+            let select =
+                ordered
+                ? "SELECT o, t, ROW_NUMBER() OVER (PARTITION BY o ORDER BY t) FROM (\(mirror)) AS m"
+                : "SELECT o, t FROM (\(mirror)) AS m"
+            try db.execute(
+                .insert(into: layout.physicalJoinTable(entity.name, side.name), explicitID: false),
+                "INSERT INTO \(layout.joinTable(entity.name, side.name)) (\(columns.joined(separator: ", "))) \(select)"
+            )
         }
     }
 }

@@ -29,20 +29,26 @@ extension Objects {
     package func scan(_ entity: Entity, _ body: (ScannedObject) throws -> Void) throws {
         let q = dialect.quote
         let toOne = entity.relationships.filter { $0.kind == .toOne }
-        let columns = entity.attributes.map { layout.column(entity.name, $0.name) } + toOne.map { layout.column(entity.name, $0.name) }
+        let columns =
+            entity.attributes.map { layout.column(entity.name, $0.name) }
+            + toOne.map { layout.column(entity.name, $0.name) }
         let rows = try db.makeStatement(
             .read,
-            "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name)) ORDER BY \(idColumn)")
+            "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name)) ORDER BY \(idColumn)"
+        )
         defer { rows.reset() }
         var cursors: [Int: JoinCursor] = [:]
         for (index, relationship) in entity.relationships.enumerated() where relationship.kind == .toMany {
             let order = (relationship.isOrdered ? [q(StoreLayout.positionColumn)] : []) + [dialect.insertionOrder]
-            cursors[index] = try JoinCursor(db.makeStatement(
-                .read,
-                "SELECT \(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)) FROM \(layout.joinTable(entity.name, relationship.name)) ORDER BY \(q(StoreLayout.ownerColumn)), \(order.joined(separator: ", "))"))
+            cursors[index] = try JoinCursor(
+                db.makeStatement(
+                    .read,
+                    "SELECT \(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)) FROM \(layout.joinTable(entity.name, relationship.name)) ORDER BY \(q(StoreLayout.ownerColumn)), \(order.joined(separator: ", "))"
+                ))
         }
         defer { for cursor in cursors.values { cursor.statement.reset() } }
-        let toOneColumn = Dictionary(uniqueKeysWithValues: toOne.enumerated().map { ($1.name, entity.attributes.count + 1 + $0) })
+        let toOneColumn = Dictionary(
+            uniqueKeysWithValues: toOne.enumerated().map { ($1.name, entity.attributes.count + 1 + $0) })
         var object = ScannedObject()
         object.values = Array(repeating: .null, count: entity.attributes.count)
         object.links = Array(repeating: [], count: entity.relationships.count)
@@ -51,7 +57,8 @@ extension Objects {
             for (index, attribute) in entity.attributes.enumerated() {
                 guard let value = rows.value(index + 1, as: attribute.type) else {
                     throw SQLStoredValue.mismatch(
-                        entity: entity.name, attribute: attribute.name, objectID: object.id, found: rows.describe(index + 1),
+                        entity: entity.name, attribute: attribute.name, objectID: object.id,
+                        found: rows.describe(index + 1),
                         expected: attribute.type)
                 }
                 object.values[index] = value

@@ -34,13 +34,18 @@ struct BadInputTests {
         func message(_ url: URL) -> String {
             switch self {
             case .missing: return "There is no store at \(url.path). Check the path."
-            case .empty: return "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written."
+            case .empty:
+                return
+                    "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written."
             case .plainSQLite:
-                return "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path, or import its data with `molt import`; nothing was written."
+                return
+                    "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path, or import its data with `molt import`; nothing was written."
             case .truncated, .scrambled:
-                return "The file at \(url.path) is not a readable Molt store: database disk image is malformed. It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."
+                return
+                    "The file at \(url.path) is not a readable Molt store: database disk image is malformed. It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."
             case .garbage:
-                return "The file at \(url.path) is not a readable Molt store: file is not a database. It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."
+                return
+                    "The file at \(url.path) is not a readable Molt store: file is not a database. It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."
             }
         }
 
@@ -50,7 +55,10 @@ struct BadInputTests {
             let runs: [(Int, String)] = [
                 (0, "53514c69746520666f726d61742033000200010100402020"), (27, "02"), (31, "02"), (43, "01"), (47, "04"),
                 (59, "01"), (95, "02002e63010d"), (104, "0101ca0001ca"),
-                (458, "34010617171701497461626c656e6f7465736e6f74657302435245415445205441424c45206e6f7465732028746578742054455854290d"),
+                (
+                    458,
+                    "34010617171701497461626c656e6f7465736e6f74657302435245415445205441424c45206e6f7465732028746578742054455854290d"
+                ),
                 (516, "0101f70001f7"), (1015, "0701021768656c6c6f"),
             ]
             for (offset, hex) in runs {
@@ -89,11 +97,14 @@ struct BadInputTests {
         let dir = TemporaryDirectory()
         try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
         try Fixtures.write(Fixtures.memoV1, to: dir.file("1.json"))
-        try Data(#"{"format": "molt-data", "formatVersion": 1, "entities": {"UserMemo": []}}"#.utf8).write(to: dir.file("data.json"))
+        try Data(#"{"format": "molt-data", "formatVersion": 1, "entities": {"UserMemo": []}}"#.utf8).write(
+            to: dir.file("data.json"))
         return dir
     }
 
-    @Test("a missing, empty, foreign, truncated or damaged store: one line, exit 3, nothing written", arguments: BadStore.allCases)
+    @Test(
+        "a missing, empty, foreign, truncated or damaged store: one line, exit 3, nothing written",
+        arguments: BadStore.allCases)
     func badStore(kind: BadStore) throws {
         let dir = try folder()
         let scratch = TemporaryDirectory()
@@ -114,10 +125,14 @@ struct BadInputTests {
         try Data(#"{ "version": 1, "entities": [ "#.utf8).write(to: dir.file("broken.json"))
         var duplicate = Fixtures.memoV1
         duplicate.entities[0].attributes.append(Attribute("memoTitle", .string))
-        try Data(String(decoding: try JSONEncoder().encode(duplicate), as: UTF8.self).utf8).write(to: dir.file("invalid.json"))
+        try Data(String(decoding: try JSONEncoder().encode(duplicate), as: UTF8.self).utf8).write(
+            to: dir.file("invalid.json"))
         let cases: [(file: String, message: String)] = [
             ("broken.json", "broken.json: The schema snapshot is not valid JSON: The given data was not valid JSON."),
-            ("invalid.json", "invalid.json: Invalid schema version 1: property 'UserMemo.memoTitle' is declared twice."),
+            (
+                "invalid.json",
+                "invalid.json: Invalid schema version 1: property 'UserMemo.memoTitle' is declared twice."
+            ),
             ("absent.json", "There is no schema snapshot at \(dir.file("absent.json").path). Check the path."),
         ]
         for (file, message) in cases {
@@ -135,10 +150,12 @@ struct BadInputTests {
     func newerStore() throws {
         let dir = try folder()
         try Fixtures.memoStore(at: dir.file("store.sqlite"), count: 5, schema: Fixtures.memoV1)
-        let message = "The store is at schema version 1, newer than this app's version 0: a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version 1 or later."
+        let message =
+            "The store is at schema version 1, newer than this app's version 0: a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version 1 or later."
         for arguments in [
             ["plan", "store.sqlite", "--to", "0.json"], ["migrate", "store.sqlite", "--to", "0.json", "--backup"],
-            ["rehearse", "store.sqlite", "--to", "0.json"], ["import", "store.sqlite", "--schema", "0.json", "data.json"],
+            ["rehearse", "store.sqlite", "--to", "0.json"],
+            ["import", "store.sqlite", "--schema", "0.json", "data.json"],
         ] {
             try expectRefusal(arguments, in: dir, status: 4, message: message)
         }
@@ -148,10 +165,13 @@ struct BadInputTests {
     func olderStoreImport() throws {
         let dir = try folder()
         try Fixtures.memoStore(at: dir.file("store.sqlite"), count: 5)
-        try Data(#"{"format": "molt-data", "formatVersion": 1, "entities": {"UserMemo": []}}"#.utf8).write(to: dir.file("data.json"))
+        try Data(#"{"format": "molt-data", "formatVersion": 1, "entities": {"UserMemo": []}}"#.utf8).write(
+            to: dir.file("data.json"))
         try expectRefusal(
             ["import", "store.sqlite", "--schema", "1.json", "data.json"], in: dir, status: 4,
-            message: "The store is at version 0, but the schema is version 1: bring the store to version 1 with `molt migrate` first; nothing was written.")
+            message:
+                "The store is at version 0, but the schema is version 1: bring the store to version 1 with `molt migrate` first; nothing was written."
+        )
     }
 
     @Test("usage errors are argument-parser's, exit 2")

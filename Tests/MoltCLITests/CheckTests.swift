@@ -14,11 +14,12 @@ struct CheckTests {
         try Fixtures.write(v2, to: dir.file("2.json"))
         let result = try Molt.run(["check", dir.url.path])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == """
-            warning: 2.json: step 1 → 2 deletes data: Attribute 'UserMemo.count' has been removed.
-            Checked 3 versions (0, 1, 2): 0 errors, 1 warning.
+        #expect(
+            result.stdout == """
+                warning: 2.json: step 1 → 2 deletes data: Attribute 'UserMemo.count' has been removed.
+                Checked 3 versions (0, 1, 2): 0 errors, 1 warning.
 
-            """)
+                """)
     }
 
     @Test("gaps, duplicates, misnamed files and steps that need code without a stage are errors (exit 1)")
@@ -31,15 +32,16 @@ struct CheckTests {
         try Fixtures.write(Fixtures.memoV1.withVersion(5), to: dir.file("6.json"))
         let result = try Molt.run(["check", dir.url.path])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout == """
-            error: 01.json: version 1 is also in 1.json; keep one snapshot per version.
-            error: 6.json: it holds version 5, but its name says 6; rename it 5.json or fix its version.
-            error: 1.json: step 0 → 1 cannot be inferred and no --stage covers it: Attribute 'UserMemo.memoDescription' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
-            error: versions 2, 3 missing between 1.json and 4.json; keep the snapshot of every version you shipped.
-            warning: 4.json: step 1 → 4 deletes data: Attribute 'UserMemo.memoDescription' has been removed.
-            Checked 4 versions (0, 1, 4, 5): 4 errors, 1 warning.
+        #expect(
+            result.stdout == """
+                error: 01.json: version 1 is also in 1.json; keep one snapshot per version.
+                error: 6.json: it holds version 5, but its name says 6; rename it 5.json or fix its version.
+                error: 1.json: step 0 → 1 cannot be inferred and no --stage covers it: Attribute 'UserMemo.memoDescription' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
+                error: versions 2, 3 missing between 1.json and 4.json; keep the snapshot of every version you shipped.
+                warning: 4.json: step 1 → 4 deletes data: Attribute 'UserMemo.memoDescription' has been removed.
+                Checked 4 versions (0, 1, 4, 5): 4 errors, 1 warning.
 
-            """)
+                """)
     }
 
     @Test("--stage declares the steps an app covers with code; --json reports the same issues")
@@ -56,11 +58,16 @@ struct CheckTests {
         let issues = json["issues"] as! [[String: Any]]
         #expect(issues.count == 1)
         #expect(issues.first?["severity"] as? String == "warning")
-        #expect(issues.first?["message"] as? String == #"step 0 → 1 depends on the data: 'UserMemo.memoDescription' is added as required with no default: a store at version 0 where a 'UserMemo' object exists is refused. Set it for every object in the stage from version 0 to 1 (`new["memoDescription"] = …` in `enumerateObjects(ofType: "UserMemo")`), give it a default, or make it optional."#)
+        #expect(
+            issues.first?["message"] as? String
+                == #"step 0 → 1 depends on the data: 'UserMemo.memoDescription' is added as required with no default: a store at version 0 where a 'UserMemo' object exists is refused. Set it for every object in the stage from version 0 to 1 (`new["memoDescription"] = …` in `enumerateObjects(ofType: "UserMemo")`), give it a default, or make it optional."#
+        )
 
         let bad = try Molt.run(["check", dir.url.path, "--stage", "1-2"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.hasPrefix("Error: --stage '1-2' is not FROM:TO with two versions, the second greater (for example 4:5).\n"))
+        #expect(
+            bad.stderr.hasPrefix(
+                "Error: --stage '1-2' is not FROM:TO with two versions, the second greater (for example 4:5).\n"))
     }
 
     @Test("a snapshot that is not valid JSON is reported and exits 3")
@@ -87,11 +94,12 @@ struct CheckTests {
         try Fixtures.write(edited, to: snapshots.appendingPathComponent("1.json"))
         let result = try Molt.run(["check", "schemas", "--against", "shipped.sqlite"], in: dir.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout == """
-            error: 1.json: version 1 was edited after it shipped (shipped.sqlite was created with the original): Attribute 'UserMemo.memoSubtitle' has been made required. Attribute 'UserMemo.memoSubtitle' has changed its default from none to "". Restore it, and put the change in a new version.
-            Checked 2 versions (0, 1): 1 error, 0 warnings.
+        #expect(
+            result.stdout == """
+                error: 1.json: version 1 was edited after it shipped (shipped.sqlite was created with the original): Attribute 'UserMemo.memoSubtitle' has been made required. Attribute 'UserMemo.memoSubtitle' has changed its default from none to "". Restore it, and put the change in a new version.
+                Checked 2 versions (0, 1): 1 error, 0 warnings.
 
-            """)
+                """)
         try Fixtures.write(Fixtures.memoV1, to: snapshots.appendingPathComponent("1.json"))
         let restored = try Molt.run(["check", "schemas", "--against", "shipped.sqlite"], in: dir.url)
         #expect(restored.status == 0, "\(restored)")
@@ -105,10 +113,11 @@ struct CheckTests {
         try Fixtures.write(Fixtures.memoV1.withVersion(Schema.maximumVersion), to: dir.file("2147483646.json"))
         let result = try Molt.run(["check", dir.url.path])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stdout == """
-            error: versions 2 to 2147483645 (2147483644 versions) missing between 1.json and 2147483646.json; keep the snapshot of every version you shipped.
-            Checked 2 versions (1, 2147483646): 1 error, 0 warnings.
+        #expect(
+            result.stdout == """
+                error: versions 2 to 2147483645 (2147483644 versions) missing between 1.json and 2147483646.json; keep the snapshot of every version you shipped.
+                Checked 2 versions (1, 2147483646): 1 error, 0 warnings.
 
-            """)
+                """)
     }
 }

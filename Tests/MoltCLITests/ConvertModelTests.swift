@@ -7,7 +7,8 @@ import Testing
 struct ConvertModelTests {
     /// Writes an `.xcdatamodeld` with these versions (name → the `<entity>` elements of its contents) and the
     /// current version, and returns its URL.
-    static func model(_ versions: [(String, String)], current: String? = nil, in dir: TemporaryDirectory) throws -> URL {
+    static func model(_ versions: [(String, String)], current: String? = nil, in dir: TemporaryDirectory) throws -> URL
+    {
         let folder = dir.file("App.xcdatamodeld")
         for (name, entities) in versions {
             let version = folder.appendingPathComponent("\(name).xcdatamodel")
@@ -106,16 +107,19 @@ struct ConvertModelTests {
             }
         }
         #expect(try Self.snapshot(1, in: dir.file("out")) == expected)
-        #expect(result.stdout == """
-            Wrote 1 snapshot of App.xcdatamodeld into \(dir.file("out").path): 1.json ('Model').
-            Left out 2 transient properties (Core Data does not store them): Note.preview, Note.cached.
-            Next: molt check \(dir.file("out").path)
+        #expect(
+            result.stdout == """
+                Wrote 1 snapshot of App.xcdatamodeld into \(dir.file("out").path): 1.json ('Model').
+                Left out 2 transient properties (Core Data does not store them): Note.preview, Note.cached.
+                Next: molt check \(dir.file("out").path)
 
-            """)
+                """)
         #expect(try String(contentsOf: dir.file("out/coredata-versions.txt"), encoding: .utf8) == "1\tModel\n")
     }
 
-    @Test("versions are ordered by the number in their names, and renaming identifiers become originalNames of the step that renames")
+    @Test(
+        "versions are ordered by the number in their names, and renaming identifiers become originalNames of the step that renames"
+    )
     func historyAndRenames() throws {
         let dir = TemporaryDirectory()
         let v1 = """
@@ -139,12 +143,18 @@ struct ConvertModelTests {
                 <relationship name="owner" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Owner" inverseName="animals" inverseEntity="Owner"/>
             </entity>
             """
-        let v10 = v2.replacingOccurrences(of: "<attribute name=\"name\" attributeType=\"String\"/>", with: "<attribute name=\"name\" attributeType=\"String\"/>\n<attribute name=\"nick\" optional=\"YES\" attributeType=\"String\"/>")
+        let v10 = v2.replacingOccurrences(
+            of: "<attribute name=\"name\" attributeType=\"String\"/>",
+            with:
+                "<attribute name=\"name\" attributeType=\"String\"/>\n<attribute name=\"nick\" optional=\"YES\" attributeType=\"String\"/>"
+        )
         let model = try Self.model([("Model 10", v10), ("Model", v1), ("Model 2", v2)], current: "Model 10", in: dir)
         let out = dir.file("out")
         let result = try Molt.run(["convert-model", model.path, "--out", out.path])
         #expect(result.status == 0, "\(result)")
-        #expect(try String(contentsOf: out.appendingPathComponent("coredata-versions.txt"), encoding: .utf8) == "1\tModel\n2\tModel 2\n3\tModel 10\n")
+        #expect(
+            try String(contentsOf: out.appendingPathComponent("coredata-versions.txt"), encoding: .utf8)
+                == "1\tModel\n2\tModel 2\n3\tModel 10\n")
         let second = try Self.snapshot(2, in: out), third = try Self.snapshot(3, in: out)
         #expect(second.entities[0].originalName == "Person")
         #expect(second.entities[0].attributes[0].originalName == "age")
@@ -158,7 +168,9 @@ struct ConvertModelTests {
         #expect(check.status == 0, "\(check)")
     }
 
-    @Test("what a version removes is declared deleted, as Core Data drops it; a property replaced by one of the same name is declared replaced")
+    @Test(
+        "what a version removes is declared deleted, as Core Data drops it; a property replaced by one of the same name is declared replaced"
+    )
     func deletions() throws {
         let dir = TemporaryDirectory()
         let v1 = """
@@ -202,33 +214,48 @@ struct ConvertModelTests {
         #expect(result.status == 0, "\(result)")
         // Another kind, or a relationship to an entity that does not come from its old destination: Core Data's
         // inferred mapping has no value for it, so the old values or links go and the new property starts empty.
-        #expect(try Self.snapshot(2, in: out).deletions == [
-            .entity("OldNote"), .entity("Draft"), .property("legacy", of: "Status"), .replaced("mentions", of: "Status"),
-            .replaced("notes", of: "Account"), .replaced("avatar", of: "Account"),
-        ])
-        #expect(result.stdout.contains("""
-            Notes:
-              Model 2: 'Status.score' is Integer 64 (written as int), and 'Status.score' was String (string) in 'Model': Core Data infers no mapping for a type change (the app ships a mapping model for this step), and Molt refuses the step until a stage converts the values or the snapshot declares the attribute replaced
-              Model 2: 'Status.mentions' is an attribute, and a relationship of the same name in 'Model': Core Data drops the relationship's links and adds the attribute, so the snapshot declares 'Status.mentions' replaced
-              Model 2: 'Account.notes' points to 'Note', which does not come from 'OldNote', its destination in 'Model': Core Data drops the links, so the snapshot declares 'Account.notes' replaced and the relationship starts empty
-              Model 2: 'Account.avatar' is a relationship, and an attribute of the same name in 'Model': Core Data drops the attribute's values and adds the relationship, so the snapshot declares 'Account.avatar' replaced
-            """), "\(result)")
+        #expect(
+            try Self.snapshot(2, in: out).deletions == [
+                .entity("OldNote"), .entity("Draft"), .property("legacy", of: "Status"),
+                .replaced("mentions", of: "Status"),
+                .replaced("notes", of: "Account"), .replaced("avatar", of: "Account"),
+            ])
+        #expect(
+            result.stdout.contains(
+                """
+                Notes:
+                  Model 2: 'Status.score' is Integer 64 (written as int), and 'Status.score' was String (string) in 'Model': Core Data infers no mapping for a type change (the app ships a mapping model for this step), and Molt refuses the step until a stage converts the values or the snapshot declares the attribute replaced
+                  Model 2: 'Status.mentions' is an attribute, and a relationship of the same name in 'Model': Core Data drops the relationship's links and adds the attribute, so the snapshot declares 'Status.mentions' replaced
+                  Model 2: 'Account.notes' points to 'Note', which does not come from 'OldNote', its destination in 'Model': Core Data drops the links, so the snapshot declares 'Account.notes' replaced and the relationship starts empty
+                  Model 2: 'Account.avatar' is a relationship, and an attribute of the same name in 'Model': Core Data drops the attribute's values and adds the relationship, so the snapshot declares 'Account.avatar' replaced
+                """), "\(result)")
         // The replacements make the step inferable; the type change alone is refused, as Core Data refuses to infer it.
         let check = try Molt.run(["check", out.path])
         #expect(check.status != 0)
         let errors = (check.stdout + check.stderr).split(separator: "\n").filter { $0.hasPrefix("error:") }
-        #expect(errors.count == 1 && errors.first?.contains("Attribute 'Status.score' has changed type from 'string' to 'int'") == true, "\(check)")
+        #expect(
+            errors.count == 1
+                && errors.first?.contains("Attribute 'Status.score' has changed type from 'string' to 'int'") == true,
+            "\(check)")
     }
 
     @Test("one .xcdatamodel: a renaming identifier is the name in the version before, as written")
     func singleVersion() throws {
         let dir = TemporaryDirectory()
-        let model = try Self.model([("Model 4", """
-            <entity name="Owner" elementID="Person" syncable="YES">
-                <attribute name="years" attributeType="Integer 64" defaultValueString="0" elementID="age"/>
-            </entity>
-            """)], in: dir)
-        let result = try Molt.run(["convert-model", model.appendingPathComponent("Model 4.xcdatamodel").path, "--out", dir.file("out").path])
+        let model = try Self.model(
+            [
+                (
+                    "Model 4",
+                    """
+                    <entity name="Owner" elementID="Person" syncable="YES">
+                        <attribute name="years" attributeType="Integer 64" defaultValueString="0" elementID="age"/>
+                    </entity>
+                    """
+                )
+            ], in: dir)
+        let result = try Molt.run([
+            "convert-model", model.appendingPathComponent("Model 4.xcdatamodel").path, "--out", dir.file("out").path,
+        ])
         #expect(result.status == 0, "\(result)")
         let schema = try Self.snapshot(1, in: dir.file("out"))
         #expect(schema.entities[0].originalName == "Person")
@@ -261,31 +288,34 @@ struct ConvertModelTests {
         </entity>
         """
 
-    @Test("constructs Molt cannot state are refused, every one listed with the flag that accepts it, and nothing is written")
+    @Test(
+        "constructs Molt cannot state are refused, every one listed with the flag that accepts it, and nothing is written"
+    )
     func refusal() throws {
         let dir = TemporaryDirectory()
         let model = try Self.model([("Model", Self.approximated), ("Model 2", Self.approximated)], in: dir)
         let result = try Molt.run(["convert-model", model.path, "--out", dir.file("out").path])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == """
-            error: 13 constructs of the model cannot be written exactly as a Molt schema, so nothing was written:
-              Message.chat: a required to-one relationship is written as optional: Molt does not enforce that it is set, in 'Model' … 'Model 2' (accept: --approximate required-relationships)
-              Text: is a sub-entity of 'Message': written as an entity of its own that holds its 2 inherited properties too; a fetch of 'Message' will not return its objects, in 'Model' … 'Model 2' (accept: --approximate inheritance)
-              Text.size: Integer 16 is written as int (64-bit): a value beyond 16 bits is no longer refused, in 'Model' … 'Model 2' (accept: --approximate sized-integers)
-              Text.width: Integer 32 is written as int (64-bit): a value beyond 32 bits is no longer refused, in 'Model' … 'Model 2' (accept: --approximate sized-integers)
-              Text.width: the default 'NO' is not a number; it is written as 0, as Core Data's model compiler reads it, in 'Model' … 'Model 2' (accept: --approximate defaults)
-              Text.ratio: Float (32-bit) is written as double: a value is no longer rounded to 32 bits, in 'Model' … 'Model 2' (accept: --approximate float)
-              Text.price: Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept, in 'Model' … 'Model 2' (accept: --approximate decimal)
-              Text.chat: a required to-one relationship is written as optional: Molt does not enforce that it is set, in 'Model' … 'Model 2' (accept: --approximate required-relationships)
-              Chat.messages: delete rule 'No Action' (the other side keeps pointing at a deleted object) is written as nullify, in 'Model' … 'Model 2' (accept: --approximate no-action)
-              Chat.messages: points at 'Message', whose sub-entities (Text) it may hold in Core Data: in Molt it holds 'Message' objects only, in 'Model' … 'Model 2' (accept: --approximate inheritance)
-              Chat.messages: a to-many relationship of at most 50 objects is written without the maximum, in 'Model' … 'Model 2' (accept: --approximate relationship-counts)
-              Chat.messages: the index on (messages) includes the to-many relationship 'messages': left out, as Molt indexes attributes and to-one relationships only, in 'Model' … 'Model 2' (accept: --approximate relationship-indexes)
-              Text.chat: its inverse 'Chat.messages' points at 'Message', an entity of the same hierarchy: written without an inverse, in 'Model' … 'Model 2' (accept: --approximate inheritance)
-            Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with --approximate inheritance --approximate sized-integers --approximate float --approximate decimal --approximate required-relationships --approximate relationship-counts --approximate relationship-indexes --approximate no-action --approximate defaults (or --approximate all).
+        #expect(
+            result.stderr == """
+                error: 13 constructs of the model cannot be written exactly as a Molt schema, so nothing was written:
+                  Message.chat: a required to-one relationship is written as optional: Molt does not enforce that it is set, in 'Model' … 'Model 2' (accept: --approximate required-relationships)
+                  Text: is a sub-entity of 'Message': written as an entity of its own that holds its 2 inherited properties too; a fetch of 'Message' will not return its objects, in 'Model' … 'Model 2' (accept: --approximate inheritance)
+                  Text.size: Integer 16 is written as int (64-bit): a value beyond 16 bits is no longer refused, in 'Model' … 'Model 2' (accept: --approximate sized-integers)
+                  Text.width: Integer 32 is written as int (64-bit): a value beyond 32 bits is no longer refused, in 'Model' … 'Model 2' (accept: --approximate sized-integers)
+                  Text.width: the default 'NO' is not a number; it is written as 0, as Core Data's model compiler reads it, in 'Model' … 'Model 2' (accept: --approximate defaults)
+                  Text.ratio: Float (32-bit) is written as double: a value is no longer rounded to 32 bits, in 'Model' … 'Model 2' (accept: --approximate float)
+                  Text.price: Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept, in 'Model' … 'Model 2' (accept: --approximate decimal)
+                  Text.chat: a required to-one relationship is written as optional: Molt does not enforce that it is set, in 'Model' … 'Model 2' (accept: --approximate required-relationships)
+                  Chat.messages: delete rule 'No Action' (the other side keeps pointing at a deleted object) is written as nullify, in 'Model' … 'Model 2' (accept: --approximate no-action)
+                  Chat.messages: points at 'Message', whose sub-entities (Text) it may hold in Core Data: in Molt it holds 'Message' objects only, in 'Model' … 'Model 2' (accept: --approximate inheritance)
+                  Chat.messages: a to-many relationship of at most 50 objects is written without the maximum, in 'Model' … 'Model 2' (accept: --approximate relationship-counts)
+                  Chat.messages: the index on (messages) includes the to-many relationship 'messages': left out, as Molt indexes attributes and to-one relationships only, in 'Model' … 'Model 2' (accept: --approximate relationship-indexes)
+                  Text.chat: its inverse 'Chat.messages' points at 'Message', an entity of the same hierarchy: written without an inverse, in 'Model' … 'Model 2' (accept: --approximate inheritance)
+                Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with --approximate inheritance --approximate sized-integers --approximate float --approximate decimal --approximate required-relationships --approximate relationship-counts --approximate relationship-indexes --approximate no-action --approximate defaults (or --approximate all).
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: dir.file("out").path))
     }
 
@@ -294,17 +324,20 @@ struct ConvertModelTests {
         let dir = TemporaryDirectory()
         let model = try Self.model([("Model", Self.approximated)], in: dir)
         let result = try Molt.run([
-            "convert-model", model.path, "--out", dir.file("out").path, "--approximate", "inheritance", "--approximate", "sized-integers",
-            "--approximate", "required-relationships", "--approximate", "relationship-counts", "--approximate", "relationship-indexes",
+            "convert-model", model.path, "--out", dir.file("out").path, "--approximate", "inheritance", "--approximate",
+            "sized-integers",
+            "--approximate", "required-relationships", "--approximate", "relationship-counts", "--approximate",
+            "relationship-indexes",
             "--approximate", "no-action", "--approximate", "defaults", "--approximate", "float",
         ])
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            error: 1 construct of the model cannot be written exactly as a Molt schema, so nothing was written:
-              Text.price: Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept, in 'Model' (accept: --approximate decimal)
-            Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with --approximate decimal (or --approximate all).
+        #expect(
+            result.stderr == """
+                error: 1 construct of the model cannot be written exactly as a Molt schema, so nothing was written:
+                  Text.price: Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept, in 'Model' (accept: --approximate decimal)
+                Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with --approximate decimal (or --approximate all).
 
-            """)
+                """)
     }
 
     @Test("with --approximate all, the closest forms are written and each approximation is printed")
@@ -338,7 +371,10 @@ struct ConvertModelTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Wrote 1 snapshot of App.xcdatamodeld into \(out.path): 1.json ('Model').")
         #expect(lines[1] == "Approximated (13, accepted with --approximate):")
-        #expect(lines.contains("  Text.price: Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept, in 'Model' [decimal]"))
+        #expect(
+            lines.contains(
+                "  Text.price: Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept, in 'Model' [decimal]"
+            ))
         #expect(lines.filter { $0.hasSuffix("]") }.count == 13)
     }
 
@@ -346,7 +382,9 @@ struct ConvertModelTests {
     func json() throws {
         let dir = TemporaryDirectory()
         let model = try Self.model([("Model", Self.approximated), ("Model 2", Self.exact)], in: dir)
-        let result = try Molt.run(["convert-model", model.path, "--out", dir.file("out").path, "--approximate", "all", "--json"])
+        let result = try Molt.run([
+            "convert-model", model.path, "--out", dir.file("out").path, "--approximate", "all", "--json",
+        ])
         #expect(result.status == 0, "\(result)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let versions = try #require(report["versions"] as? [[String: Any]])
@@ -360,32 +398,34 @@ struct ConvertModelTests {
         #expect(report["transients"] as? [String] == ["Note.preview", "Note.cached"])
     }
 
-    @Test("inputs that cannot be read are refused naming the file, the element and the fix", arguments: [
-        (
-            """
-            <entity name="Note" syncable="YES"><attribute name="shape" attributeType="Composite"/></entity>
-            """,
-            "error: Core Data model 'Model': attribute 'Note.shape' has type 'Composite', which molt convert-model cannot write (it knows String, Boolean, Date, Double, Float, Decimal, Integer 16/32/64, Binary, Transformable, URI, UUID). Change the attribute's type, or make it transient if it is not stored.\n"
-        ),
-        (
-            """
-            <entity name="Note" syncable="YES"><attribute name="count" attributeType="Integer 64" defaultValueString="many"/></entity>
-            """,
-            "error: Core Data model 'Model': attribute 'Note.count' (Integer 64) has the default 'many', which is not a value of its type. Correct the default in the model.\n"
-        ),
-        (
-            """
-            <entity name="Note" parentEntity="Base" syncable="YES"><attribute name="count" attributeType="Integer 64"/></entity>
-            """,
-            "error: Core Data model 'Model': entity 'Note' names parent entity 'Base', which is not in the model. Restore the model from version control.\n"
-        ),
-        (
-            """
-            <entity name="Note" syncable="YES"><attribute name="count" attributeType="Integer 64"/></entiti>
-            """,
-            "error: Core Data model 'Model': its contents are not well-formed XML"
-        ),
-    ])
+    @Test(
+        "inputs that cannot be read are refused naming the file, the element and the fix",
+        arguments: [
+            (
+                """
+                <entity name="Note" syncable="YES"><attribute name="shape" attributeType="Composite"/></entity>
+                """,
+                "error: Core Data model 'Model': attribute 'Note.shape' has type 'Composite', which molt convert-model cannot write (it knows String, Boolean, Date, Double, Float, Decimal, Integer 16/32/64, Binary, Transformable, URI, UUID). Change the attribute's type, or make it transient if it is not stored.\n"
+            ),
+            (
+                """
+                <entity name="Note" syncable="YES"><attribute name="count" attributeType="Integer 64" defaultValueString="many"/></entity>
+                """,
+                "error: Core Data model 'Model': attribute 'Note.count' (Integer 64) has the default 'many', which is not a value of its type. Correct the default in the model.\n"
+            ),
+            (
+                """
+                <entity name="Note" parentEntity="Base" syncable="YES"><attribute name="count" attributeType="Integer 64"/></entity>
+                """,
+                "error: Core Data model 'Model': entity 'Note' names parent entity 'Base', which is not in the model. Restore the model from version control.\n"
+            ),
+            (
+                """
+                <entity name="Note" syncable="YES"><attribute name="count" attributeType="Integer 64"/></entiti>
+                """,
+                "error: Core Data model 'Model': its contents are not well-formed XML"
+            ),
+        ])
     func unreadable(entities: String, message: String) throws {
         let dir = TemporaryDirectory()
         let model = try Self.model([("Model", entities)], in: dir)
@@ -398,26 +438,41 @@ struct ConvertModelTests {
     @Test("a current version that is not the last by name is refused: the order of release cannot be told")
     func currentVersionNotLast() throws {
         let dir = TemporaryDirectory()
-        let entity = "<entity name=\"Note\" syncable=\"YES\"><attribute name=\"text\" attributeType=\"String\"/></entity>"
+        let entity =
+            "<entity name=\"Note\" syncable=\"YES\"><attribute name=\"text\" attributeType=\"String\"/></entity>"
         let model = try Self.model([("Model", entity), ("Model 2", entity)], current: "Model", in: dir)
         let result = try Molt.run(["convert-model", model.path, "--out", dir.file("out").path])
         #expect(result.status == 3)
-        #expect(result.stderr == "error: App.xcdatamodeld: .xccurrentversion names 'Model' as the current version, but by their names the versions end with 'Model 2': molt cannot tell the order in which they shipped. Rename the versions so that their numbers follow the order of release.\n")
+        #expect(
+            result.stderr
+                == "error: App.xcdatamodeld: .xccurrentversion names 'Model' as the current version, but by their names the versions end with 'Model 2': molt cannot tell the order in which they shipped. Rename the versions so that their numbers follow the order of release.\n"
+        )
     }
 
-    @Test("an output folder that already holds snapshots is refused, and an unknown kind of approximation is a usage error")
+    @Test(
+        "an output folder that already holds snapshots is refused, and an unknown kind of approximation is a usage error"
+    )
     func badArguments() throws {
         let dir = TemporaryDirectory()
-        let entity = "<entity name=\"Note\" syncable=\"YES\"><attribute name=\"text\" attributeType=\"String\"/></entity>"
+        let entity =
+            "<entity name=\"Note\" syncable=\"YES\"><attribute name=\"text\" attributeType=\"String\"/></entity>"
         let model = try Self.model([("Model", entity)], in: dir)
         try FileManager.default.createDirectory(at: dir.file("out"), withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: dir.file("out/1.json"))
         let existing = try Molt.run(["convert-model", model.path, "--out", dir.file("out").path])
         #expect(existing.status == 3)
-        #expect(existing.stderr == "error: \(dir.file("out").path) already holds snapshots (1.json); nothing was written. Give --out an empty or new folder.\n")
+        #expect(
+            existing.stderr
+                == "error: \(dir.file("out").path) already holds snapshots (1.json); nothing was written. Give --out an empty or new folder.\n"
+        )
         #expect(try Data(contentsOf: dir.file("out/1.json")) == Data("{}".utf8))
-        let unknown = try Molt.run(["convert-model", model.path, "--out", dir.file("other").path, "--approximate", "money"])
+        let unknown = try Molt.run([
+            "convert-model", model.path, "--out", dir.file("other").path, "--approximate", "money",
+        ])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.hasPrefix("Error: 'money' is not a kind of approximation; use one of inheritance, sized-integers, float, decimal, required-relationships, relationship-counts, relationship-indexes, no-action, defaults, or all."))
+        #expect(
+            unknown.stderr.hasPrefix(
+                "Error: 'money' is not a kind of approximation; use one of inheritance, sized-integers, float, decimal, required-relationships, relationship-counts, relationship-indexes, no-action, defaults, or all."
+            ))
     }
 }

@@ -8,24 +8,37 @@ import Testing
 /// every value of every object and both sides of every link compared with what the walk must leave.
 @Suite(
     "Real Core Data histories walk through the CLI",
-    .enabled(if: FileManager.default.fileExists(atPath: HistoryWalk.shared.path), "../shared/coredata-models is absent beside the package: the real histories are test data kept outside the repository"))
+    .enabled(
+        if: FileManager.default.fileExists(atPath: HistoryWalk.shared.path),
+        "../shared/coredata-models is absent beside the package: the real histories are test data kept outside the repository"
+    ))
 struct CoreDataHistoryWalkTests {
-    @Test("the folder walks from the first version to the last, and every step keeps every value and link", arguments: HistoryApp.all)
+    @Test(
+        "the folder walks from the first version to the last, and every step keeps every value and link",
+        arguments: HistoryApp.all)
     func walk(_ app: HistoryApp) throws {
         let outcome = try HistoryWalk(app: app).run()
         let failures = outcome.failures
-        #expect(outcome.wholeWalkFailure == nil, "\(app.name): the walk 1 → \(outcome.versions) in one molt migrate: \(outcome.wholeWalkFailure ?? "")")
+        #expect(
+            outcome.wholeWalkFailure == nil,
+            "\(app.name): the walk 1 → \(outcome.versions) in one molt migrate: \(outcome.wholeWalkFailure ?? "")")
         #expect(
             failures.isEmpty,
-            "\(app.name): steps that fail:\n\(failures.keys.sorted().map { "  \($0 - 1) → \($0): \(failures[$0]!)" }.joined(separator: "\n"))")
+            "\(app.name): steps that fail:\n\(failures.keys.sorted().map { "  \($0 - 1) → \($0): \(failures[$0]!)" }.joined(separator: "\n"))"
+        )
         #expect(outcome.steps.map(\.to) == Array(2...outcome.versions))
-        print("\(app.name): walk 1 → \(outcome.versions) in one command \(outcome.wholeWalkFailure == nil ? "passes" : "fails"); \(outcome.steps.count) steps one by one, \(outcome.steps.count - failures.count) pass; store created again \(outcome.reseeds) times; seconds in molt: \(outcome.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", "))")
+        print(
+            "\(app.name): walk 1 → \(outcome.versions) in one command \(outcome.wholeWalkFailure == nil ? "passes" : "fails"); \(outcome.steps.count) steps one by one, \(outcome.steps.count - failures.count) pass; store created again \(outcome.reseeds) times; seconds in molt: \(outcome.seconds.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", "))"
+        )
     }
 
     @Test("the versions are ordered as each app shipped them", arguments: HistoryApp.all)
     func order(_ app: HistoryApp) throws {
         let dir = TemporaryDirectory()
-        let result = try Molt.run(["convert-model", HistoryWalk.shared.appendingPathComponent(app.model).path, "--out", dir.url.path, "--approximate", "all"])
+        let result = try Molt.run([
+            "convert-model", HistoryWalk.shared.appendingPathComponent(app.model).path, "--out", dir.url.path,
+            "--approximate", "all",
+        ])
         #expect(result.status == 0, "\(result)")
         let names = try String(contentsOf: dir.file("coredata-versions.txt"), encoding: .utf8)
             .split(separator: "\n").map { String($0.split(separator: "\t")[1]) }
@@ -38,7 +51,10 @@ struct CoreDataHistoryWalkTests {
             #expect(names == (2...7).map { "Simplenote \($0)" })
         default:  // Wire: its first model, then its releases 1.27 … 2.101.0
             #expect(names.count == 90)
-            #expect(Array(names.prefix(5)) == ["zmessaging", "zmessaging1.27", "zmessaging1.28", "zmessaging2.3", "zmessaging2.4"])
+            #expect(
+                Array(names.prefix(5)) == [
+                    "zmessaging", "zmessaging1.27", "zmessaging1.28", "zmessaging2.3", "zmessaging2.4",
+                ])
             let around = names.firstIndex(of: "zmessaging2.24").map { Array(names[$0...($0 + 2)]) }
             #expect(around == ["zmessaging2.24", "zmessaging2.24.1", "zmessaging2.25.0"])
             #expect(names.last == "zmessaging2.101.0")

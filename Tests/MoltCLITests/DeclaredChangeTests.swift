@@ -54,11 +54,12 @@ struct DeclaredChangeTests {
         let before = try Data(contentsOf: setup.store)
         let result = try Molt.run(["migrate", setup.store.path, "--to", "3-undeclared.json"], in: setup.dir.url)
         #expect(result.status == 5, "\(result)")
-        #expect(result.stderr == """
-            error: Molt cannot infer the migration from version 2 to 3:
-            - Attribute 'Status.mentions' was the relationship 'Status.mentions' between versions 2 and 3; Molt cannot turn a relationship into an attribute by itself. Fill the attribute in a custom stage from version 2 to 3; or, if the new 'mentions' replaces it (its links deleted, the new one starting empty), declare `Schema(version: 3, deleting: [.replaced("mentions", of: "Status")])` (in a snapshot: "deletions" : [{"entity" : "Status", "property" : "mentions", "replaced" : true}]).
+        #expect(
+            result.stderr == """
+                error: Molt cannot infer the migration from version 2 to 3:
+                - Attribute 'Status.mentions' was the relationship 'Status.mentions' between versions 2 and 3; Molt cannot turn a relationship into an attribute by itself. Fill the attribute in a custom stage from version 2 to 3; or, if the new 'mentions' replaces it (its links deleted, the new one starting empty), declare `Schema(version: 3, deleting: [.replaced("mentions", of: "Status")])` (in a snapshot: "deletions" : [{"entity" : "Status", "property" : "mentions", "replaced" : true}]).
 
-            """)
+                """)
         #expect(try Data(contentsOf: setup.store) == before)
     }
 
@@ -67,20 +68,23 @@ struct DeclaredChangeTests {
         let setup = try Setup()
         let diff = try Molt.run(["diff", "2.json", "3.json"], in: setup.dir.url)
         #expect(diff.status == 0, "\(diff)")
-        #expect(diff.stdout == """
-            Version 2 → 3: 2 changes
-              inferable    Attribute 'Status.mentions' has been added in place of relationship 'Status.mentions' (to-many 'Account'), starting empty.
-              destructive  Relationship 'Status.mentions' has been replaced by attribute 'Status.mentions' (string): its links are deleted (declared).
+        #expect(
+            diff.stdout == """
+                Version 2 → 3: 2 changes
+                  inferable    Attribute 'Status.mentions' has been added in place of relationship 'Status.mentions' (to-many 'Account'), starting empty.
+                  destructive  Relationship 'Status.mentions' has been replaced by attribute 'Status.mentions' (string): its links are deleted (declared).
 
-            Molt can infer this migration; 1 change deletes data.
+                Molt can infer this migration; 1 change deletes data.
 
-            """)
+                """)
         let plan = try Molt.run(["plan", setup.store.path, "--to", "3.json"], in: setup.dir.url)
         #expect(plan.status == 0, "\(plan)")
-        #expect(plan.stdout.contains("""
-            Steps:
-              2 → 3 inferred: Attribute 'Status.mentions' has been added in place of relationship 'Status.mentions' (to-many 'Account'), starting empty. Relationship 'Status.mentions' has been replaced by attribute 'Status.mentions' (string): its links are deleted (declared).
-            """))
+        #expect(
+            plan.stdout.contains(
+                """
+                Steps:
+                  2 → 3 inferred: Attribute 'Status.mentions' has been added in place of relationship 'Status.mentions' (to-many 'Account'), starting empty. Relationship 'Status.mentions' has been replaced by attribute 'Status.mentions' (string): its links are deleted (declared).
+                """))
         #expect(plan.stdout.contains(#"DROP TABLE "Status_mentions";"#))
         #expect(plan.stdout.hasSuffix("Changes: dropped 3 links of 'Status.mentions' (replaced)\n"))
         let migrate = try Molt.run(["migrate", setup.store.path, "--to", "3.json"], in: setup.dir.url)
@@ -91,9 +95,12 @@ struct DeclaredChangeTests {
         let statuses = try store.read { try $0.fetch("Status", orderBy: [.ascending("text")]) }
         #expect(statuses.map { [$0["text"], $0["mentions"]] } == [["hello @ada @bob", .null], ["hi @bob", .null]])
         #expect(try store.read { try $0.count("Account") } == 2)
-        #expect(try store.history().last?.dropped == [
-            DroppedData(entity: "Status", property: "mentions", isRelationship: true, count: 3, isDeclared: true, isReplaced: true),
-        ])
+        #expect(
+            try store.history().last?.dropped == [
+                DroppedData(
+                    entity: "Status", property: "mentions", isRelationship: true, count: 3, isDeclared: true,
+                    isReplaced: true)
+            ])
     }
 
     @Test("WooCommerce: a mapping file empties an entity the new version keeps; links to its objects go")
@@ -102,15 +109,20 @@ struct DeclaredChangeTests {
         var v3 = Self.v2.withVersion(3)
         v3.deletions = []
         try Fixtures.write(v3, to: setup.dir.file("3-kept.json"))
-        try Data(#"{ "mappings": [ { "destination": "Account", "empty": true } ] }"#.utf8).write(to: setup.dir.file("empty.json"))
-        let result = try Molt.run(["migrate", setup.store.path, "--to", "3-kept.json", "--mapping", "empty.json"], in: setup.dir.url)
+        try Data(#"{ "mappings": [ { "destination": "Account", "empty": true } ] }"#.utf8).write(
+            to: setup.dir.file("empty.json"))
+        let result = try Molt.run(
+            ["migrate", setup.store.path, "--to", "3-kept.json", "--mapping", "empty.json"], in: setup.dir.url)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("(2 objects deleted)."))
         #expect(result.stdout.hasSuffix("  2 → 3 mapping (1 entity mapping(s)): no change\n"))
         let store = try Store.open(at: setup.store, schema: v3)
         defer { try? store.close() }
         #expect(try store.read { try $0.count("Account") } == 0)
-        #expect(try store.read { objects in try objects.fetch("Status").map { try objects.destinations("mentions", of: $0).count } } == [0, 0])
+        #expect(
+            try store.read { objects in
+                try objects.fetch("Status").map { try objects.destinations("mentions", of: $0).count }
+            } == [0, 0])
         #expect(try store.read { try $0.count("Status") } == 2)
     }
 }

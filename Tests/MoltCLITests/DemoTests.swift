@@ -12,7 +12,10 @@ struct DemoTests {
         #expect(result.stderr.isEmpty)
         let store = dir.file("memos.sqlite")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("    created memos.sqlite with 120 UserMemo objects in " + lines.first { $0.hasPrefix("    created") }!.components(separatedBy: " in ").last!))
+        #expect(
+            lines.contains(
+                "    created memos.sqlite with 120 UserMemo objects in " + lines.first { $0.hasPrefix("    created") }!
+                    .components(separatedBy: " in ").last!))
         for expected in [
             "    + Attribute 'UserMemo.count' has been added.",
             "    - Attribute 'UserMemo.count' has been removed.",
@@ -31,8 +34,15 @@ struct DemoTests {
             #expect(lines.contains(expected), "missing line: \(expected)\n\(result.stdout)")
         }
         #expect(lines.filter { $0.hasPrefix("    migrated by inference in ") }.count == 5)
-        #expect(lines.filter { $0.hasPrefix("    migrated by the custom stage in ") && $0.hasSuffix(", 120 objects updated") }.count == 1)
-        #expect(lines.filter { $0.hasPrefix("    migrated by inference in ") && $0.hasSuffix(", dropped 120 values of 'UserMemo.count'") }.count == 1)
+        #expect(
+            lines.filter {
+                $0.hasPrefix("    migrated by the custom stage in ") && $0.hasSuffix(", 120 objects updated")
+            }.count == 1)
+        #expect(
+            lines.filter {
+                $0.hasPrefix("    migrated by inference in ")
+                    && $0.hasSuffix(", dropped 120 values of 'UserMemo.count'")
+            }.count == 1)
 
         let info = try Molt.run(["info", store.path, "--json", "--count"])
         #expect(info.status == 0, "\(info)")
@@ -61,7 +71,9 @@ struct DemoTests {
         try Data("keep me".utf8).write(to: dir.file("memos.sqlite"))
         let taken = try Molt.run(["demo", "--directory", dir.url.path])
         #expect(taken.status == 2)
-        #expect(taken.stderr.contains("Error: \(dir.file("memos.sqlite").path) already exists; choose another --directory, or delete it."))
+        #expect(
+            taken.stderr.contains(
+                "Error: \(dir.file("memos.sqlite").path) already exists; choose another --directory, or delete it."))
         #expect(try Data(contentsOf: dir.file("memos.sqlite")) == Data("keep me".utf8))
     }
 

@@ -13,13 +13,14 @@ struct DiffTests {
         try Fixtures.write(v2, to: dir.file("2.json"))
         let result = try Molt.run(["diff", "1.json", "2.json"], in: dir.url)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == """
-            Version 1 → 2: 1 change
-              destructive  Attribute 'UserMemo.memoSubtitle' has been removed.
+        #expect(
+            result.stdout == """
+                Version 1 → 2: 1 change
+                  destructive  Attribute 'UserMemo.memoSubtitle' has been removed.
 
-            Molt can infer this migration; 1 change deletes data.
+                Molt can infer this migration; 1 change deletes data.
 
-            """)
+                """)
     }
 
     @Test("diff explains a refused change and suggests the rename with the exact fix")
@@ -29,19 +30,20 @@ struct DiffTests {
         try Fixtures.write(Fixtures.memoV1Renamed, to: dir.file("1.json"))
         let result = try Molt.run(["diff", "0.json", "1.json"], in: dir.url)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == """
-            Version 0 → 1: 2 changes
-              refused      Attribute 'UserMemo.title' has been added.
-                           Attribute 'UserMemo.title' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
-              destructive  Attribute 'UserMemo.memoTitle' has been removed.
+        #expect(
+            result.stdout == """
+                Version 0 → 1: 2 changes
+                  refused      Attribute 'UserMemo.title' has been added.
+                               Attribute 'UserMemo.title' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
+                  destructive  Attribute 'UserMemo.memoTitle' has been removed.
 
-            Likely renames:
-              'UserMemo.memoTitle' → 'title' (string)
-                If 'UserMemo.memoTitle' was renamed to 'title', add "originalName" : "memoTitle" to attribute 'title' of entity 'UserMemo' in 1.json (in Swift: Attribute("title", .string, originalName: "memoTitle")); its values are then kept instead of deleted.
+                Likely renames:
+                  'UserMemo.memoTitle' → 'title' (string)
+                    If 'UserMemo.memoTitle' was renamed to 'title', add "originalName" : "memoTitle" to attribute 'title' of entity 'UserMemo' in 1.json (in Swift: Attribute("title", .string, originalName: "memoTitle")); its values are then kept instead of deleted.
 
-            Molt cannot infer this migration: 1 change needs a custom stage.
+                Molt cannot infer this migration: 1 change needs a custom stage.
 
-            """)
+                """)
     }
 
     @Test("applying the suggested fix makes the step an inferable rename")
@@ -55,7 +57,10 @@ struct DiffTests {
         #expect(result.status == 0, "\(result)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(json["inferable"] as? Bool == true)
-        #expect((json["changes"] as! [[String: Any]]).map { $0["description"] as? String } == ["Attribute 'UserMemo.memoTitle' has been renamed to 'title'."])
+        #expect(
+            (json["changes"] as! [[String: Any]]).map { $0["description"] as? String } == [
+                "Attribute 'UserMemo.memoTitle' has been renamed to 'title'."
+            ])
         #expect((json["suggestedRenames"] as! [Any]).isEmpty)
     }
 
@@ -72,8 +77,13 @@ struct DiffTests {
         let changes = json["changes"] as! [[String: Any]]
         #expect(changes.map { $0["inferable"] as? Bool } == [false, true])
         #expect(changes.map { $0["destructive"] as? Bool } == [false, true])
-        #expect((changes[0]["refusal"] as? String)?.hasPrefix("Attribute 'UserMemo.title' has been added as required with no default value") == true)
+        #expect(
+            (changes[0]["refusal"] as? String)?.hasPrefix(
+                "Attribute 'UserMemo.title' has been added as required with no default value") == true)
         let renames = json["suggestedRenames"] as! [[String: Any]]
-        #expect(renames.map { [$0["entity"] as? String, $0["from"] as? String, $0["to"] as? String, $0["type"] as? String] } == [["UserMemo", "memoTitle", "title", "string"]])
+        #expect(
+            renames.map {
+                [$0["entity"] as? String, $0["from"] as? String, $0["to"] as? String, $0["type"] as? String]
+            } == [["UserMemo", "memoTitle", "title", "string"]])
     }
 }

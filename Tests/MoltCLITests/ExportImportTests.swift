@@ -39,7 +39,8 @@ struct ExportImportTests {
                             }
                         }
                         for relationship in entity.relationships {
-                            line += " \(relationship.name)=\(try objects.destinations(relationship.name, of: object).map { $0.id! })"
+                            line +=
+                                " \(relationship.name)=\(try objects.destinations(relationship.name, of: object).map { $0.id! })"
                         }
                         lines.append(line)
                     }
@@ -58,40 +59,45 @@ struct ExportImportTests {
         try Fixtures.fillEverything(at: dir.file("s.sqlite"))
         let export = try Molt.run(["export", "s.sqlite", "--entity", "Folder"], in: dir.url)
         #expect(export.status == 0, "\(export)")
-        #expect(export.stdout == """
-            {
-              "entities" : {
-                "Folder" : [
-                  {
-                    "_id" : 1,
-                    "name" : "Inbox",
-                    "notes" : [
-                      4,
-                      1,
-                      6
+        #expect(
+            export.stdout == """
+                {
+                  "entities" : {
+                    "Folder" : [
+                      {
+                        "_id" : 1,
+                        "name" : "Inbox",
+                        "notes" : [
+                          4,
+                          1,
+                          6
+                        ]
+                      },
+                      {
+                        "_id" : 2,
+                        "name" : "Ünïcødé \\"quoted\\", comma\\nnewline",
+                        "notes" : [
+
+                        ]
+                      }
                     ]
                   },
-                  {
-                    "_id" : 2,
-                    "name" : "Ünïcødé \\"quoted\\", comma\\nnewline",
-                    "notes" : [
+                  "format" : "molt-data",
+                  "formatVersion" : 1,
+                  "identifierMarks" : {
+                    "Folder" : 2
+                  },
+                  "schemaVersion" : 3
+                }
 
-                    ]
-                  }
-                ]
-              },
-              "format" : "molt-data",
-              "formatVersion" : 1,
-              "identifierMarks" : {
-                "Folder" : 2
-              },
-              "schemaVersion" : 3
-            }
-
-            """)
+                """)
         let notes = try Molt.run(["export", "s.sqlite", "--entity", "Note"], in: dir.url).stdout
-        for fragment in ["\"score\" : \"Infinity\"", "\"score\" : \"-Infinity\"", "\"created\" : -86400.5", "\"created\" : 1700000000.1234567",
-                         "\"count\" : 9223372036854775807", "\"count\" : -9223372036854775808", "\"blob\" : \"\"", "\"score\" : 5e-324"] {
+        for fragment in [
+            "\"score\" : \"Infinity\"", "\"score\" : \"-Infinity\"", "\"created\" : -86400.5",
+            "\"created\" : 1700000000.1234567",
+            "\"count\" : 9223372036854775807", "\"count\" : -9223372036854775808", "\"blob\" : \"\"",
+            "\"score\" : 5e-324",
+        ] {
             #expect(notes.contains(fragment), "missing \(fragment)")
         }
     }
@@ -102,7 +108,9 @@ struct ExportImportTests {
         try Fixtures.fillEverything(at: dir.file("s.sqlite"))
         let result = try Molt.run(["export", "s.sqlite", "--format", "csv", "--entity", "Folder"], in: dir.url)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "_id,name,notes\n1,\"Inbox\",\"4 1 6\"\n2,\"Ünïcødé \"\"quoted\"\", comma\nnewline\",\"\"\n")
+        #expect(
+            result.stdout
+                == "_id,name,notes\n1,\"Inbox\",\"4 1 6\"\n2,\"Ünïcødé \"\"quoted\"\", comma\nnewline\",\"\"\n")
         let memos = TemporaryDirectory()
         try Fixtures.memoStore(at: memos.file("m.sqlite"), count: 2)
         let memo = try Molt.run(["export", "m.sqlite", "--format", "csv"], in: memos.url)
@@ -112,7 +120,9 @@ struct ExportImportTests {
         #expect(lines[2].hasSuffix(",\"Memo 1\",1700000001.0,\"sub 1\",false"))
         let several = try Molt.run(["export", "s.sqlite", "--format", "csv"], in: dir.url)
         #expect(several.status == 2)
-        #expect(several.stderr == "error: CSV holds one entity, and this store has 2: choose one with --entity (Folder, Note).\n")
+        #expect(
+            several.stderr
+                == "error: CSV holds one entity, and this store has 2: choose one with --entity (Folder, Note).\n")
     }
 
     @Test("import adds to an existing store with new _ids and relationships that follow")
@@ -140,15 +150,21 @@ struct ExportImportTests {
         }
     }
 
-    @Test("an export carries each entity's identifier mark: no store made from it hands out an id the exporting store gave")
+    @Test(
+        "an export carries each entity's identifier mark: no store made from it hands out an id the exporting store gave"
+    )
     func identifierMarksSurviveExportAndImport() throws {
         let dir = TemporaryDirectory()
         let schema = Schema(version: 1) { Entity("Note") { Attribute("text", .string) } }
         try Fixtures.write(schema, to: dir.file("schema.json"))
         let original = try Store.open(at: dir.file("original.sqlite"), schema: schema)
-        let ids = try original.write { objects in try (0..<4).map { try objects.insert("Note", ["text": .string("n\($0)")]).id! } }
+        let ids = try original.write { objects in
+            try (0..<4).map { try objects.insert("Note", ["text": .string("n\($0)")]).id! }
+        }
         // The two newest go: the store's mark stays at the fourth id.
-        try original.write { objects in for id in ids[2...] { try objects.delete(try #require(try objects.object("Note", id: id))) } }
+        try original.write { objects in
+            for id in ids[2...] { try objects.delete(try #require(try objects.object("Note", id: id))) }
+        }
         try original.close()
         let export = try Molt.run(["export", "original.sqlite"], in: dir.url)
         #expect(export.status == 0, "\(export)")
@@ -156,7 +172,8 @@ struct ExportImportTests {
         try Data(export.stdout.utf8).write(to: dir.file("data.json"))
 
         // A new store keeps the file's ids and numbers past the mark.
-        #expect(try Molt.run(["import", "copy.sqlite", "--schema", "schema.json", "data.json"], in: dir.url).status == 0)
+        #expect(
+            try Molt.run(["import", "copy.sqlite", "--schema", "schema.json", "data.json"], in: dir.url).status == 0)
         let copy = try Store.open(at: dir.file("copy.sqlite"), schema: schema)
         #expect(try copy.read { try $0.fetch("Note").map(\.id!) } == Array(ids[..<2]))
         #expect(try copy.write { try $0.insert("Note", ["text": "new"]).id! } > ids[3])
@@ -165,32 +182,49 @@ struct ExportImportTests {
         // An existing store that deleted its own newest objects numbers the imported ones past its mark, and past
         // the file's shifted mark afterwards.
         let target = try Store.open(at: dir.file("target.sqlite"), schema: schema)
-        let own = try target.write { objects in try (0..<3).map { try objects.insert("Note", ["text": .string("own \($0)")]).id! } }
+        let own = try target.write { objects in
+            try (0..<3).map { try objects.insert("Note", ["text": .string("own \($0)")]).id! }
+        }
         try target.write { objects in try objects.delete(try #require(try objects.object("Note", id: own[2]))) }
         try target.close()
-        #expect(try Molt.run(["import", "target.sqlite", "--schema", "schema.json", "data.json"], in: dir.url).status == 0)
+        #expect(
+            try Molt.run(["import", "target.sqlite", "--schema", "schema.json", "data.json"], in: dir.url).status == 0)
         let merged = try Store.open(at: dir.file("target.sqlite"), schema: schema)
         let imported = try merged.read { try $0.fetch("Note", where: .hasPrefix("text", "n")).map(\.id!) }
         #expect(imported == ids[..<2].map { $0 + own[2] }, "imported objects took ids the store had handed out")
         #expect(try merged.write { try $0.insert("Note", ["text": "later"]).id! } > ids[3] + own[2])
     }
 
-    @Test("bad data is refused with one line naming it, and no store is left behind", arguments: [
-        ("{", "error: data.json is not a molt export file (invalid JSON"),
-        // Another format is refused on its first key, before any object is read (the entity is unknown too).
-        ("{\"format\": \"csv-data\", \"formatVersion\": 1, \"entities\": {\"Nope\": [{}]}}",
-         "error: data.json is format 'csv-data', but this molt reads 'molt-data' 1 at most.\n"),
-        ("{\"format\": \"molt-data\", \"formatVersion\": 9, \"entities\": {\"Nope\": [{}]}}",
-         "error: data.json is format 'molt-data' 9, but this molt reads 'molt-data' 1 at most.\n"),
-        ("{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Nope\": [{}]}}",
-         "error: data.json holds objects of entity 'Nope', which schema version 3 does not have.\n"),
-        ("{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1, \"name\": 5}]}}",
-         "error: data.json: 'Folder' _id 1 has 5 for attribute 'Folder.name', which holds string values.\n"),
-        ("{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1, \"name\": \"a\", \"notes\": [9]}]}}",
-         "error: 'Folder' _id 1 points through 'notes' to 'Note' _id 9, which is not in the file.\n"),
-        ("{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1}]}}",
-         "error: Attribute 'Folder.name' is required; give it a value (or a default in the schema).\n"),
-    ])
+    @Test(
+        "bad data is refused with one line naming it, and no store is left behind",
+        arguments: [
+            ("{", "error: data.json is not a molt export file (invalid JSON"),
+            // Another format is refused on its first key, before any object is read (the entity is unknown too).
+            (
+                "{\"format\": \"csv-data\", \"formatVersion\": 1, \"entities\": {\"Nope\": [{}]}}",
+                "error: data.json is format 'csv-data', but this molt reads 'molt-data' 1 at most.\n"
+            ),
+            (
+                "{\"format\": \"molt-data\", \"formatVersion\": 9, \"entities\": {\"Nope\": [{}]}}",
+                "error: data.json is format 'molt-data' 9, but this molt reads 'molt-data' 1 at most.\n"
+            ),
+            (
+                "{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Nope\": [{}]}}",
+                "error: data.json holds objects of entity 'Nope', which schema version 3 does not have.\n"
+            ),
+            (
+                "{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1, \"name\": 5}]}}",
+                "error: data.json: 'Folder' _id 1 has 5 for attribute 'Folder.name', which holds string values.\n"
+            ),
+            (
+                "{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1, \"name\": \"a\", \"notes\": [9]}]}}",
+                "error: 'Folder' _id 1 points through 'notes' to 'Note' _id 9, which is not in the file.\n"
+            ),
+            (
+                "{\"format\": \"molt-data\", \"formatVersion\": 1, \"entities\": {\"Folder\": [{\"_id\": 1}]}}",
+                "error: Attribute 'Folder.name' is required; give it a value (or a default in the schema).\n"
+            ),
+        ])
     func badData(data: String, message: String) throws {
         let dir = TemporaryDirectory()
         try Fixtures.write(Fixtures.everything, to: dir.file("schema.json"))
@@ -208,9 +242,12 @@ struct ExportImportTests {
         let dir = TemporaryDirectory()
         try Fixtures.memoStore(at: dir.file("old.sqlite"), count: 4)
         try Fixtures.write(Fixtures.memoV0, to: dir.file("0.json"))
-        let result = try Molt.run(["-c", "molt import new.sqlite --schema 0.json <(molt export old.sqlite) && molt export new.sqlite"], in: dir.url, shell: true)
+        let result = try Molt.run(
+            ["-c", "molt import new.sqlite --schema 0.json <(molt export old.sqlite) && molt export new.sqlite"],
+            in: dir.url, shell: true)
         #expect(result.status == 0, "\(result)")
         let export = try Molt.run(["export", "old.sqlite"], in: dir.url)
-        #expect(result.stdout == "Imported 4 objects into \(dir.file("new.sqlite").path) (version 0).\n" + export.stdout)
+        #expect(
+            result.stdout == "Imported 4 objects into \(dir.file("new.sqlite").path) (version 0).\n" + export.stdout)
     }
 }

@@ -8,7 +8,10 @@ import MoltTesting
 /// refused when `CI` is set).
 @Suite("Help snapshots")
 struct HelpSnapshotTests {
-    static let commands = ["", "demo", "info", "schema", "diff", "plan", "migrate", "rehearse", "export", "import", "check", "recover", "convert-model"]
+    static let commands = [
+        "", "demo", "info", "schema", "diff", "plan", "migrate", "rehearse", "export", "import", "check", "recover",
+        "convert-model",
+    ]
 
     @Test("molt help matches its snapshot", arguments: commands)
     func help(command: String) throws {
@@ -22,7 +25,10 @@ struct HelpSnapshotTests {
     @Test("the root help documents every exit code")
     func exitCodesDocumented() throws {
         let help = try Molt.run(["--help"]).stdout
-        for line in ["0  success", "2  usage error", "3  bad input file", "4  version conflict", "5  the migration cannot be inferred"] {
+        for line in [
+            "0  success", "2  usage error", "3  bad input file", "4  version conflict",
+            "5  the migration cannot be inferred",
+        ] {
             #expect(help.contains(line), "missing: \(line)")
         }
     }

@@ -11,20 +11,21 @@ struct InspectionTests {
         let result = try Molt.run(["info", store.path, "--count"])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(Array(lines.prefix(12)) == [
-            "Store:       \(store.path)",
-            "Version:     1",
-            "Schema hash: \(Fixtures.memoV1.contentHash)",
-            "File format: 1",
-            "",
-            "Entities:",
-            "  UserMemo: 7 objects",
-            "    objectID: uuid (primary key)",
-            "    memoTitle: string",
-            "    memoDate: date",
-            "    memoSubtitle: string?",
-            "    favorite: bool = false",
-        ])
+        #expect(
+            Array(lines.prefix(12)) == [
+                "Store:       \(store.path)",
+                "Version:     1",
+                "Schema hash: \(Fixtures.memoV1.contentHash)",
+                "File format: 1",
+                "",
+                "Entities:",
+                "  UserMemo: 7 objects",
+                "    objectID: uuid (primary key)",
+                "    memoTitle: string",
+                "    memoDate: date",
+                "    memoSubtitle: string?",
+                "    favorite: bool = false",
+            ])
         #expect(lines.contains("    count: int = 100"))
         #expect(lines.contains("    0 → 1 inferred: Attribute 'UserMemo.count' has been added."))
         #expect(lines.contains { $0.hasPrefix("  0 → 1  ") && $0.hasSuffix("  no object changed") })
@@ -39,7 +40,9 @@ struct InspectionTests {
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.split(separator: "\n").contains("  UserMemo"))
         let json = try Molt.run(["info", store.path, "--json"])
-        let entity = ((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any])["entities"] as! [[String: Any]])[0]
+        let entity =
+            ((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any])["entities"]
+            as! [[String: Any]])[0]
         #expect(entity["name"] as? String == "UserMemo")
         #expect(entity["count"] == nil)
         #expect(try snapshotOfFiles(in: dir.url) == before)
@@ -59,7 +62,10 @@ struct InspectionTests {
         #expect(entity["name"] as? String == "UserMemo")
         #expect(entity["count"] as? Int == 3)
         let attributes = entity["attributes"] as! [[String: Any]]
-        #expect(attributes.map { $0["name"] as? String } == ["objectID", "memoTitle", "memoDate", "memoSubtitle", "favorite"])
+        #expect(
+            attributes.map { $0["name"] as? String } == [
+                "objectID", "memoTitle", "memoDate", "memoSubtitle", "favorite",
+            ])
         #expect(attributes[0]["primaryKey"] as? Bool == true)
         #expect(attributes[3]["optional"] as? Bool == true)
         #expect(attributes[4]["default"] as? String == "false")

@@ -11,8 +11,10 @@ struct MigrateContractTests {
         let dir = TemporaryDirectory()
         try Fixtures.memoStore(at: dir.file("s.sqlite"))
         try Fixtures.write(Fixtures.memoV1NeedsCode, to: dir.file("1.json"))
-        try Data(#"{"mappings": [{"destination": "UserMemo", "attributes": {"memoDescription": "memoTitle || '!'"}}]}"#.utf8)
-            .write(to: dir.file("m.json"))
+        try Data(
+            #"{"mappings": [{"destination": "UserMemo", "attributes": {"memoDescription": "memoTitle || '!'"}}]}"#.utf8
+        )
+        .write(to: dir.file("m.json"))
         let first = try Molt.run(["migrate", "s.sqlite", "--to", "1.json", "--mapping", "m.json"], in: dir.url)
         #expect(first.status == 0, "\(first)")
         let before = try snapshotOfFiles(in: dir.url)
@@ -33,7 +35,8 @@ struct MigrateContractTests {
         let locked = DispatchSemaphore(value: 0)
         let holder = Thread {
             try? gate.write { objects in
-                _ = try objects.insert("UserMemo", ["objectID": .uuid(UUID()), "memoTitle": "gate", "memoDate": .date(Date())])
+                _ = try objects.insert(
+                    "UserMemo", ["objectID": .uuid(UUID()), "memoTitle": "gate", "memoDate": .date(Date())])
                 locked.signal()
                 Thread.sleep(forTimeInterval: 4)
             }
@@ -53,12 +56,18 @@ struct MigrateContractTests {
         try gate.close()
         let runs = try results.all.map { try $0.get() }
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs)")
-        #expect(runs.filter { $0.stdout.hasPrefix("Migrated \(url.path) from version 0 to 1 in ") }.count == 1, "\(runs)")
-        #expect(runs.filter { $0.stdout == "The store is already at version 1 (migrated by another process): nothing to do.\n" }.count == 2, "\(runs)")
+        #expect(
+            runs.filter { $0.stdout.hasPrefix("Migrated \(url.path) from version 0 to 1 in ") }.count == 1, "\(runs)")
+        #expect(
+            runs.filter {
+                $0.stdout == "The store is already at version 1 (migrated by another process): nothing to do.\n"
+            }.count == 2, "\(runs)")
         #expect(try Store.inspect(at: url).history.count == 1)
     }
 
-    @Test("a damaged table the migration rewrites is refused by quick_check before the first write: exit 3, one line, files unchanged")
+    @Test(
+        "a damaged table the migration rewrites is refused by quick_check before the first write: exit 3, one line, files unchanged"
+    )
     func damagedStoreRefused() throws {
         let dir = TemporaryDirectory()
         let url = try Fixtures.memoStore(at: dir.file("s.sqlite"), count: 300)
@@ -71,7 +80,10 @@ struct MigrateContractTests {
         let result = try Molt.run(["migrate", "s.sqlite", "--to", "1.json"], in: dir.url)
         #expect(result.status == 3, "\(result)")
         #expect(result.stderr.hasPrefix("error: The store at \(url.path) is damaged (SQLite's quick_check: "))
-        #expect(result.stderr.hasSuffix("), so it was not migrated; it is still at version 0 and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.\n"))
+        #expect(
+            result.stderr.hasSuffix(
+                "), so it was not migrated; it is still at version 0 and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.\n"
+            ))
         #expect(try snapshotOfFiles(in: dir.url) == before)
     }
 
@@ -83,24 +95,35 @@ struct MigrateContractTests {
         widened.entities[0].attributes[5] = Attribute("count", .double, default: 100)  // int → double: a rebuild
         try Fixtures.write(widened, to: dir.file("2.json"))
         let blocks = (try Data(contentsOf: url).count + 2048) / 1024
-        let result = try Molt.run(["-c", "ulimit -f \(blocks); molt migrate s.sqlite --to 2.json --secure-delete fast"], in: dir.url, shell: true)
+        let result = try Molt.run(
+            ["-c", "ulimit -f \(blocks); molt migrate s.sqlite --to 2.json --secure-delete fast"], in: dir.url,
+            shell: true)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("the process's file size limit (`ulimit -f`) was reached"), "\(result)")
         #expect(result.stderr.contains("This migration may need up to "), "\(result)")
         #expect(try Store.inspect(at: url).version == 1)
     }
 
-    @Test("import refuses relationship sides that disagree and duplicate _ids: exit 3, one line, nothing written", arguments: [
-        (#"{"Folder": [{"_id": 1, "name": "a", "notes": []}], "Note": [NOTE]}"#,
-         "error: The two sides of 'Folder.notes' and its inverse 'Note.folder' disagree: 'Note' _id 1 lists 'Folder' _id 1 in 'folder', but 'Folder' _id 1 does not list it back in 'notes'. Make both sides say the same, or leave one side out of the file.\n"),
-        (#"{"Folder": [{"_id": 1, "name": "a", "notes": [1]}, {"_id": 1, "name": "b", "notes": []}], "Note": [NOTE]}"#,
-         "error: 'Folder' _id 1 is given twice, or collides with a unique value of another object (A constraint was violated: UNIQUE constraint failed: Folder._id.); each object needs its own `_id` and unique values.\n"),
-    ])
+    @Test(
+        "import refuses relationship sides that disagree and duplicate _ids: exit 3, one line, nothing written",
+        arguments: [
+            (
+                #"{"Folder": [{"_id": 1, "name": "a", "notes": []}], "Note": [NOTE]}"#,
+                "error: The two sides of 'Folder.notes' and its inverse 'Note.folder' disagree: 'Note' _id 1 lists 'Folder' _id 1 in 'folder', but 'Folder' _id 1 does not list it back in 'notes'. Make both sides say the same, or leave one side out of the file.\n"
+            ),
+            (
+                #"{"Folder": [{"_id": 1, "name": "a", "notes": [1]}, {"_id": 1, "name": "b", "notes": []}], "Note": [NOTE]}"#,
+                "error: 'Folder' _id 1 is given twice, or collides with a unique value of another object (A constraint was violated: UNIQUE constraint failed: Folder._id.); each object needs its own `_id` and unique values.\n"
+            ),
+        ])
     func importRefusals(entities: String, message: String) throws {
         let dir = TemporaryDirectory()
         try Fixtures.write(Fixtures.everything, to: dir.file("schema.json"))
-        let note = #"{"_id": 1, "key": "6F1B2C3D-0000-4000-8000-000000000001", "text": "t", "count": 1, "created": 0, "folder": 1, "related": []}"#
-        let file = #"{"format": "molt-data", "formatVersion": 1, "entities": "# + entities.replacingOccurrences(of: "NOTE", with: note) + "}"
+        let note =
+            #"{"_id": 1, "key": "6F1B2C3D-0000-4000-8000-000000000001", "text": "t", "count": 1, "created": 0, "folder": 1, "related": []}"#
+        let file =
+            #"{"format": "molt-data", "formatVersion": 1, "entities": "#
+            + entities.replacingOccurrences(of: "NOTE", with: note) + "}"
         try Data(file.utf8).write(to: dir.file("data.json"))
         try Fixtures.fillEverything(at: dir.file("existing.sqlite"))
         let before = try snapshotOfFiles(in: dir.url)
@@ -116,8 +139,12 @@ struct MigrateContractTests {
     func oneSideGiven() throws {
         let dir = TemporaryDirectory()
         try Fixtures.write(Fixtures.everything, to: dir.file("schema.json"))
-        let notes = (1...3).map { #"{"_id": \#($0), "key": "6F1B2C3D-0000-4000-8000-00000000000\#($0)", "text": "t", "count": 1, "created": 0}"# }
-        let file = #"{"format": "molt-data", "formatVersion": 1, "entities": {"Folder": [{"_id": 1, "name": "a", "notes": [3, 1]}], "Note": ["# + notes.joined(separator: ", ") + "]}}"
+        let notes = (1...3).map {
+            #"{"_id": \#($0), "key": "6F1B2C3D-0000-4000-8000-00000000000\#($0)", "text": "t", "count": 1, "created": 0}"#
+        }
+        let file =
+            #"{"format": "molt-data", "formatVersion": 1, "entities": {"Folder": [{"_id": 1, "name": "a", "notes": [3, 1]}], "Note": ["#
+            + notes.joined(separator: ", ") + "]}}"
         try Data(file.utf8).write(to: dir.file("data.json"))
         let result = try Molt.run(["import", "new.sqlite", "--schema", "schema.json", "data.json"], in: dir.url)
         #expect(result.status == 0, "\(result)")

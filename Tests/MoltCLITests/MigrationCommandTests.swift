@@ -24,18 +24,19 @@ struct MigrationCommandTests {
         let before = try setup.files()
         let result = try Molt.run(["plan", setup.store.path, "--to", "1.json"], in: setup.dir.url)
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == """
-            Plan for \(setup.store.path): version 0 → 1 (dry run, nothing written)
+        #expect(
+            result.stdout == """
+                Plan for \(setup.store.path): version 0 → 1 (dry run, nothing written)
 
-            Steps:
-              0 → 1 inferred: Attribute 'UserMemo.count' has been added.
+                Steps:
+                  0 → 1 inferred: Attribute 'UserMemo.count' has been added.
 
-            SQL:
-              ALTER TABLE "UserMemo" ADD COLUMN "count" INTEGER NOT NULL DEFAULT 100;
+                SQL:
+                  ALTER TABLE "UserMemo" ADD COLUMN "count" INTEGER NOT NULL DEFAULT 100;
 
-            Changes: no object changed
+                Changes: no object changed
 
-            """)
+                """)
         #expect(try setup.files() == before)
     }
 
@@ -72,14 +73,18 @@ struct MigrationCommandTests {
         let info = try Store.inspect(at: setup.store)
         #expect(info.version == 1)
         #expect(info.objectCounts == ["UserMemo": 20])
-        #expect(try Store.open(at: setup.store, schema: Fixtures.memoV1).read { try $0.fetch("UserMemo") }.allSatisfy { $0["count"] == 100 })
+        #expect(
+            try Store.open(at: setup.store, schema: Fixtures.memoV1).read { try $0.fetch("UserMemo") }.allSatisfy {
+                $0["count"] == 100
+            })
         // A second run has nothing to do.
         let again = try Molt.run(["migrate", setup.store.path, "--to", "1.json"], in: setup.dir.url)
         #expect(again.status == 0)
         #expect(again.stdout == "The store is already at version 1 with this schema: nothing to do.\n")
     }
 
-    @Test("migrate --backup removes the copy after success; --keep-backup keeps it: a store with the original's objects")
+    @Test(
+        "migrate --backup removes the copy after success; --keep-backup keeps it: a store with the original's objects")
     func backup() throws {
         let setup = try Setup()
         let removed = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--backup"], in: setup.dir.url)
@@ -88,13 +93,17 @@ struct MigrationCommandTests {
 
         let other = try Setup()
         let original = try Self.exported("memos.sqlite", in: other.dir.url)
-        let kept = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--backup", "--keep-backup"], in: other.dir.url)
+        let kept = try Molt.run(
+            ["migrate", "memos.sqlite", "--to", "1.json", "--backup", "--keep-backup"], in: other.dir.url)
         #expect(kept.status == 0, "\(kept)")
         #expect(kept.stdout.hasSuffix("Backup kept at \(other.store.path).backup-0.\n"))
         #expect(try Store.inspect(at: URL(fileURLWithPath: other.store.path + ".backup-0")).version == 0)
         // SQLite's online backup: the same pages, not the same header bytes (its change counter is its own).
         #expect(try Self.exported("memos.sqlite.backup-0", in: other.dir.url) == original)
-        #expect(try snapshotOfFiles(in: other.dir.url).keys.sorted() == ["1-code.json", "1.json", "memos.sqlite", "memos.sqlite.backup-0"])
+        #expect(
+            try snapshotOfFiles(in: other.dir.url).keys.sorted() == [
+                "1-code.json", "1.json", "memos.sqlite", "memos.sqlite.backup-0",
+            ])
     }
 
     @Test("--backup never overwrites an earlier backup")
@@ -104,7 +113,10 @@ struct MigrationCommandTests {
         let before = try setup.files()
         let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1.json", "--backup"], in: setup.dir.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == "error: \(setup.store.path).backup-0 already exists: move that earlier backup away, or migrate without --backup; nothing was written.\n")
+        #expect(
+            result.stderr
+                == "error: \(setup.store.path).backup-0 already exists: move that earlier backup away, or migrate without --backup; nothing was written.\n"
+        )
         #expect(try setup.files() == before)
     }
 
@@ -121,14 +133,18 @@ struct MigrationCommandTests {
         let setup = try Setup()
         let before = try setup.files()
         for command in ["plan", "migrate", "rehearse"] {
-            let result = try Molt.run([command, "memos.sqlite", "--to", "1-code.json", "--backup"].filter { command == "migrate" || $0 != "--backup" }, in: setup.dir.url)
+            let result = try Molt.run(
+                [command, "memos.sqlite", "--to", "1-code.json", "--backup"].filter {
+                    command == "migrate" || $0 != "--backup"
+                }, in: setup.dir.url)
             #expect(result.status == 5, "\(command): \(result)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == """
-                error: Molt cannot infer the migration from version 0 to 1:
-                - Attribute 'UserMemo.memoDescription' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
+            #expect(
+                result.stderr == """
+                    error: Molt cannot infer the migration from version 0 to 1:
+                    - Attribute 'UserMemo.memoDescription' has been added as required with no default value between versions 0 and 1, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 0 to 1.
 
-                """)
+                    """)
             #expect(try setup.files() == before, "\(command) wrote something")
         }
     }
@@ -136,29 +152,42 @@ struct MigrationCommandTests {
     @Test("migrate --mapping computes what inference cannot, with SQL expressions from a file")
     func mapping() throws {
         let setup = try Setup()
-        try Data("""
+        try Data(
+            """
             { "mappings": [ { "destination": "UserMemo",
                               "attributes": { "memoDescription": "memoTitle || ' / ' || COALESCE(memoSubtitle, '-')" } } ] }
-            """.utf8).write(to: setup.dir.file("mapping.json"))
+            """.utf8
+        ).write(to: setup.dir.file("mapping.json"))
         let before = try setup.files()
-        let plan = try Molt.run(["plan", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json", "--json"], in: setup.dir.url)
+        let plan = try Molt.run(
+            ["plan", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json", "--json"], in: setup.dir.url)
         #expect(plan.status == 0, "\(plan)")
-        let statements = (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as! [String: Any])["statements"] as! [String]
+        let statements =
+            (try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as! [String: Any])["statements"]
+            as! [String]
         // The table is rebuilt anyway (memoDescription is required), so the expression is computed in the rebuild:
         // one pass, no UPDATE before it.
-        #expect(statements.contains { $0.hasPrefix("INSERT INTO \"_molt_new_UserMemo\"") && $0.contains("memoTitle || ' / ' || COALESCE(memoSubtitle, '-')") }, "\(statements)")
+        #expect(
+            statements.contains {
+                $0.hasPrefix("INSERT INTO \"_molt_new_UserMemo\"")
+                    && $0.contains("memoTitle || ' / ' || COALESCE(memoSubtitle, '-')")
+            }, "\(statements)")
         #expect(!statements.contains { $0.hasPrefix("UPDATE") }, "\(statements)")
-        let rehearsal = try Molt.run(["rehearse", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        let rehearsal = try Molt.run(
+            ["rehearse", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
         #expect(rehearsal.status == 0, "\(rehearsal)")
         #expect(rehearsal.stdout.contains("  UserMemo: 20 → 20\n"))
         #expect(try setup.files() == before)
 
-        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        let result = try Molt.run(
+            ["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
         #expect(result.status == 0, "\(result)")
         let memos = try Store.open(at: setup.store, schema: Fixtures.memoV1NeedsCode).read { try $0.fetch("UserMemo") }
         #expect(memos.count == 20)
         for memo in memos {
-            #expect(memo["memoDescription"].string == "\(memo["memoTitle"].string!) / \(memo["memoSubtitle"].string ?? "-")")
+            #expect(
+                memo["memoDescription"].string == "\(memo["memoTitle"].string!) / \(memo["memoSubtitle"].string ?? "-")"
+            )
         }
     }
 
@@ -167,33 +196,47 @@ struct MigrationCommandTests {
         let setup = try Setup()
         try Data("{ \"stages\": 3 }".utf8).write(to: setup.dir.file("mapping.json"))
         let before = try setup.files()
-        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        let result = try Molt.run(
+            ["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
         #expect(result.status == 3)
-        #expect(result.stderr == "error: mapping.json is not a mapping file: it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions), and optionally \"overrides\" keyed by engine (\"sqlite\", \"postgresql\").\n")
+        #expect(
+            result.stderr
+                == "error: mapping.json is not a mapping file: it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions), and optionally \"overrides\" keyed by engine (\"sqlite\", \"postgresql\").\n"
+        )
         #expect(try setup.files() == before)
     }
 
-    @Test("a mapping file's per-engine overrides run on their engine; an unknown engine is named, and nothing is written")
+    @Test(
+        "a mapping file's per-engine overrides run on their engine; an unknown engine is named, and nothing is written")
     func mappingOverrides() throws {
         let setup = try Setup()
         // `printf` is SQLite's own, `concat` PostgreSQL's (SQLite 3.40 has none); the portable expression is not run.
-        try Data("""
+        try Data(
+            """
             { "mappings": [ { "destination": "UserMemo",
                               "attributes": { "memoDescription": "'portable'" },
                               "overrides": { "sqlite": { "attributes": { "memoDescription": "printf('%s!', memoTitle)" } },
                                              "postgresql": { "attributes": { "memoDescription": "concat(memoTitle, '!')" } } } } ] }
-            """.utf8).write(to: setup.dir.file("mapping.json"))
-        try Data("""
+            """.utf8
+        ).write(to: setup.dir.file("mapping.json"))
+        try Data(
+            """
             { "mappings": [ { "destination": "UserMemo", "attributes": { "memoDescription": "memoTitle" },
                               "overrides": { "postgres": { "attributes": { "memoDescription": "memoTitle" } } } } ] }
-            """.utf8).write(to: setup.dir.file("misspelled.json"))
+            """.utf8
+        ).write(to: setup.dir.file("misspelled.json"))
         let before = try setup.files()
-        let refused = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "misspelled.json"], in: setup.dir.url)
+        let refused = try Molt.run(
+            ["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "misspelled.json"], in: setup.dir.url)
         #expect(refused.status == 3)
-        #expect(refused.stderr.hasPrefix("error: misspelled.json is not a mapping file (at mappings[0].overrides: unknown engine 'postgres' in the overrides; the engines are 'sqlite' and 'postgresql'): "), "\(refused)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "error: misspelled.json is not a mapping file (at mappings[0].overrides: unknown engine 'postgres' in the overrides; the engines are 'sqlite' and 'postgresql'): "
+            ), "\(refused)")
         #expect(try setup.files() == before)
 
-        let result = try Molt.run(["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
+        let result = try Molt.run(
+            ["migrate", "memos.sqlite", "--to", "1-code.json", "--mapping", "mapping.json"], in: setup.dir.url)
         #expect(result.status == 0, "\(result)")
         let memos = try Store.open(at: setup.store, schema: Fixtures.memoV1NeedsCode).read { try $0.fetch("UserMemo") }
         #expect(memos.count == 20)
@@ -217,7 +260,13 @@ struct MigrationCommandTests {
 
         let json = try Molt.run(["rehearse", "memos.sqlite", "--to", "1.json", "--json"], in: setup.dir.url)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
-        #expect((object["entities"] as! [[String: Any]]).map { [$0["entity"] as? String, ($0["before"] as? Int).map(String.init), ($0["after"] as? Int).map(String.init)] } == [["UserMemo", "25", "25"]])
+        #expect(
+            (object["entities"] as! [[String: Any]]).map {
+                [
+                    $0["entity"] as? String, ($0["before"] as? Int).map(String.init),
+                    ($0["after"] as? Int).map(String.init),
+                ]
+            } == [["UserMemo", "25", "25"]])
         #expect((object["peakMemoryBytes"] as? Int ?? 0) > 0)
         #expect(try setup.files() == before)
     }
@@ -241,11 +290,12 @@ struct MigrationCommandTests {
         let export = try Self.exported("memos.sqlite", in: setup.dir.url)
         let result = try Molt.run(["migrate", "memos.sqlite", "--to", "unique.json", "--backup"], in: setup.dir.url)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr == """
-            note: the store was left as it was; a copy is at \(setup.store.path).backup-0.
-            error: Cannot add the uniqueness constraint on 'UserMemo'(favorite) in version 1: the value (false) is held by 10 objects. Make the values unique in a custom stage before this version, or drop the constraint.
+        #expect(
+            result.stderr == """
+                note: the store was left as it was; a copy is at \(setup.store.path).backup-0.
+                error: Cannot add the uniqueness constraint on 'UserMemo'(favorite) in version 1: the value (false) is held by 10 objects. Make the values unique in a custom stage before this version, or drop the constraint.
 
-            """)
+                """)
         #expect(try Store.inspect(at: setup.store).version == 0)
         #expect(try Data(contentsOf: setup.store) == original)
         #expect(try Self.exported("memos.sqlite.backup-0", in: setup.dir.url) == export)

@@ -7,8 +7,12 @@ import Testing
 @Suite("molt import and export on PostgreSQL")
 struct PostgresImportTests {
     static func server() throws -> URL {
-        guard let text = ProcessInfo.processInfo.environment["MOLT_POSTGRES_URL"], !text.isEmpty, let url = URL(string: text) else {
-            try Test.cancel("PostgreSQL case skipped: MOLT_POSTGRES_URL is not set (bash .ci/run starts a throw-away server and sets it)")
+        guard let text = ProcessInfo.processInfo.environment["MOLT_POSTGRES_URL"], !text.isEmpty,
+            let url = URL(string: text)
+        else {
+            try Test.cancel(
+                "PostgreSQL case skipped: MOLT_POSTGRES_URL is not set (bash .ci/run starts a throw-away server and sets it)"
+            )
         }
         return url
     }
@@ -29,7 +33,8 @@ struct PostgresImportTests {
         #expect(export.status == 0, "\(export)")
         try Data(export.stdout.utf8).write(to: dir.file("data.json"))
 
-        let imported = try Molt.run(["import", Self.store(server, namespace), "--schema", "schema.json", "data.json"], in: dir.url)
+        let imported = try Molt.run(
+            ["import", Self.store(server, namespace), "--schema", "schema.json", "data.json"], in: dir.url)
         #expect(imported.status == 0, "\(imported)")
         #expect(imported.stdout.hasPrefix("Imported 9 objects into postgres://"))
         let again = try Molt.run(["export", Self.store(server, namespace)], in: dir.url)
@@ -42,16 +47,21 @@ struct PostgresImportTests {
         let server = try Self.server()
         let namespace = Self.namespace()
         defer { try? PostgresMaintenance.dropNamespace(namespace, at: server) }
-        try PostgresMaintenance.execute(["CREATE SCHEMA \"\(namespace)\"", "CREATE TABLE \"\(namespace)\".keep (x integer)"], namespace: namespace, at: server)
+        try PostgresMaintenance.execute(
+            ["CREATE SCHEMA \"\(namespace)\"", "CREATE TABLE \"\(namespace)\".keep (x integer)"], namespace: namespace,
+            at: server)
         let dir = TemporaryDirectory()
         try Fixtures.write(Fixtures.everything, to: dir.file("schema.json"))
         // An object that points to one the file does not hold: refused after the store was created.
-        let data = #"{"format": "molt-data", "formatVersion": 1, "entities": {"Folder": [{"_id": 1, "name": "a", "notes": [9]}]}}"#
+        let data =
+            #"{"format": "molt-data", "formatVersion": 1, "entities": {"Folder": [{"_id": 1, "name": "a", "notes": [9]}]}}"#
         try Data(data.utf8).write(to: dir.file("data.json"))
-        let imported = try Molt.run(["import", Self.store(server, namespace), "--schema", "schema.json", "data.json"], in: dir.url)
+        let imported = try Molt.run(
+            ["import", Self.store(server, namespace), "--schema", "schema.json", "data.json"], in: dir.url)
         #expect(imported.status == 3, "\(imported)")
         let tables = try PostgresMaintenance.strings(
-            "SELECT tablename FROM pg_tables WHERE schemaname = '\(namespace)' ORDER BY tablename", namespace: namespace, at: server)
+            "SELECT tablename FROM pg_tables WHERE schemaname = '\(namespace)' ORDER BY tablename",
+            namespace: namespace, at: server)
         #expect(tables == ["keep"])
     }
 }

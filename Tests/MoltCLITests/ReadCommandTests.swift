@@ -7,7 +7,8 @@ import Testing
 @Suite("Read commands write nothing")
 struct ReadCommandTests {
     static let readCommands: [[String]] = [
-        ["info", "s.sqlite"], ["info", "s.sqlite", "--json", "--count"], ["schema", "s.sqlite"], ["export", "s.sqlite"],
+        ["info", "s.sqlite"], ["info", "s.sqlite", "--json", "--count"], ["schema", "s.sqlite"],
+        ["export", "s.sqlite"],
         ["export", "s.sqlite", "--format", "csv"], ["plan", "s.sqlite", "--to", "1.json"], ["check", "s.sqlite"],
         ["rehearse", "s.sqlite", "--to", "1.json"],
     ]
@@ -18,7 +19,12 @@ struct ReadCommandTests {
         let store = try Store.open(at: url, schema: Fixtures.memoV0)
         try store.write { objects in
             for i in 0..<count {
-                try objects.insert("UserMemo", ["objectID": .uuid(UUID()), "memoTitle": .string("Memo \(i)"), "memoDate": .date(Date(timeIntervalSince1970: 1_700_000_000))])
+                try objects.insert(
+                    "UserMemo",
+                    [
+                        "objectID": .uuid(UUID()), "memoTitle": .string("Memo \(i)"),
+                        "memoDate": .date(Date(timeIntervalSince1970: 1_700_000_000)),
+                    ])
             }
         }
         try store.close()
@@ -26,7 +32,8 @@ struct ReadCommandTests {
         return url
     }
 
-    @Test("on a WAL store and a rollback-journal store, no file changes, appears or vanishes", arguments: [true, false])
+    @Test(
+        "on a WAL store and a rollback-journal store, no file changes, appears or vanishes", arguments: [true, false])
     func nothingWritten(wal: Bool) throws {
         let dir = TemporaryDirectory()
         if wal {
@@ -54,26 +61,38 @@ struct ReadCommandTests {
         for command in Self.readCommands {
             let result = try Molt.run(command, in: dir.url)
             #expect(result.status == 3, "\(command): \(result)")
-            #expect(result.stderr == "error: The store at \(store.path) has a rollback journal (\(store.path)-journal, 4096 bytes) left by a process that stopped in the middle of a write. A read command does not apply or discard it, and nothing was written. Run `molt recover \(store.path)` (or open the store for writing with `Store.open`), then try again.\n")
+            #expect(
+                result.stderr
+                    == "error: The store at \(store.path) has a rollback journal (\(store.path)-journal, 4096 bytes) left by a process that stopped in the middle of a write. A read command does not apply or discard it, and nothing was written. Run `molt recover \(store.path)` (or open the store for writing with `Store.open`), then try again.\n"
+            )
             #expect(try snapshotOfFiles(in: dir.url) == before, "\(command) changed a file")
         }
         let recovered = try Molt.run(["recover", "s.sqlite"], in: dir.url)
         #expect(recovered.status == 0, "\(recovered)")
-        #expect(recovered.stdout == "Recovered \(store.path): rolled back the unfinished write recorded in \(store.path)-journal.\n")
+        #expect(
+            recovered.stdout
+                == "Recovered \(store.path): rolled back the unfinished write recorded in \(store.path)-journal.\n")
         #expect(!FileManager.default.fileExists(atPath: store.path + "-journal"))
         #expect(try Molt.run(["info", "s.sqlite"], in: dir.url).status == 0)
         let again = try Molt.run(["recover", "s.sqlite"], in: dir.url)
-        #expect(again.stdout == "Nothing to recover: \(store.path) has no journal or log left by a process that stopped while writing.\n")
+        #expect(
+            again.stdout
+                == "Nothing to recover: \(store.path) has no journal or log left by a process that stopped while writing.\n"
+        )
     }
 
-    @Test("a write-ahead log with committed changes: read through its index, or refused without one; migrate recovers it")
+    @Test(
+        "a write-ahead log with committed changes: read through its index, or refused without one; migrate recovers it")
     func staleLog() throws {
         let dir = TemporaryDirectory()
         let live = TemporaryDirectory()
         let store = try Self.walStore(live)
         // Copy the files of an open WAL store that has committed a change: what a killed app leaves behind.
         let open = try Store.open(at: store, schema: Fixtures.memoV0)
-        try open.write { objects in _ = try objects.insert("UserMemo", ["objectID": .uuid(UUID()), "memoTitle": "late", "memoDate": .date(Date())]) }
+        try open.write { objects in
+            _ = try objects.insert(
+                "UserMemo", ["objectID": .uuid(UUID()), "memoTitle": "late", "memoDate": .date(Date())])
+        }
         for suffix in ["", "-wal", "-shm"] {
             try FileManager.default.copyItem(atPath: store.path + suffix, toPath: dir.file("s.sqlite").path + suffix)
         }
@@ -90,12 +109,18 @@ struct ReadCommandTests {
         let refused = try Molt.run(["export", "s.sqlite"], in: dir.url)
         #expect(refused.status == 3, "\(refused)")
         #expect(refused.stderr.hasPrefix("error: The store at \(path) has a write-ahead log (\(path)-wal, "))
-        #expect(refused.stderr.hasSuffix(" bytes) with committed changes, left by a process that stopped before it closed the store. A read command does not apply or discard it, and nothing was written. Run `molt recover \(path)` (or open the store for writing with `Store.open`), then try again.\n"))
+        #expect(
+            refused.stderr.hasSuffix(
+                " bytes) with committed changes, left by a process that stopped before it closed the store. A read command does not apply or discard it, and nothing was written. Run `molt recover \(path)` (or open the store for writing with `Store.open`), then try again.\n"
+            ))
         #expect(try snapshotOfFiles(in: dir.url) == before)
 
         let migrated = try Molt.run(["migrate", "s.sqlite", "--to", "1.json"], in: dir.url)
         #expect(migrated.status == 0, "\(migrated)")
-        #expect(migrated.stderr == "note: copied the committed changes of \(path)-wal into the store (left by a process that stopped while writing).\n")
+        #expect(
+            migrated.stderr
+                == "note: copied the committed changes of \(path)-wal into the store (left by a process that stopped while writing).\n"
+        )
         #expect(try Store.inspect(at: dir.file("s.sqlite")).objectCounts == ["UserMemo": 21])
     }
 
@@ -105,7 +130,10 @@ struct ReadCommandTests {
         let store = try Fixtures.memoStore(at: dir.file("s.sqlite"), count: 300)
         let sound = try Molt.run(["check", "s.sqlite"], in: dir.url)
         #expect(sound.status == 0, "\(sound)")
-        #expect(sound.stdout == "\(store.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), and Molt's metadata and history read; version 0.\n")
+        #expect(
+            sound.stdout
+                == "\(store.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), and Molt's metadata and history read; version 0.\n"
+        )
         try damageLastPage(store)
         let before = try snapshotOfFiles(in: dir.url)
         let damaged = try Molt.run(["check", "s.sqlite"], in: dir.url)

@@ -37,7 +37,8 @@ struct CustomAttributeTests {
         let home = Address(street: "1 Main St", city: "Springfield")
         try store.write { objects in
             try objects.insert(Post(title: "a", status: .draft, priority: .high, address: home))
-            try objects.insert(Post(title: "b", status: .published, priority: nil, address: Address(street: "2 Elm", city: "X")))
+            try objects.insert(
+                Post(title: "b", status: .published, priority: nil, address: Address(street: "2 Elm", city: "X")))
         }
         let published = try store.read { try $0.fetch(Post.self, where: \.status == .published) }
         #expect(published.map(\.title) == ["b"])

@@ -72,33 +72,41 @@ struct FrozenSchemaTests {
         #expect(error?.code == .schemaChangedWithoutVersionBump)
         #expect(error?.entity == "Person")
         #expect(error?.property == "age")
-        #expect(error?.message == """
-            Version 1 was edited after it shipped; it differs from 1.json:
-            - Attribute 'Person.age' has changed type from 'int' to 'string'.
-            - Attribute 'Person.age' has been made optional.
-            - Attribute 'Person.email' has been added.
-            A shipped version must not change: restore version 1 as recorded, and declare the change as version 2.
-            """)
+        #expect(
+            error?.message == """
+                Version 1 was edited after it shipped; it differs from 1.json:
+                - Attribute 'Person.age' has changed type from 'int' to 'string'.
+                - Attribute 'Person.age' has been made optional.
+                - Attribute 'Person.email' has been added.
+                A shipped version must not change: restore version 1 as recorded, and declare the change as version 2.
+                """)
     }
 
     @Test("A changed migration hint in a shipped version is caught too")
     func changedHint() throws {
         let snapshot = try ShippedV1.schema.snapshotJSON()
         let error = #expect(throws: MoltError.self) { try RenamedHintV1.verifyFrozen(snapshot: snapshot) }
-        #expect(error?.message == """
-            Version 1 was edited after it shipped; it differs from 1.json:
-            - Attribute 'Person.name' has changed its originalName from none to 'fullName'.
-            A shipped version must not change: restore version 1 as recorded, and declare the change as version 2.
-            """)
+        #expect(
+            error?.message == """
+                Version 1 was edited after it shipped; it differs from 1.json:
+                - Attribute 'Person.name' has changed its originalName from none to 'fullName'.
+                A shipped version must not change: restore version 1 as recorded, and declare the change as version 2.
+                """)
     }
 
     @Test("A shipped version without a snapshot is reported; recording never overwrites a shipped snapshot")
     func missingAndOverwrite() throws {
         let folder = Folder()
-        let missing = #expect(throws: MoltError.self) { try FrozenSchemas.verify(ShippedPlan.self, against: folder.url) }
-        #expect(missing?.message == "Version 1 has no snapshot 1.json in \(folder.url.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try FrozenSchemas.record(schema, in: folder)`.")
+        let missing = #expect(throws: MoltError.self) {
+            try FrozenSchemas.verify(ShippedPlan.self, against: folder.url)
+        }
+        #expect(
+            missing?.message
+                == "Version 1 has no snapshot 1.json in \(folder.url.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try FrozenSchemas.record(schema, in: folder)`."
+        )
         try FrozenSchemas.record(ShippedV1.schema, in: folder.url)
         #expect(throws: MoltError.self) { try FrozenSchemas.record(EditedV1.schema, in: folder.url) }
-        try FrozenSchemas.verify(ShippedV1.schema, snapshot: Data(contentsOf: FrozenSchemas.url(version: 1, in: folder.url)))
+        try FrozenSchemas.verify(
+            ShippedV1.schema, snapshot: Data(contentsOf: FrozenSchemas.url(version: 1, in: folder.url)))
     }
 }

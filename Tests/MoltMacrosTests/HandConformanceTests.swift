@@ -8,10 +8,12 @@ struct HandNote: PersistentModel {
     var title: String
     var pinned: Bool = false
 
-    static let entity = Entity("HandNote", attributes: [
-        Attribute("title", .string),
-        Attribute("pinned", .bool, default: false),
-    ])
+    static let entity = Entity(
+        "HandNote",
+        attributes: [
+            Attribute("title", .string),
+            Attribute("pinned", .bool, default: false),
+        ])
     init(title: String) { self.title = title }
     init(row: ModelRow) throws {
         persistentID = row.id
@@ -44,7 +46,9 @@ struct HandConformanceTests {
         #expect(pinned.map(\.title) == ["Milk"])
         #expect(pinned[0].dynamicObject["title"] == "Milk")
         #expect(pinned[0].dynamicObject.id == 1)
-        let dynamic = try store.read { objects in try objects.model(HandNote.self, from: objects.object("HandNote", id: 2)!) }
+        let dynamic = try store.read { objects in
+            try objects.model(HandNote.self, from: objects.object("HandNote", id: 2)!)
+        }
         #expect(dynamic.title == "Bread")
         #expect(dynamic.pinned == false)
     }

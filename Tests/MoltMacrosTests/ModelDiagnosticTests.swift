@@ -10,7 +10,8 @@ struct ModelDiagnosticTests {
             expandedSource: "class Note {\n    var title: String = \"\"\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Model' applies to structs only, not to classs: Molt models are values, Sendable under Swift 6 and bound to no context",
+                    message:
+                        "'@Model' applies to structs only, not to classs: Molt models are values, Sendable under Swift 6 and bound to no context",
                     line: 1, column: 1, fixIts: [FixItSpec(message: "Make it a struct")])
             ],
             fixedSource: "@Model struct Note {\n    var title: String = \"\"\n}")
@@ -23,7 +24,8 @@ struct ModelDiagnosticTests {
             expandedSource: "enum Kind {\n    case a\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "'@Model' applies to structs only, not to enums: Molt models are values, Sendable under Swift 6 and bound to no context",
+                    message:
+                        "'@Model' applies to structs only, not to enums: Molt models are values, Sendable under Swift 6 and bound to no context",
                     line: 1, column: 1)
             ])
     }
@@ -32,10 +34,12 @@ struct ModelDiagnosticTests {
     func unsupportedType() {
         assertExpansion(
             "@Model struct Note {\n    var tags: [String] = []\n}",
-            expandedSource: "struct Note {\n    var tags: [String] = []\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
+            expandedSource:
+                "struct Note {\n    var tags: [String] = []\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "Property 'tags' has type '[String]', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'",
+                    message:
+                        "Property 'tags' has type '[String]', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'",
                     line: 2, column: 15, fixIts: [FixItSpec(message: "Mark 'tags' '@Transient'")])
             ],
             fixedSource: "@Model struct Note {\n    @Transient var tags: [String] = []\n}")
@@ -45,10 +49,12 @@ struct ModelDiagnosticTests {
     func computedAttribute() {
         assertExpansion(
             "@Model struct Note {\n    var title: String\n    @Attribute var shout: String { title }\n}",
-            expandedSource: "struct Note {\n    var title: String\n    var shout: String { title }\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
+            expandedSource:
+                "struct Note {\n    var title: String\n    var shout: String { title }\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "Property 'shout' is computed, so it is not stored; remove '@Attribute'", line: 3, column: 5,
+                    message: "Property 'shout' is computed, so it is not stored; remove '@Attribute'", line: 3,
+                    column: 5,
                     fixIts: [FixItSpec(message: "Remove '@Attribute'")])
             ],
             fixedSource: "@Model struct Note {\n    var title: String\n    var shout: String { title }\n}")
@@ -58,10 +64,12 @@ struct ModelDiagnosticTests {
     func missingType() {
         assertExpansion(
             "@Model struct Note {\n    var count = 0\n}",
-            expandedSource: "struct Note {\n    var count = 0\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
+            expandedSource:
+                "struct Note {\n    var count = 0\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "Stored property 'count' needs a type annotation: '@Model' reads the stored type from the declaration",
+                    message:
+                        "Stored property 'count' needs a type annotation: '@Model' reads the stored type from the declaration",
                     line: 2, column: 9, fixIts: [FixItSpec(message: "Add ': Int'")])
             ],
             fixedSource: "@Model struct Note {\n    var count: Int = 0\n}")
@@ -71,10 +79,12 @@ struct ModelDiagnosticTests {
     func letWithValue() {
         assertExpansion(
             "@Model struct Note {\n    let kind: String = \"memo\"\n}",
-            expandedSource: "struct Note {\n    let kind: String = \"memo\"\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
+            expandedSource:
+                "struct Note {\n    let kind: String = \"memo\"\n\n    /// The identifier Molt gave this object when it was inserted, or nil before.\n    var persistentID: Int64? = nil\n}",
             diagnostics: [
                 DiagnosticSpec(
-                    message: "Property 'kind' is a 'let' with an initial value, so it cannot be read from the store; make it 'var', or mark it '@Transient'",
+                    message:
+                        "Property 'kind' is a 'let' with an initial value, so it cannot be read from the store; make it 'var', or mark it '@Transient'",
                     line: 2, column: 5, fixIts: [FixItSpec(message: "Replace 'let' with 'var'")])
             ],
             fixedSource: "@Model struct Note {\n    var kind: String = \"memo\"\n}")
@@ -107,11 +117,23 @@ struct ModelDiagnosticTests {
                 }
                 """,
             diagnostics: [
-                DiagnosticSpec(message: "Property 'b' cannot be the primary key: 'a' already is; an entity has one primary key", line: 3, column: 5),
-                DiagnosticSpec(message: "'@Relationship' applies to ToOne<Model> and ToMany<Model> properties; 'title' is an attribute, use '@Attribute'", line: 4, column: 5),
-                DiagnosticSpec(message: "'@Attribute' applies to attributes; 'folder' is a relationship, use '@Relationship'", line: 5, column: 5),
-                DiagnosticSpec(message: "Relationship 'owner' is already optional as 'ToOne<Person>'; remove the '?'", line: 6, column: 16, fixIts: [FixItSpec(message: "Remove '?'")]),
-                DiagnosticSpec(message: "'@Transient' property 'cache' needs an initial value, because it is not read from the store", line: 7, column: 20),
+                DiagnosticSpec(
+                    message: "Property 'b' cannot be the primary key: 'a' already is; an entity has one primary key",
+                    line: 3, column: 5),
+                DiagnosticSpec(
+                    message:
+                        "'@Relationship' applies to ToOne<Model> and ToMany<Model> properties; 'title' is an attribute, use '@Attribute'",
+                    line: 4, column: 5),
+                DiagnosticSpec(
+                    message: "'@Attribute' applies to attributes; 'folder' is a relationship, use '@Relationship'",
+                    line: 5, column: 5),
+                DiagnosticSpec(
+                    message: "Relationship 'owner' is already optional as 'ToOne<Person>'; remove the '?'", line: 6,
+                    column: 16, fixIts: [FixItSpec(message: "Remove '?'")]),
+                DiagnosticSpec(
+                    message:
+                        "'@Transient' property 'cache' needs an initial value, because it is not read from the store",
+                    line: 7, column: 20),
             ])
     }
 }
@@ -124,7 +146,9 @@ struct ModelGenericTests {
             "@Model struct Box<T> {\n    var value: Int\n}",
             expandedSource: "struct Box<T> {\n    var value: Int\n}",
             diagnostics: [
-                DiagnosticSpec(message: "'@Model' does not support generic structs: an entity has one fixed set of attributes", line: 1, column: 15)
+                DiagnosticSpec(
+                    message: "'@Model' does not support generic structs: an entity has one fixed set of attributes",
+                    line: 1, column: 15)
             ])
     }
 }

@@ -27,11 +27,13 @@ enum AppV2: VersionedSchema {
 enum AppPlan: SchemaMigrationPlan {
     static let schemas: [any VersionedSchema.Type] = [AppV1.self, AppV2.self]
     static var stages: [MigrationStage] {
-        [.custom(from: 1, to: 2) { migration in
-            try migration.enumerateObjects(AppV1.Person.self, to: AppV2.Person.self) { old in
-                AppV2.Person(fullName: "\(old.firstName) \(old.lastName)", yearsSinceBirth: old.age, email: nil)
+        [
+            .custom(from: 1, to: 2) { migration in
+                try migration.enumerateObjects(AppV1.Person.self, to: AppV2.Person.self) { old in
+                    AppV2.Person(fullName: "\(old.firstName) \(old.lastName)", yearsSinceBirth: old.age, email: nil)
+                }
             }
-        }]
+        ]
     }
 }
 
@@ -48,7 +50,8 @@ enum QualifiedV1: VersionedSchema {
 struct ReadmeTypedQuickStartTests {
     @Test("the typed quick start migrates version 1's people to version 2 and queries them by key path")
     func quickStart() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("molt-readme-typed-\(UUID().uuidString).sqlite")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-readme-typed-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
         let first = try Store.open(at: url, schema: AppV1.schema)
         try first.write { objects in

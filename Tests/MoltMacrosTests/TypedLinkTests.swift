@@ -43,7 +43,10 @@ struct TypedLinkTests {
             }
         }
         #expect(error?.code == .objectNotFound)
-        #expect(error?.message == "Relationship 'Person.passport' points to a 'Passport' value that was never inserted (its persistentID is nil), so it would be stored empty. Insert the 'Passport' first and link the value `insert` returned.")
+        #expect(
+            error?.message
+                == "Relationship 'Person.passport' points to a 'Passport' value that was never inserted (its persistentID is nil), so it would be stored empty. Insert the 'Passport' first and link the value `insert` returned."
+        )
         #expect(try store.read { try $0.count(Person.self) } == 0)
     }
 }

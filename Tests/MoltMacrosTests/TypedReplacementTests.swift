@@ -30,7 +30,8 @@ enum RatedPlan: SchemaMigrationPlan {
 struct TypedReplacementTests {
     @Test("a VersionedSchema declares a property replaced: the old values go, the new property starts empty")
     func typedReplacement() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("molt-typed-replaced-\(UUID().uuidString).sqlite")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-typed-replaced-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
         let old = try Store.open(at: url, schema: RatedV1.schema)
         try old.write { objects in
@@ -43,8 +44,9 @@ struct TypedReplacementTests {
         let notes = try store.read { try $0.fetch(RatedV2.Note.self, orderBy: [.ascending(\.title)]) }
         #expect(notes.map(\.title) == ["Dune", "Emma"])
         #expect(notes.map(\.rating) == [nil, nil])
-        #expect(try store.history().last?.dropped == [
-            DroppedData(entity: "Note", property: "rating", count: 2, isDeclared: true, isReplaced: true),
-        ])
+        #expect(
+            try store.history().last?.dropped == [
+                DroppedData(entity: "Note", property: "rating", count: 2, isDeclared: true, isReplaced: true)
+            ])
     }
 }

@@ -64,32 +64,43 @@ struct TypedStageTests {
         let folder = Folder()
         let url = folder.url.appendingPathComponent("people.sqlite")
         try seed(url)
-        let plan = try MigrationPlan(schemas: [Old.schema, New.schema], stages: [
-            .custom(from: 1, to: 2) { migration in
-                let navy = try migration.new.fetch(New.Team.self, where: \.name == "Navy")[0]
-                #expect(try migration.old.count(Old.Person.self, where: \.age > 40) == 2)
-                try migration.enumerateObjects(Old.Person.self, to: New.Person.self) { old, new in
-                    New.Person(
-                        fullName: "\(old.firstName) \(old.lastName)", initials: "\(old.firstName.prefix(1))\(old.lastName.prefix(1))",
-                        age: old.age, nickname: new["nickname"].string ?? (old.age > 80 ? "Amazing Grace" : nil),
-                        team: old.firstName == "Alan" ? ToOne(navy) : ToOne(id: old.team.id))
+        let plan = try MigrationPlan(
+            schemas: [Old.schema, New.schema],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    let navy = try migration.new.fetch(New.Team.self, where: \.name == "Navy")[0]
+                    #expect(try migration.old.count(Old.Person.self, where: \.age > 40) == 2)
+                    try migration.enumerateObjects(Old.Person.self, to: New.Person.self) { old, new in
+                        New.Person(
+                            fullName: "\(old.firstName) \(old.lastName)",
+                            initials: "\(old.firstName.prefix(1))\(old.lastName.prefix(1))",
+                            age: old.age, nickname: new["nickname"].string ?? (old.age > 80 ? "Amazing Grace" : nil),
+                            team: old.firstName == "Alan" ? ToOne(navy) : ToOne(id: old.team.id))
+                    }
+                    // Dynamic and typed creation in the same migration.
+                    try migration.new.insert(
+                        New.Person(fullName: "Katherine Johnson", initials: "KJ", age: 101, team: ToOne(navy)))
+                    try migration.create(
+                        "Person", value: ["fullName": "Margaret Hamilton", "initials": "MH", "age": 88])
                 }
-                // Dynamic and typed creation in the same migration.
-                try migration.new.insert(New.Person(fullName: "Katherine Johnson", initials: "KJ", age: 101, team: ToOne(navy)))
-                try migration.create("Person", value: ["fullName": "Margaret Hamilton", "initials": "MH", "age": 88])
-            }
-        ])
+            ])
         let store = try Store.open(at: url, schema: New.schema, options: Store.Options().migrating(with: plan))
         try store.read { objects in
             let people = try objects.fetch(New.Person.self, orderBy: [.ascending(\.fullName)])
-            #expect(people.map(\.fullName) == ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Katherine Johnson", "Margaret Hamilton"])
+            #expect(
+                people.map(\.fullName) == [
+                    "Ada Lovelace", "Alan Turing", "Grace Hopper", "Katherine Johnson", "Margaret Hamilton",
+                ])
             #expect(people.map(\.initials) == ["AL", "AT", "GH", "KJ", "MH"])
             #expect(people.map(\.age) == [36, 41, 85, 101, 88])
             #expect(people.map(\.nickname) == [nil, nil, "Amazing Grace", nil, nil])
             let teams = try objects.fetch(New.Team.self, orderBy: [.ascending(\.name)])
             #expect(teams.map(\.name) == ["Math", "Navy"])
             #expect(try objects.destinations(\.members, of: teams[0]).map(\.fullName) == ["Ada Lovelace"])
-            #expect(try objects.destinations(\.members, of: teams[1]).map(\.fullName).sorted() == ["Alan Turing", "Grace Hopper", "Katherine Johnson"])
+            #expect(
+                try objects.destinations(\.members, of: teams[1]).map(\.fullName).sorted() == [
+                    "Alan Turing", "Grace Hopper", "Katherine Johnson",
+                ])
             #expect(try objects.destination(\.team, of: people[4]) == nil)
         }
     }
@@ -99,13 +110,19 @@ struct TypedStageTests {
         let folder = Folder()
         let url = folder.url.appendingPathComponent("people.sqlite")
         try seed(url)
-        let plan = try MigrationPlan(schemas: [Old.schema, New.schema], stages: [
-            .custom(from: 1, to: 2) { migration in
-                try migration.enumerateObjects(New.Person.self, to: New.Person.self) { old in old }
-            }
-        ])
-        let error = #expect(throws: MoltError.self) { try Store.open(at: url, schema: New.schema, options: Store.Options().migrating(with: plan)) }
-        #expect(error?.message.contains("The model 'Person' does not match entity 'Person' of the store's schema version 1:") == true)
+        let plan = try MigrationPlan(
+            schemas: [Old.schema, New.schema],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    try migration.enumerateObjects(New.Person.self, to: New.Person.self) { old in old }
+                }
+            ])
+        let error = #expect(throws: MoltError.self) {
+            try Store.open(at: url, schema: New.schema, options: Store.Options().migrating(with: plan))
+        }
+        #expect(
+            error?.message.contains(
+                "The model 'Person' does not match entity 'Person' of the store's schema version 1:") == true)
         #expect(try Store.version(at: url) == 1)
     }
 
@@ -114,16 +131,22 @@ struct TypedStageTests {
         let folder = Folder()
         let url = folder.url.appendingPathComponent("people.sqlite")
         try seed(url)
-        let plan = try MigrationPlan(schemas: [Old.schema, New.schema], stages: [
-            .custom(from: 1, to: 2) { migration in
-                var seen: [String] = []
-                try migration.enumerateOldObjects(Old.Person.self) { seen.append("\($0.firstName)@\($0.team.id ?? 0)") }
-                #expect(seen == ["Ada@1", "Alan@1", "Grace@2"])
-                try migration.enumerateObjects(Old.Person.self, to: New.Person.self) { old in
-                    New.Person(fullName: old.firstName, initials: "", age: old.age, team: old.team.id.map { ToOne(id: $0) } ?? nil)
+        let plan = try MigrationPlan(
+            schemas: [Old.schema, New.schema],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    var seen: [String] = []
+                    try migration.enumerateOldObjects(Old.Person.self) {
+                        seen.append("\($0.firstName)@\($0.team.id ?? 0)")
+                    }
+                    #expect(seen == ["Ada@1", "Alan@1", "Grace@2"])
+                    try migration.enumerateObjects(Old.Person.self, to: New.Person.self) { old in
+                        New.Person(
+                            fullName: old.firstName, initials: "", age: old.age,
+                            team: old.team.id.map { ToOne(id: $0) } ?? nil)
+                    }
                 }
-            }
-        ])
+            ])
         let store = try Store.open(at: url, schema: New.schema, options: Store.Options().migrating(with: plan))
         #expect(try store.read { try $0.fetch(New.Person.self).map(\.fullName) } == ["Ada", "Alan", "Grace"])
     }

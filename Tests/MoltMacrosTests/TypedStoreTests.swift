@@ -18,14 +18,18 @@ struct TypedStoreTests {
         let entity = Note.entity
         #expect(entity.name == "Note")
         #expect(entity.primaryKey == "uuid")
-        #expect(entity.attributes == [
-            Attribute("uuid", .uuid), Attribute("title", .string), Attribute("count", .int, default: 0),
-            Attribute("rating", .double, default: 2.5), Attribute("pinned", .bool, default: false),
-            Attribute("subtitle", .string, isOptional: true), Attribute("created", .date),
-            Attribute("attachment", .data, isOptional: true), Attribute("big", .int, default: -1),
-        ])
+        #expect(
+            entity.attributes == [
+                Attribute("uuid", .uuid), Attribute("title", .string), Attribute("count", .int, default: 0),
+                Attribute("rating", .double, default: 2.5), Attribute("pinned", .bool, default: false),
+                Attribute("subtitle", .string, isOptional: true), Attribute("created", .date),
+                Attribute("attachment", .data, isOptional: true), Attribute("big", .int, default: -1),
+            ])
         #expect(entity.relationships == [Relationship("folder", to: "Folder", inverse: "notes")])
-        #expect(Folder.entity.relationships == [Relationship("notes", toMany: "Note", inverse: "folder", deleteRule: .cascade)])
+        #expect(
+            Folder.entity.relationships == [
+                Relationship("notes", toMany: "Note", inverse: "folder", deleteRule: .cascade)
+            ])
         #expect(Folder.entity.indexes == [Index(["name"], unique: true)])
         #expect(NotesV2.Note.entity.attribute(named: "heading")?.originalName == "title")
         #expect(Tag.entity.attributes == [Attribute("label", .string)])
@@ -46,7 +50,8 @@ struct TypedStoreTests {
         #expect(fetched.count == 1)
         var expected = original
         expected.persistentID = 1
-        #expect(fetched[0].uuid == uuid && fetched[0].title == "Milk" && fetched[0].count == 3 && fetched[0].rating == 4.5)
+        #expect(
+            fetched[0].uuid == uuid && fetched[0].title == "Milk" && fetched[0].count == 3 && fetched[0].rating == 4.5)
         #expect(fetched[0].pinned && fetched[0].subtitle == "2 litres" && fetched[0].created == Self.day)
         #expect(fetched[0].attachment == bytes && fetched[0].big == 1 << 40 && fetched[0].persistentID == 1)
 
@@ -64,7 +69,9 @@ struct TypedStoreTests {
         #expect(try store.read { try $0.count(Note.self) } == 0)
     }
 
-    @Test("Predicates on key paths: equality, comparison, contains, and, or, not, null", arguments: TypedStoreKind.allCases)
+    @Test(
+        "Predicates on key paths: equality, comparison, contains, and, or, not, null",
+        arguments: TypedStoreKind.allCases)
     func predicates(kind: TypedStoreKind) throws {
         let folder = ScratchFolder()
         let store = try kind.makeStore(NotesV1.schema, in: folder.url)
@@ -89,7 +96,9 @@ struct TypedStoreTests {
         #expect(try titles(.contains(\.subtitle, "ric")) == ["Jam"])
         #expect(try titles(.isIn(\.count, [1, 8])) == ["Jam", "Milk"])
 
-        let sorted = try store.read { try $0.fetch(Note.self, orderBy: [.descending(\.count)], limit: 2, offset: 1).map(\.title) }
+        let sorted = try store.read {
+            try $0.fetch(Note.self, orderBy: [.descending(\.count)], limit: 2, offset: 1).map(\.title)
+        }
         #expect(sorted == ["Bread", "Butter"])
         #expect(try store.read { try $0.count(Note.self, where: \.count > 2) } == 3)
         #expect(try store.write { try $0.deleteAll(Note.self, where: \.count > 4) } == 2)
@@ -99,11 +108,18 @@ struct TypedStoreTests {
     @Test("A key path that is not stored makes the fetch throw, naming the entity")
     func unstoredKeyPath() throws {
         let store = try Store.inMemory(schema: NotesV1.schema)
-        let error = #expect(throws: MoltError.self) { try store.read { try $0.fetch(Note.self, where: \.shout == "X") } }
-        #expect(error?.message == "A key path to a 'String' value is not a stored property of 'Note': use an attribute or a relationship, not a computed or @Transient property.")
+        let error = #expect(throws: MoltError.self) {
+            try store.read { try $0.fetch(Note.self, where: \.shout == "X") }
+        }
+        #expect(
+            error?.message
+                == "A key path to a 'String' value is not a stored property of 'Note': use an attribute or a relationship, not a computed or @Transient property."
+        )
     }
 
-    @Test("Relationships: to-one links keep their to-many inverse in step; cascade deletes", arguments: TypedStoreKind.allCases)
+    @Test(
+        "Relationships: to-one links keep their to-many inverse in step; cascade deletes",
+        arguments: TypedStoreKind.allCases)
     func relationships(kind: TypedStoreKind) throws {
         let folder = ScratchFolder()
         let store = try kind.makeStore(NotesV1.schema, in: folder.url)
@@ -134,15 +150,18 @@ struct TypedStoreTests {
     func mismatch() throws {
         let store = try Store.inMemory(schema: NotesV1.schema)
         let error = #expect(throws: MoltError.self) { try store.read { try $0.fetch(NotesV2.Note.self) } }
-        #expect(error?.message == """
-            The model 'Note' does not match entity 'Note' of the store's schema version 1:
-            - Attribute 'Note.title' has been renamed to 'heading'.
-            - Attribute 'Note.words' has been added.
-            Open the store with the schema that 'Note' belongs to.
-            """)
+        #expect(
+            error?.message == """
+                The model 'Note' does not match entity 'Note' of the store's schema version 1:
+                - Attribute 'Note.title' has been renamed to 'heading'.
+                - Attribute 'Note.words' has been added.
+                Open the store with the schema that 'Note' belongs to.
+                """)
     }
 
-    @Test("The async API runs transactions off the caller and returns Sendable models", arguments: TypedStoreKind.allCases)
+    @Test(
+        "The async API runs transactions off the caller and returns Sendable models", arguments: TypedStoreKind.allCases
+    )
     func asyncAPI(kind: TypedStoreKind) async throws {
         let folder = ScratchFolder()
         let store = try kind.makeStore(NotesV1.schema, in: folder.url)
@@ -204,7 +223,9 @@ struct TypedStoreTests {
             try objects.forEach(Note.self, orderBy: [.ascending(\.count)]) { note in
                 seen.append(note.title)
                 // The very query the iteration runs: it must not reset the iteration's statement.
-                var copy = try objects.fetch(Note.self, orderBy: [.ascending(\.count)]).first { $0.title == note.title }!
+                var copy = try objects.fetch(Note.self, orderBy: [.ascending(\.count)]).first {
+                    $0.title == note.title
+                }!
                 copy.count *= 10
                 try objects.save(copy)
             }

@@ -30,11 +30,17 @@ struct DataDependentStepTests {
         Set it for every object in the stage from version 1 to 2 (`new["handle"] = …` in `enumerateObjects(ofType: "Person")`), give it a default, or make it optional. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.handle", from: 1, to: 2)`.
         """#
 
-    @Test("the issue's case: a rename from optional to required passes with tidy fixtures, and fails the kit for the null a user's store holds")
+    @Test(
+        "the issue's case: a rename from optional to required passes with tidy fixtures, and fails the kit for the null a user's store holds"
+    )
     func optionalToRequiredRename() throws {
         let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.idle]))
         let error = try #require(throws: MigrationTestError.self) {
-            try tester.migrateFromEveryVersion { _ in Self.tidy } expect: { _ in .survives(["handle": "ace"]) }
+            try tester.migrateFromEveryVersion { _ in
+                Self.tidy
+            } expect: { _ in
+                .survives(["handle": "ace"])
+            }
         }
         #expect(error.code == .dataDependentStepFails)
         #expect(error.version == 1)
@@ -56,7 +62,11 @@ struct DataDependentStepTests {
             }
         }
         let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [fill]))
-        let runs = try tester.migrateFromEveryVersion { _ in Self.tidy } expect: { _ in .survives(["handle": "ace"]) }
+        let runs = try tester.migrateFromEveryVersion { _ in
+            Self.tidy
+        } expect: { _ in
+            .survives(["handle": "ace"])
+        }
         #expect(runs.map(\.fromVersion) == [1])
         #expect(try tester.dataDependentSteps().map(\.subject) == ["Person.handle"])
     }
@@ -65,14 +75,21 @@ struct DataDependentStepTests {
     func assumptions() throws {
         let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.idle]))
         try tester.assumingNeverStored("Person.handle", from: 1, to: 2)
-            .migrateFromEveryVersion { _ in Self.tidy } expect: { _ in .survives(["handle": "ace"]) }
+            .migrateFromEveryVersion { _ in
+                Self.tidy
+            } expect: { _ in
+                .survives(["handle": "ace"])
+            }
 
         let typo = try #require(throws: MigrationTestError.self) {
             try tester.assumingNeverStored("Person.nickname", from: 1, to: 2).checkDataDependentSteps()
         }
         #expect(typo.code == .severalFailures)
         #expect(typo.failures.map(\.code) == [.invalidFixture, .dataDependentStepFails])
-        #expect(typo.failures.first?.message == #"The assumption `assumingNeverStored("Person.nickname", from: 1, to: 2)` names no step whose success depends on the data; the plan has "Person.handle" from 1 to 2. Fix the subject or the versions, or remove it."#)
+        #expect(
+            typo.failures.first?.message
+                == #"The assumption `assumingNeverStored("Person.nickname", from: 1, to: 2)` names no step whose success depends on the data; the plan has "Person.handle" from 1 to 2. Fix the subject or the versions, or remove it."#
+        )
     }
 
     static let people1 = Schema(version: 1) {
@@ -92,27 +109,33 @@ struct DataDependentStepTests {
     @Test("an inferred step: two equal emails and an integer beyond 2^53 are generated; each refusal is named")
     func inferredStep() throws {
         let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.people1, Self.people2]))
-        #expect(try tester.dataDependentSteps().map(\.description) == [
-            "step 1 → 2 depends on the data: 'Person.score' widens from int to double: a store at version 1 where a 'Person' object holds in 'score' an integer beyond 2^53, which has no exact double (such as 9007199254740993) is refused. Keep 'Person.score' an int, or add a new double attribute and fill it in a custom stage from version 1 to 2, rounding as you choose.",
-            #"step 1 → 2 depends on the data: 'Person.email' becomes unique: a store at version 1 where two 'Person' objects hold the same 'email' is refused. Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Person")`), or drop the constraint."#,
-        ])
+        #expect(
+            try tester.dataDependentSteps().map(\.description) == [
+                "step 1 → 2 depends on the data: 'Person.score' widens from int to double: a store at version 1 where a 'Person' object holds in 'score' an integer beyond 2^53, which has no exact double (such as 9007199254740993) is refused. Keep 'Person.score' an int, or add a new double attribute and fill it in a custom stage from version 1 to 2, rounding as you choose.",
+                #"step 1 → 2 depends on the data: 'Person.email' becomes unique: a store at version 1 where two 'Person' objects hold the same 'email' is refused. Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Person")`), or drop the constraint."#,
+            ])
         let fixtures = [Fixture("Person", "ada", ["email": "ada@example.com", "score": 3])]
         let error = try #require(throws: MigrationTestError.self) {
-            try tester.migrateFromEveryVersion { _ in fixtures } expect: { _ in .survives() }
+            try tester.migrateFromEveryVersion { _ in
+                fixtures
+            } expect: { _ in
+                .survives()
+            }
         }
         #expect(error.code == .severalFailures)
         #expect(error.failures.map(\.code) == [.dataDependentStepFails, .dataDependentStepFails])
         #expect(error.message.hasPrefix("2 steps fail on data a user's store may hold:\n"))
-        #expect(error.failures.map(\.message) == [
-            #"""
-            Step 1 → 2 depends on the data: 'Person.score' widens from int to double, and a store at version 1 where a 'Person' object holds in 'score' an integer beyond 2^53, which has no exact double (such as 9007199254740993) cannot migrate. The kit generated such a store, and the migration to version 2 failed: Attribute 'Person.score' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 1 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int.
-            Keep 'Person.score' an int, or add a new double attribute and fill it in a custom stage from version 1 to 2, rounding as you choose. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.score", from: 1, to: 2)`.
-            """#,
-            #"""
-            Step 1 → 2 depends on the data: 'Person.email' becomes unique, and a store at version 1 where two 'Person' objects hold the same 'email' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Cannot add the uniqueness constraint on 'Person'(email) in version 2: the value ("sample 0") is held by 2 objects. Make the values unique in a custom stage before this version, or drop the constraint.
-            Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Person")`), or drop the constraint. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.email", from: 1, to: 2)`.
-            """#,
-        ])
+        #expect(
+            error.failures.map(\.message) == [
+                #"""
+                Step 1 → 2 depends on the data: 'Person.score' widens from int to double, and a store at version 1 where a 'Person' object holds in 'score' an integer beyond 2^53, which has no exact double (such as 9007199254740993) cannot migrate. The kit generated such a store, and the migration to version 2 failed: Attribute 'Person.score' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 1 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int.
+                Keep 'Person.score' an int, or add a new double attribute and fill it in a custom stage from version 1 to 2, rounding as you choose. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.score", from: 1, to: 2)`.
+                """#,
+                #"""
+                Step 1 → 2 depends on the data: 'Person.email' becomes unique, and a store at version 1 where two 'Person' objects hold the same 'email' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Cannot add the uniqueness constraint on 'Person'(email) in version 2: the value ("sample 0") is held by 2 objects. Make the values unique in a custom stage before this version, or drop the constraint.
+                Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Person")`), or drop the constraint. If no store of version 1 can hold such data, say so: `tester.assumingNeverStored("Person.email", from: 1, to: 2)`.
+                """#,
+            ])
     }
 
     @Test("a step of a later version is checked from that version, even when the fixtures start earlier")
@@ -128,7 +151,10 @@ struct DataDependentStepTests {
         }
         #expect(error.code == .dataDependentStepFails)
         #expect(error.version == 2)
-        #expect(error.message.hasPrefix("Step 2 → 3 depends on the data: 'Person.handle' becomes required with no default (it was the optional 'Person.nickname'), and a store at version 2 where a 'Person' object has no value in 'nickname' cannot migrate."))
+        #expect(
+            error.message.hasPrefix(
+                "Step 2 → 3 depends on the data: 'Person.handle' becomes required with no default (it was the optional 'Person.nickname'), and a store at version 2 where a 'Person' object has no value in 'nickname' cannot migrate."
+            ))
     }
 }
 
@@ -182,7 +208,9 @@ struct GeneratedDataTests {
             name: "a value in an attribute removed as a likely rename",
             from: Schema(version: 1) { Entity("Person") { Attribute("age", .int, isOptional: true) } },
             to: Schema(version: 2) { Entity("Person") { Attribute("years", .int, isOptional: true) } },
-            opening: "Step 1 → 2 depends on the data: 'Person.age' is removed while 'years' of the same type is added (a likely rename), and a store at version 1 where a 'Person' object holds a value in 'age' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Molt will not migrate from version 1 to 2"),
+            opening:
+                "Step 1 → 2 depends on the data: 'Person.age' is removed while 'years' of the same type is added (a likely rename), and a store at version 1 where a 'Person' object holds a value in 'age' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Molt will not migrate from version 1 to 2"
+        ),
         Case(
             name: "an object of an entity removed without a declaration",
             from: Schema(version: 1) {
@@ -190,15 +218,21 @@ struct GeneratedDataTests {
                 Entity("Draft") { Attribute("text", .string) }
             },
             to: Schema(version: 2) { Entity("Person") { Attribute("name", .string) } },
-            opening: "Step 1 → 2 depends on the data: entity 'Draft' is removed without a declared deletion, and a store at version 1 where 'Draft' holds an object cannot migrate. The kit generated such a store, and the migration to version 2 failed: Molt will not migrate from version 1 to 2"),
+            opening:
+                "Step 1 → 2 depends on the data: entity 'Draft' is removed without a declared deletion, and a store at version 1 where 'Draft' holds an object cannot migrate. The kit generated such a store, and the migration to version 2 failed: Molt will not migrate from version 1 to 2"
+        ),
         Case(
             name: "an object linked from two, for a new to-one inverse",
             from: owners1, to: owners2,
-            opening: "Step 1 → 2 depends on the data: 'Item.owner' is added as the to-one inverse of 'Owner.items', and a store at version 1 where one 'Item' object is linked from two 'Owner' objects through 'Owner.items' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Version 2 adds 'Item.owner' as the to-one inverse of 'Owner.items', but Item #1 is linked from 2 Owner objects (#1, #2)"),
+            opening:
+                "Step 1 → 2 depends on the data: 'Item.owner' is added as the to-one inverse of 'Owner.items', and a store at version 1 where one 'Item' object is linked from two 'Owner' objects through 'Owner.items' cannot migrate. The kit generated such a store, and the migration to version 2 failed: Version 2 adds 'Item.owner' as the to-one inverse of 'Owner.items', but Item #1 is linked from 2 Owner objects (#1, #2)"
+        ),
         Case(
             name: "a link one side holds alone, for two relationships made inverses",
             from: owners1, to: holders2,
-            opening: "Step 1 → 2 depends on the data: 'Item.holder' and 'Owner.items' become each other's inverse, and a store at version 1 where an 'Item' object links through 'holder' to an 'Owner' object whose 'items' does not link back cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the two sides of a relationship disagreeing"),
+            opening:
+                "Step 1 → 2 depends on the data: 'Item.holder' and 'Owner.items' become each other's inverse, and a store at version 1 where an 'Item' object links through 'holder' to an 'Owner' object whose 'items' does not link back cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the two sides of a relationship disagreeing"
+        ),
     ]
 
     @Test("the kit generates the data and names the refusal", arguments: Self.cases)

@@ -39,17 +39,20 @@ struct DeclaredLossTests {
 
     @Test("an object of a removed entity and a value of a removed attribute fail the run unless declared")
     func undeclaredLoss() throws {
-        let error = try #require(throws: MigrationTestError.self) { try Self.tester().migrate(from: 0, fixtures: Self.fixtures) }
+        let error = try #require(throws: MigrationTestError.self) {
+            try Self.tester().migrate(from: 0, fixtures: Self.fixtures)
+        }
         #expect(error.code == .lossNotDeclared)
         #expect(error.entity == "Tag")
         #expect(error.object == "errand")
-        #expect(error.message == """
-            From version 0 (path 0 → 1): 2 of 3 fixture objects lose data after the migration to version 1, and their expectations do not declare it:
-            'Tag' object "errand" (_id 1, stored at version 0) is deleted with its entity, which version 1 removes.
-            'Note' object "milk" (_id 1, stored at version 0):
-              pinned: expected true, found nothing: version 1 removes it
-            If the loss is intended, declare it: `.deleted` for "errand" (or `.values([…], in: "<entity>")` if a stage moves it to another entity); `dropping: ["pinned"]` in the `.survives(…)` of "milk". Otherwise keep the data: give the new entity or attribute its `originalName`, or carry the data over in a stage.
-            """)
+        #expect(
+            error.message == """
+                From version 0 (path 0 → 1): 2 of 3 fixture objects lose data after the migration to version 1, and their expectations do not declare it:
+                'Tag' object "errand" (_id 1, stored at version 0) is deleted with its entity, which version 1 removes.
+                'Note' object "milk" (_id 1, stored at version 0):
+                  pinned: expected true, found nothing: version 1 removes it
+                If the loss is intended, declare it: `.deleted` for "errand" (or `.values([…], in: "<entity>")` if a stage moves it to another entity); `dropping: ["pinned"]` in the `.survives(…)` of "milk". Otherwise keep the data: give the new entity or attribute its `originalName`, or carry the data over in a stage.
+                """)
     }
 
     @Test("a value the fixture left to its default may go without a declaration")
@@ -61,7 +64,8 @@ struct DeclaredLossTests {
     @Test("declared: .deleted for the removed entity, dropping for the removed attribute")
     func declaredDeletion() throws {
         let dropTags = MigrationStage.custom(from: 0, to: 1) { _ in }
-        try Self.tester(stage: dropTags).migrate(from: 0, fixtures: Self.fixtures, expectedCounts: ["Label": 1]) { old in
+        try Self.tester(stage: dropTags).migrate(from: 0, fixtures: Self.fixtures, expectedCounts: ["Label": 1]) {
+            old in
             switch old.entity {
             case "Tag": return .deleted
             case "Note": return .survives(dropping: ["pinned"])
@@ -85,15 +89,18 @@ struct DeclaredLossTests {
         let forgetful = MigrationStage.custom(from: 0, to: 1) { _ in }
         let error = try #require(throws: MigrationTestError.self) {
             try Self.tester(stage: forgetful).migrate(from: 0, fixtures: Self.fixtures) { old in
-                old.entity == "Tag" ? .values(["name": old["label"]], in: "Label") : .survives(dropping: old.entity == "Note" ? ["pinned"] : [])
+                old.entity == "Tag"
+                    ? .values(["name": old["label"]], in: "Label")
+                    : .survives(dropping: old.entity == "Note" ? ["pinned"] : [])
             }
         }
         #expect(error.code == .objectsLost)
-        #expect(error.message == """
-            From version 0 (path 0 → 1): 1 of 3 fixture objects differ after the migration to version 1:
-            'Label' object "errand" (_id 1, stored at version 0 as 'Tag') is missing.
-            Fix the stages on the path 0 → 1 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
-            """)
+        #expect(
+            error.message == """
+                From version 0 (path 0 → 1): 1 of 3 fixture objects differ after the migration to version 1:
+                'Label' object "errand" (_id 1, stored at version 0 as 'Tag') is missing.
+                Fix the stages on the path 0 → 1 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
+                """)
     }
 
     @Test("several objects holding the expected values, and no primary key: ambiguous, not a guess")
@@ -109,12 +116,13 @@ struct DeclaredLossTests {
             }
         }
         #expect(error.code == .ambiguousMatch)
-        #expect(error.message == """
-            From version 0 (path 0 → 1): 2 of 4 fixture objects differ after the migration to version 1:
-            'Label' object "errand" (_id 1, stored at version 0 as 'Tag') cannot be told apart: 2 'Label' objects hold the expected values.
-            'Label' object "chores" (_id 2, stored at version 0 as 'Tag') cannot be told apart: 2 'Label' objects hold the expected values.
-            An object moved to another entity is found there by that entity's primary key, else as the one object holding the values expected: give the key's value in the expectation (or a primary key to the entity), or values only that object holds.
-            """)
+        #expect(
+            error.message == """
+                From version 0 (path 0 → 1): 2 of 4 fixture objects differ after the migration to version 1:
+                'Label' object "errand" (_id 1, stored at version 0 as 'Tag') cannot be told apart: 2 'Label' objects hold the expected values.
+                'Label' object "chores" (_id 2, stored at version 0 as 'Tag') cannot be told apart: 2 'Label' objects hold the expected values.
+                An object moved to another entity is found there by that entity's primary key, else as the one object holding the values expected: give the key's value in the expectation (or a primary key to the entity), or values only that object holds.
+                """)
     }
 
     static let w0 = Schema(version: 0) { Entity("Tag") { Attribute("label", .string) } }
@@ -132,13 +140,18 @@ struct DeclaredLossTests {
             var labels: [String] = []
             try migration.enumerateOldObjects(ofType: "Tag") { labels.append($0["label"].string ?? "") }
             for label in labels.reversed() {
-                _ = try migration.create("Keyword", value: ["code": .string(label.uppercased()), "name": .string(label.lowercased())])
+                _ = try migration.create(
+                    "Keyword", value: ["code": .string(label.uppercased()), "name": .string(label.lowercased())])
             }
         }
         let tester = MigrationTester(plan: try MigrationPlan(schemas: [Self.w0, Self.w1], stages: [reversed]))
         let fixtures = [Fixture("Tag", "a", ["label": "Alpha"]), Fixture("Tag", "b", ["label": "Beta"])]
         try tester.migrate(from: 0, fixtures: fixtures) { old in
-            .values(["code": .string(old["label"].string!.uppercased()), "name": .string(old["label"].string!.lowercased())], in: "Keyword")
+            .values(
+                [
+                    "code": .string(old["label"].string!.uppercased()),
+                    "name": .string(old["label"].string!.lowercased()),
+                ], in: "Keyword")
         }
         let error = try #require(throws: MigrationTestError.self) {
             try tester.migrate(from: 0, fixtures: fixtures) { old in
@@ -146,14 +159,15 @@ struct DeclaredLossTests {
             }
         }
         #expect(error.code == .valueMismatch)
-        #expect(error.message == """
-            From version 0 (path 0 → 1): 2 of 2 fixture objects differ after the migration to version 1:
-            'Keyword' object "a" (_id 1, stored at version 0 as 'Tag'):
-              name: expected "Alpha", found "alpha"
-            'Keyword' object "b" (_id 2, stored at version 0 as 'Tag'):
-              name: expected "Beta", found "beta"
-            Fix the stages on the path 0 → 1 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
-            """)
+        #expect(
+            error.message == """
+                From version 0 (path 0 → 1): 2 of 2 fixture objects differ after the migration to version 1:
+                'Keyword' object "a" (_id 1, stored at version 0 as 'Tag'):
+                  name: expected "Alpha", found "alpha"
+                'Keyword' object "b" (_id 2, stored at version 0 as 'Tag'):
+                  name: expected "Beta", found "beta"
+                Fix the stages on the path 0 → 1 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
+                """)
     }
 
     @Test("dropping an attribute the migration keeps, or one the version does not have, is an error")
@@ -168,16 +182,21 @@ struct DeclaredLossTests {
             }
         }
         #expect(kept.code == .valueMismatch)
-        #expect(kept.message.contains("""
-            'Note' object "milk" (_id 1, stored at version 0):
-              text: expected nothing, found "Buy milk"
-            """))
+        #expect(
+            kept.message.contains(
+                """
+                'Note' object "milk" (_id 1, stored at version 0):
+                  text: expected nothing, found "Buy milk"
+                """))
         let unknown = try #require(throws: MigrationTestError.self) {
             try Self.tester().migrate(from: 0, fixtures: Self.fixtures) { old in
                 old.entity == "Note" ? .survives(dropping: ["pined"]) : .deleted
             }
         }
         #expect(unknown.code == .invalidFixture)
-        #expect(unknown.message == "From version 0: the expectation of fixture \"milk\" drops 'pined', which 'Note' does not have at version 0. Name in `dropping` the attributes of the fixture's own version.")
+        #expect(
+            unknown.message
+                == "From version 0: the expectation of fixture \"milk\" drops 'pined', which 'Note' does not have at version 0. Name in `dropping` the attributes of the fixture's own version."
+        )
     }
 }

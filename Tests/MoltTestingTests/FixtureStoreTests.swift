@@ -9,7 +9,8 @@ struct FixtureStoreTests {
         let dir = TemporaryDirectory()
         let snapshots = dir.snapshots()
         try snapshots.record(Memo.all)
-        let start = try FixtureStore.create(at: dir.file(), snapshot: snapshots.url(version: 1), fixtures: Memo.fixtures(at: 1))
+        let start = try FixtureStore.create(
+            at: dir.file(), snapshot: snapshots.url(version: 1), fixtures: Memo.fixtures(at: 1))
         defer { try? start.close() }
         #expect(start.schema == Memo.v1)
         #expect(try Store.version(at: dir.file()) == 1)
@@ -38,36 +39,41 @@ struct FixtureStoreTests {
         #expect(start.object("groceries")?["count"] == 3)
     }
 
-    @Test("a fixture that does not fit its version is reported with the version, entity, attribute and key", arguments: [
-        (
-            Fixture("UserMemo", "groceries", ["title": "Milk"]), "title",
-            "Fixture \"groceries\" does not fit schema version 0: Entity 'UserMemo' has no attribute 'title'; it has objectID, memoTitle, memoDate, memoContent, favorite. Fix the fixtures of version 0."
-        ),
-        (
-            Fixture("UserMemo", "groceries", ["objectID": .uuid(Memo.ids[0]), "memoTitle": 3, "memoDate": .date(Memo.day)]), "memoTitle",
-            "Fixture \"groceries\" does not fit schema version 0: Attribute 'UserMemo.memoTitle' holds string values, not 3. Fix the fixtures of version 0."
-        ),
-        (
-            Fixture("Note", "milk"), nil,
-            "Fixture \"milk\" does not fit schema version 0: version 0 has no entity 'Note'; it has Folder, UserMemo. Fix the fixtures of version 0."
-        ),
-        (
-            Fixture("Folder", "work", ["name": "Work"], links: ["memos": ["nowhere"]]), "memos",
-            "Fixture \"work\" does not fit schema version 0: its link 'memos' names the fixture \"nowhere\", which is not among the fixtures. Fix the fixtures of version 0."
-        ),
-        (
-            Fixture("Folder", "work", ["name": "Work"], links: ["memos": ["home"]]), "memos",
-            "Fixture \"work\" does not fit schema version 0: its link 'memos' names \"home\", a 'Folder', but 'Folder.memos' points to 'UserMemo' objects. Fix the fixtures of version 0."
-        ),
-        (
-            Fixture("Folder", "home", ["name": "Again"]), nil,
-            "Fixture \"home\" does not fit schema version 0: another fixture already has the key \"home\"; give each fixture its own key. Fix the fixtures of version 0."
-        ),
-    ] as [(Fixture, String?, String)])
+    @Test(
+        "a fixture that does not fit its version is reported with the version, entity, attribute and key",
+        arguments: [
+            (
+                Fixture("UserMemo", "groceries", ["title": "Milk"]), "title",
+                "Fixture \"groceries\" does not fit schema version 0: Entity 'UserMemo' has no attribute 'title'; it has objectID, memoTitle, memoDate, memoContent, favorite. Fix the fixtures of version 0."
+            ),
+            (
+                Fixture(
+                    "UserMemo", "groceries",
+                    ["objectID": .uuid(Memo.ids[0]), "memoTitle": 3, "memoDate": .date(Memo.day)]), "memoTitle",
+                "Fixture \"groceries\" does not fit schema version 0: Attribute 'UserMemo.memoTitle' holds string values, not 3. Fix the fixtures of version 0."
+            ),
+            (
+                Fixture("Note", "milk"), nil,
+                "Fixture \"milk\" does not fit schema version 0: version 0 has no entity 'Note'; it has Folder, UserMemo. Fix the fixtures of version 0."
+            ),
+            (
+                Fixture("Folder", "work", ["name": "Work"], links: ["memos": ["nowhere"]]), "memos",
+                "Fixture \"work\" does not fit schema version 0: its link 'memos' names the fixture \"nowhere\", which is not among the fixtures. Fix the fixtures of version 0."
+            ),
+            (
+                Fixture("Folder", "work", ["name": "Work"], links: ["memos": ["home"]]), "memos",
+                "Fixture \"work\" does not fit schema version 0: its link 'memos' names \"home\", a 'Folder', but 'Folder.memos' points to 'UserMemo' objects. Fix the fixtures of version 0."
+            ),
+            (
+                Fixture("Folder", "home", ["name": "Again"]), nil,
+                "Fixture \"home\" does not fit schema version 0: another fixture already has the key \"home\"; give each fixture its own key. Fix the fixtures of version 0."
+            ),
+        ] as [(Fixture, String?, String)])
     func invalidFixture(fixture: Fixture, attribute: String?, message: String) throws {
         let dir = TemporaryDirectory()
         let error = try #require(throws: MigrationTestError.self) {
-            try FixtureStore.create(at: dir.file(), schema: Memo.v0, fixtures: [Fixture("Folder", "home", ["name": "Home"]), fixture])
+            try FixtureStore.create(
+                at: dir.file(), schema: Memo.v0, fixtures: [Fixture("Folder", "home", ["name": "Home"]), fixture])
         }
         #expect(error.code == .invalidFixture)
         #expect(error.version == 0)

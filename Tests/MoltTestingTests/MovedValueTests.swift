@@ -54,7 +54,8 @@ struct MovedValueTests {
 
     @Test("the split stage moves street and city: the moves are found through Person.contact")
     func splitPasses() throws {
-        let run = try Self.tester(Self.split()).migrate(from: 3, fixtures: Self.fixtures, expectedCounts: ["ContactInfo": 2], expect: Self.moved)
+        let run = try Self.tester(Self.split()).migrate(
+            from: 3, fixtures: Self.fixtures, expectedCounts: ["ContactInfo": 2], expect: Self.moved)
         #expect(run.path == [3, 4])
     }
 
@@ -69,19 +70,21 @@ struct MovedValueTests {
     @Test("a stage that forgets the city fails, naming the value and where it was expected")
     func forgottenCity() throws {
         let error = try #require(throws: MigrationTestError.self) {
-            try Self.tester(Self.split(keepingCity: false)).migrate(from: 3, fixtures: Self.fixtures, expect: Self.moved)
+            try Self.tester(Self.split(keepingCity: false)).migrate(
+                from: 3, fixtures: Self.fixtures, expect: Self.moved)
         }
         #expect(error.code == .valueMismatch)
         #expect(error.object == "ada")
         #expect(error.attribute == "city")
-        #expect(error.message == """
-            From version 3 (path 3 → 4): 2 of 2 fixture objects differ after the migration to version 4:
-            'Person' object "ada" (_id 1, stored at version 3):
-              city: expected "Paris" in 'ContactInfo.city', found nothing: version 4 removes it
-            'Person' object "bob" (_id 2, stored at version 3):
-              city: expected "Paris" in 'ContactInfo.city', found nothing: version 4 removes it
-            Fix the stages on the path 3 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
-            """)
+        #expect(
+            error.message == """
+                From version 3 (path 3 → 4): 2 of 2 fixture objects differ after the migration to version 4:
+                'Person' object "ada" (_id 1, stored at version 3):
+                  city: expected "Paris" in 'ContactInfo.city', found nothing: version 4 removes it
+                'Person' object "bob" (_id 2, stored at version 3):
+                  city: expected "Paris" in 'ContactInfo.city', found nothing: version 4 removes it
+                Fix the stages on the path 3 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
+                """)
     }
 
     @Test("a value found only in another person's contact is not this person's: the search follows the links")
@@ -97,24 +100,30 @@ struct MovedValueTests {
         let error = try #require(throws: MigrationTestError.self) {
             try Self.tester(swapped).migrate(from: 3, fixtures: Self.fixtures, expect: Self.moved)
         }
-        #expect(error.message.contains("""
-            'Person' object "bob" (_id 2, stored at version 3):
-              street: expected "Oak St" in 'ContactInfo.street', found nothing: version 4 removes it
-            """))
+        #expect(
+            error.message.contains(
+                """
+                'Person' object "bob" (_id 2, stored at version 3):
+                  street: expected "Oak St" in 'ContactInfo.street', found nothing: version 4 removes it
+                """))
         #expect(!error.message.contains("\"ada\""))
     }
 
-    @Test("a move declared for an attribute the migration keeps in place fails; a wrong destination is an invalid fixture")
+    @Test(
+        "a move declared for an attribute the migration keeps in place fails; a wrong destination is an invalid fixture"
+    )
     func keptInPlaceAndUnknownDestination() throws {
         let kept = try #require(throws: MigrationTestError.self) {
             try Self.tester(Self.split()).migrate(from: 3, fixtures: Self.fixtures) { old in
                 Self.moved(old).moving("name", to: "ContactInfo.street")
             }
         }
-        #expect(kept.message.contains("""
-            'Person' object "ada" (_id 1, stored at version 3):
-              name: expected "Ada" in 'ContactInfo.street', found "Ada"
-            """))
+        #expect(
+            kept.message.contains(
+                """
+                'Person' object "ada" (_id 1, stored at version 3):
+                  name: expected "Ada" in 'ContactInfo.street', found "Ada"
+                """))
 
         let unknown = try #require(throws: MigrationTestError.self) {
             try Self.tester(Self.split()).migrate(from: 3, fixtures: Self.fixtures) { _ in
@@ -122,6 +131,9 @@ struct MovedValueTests {
             }
         }
         #expect(unknown.code == .invalidFixture)
-        #expect(unknown.message == #"From version 3: the expectation of fixture "ada" moves 'street' to 'Contact.street', but version 4 has no attribute 'Contact.street'. Name the destination as `Entity.attribute` of the newest version."#)
+        #expect(
+            unknown.message
+                == #"From version 3: the expectation of fixture "ada" moves 'street' to 'Contact.street', but version 4 has no attribute 'Contact.street'. Name the destination as `Entity.attribute` of the newest version."#
+        )
     }
 }

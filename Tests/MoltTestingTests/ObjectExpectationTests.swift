@@ -43,7 +43,9 @@ struct ObjectExpectationTests {
         #expect(carried.values == ["label": "A", "count": 1.0, "done": 1, "code": .string(code.uuidString), "rank": 5])
         #expect(carried.unpredictable.isEmpty)
         let counted = Carried(
-            FixtureObject(key: "b", entity: "Item", version: 0, id: 2, values: ["name": "B", "count": 7, "done": false], links: [:]),
+            FixtureObject(
+                key: "b", entity: "Item", version: 0, id: 2, values: ["name": "B", "count": 7, "done": false],
+                links: [:]),
             through: [Self.v0, Self.v1])
         #expect(counted.values["count"] == 7.0)
         #expect(counted.values["done"] == 0)
@@ -61,7 +63,9 @@ struct ObjectExpectationTests {
             }
         }
         let carried = Carried(
-            FixtureObject(key: "a", entity: "Item", version: 0, id: 1, values: ["name": "A", "count": 3, "done": true], links: [:]),
+            FixtureObject(
+                key: "a", entity: "Item", version: 0, id: 1, values: ["name": "A", "count": 3, "done": true], links: [:]
+            ),
             through: [Self.v0, v1])
         #expect(carried.unpredictable == ["name", "priority"])
         #expect(carried.values == ["count": 3, "done": true, "code": .null])
@@ -70,34 +74,41 @@ struct ObjectExpectationTests {
     @Test("an entity removed by a version takes its objects with it")
     func removedEntity() {
         let v1 = Schema(version: 1) { Entity("Other") { Attribute("x", .int, isOptional: true) } }
-        let carried = Carried(FixtureObject(key: "a", entity: "Item", version: 0, id: 1, values: [:], links: [:]), through: [Self.v0, v1])
+        let carried = Carried(
+            FixtureObject(key: "a", entity: "Item", version: 0, id: 1, values: [:], links: [:]), through: [Self.v0, v1])
         #expect(carried.entity == nil)
     }
 
     @Test("a diff reads as one line per attribute under the object")
     func diffDescription() {
         let object = FixtureObject(key: "groceries", entity: "UserMemo", version: 0, id: 1, values: [:], links: [:])
-        let changed = ObjectDiff(object: object, entity: "Memo", kind: .changed, differences: [
-            PropertyDifference(property: "title", expected: .value("Milk"), found: .value(.null)),
-            PropertyDifference(property: "tags", expected: .links(["errand"]), found: .links([])),
-        ])
-        #expect(changed.description == """
-            'Memo' object "groceries" (_id 1, stored at version 0 as 'UserMemo'):
-              title: expected "Milk", found null
-              tags: expected ["errand"], found []
-            """)
-        #expect(ObjectDiff(object: object, entity: "UserMemo", kind: .missing).description
-            == "'UserMemo' object \"groceries\" (_id 1, stored at version 0) is missing.")
+        let changed = ObjectDiff(
+            object: object, entity: "Memo", kind: .changed,
+            differences: [
+                PropertyDifference(property: "title", expected: .value("Milk"), found: .value(.null)),
+                PropertyDifference(property: "tags", expected: .links(["errand"]), found: .links([])),
+            ])
+        #expect(
+            changed.description == """
+                'Memo' object "groceries" (_id 1, stored at version 0 as 'UserMemo'):
+                  title: expected "Milk", found null
+                  tags: expected ["errand"], found []
+                """)
+        #expect(
+            ObjectDiff(object: object, entity: "UserMemo", kind: .missing).description
+                == "'UserMemo' object \"groceries\" (_id 1, stored at version 0) is missing.")
     }
 
     @Test("compare lists the attributes that differ, in the entity's order")
     func compare() {
         let object = DynamicObject(entity: "Item", values: ["label": "A", "count": 2.0, "done": 1])
         let differences = PropertyDifference.compare(
-            expected: ["done": 0, "label": "A", "count": 3.0, "rank": 5], with: object, order: ["label", "count", "done", "rank"])
-        #expect(differences.map(\.description) == [
-            "count: expected 3.0, found 2.0", "done: expected 0, found 1", "rank: expected 5, found null",
-        ])
+            expected: ["done": 0, "label": "A", "count": 3.0, "rank": 5], with: object,
+            order: ["label", "count", "done", "rank"])
+        #expect(
+            differences.map(\.description) == [
+                "count: expected 3.0, found 2.0", "done: expected 0, found 1", "rank: expected 5, found null",
+            ])
     }
 
     @Test("differences(of:in:) compares stored fixtures with a store migrated by hand")
@@ -107,7 +118,8 @@ struct ObjectExpectationTests {
         let start = try tester.makeStore(version: 2, fixtures: Memo.fixtures(at: 2), at: dir.file())
         try start.close()
         let plan = try MigrationPlan(schemas: tester.schemas)
-        let store = try Store.open(at: dir.file(), schema: tester.newest, options: Store.Options().migrating(with: plan))
+        let store = try Store.open(
+            at: dir.file(), schema: tester.newest, options: Store.Options().migrating(with: plan))
         defer { try? store.close() }
         let diffs = try store.read { objects in
             try tester.differences(of: start.objects, in: objects) { old in
@@ -120,9 +132,10 @@ struct ObjectExpectationTests {
         // Without an expectation, the titles that version 3 drops are losses the test does not declare.
         let undeclared = try store.read { try tester.differences(of: start.objects, in: $0) }
         #expect(undeclared.map(\.kind) == [.valuesDropped, .valuesDropped])
-        #expect(undeclared[0].description == """
-            'UserMemo' object "groceries" (_id 1, stored at version 2):
-              memoTitle: expected "Milk", found nothing: version 3 removes it
-            """)
+        #expect(
+            undeclared[0].description == """
+                'UserMemo' object "groceries" (_id 1, stored at version 2):
+                  memoTitle: expected "Milk", found nothing: version 3 removes it
+                """)
     }
 }

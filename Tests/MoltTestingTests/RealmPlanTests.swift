@@ -51,14 +51,19 @@ struct RealmPlanTests {
         try snapshots.record((0...2).map(Self.chained))
         let tester = MigrationTester(plan: Self.chainedPlan, snapshots: snapshots)
         let ids = [UUID(), UUID()]
-        let runs = try tester.migrateFromEveryVersion(fixtures: { version in
-            [("milk", "Milk", 3), ("bread", "Bread ✓", -9_007_199)].enumerated().map { index, note in
-                Fixture("Note", note.0, [
-                    "uuid": .uuid(ids[index]), ["name", "title", "heading"][version]: .string(note.1),
-                    ["count", "total", "amount"][version]: version < 2 ? .int(Int64(note.2)) : .double(Double(note.2)),
-                ])
-            }
-        }, expectedCounts: ["Note": 2]) { old in
+        let runs = try tester.migrateFromEveryVersion(
+            fixtures: { version in
+                [("milk", "Milk", 3), ("bread", "Bread ✓", -9_007_199)].enumerated().map { index, note in
+                    Fixture(
+                        "Note", note.0,
+                        [
+                            "uuid": .uuid(ids[index]), ["name", "title", "heading"][version]: .string(note.1),
+                            ["count", "total", "amount"][version]: version < 2
+                                ? .int(Int64(note.2)) : .double(Double(note.2)),
+                        ])
+                }
+            }, expectedCounts: ["Note": 2]
+        ) { old in
             let title = old[["name", "title", "heading"][old.version]]
             let count = old[["count", "total", "amount"][old.version]]
             return .values(["uuid": old["uuid"], "heading": title, "amount": .double(count.double ?? .nan)])
@@ -73,7 +78,9 @@ struct RealmPlanTests {
         try snapshots.record(Memo.all + [Self.v4])
         let tester = MigrationTester(plan: Self.plan, snapshots: snapshots)
         #expect(try tester.path(from: 0) == [0, 4])
-        let runs = try tester.migrateFromEveryVersion(fixtures: Memo.fixtures(at:), expectedCounts: ["Folder": 1, "UserMemo": 2]) { old in
+        let runs = try tester.migrateFromEveryVersion(
+            fixtures: Memo.fixtures(at:), expectedCounts: ["Folder": 1, "UserMemo": 2]
+        ) { old in
             guard old.entity == "UserMemo" else { return .survives() }
             let title = old[old.version < 3 ? "memoTitle" : "title"].string ?? ""
             return .survives(["memoDescription": .string("\(title) memo")], dropping: Memo.dropped(old))
@@ -92,17 +99,19 @@ struct RealmPlanTests {
         let tester = MigrationTester(plan: forgetful, snapshots: snapshots)
         let error = try #require(throws: MigrationTestError.self) {
             try tester.migrate(from: 3, fixtures: Memo.fixtures(at: 3)) { old in
-                old.entity == "UserMemo" ? .survives(["memoDescription": .string("\(old["title"].string ?? "") memo")]) : .survives()
+                old.entity == "UserMemo"
+                    ? .survives(["memoDescription": .string("\(old["title"].string ?? "") memo")]) : .survives()
             }
         }
         #expect(error.code == .valueMismatch)
-        #expect(error.message == """
-            From version 3 (path 3 → 4): 2 of 3 fixture objects differ after the migration to version 4:
-            'UserMemo' object "groceries" (_id 1, stored at version 3):
-              memoDescription: expected "Milk memo", found ""
-            'UserMemo' object "work" (_id 2, stored at version 3):
-              memoDescription: expected "Report memo", found ""
-            Fix the stages on the path 3 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
-            """)
+        #expect(
+            error.message == """
+                From version 3 (path 3 → 4): 2 of 3 fixture objects differ after the migration to version 4:
+                'UserMemo' object "groceries" (_id 1, stored at version 3):
+                  memoDescription: expected "Milk memo", found ""
+                'UserMemo' object "work" (_id 2, stored at version 3):
+                  memoDescription: expected "Report memo", found ""
+                Fix the stages on the path 3 → 4 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
+                """)
     }
 }

@@ -29,10 +29,12 @@ struct RelationshipExpectationTests {
 
     @Test("a to-one relationship made to-many keeps its links, checked by fixture key")
     func toOneBecomesToMany() throws {
-        let run = try MigrationTester(schemas: [Self.v0, Self.v1]).migrate(from: 0, fixtures: Self.fixtures, check: { migrated in
-            let milk = try #require(try migrated.object("milk"))
-            #expect(try migrated.objects.destinations("folders", of: milk).map { $0["name"] } == ["Home"])
-        })
+        let run = try MigrationTester(schemas: [Self.v0, Self.v1]).migrate(
+            from: 0, fixtures: Self.fixtures,
+            check: { migrated in
+                let milk = try #require(try migrated.object("milk"))
+                #expect(try migrated.objects.destinations("folders", of: milk).map { $0["name"] } == ["Home"])
+            })
         #expect(run.fixtures.first { $0.key == "milk" }?.links == ["folder": ["home"]])
     }
 
@@ -61,20 +63,25 @@ struct RelationshipExpectationTests {
             old.entity == "Note" ? .survives(["shared": true], links: ["folders": ["home", "work"]]) : .survives()
         }
         let forgetful = MigrationStage.custom(from: 1, to: 2) { migration in
-            for note in try migration.new.fetch("Note") { try migration.new.set("folders", of: note, to: [DynamicObject]()) }
+            for note in try migration.new.fetch("Note") {
+                try migration.new.set("folders", of: note, to: [DynamicObject]())
+            }
         }
         let broken = MigrationTester(plan: try MigrationPlan(schemas: [Self.v0, Self.v1, v2], stages: [forgetful]))
-        let error = try #require(throws: MigrationTestError.self) { try broken.migrate(from: 1, fixtures: Self.v1Fixtures) }
+        let error = try #require(throws: MigrationTestError.self) {
+            try broken.migrate(from: 1, fixtures: Self.v1Fixtures)
+        }
         #expect(error.code == .valueMismatch)
         #expect(error.attribute == "folders")
-        #expect(error.message == """
-            From version 1 (path 1 → 2): 2 of 4 fixture objects differ after the migration to version 2:
-            'Note' object "milk" (_id 1, stored at version 1):
-              folders: expected ["home"], found []
-            'Note' object "report" (_id 2, stored at version 1):
-              folders: expected ["work"], found []
-            Fix the stages on the path 1 → 2 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
-            """)
+        #expect(
+            error.message == """
+                From version 1 (path 1 → 2): 2 of 4 fixture objects differ after the migration to version 2:
+                'Note' object "milk" (_id 1, stored at version 1):
+                  folders: expected ["home"], found []
+                'Note' object "report" (_id 2, stored at version 1):
+                  folders: expected ["work"], found []
+                Fix the stages on the path 1 → 2 (or the `originalName` hints) to carry the data over, or state the intended change in the expectation.
+                """)
     }
 
     static let v1Fixtures = [

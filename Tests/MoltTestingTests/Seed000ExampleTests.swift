@@ -15,21 +15,42 @@ struct Seed000ExampleTests {
     static func renamed(_ attributes: [Attribute]) -> [Attribute] {
         attributes.map { $0.name == "memoTitle" ? Attribute("title", .string, originalName: "memoTitle") : $0 }
     }
-    static func plain(_ attributes: [Attribute]) -> [Attribute] { attributes.map { var a = $0; a.originalName = nil; return a } }
+    static func plain(_ attributes: [Attribute]) -> [Attribute] {
+        attributes.map {
+            var a = $0; a.originalName = nil; return a
+        }
+    }
 
     static let v0 = Schema(version: 0, entities: [Entity("UserMemo", primaryKey: "objectID", attributes: base)])
-    static let v1 = Schema(version: 1, entities: [Entity("UserMemo", primaryKey: "objectID", attributes: base + [Attribute("count", .int, default: 0)])])
+    static let v1 = Schema(
+        version: 1,
+        entities: [
+            Entity("UserMemo", primaryKey: "objectID", attributes: base + [Attribute("count", .int, default: 0)])
+        ])
     static let v2 = Schema(version: 2, entities: [Entity("UserMemo", primaryKey: "objectID", attributes: base)])
-    static let v3 = Schema(version: 3, entities: [Entity("UserMemo", primaryKey: "objectID", attributes: renamed(base))])
-    static let v4 = Schema(version: 4, entities: [
-        Entity("UserMemo", primaryKey: "objectID", attributes: plain(renamed(base)) + [Attribute("memoDescription", .string)]),
-    ])
-    static let v5 = Schema(version: 5, entities: [
-        Entity("UserMemo", primaryKey: "objectID", attributes: v4.entities[0].attributes + [Attribute("count", .int, isOptional: true, default: 100)]),
-    ])
-    static let v6 = Schema(version: 6, entities: [
-        Entity("UserMemo", primaryKey: "objectID", attributes: v4.entities[0].attributes + [Attribute("count", .double)]),
-    ])
+    static let v3 = Schema(
+        version: 3, entities: [Entity("UserMemo", primaryKey: "objectID", attributes: renamed(base))])
+    static let v4 = Schema(
+        version: 4,
+        entities: [
+            Entity(
+                "UserMemo", primaryKey: "objectID",
+                attributes: plain(renamed(base)) + [Attribute("memoDescription", .string)])
+        ])
+    static let v5 = Schema(
+        version: 5,
+        entities: [
+            Entity(
+                "UserMemo", primaryKey: "objectID",
+                attributes: v4.entities[0].attributes + [Attribute("count", .int, isOptional: true, default: 100)])
+        ])
+    static let v6 = Schema(
+        version: 6,
+        entities: [
+            Entity(
+                "UserMemo", primaryKey: "objectID",
+                attributes: v4.entities[0].attributes + [Attribute("count", .double)])
+        ])
     static let schemas = [v0, v1, v2, v3, v4, v5, v6]
 
     static let stages: [MigrationStage] = [
@@ -68,11 +89,14 @@ struct Seed000ExampleTests {
 
         // A memo's count never nears 2^53, the one value the int → double widening of 6 refuses (before the stage
         // runs, so the stage could not convert it either): the app says so, and the kit does not generate it.
-        let tester = MigrationTester(plan: try MigrationPlan(schemas: Self.schemas, stages: Self.stages), snapshots: snapshots)
-            .assumingNeverStored("UserMemo.count", from: 5, to: 6)
+        let tester = MigrationTester(
+            plan: try MigrationPlan(schemas: Self.schemas, stages: Self.stages), snapshots: snapshots
+        )
+        .assumingNeverStored("UserMemo.count", from: 5, to: 6)
         // The kit predicts what the schemas carry over (the title renamed in 3, count added with 100 in 5 and
         // widened to a double in 6); the test gives what a stage computes.
-        let runs = try tester.migrateFromEveryVersion(fixtures: Self.fixtures(at:), expectedCounts: ["UserMemo": 1]) { _ in
+        let runs = try tester.migrateFromEveryVersion(fixtures: Self.fixtures(at:), expectedCounts: ["UserMemo": 1]) {
+            _ in
             .survives(["memoDescription": "Groceries - milk, eggs"])
         } check: { migrated in
             let memo = try #require(try migrated.object("groceries"))
@@ -84,13 +108,16 @@ struct Seed000ExampleTests {
     @Test("forgetting the 5 → 6 stage is caught before any user runs it")
     func forgottenStage() throws {
         let tester = MigrationTester(schemas: Self.schemas, stages: [Self.stages[0]])
-        let error = try #require(throws: MigrationTestError.self) { try tester.migrateFromEveryVersion(fixtures: Self.fixtures(at:)) }
+        let error = try #require(throws: MigrationTestError.self) {
+            try tester.migrateFromEveryVersion(fixtures: Self.fixtures(at:))
+        }
         #expect(error.failures.map(\.code) == Array(repeating: .missingStage, count: 6))
         #expect(error.failures.map(\.attribute) == Array(repeating: "count", count: 6))
-        #expect(error.failures[5].message == """
-            From version 5: no stage leads from version 5 to 6, and Molt cannot infer that step:
-            - Attribute 'UserMemo.count' has been made required between versions 5 and 6, but it has no default value for the objects where it is null. Give it a default (`default: …`), or fill the null values in a custom stage from version 5 to 6.
-            Add a stage `.custom(from: 5, to: 6) { migration in … }` to the plan.
-            """)
+        #expect(
+            error.failures[5].message == """
+                From version 5: no stage leads from version 5 to 6, and Molt cannot infer that step:
+                - Attribute 'UserMemo.count' has been made required between versions 5 and 6, but it has no default value for the objects where it is null. Give it a default (`default: …`), or fill the null values in a custom stage from version 5 to 6.
+                Add a stage `.custom(from: 5, to: 6) { migration in … }` to the plan.
+                """)
     }
 }

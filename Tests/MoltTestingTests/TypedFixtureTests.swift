@@ -41,7 +41,7 @@ enum ShelfPlan: SchemaMigrationPlan {
             try migration.enumerateObjects(ShelfV1.Book.self, to: ShelfV2.Book.self) { old in
                 ShelfV2.Book(name: old.title, pages: old.pages == 0 ? 100 : old.pages, shelf: ToOne(id: old.shelf.id))
             }
-        },
+        }
     ]
 }
 
@@ -89,12 +89,18 @@ struct TypedFixtureTests {
         }
         #expect(wrong.code == .invalidFixture)
         #expect(wrong.object == "dune")
-        #expect(wrong.message.hasPrefix("Fixture \"dune\" does not fit schema version 1: its model 'ShelfV2.Book' does not match entity 'Book' of version 1:\n- "))
+        #expect(
+            wrong.message.hasPrefix(
+                "Fixture \"dune\" does not fit schema version 1: its model 'ShelfV2.Book' does not match entity 'Book' of version 1:\n- "
+            ))
         let linked = try #require(throws: MigrationTestError.self) {
             try tester.migrate(from: 1, fixtures: [Fixture("dune", ShelfV1.Book(title: "Dune", shelf: ToOne(id: 1)))])
         }
         #expect(linked.attribute == "shelf")
-        #expect(linked.message == "Fixture \"dune\" does not fit schema version 1: its model 'ShelfV1.Book' sets the to-one relationship 'shelf', an identifier that means nothing before the store exists. Leave it nil and link fixtures by key: `links: [\"shelf\": \"<key>\"]`. Fix the fixtures of version 1.")
+        #expect(
+            linked.message
+                == "Fixture \"dune\" does not fit schema version 1: its model 'ShelfV1.Book' sets the to-one relationship 'shelf', an identifier that means nothing before the store exists. Leave it nil and link fixtures by key: `links: [\"shelf\": \"<key>\"]`. Fix the fixtures of version 1."
+        )
     }
 
     @Test("a typed stage that reads the old side with the new version's model is told the typed call to make")
@@ -102,15 +108,29 @@ struct TypedFixtureTests {
         let confused = MigrationStage.custom(from: 1, to: 2) { migration in
             try migration.enumerateObjects(ShelfV2.Book.self, to: ShelfV2.Book.self) { $0 }
         }
-        let tester = MigrationTester(plan: try MigrationPlan(schemas: ShelfPlan.schemas.map { $0.schema }, stages: [confused]))
-        let error = try #require(throws: MigrationTestError.self) { try tester.migrate(from: 1, fixtures: Self.fixtures(at: 1)) }
-        #expect(error.code == .migrationFailed)
-        #expect(error.message.hasSuffix("In the stage 1 → 2, `migration.old` reads version 1: read it with a model of version 1 (`migration.enumerateObjects(<model of 1>.self, to: <model of 2>.self)`); an entity new in version 2 has no old objects: insert its objects with `migration.new.insert(…)`."))
-        let crossed = MigrationStage.custom(from: 1, to: 2) { migration in
-            try migration.enumerateObjects(ShelfV1.Shelf.self, to: ShelfV2.Book.self) { ShelfV2.Book(name: $0.name, pages: 0) }
+        let tester = MigrationTester(
+            plan: try MigrationPlan(schemas: ShelfPlan.schemas.map { $0.schema }, stages: [confused]))
+        let error = try #require(throws: MigrationTestError.self) {
+            try tester.migrate(from: 1, fixtures: Self.fixtures(at: 1))
         }
-        let crossing = MigrationTester(plan: try MigrationPlan(schemas: ShelfPlan.schemas.map { $0.schema }, stages: [crossed]))
-        let moved = try #require(throws: MigrationTestError.self) { try crossing.migrate(from: 1, fixtures: Self.fixtures(at: 1)) }
-        #expect(moved.message == "From version 1 (path 1 → 2): the migration to version 2 failed: Entity 'Shelf' becomes 'Shelf' in version 2, not 'Book', so `enumerateObjects(ShelfV1.Shelf.self, to: ShelfV2.Book.self)` cannot turn its objects into 'Book' objects in place. Read them with `migration.enumerateOldObjects(ShelfV1.Shelf.self) { old in … }` and insert what replaces them with `migration.new.insert(ShelfV2.Book(…))`.")
+        #expect(error.code == .migrationFailed)
+        #expect(
+            error.message.hasSuffix(
+                "In the stage 1 → 2, `migration.old` reads version 1: read it with a model of version 1 (`migration.enumerateObjects(<model of 1>.self, to: <model of 2>.self)`); an entity new in version 2 has no old objects: insert its objects with `migration.new.insert(…)`."
+            ))
+        let crossed = MigrationStage.custom(from: 1, to: 2) { migration in
+            try migration.enumerateObjects(ShelfV1.Shelf.self, to: ShelfV2.Book.self) {
+                ShelfV2.Book(name: $0.name, pages: 0)
+            }
+        }
+        let crossing = MigrationTester(
+            plan: try MigrationPlan(schemas: ShelfPlan.schemas.map { $0.schema }, stages: [crossed]))
+        let moved = try #require(throws: MigrationTestError.self) {
+            try crossing.migrate(from: 1, fixtures: Self.fixtures(at: 1))
+        }
+        #expect(
+            moved.message
+                == "From version 1 (path 1 → 2): the migration to version 2 failed: Entity 'Shelf' becomes 'Shelf' in version 2, not 'Book', so `enumerateObjects(ShelfV1.Shelf.self, to: ShelfV2.Book.self)` cannot turn its objects into 'Book' objects in place. Read them with `migration.enumerateOldObjects(ShelfV1.Shelf.self) { old in … }` and insert what replaces them with `migration.new.insert(ShelfV2.Book(…))`."
+        )
     }
 }

@@ -9,13 +9,16 @@ struct ArchitectureTests {
 
     /// `Sources/Molt`, found from this file.
     static var moduleFolder: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/Molt")
     }
 
     static func swiftFiles(in folder: String) throws -> [URL] {
         let root = moduleFolder.appendingPathComponent(folder)
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
@@ -32,7 +35,8 @@ struct ArchitectureTests {
     static func declarations() throws -> [String: String] {
         var result: [String: String] = [:]
         let pattern = try NSRegularExpression(
-            pattern: #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
+            pattern:
+                #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
             options: .anchorsMatchLines)
         for layer in layers {
             for file in try swiftFiles(in: layer) {
@@ -70,7 +74,8 @@ struct ArchitectureTests {
     /// The top-level types of the SQLite engine (`SQL/SQLite`).
     static func sqliteTypes() throws -> Set<String> {
         let pattern = try NSRegularExpression(
-            pattern: #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
+            pattern:
+                #"^(?:(?:public|package|internal|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)"#,
             options: .anchorsMatchLines)
         var names: Set<String> = []
         for file in try swiftFiles(in: "SQL/SQLite") {
@@ -88,14 +93,18 @@ struct ArchitectureTests {
     @Test("nothing above SQL/ names an engine's type or imports an engine")
     func noEngineAboveTheSeam() throws {
         let engineTypes = try Self.sqliteTypes()
-        #expect(engineTypes.contains("SQLiteDatabase") && engineTypes.contains("SQLiteConnection") && engineTypes.contains("SQLiteDialect"))
+        #expect(
+            engineTypes.contains("SQLiteDatabase") && engineTypes.contains("SQLiteConnection")
+                && engineTypes.contains("SQLiteDialect"))
         var violations: [String] = []
         for layer in Self.layers.drop(while: { $0 != "SQL" }).dropFirst() {
             for file in try Self.swiftFiles(in: layer) {
                 let text = try Self.code(file)
                 let named = engineTypes.filter { text.range(of: #"\b\#($0)\b"#, options: .regularExpression) != nil }
                 for name in named.sorted() { violations.append("\(layer)/\(file.lastPathComponent) names \(name)") }
-                for pattern in [#"\bPostgres[A-Z]\w*"#, #"\bimport\s+(GRDB\w*|MoltPostgres|PostgresNIO)\b"#, #"\bsqlite3_\w+"#] {
+                for pattern in [
+                    #"\bPostgres[A-Z]\w*"#, #"\bimport\s+(GRDB\w*|MoltPostgres|PostgresNIO)\b"#, #"\bsqlite3_\w+"#,
+                ] {
                     if let range = text.range(of: pattern, options: .regularExpression) {
                         violations.append("\(layer)/\(file.lastPathComponent) names \(text[range])")
                     }
@@ -113,7 +122,9 @@ struct ArchitectureTests {
     @Test("MoltPostgres reads no statement's SQL to find out what it means")
     func noIntentParsingInPostgres() throws {
         let folder = Self.moduleFolder.deletingLastPathComponent().appendingPathComponent("MoltPostgres")
-        let readers: Set<String> = ["PostgresPlaceholders.swift", "PostgresQueryChecker.swift", "PostgresDialect+Expressions.swift"]
+        let readers: Set<String> = [
+            "PostgresPlaceholders.swift", "PostgresQueryChecker.swift", "PostgresDialect+Expressions.swift",
+        ]
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "swift" && !readers.contains($0.lastPathComponent) }
         #expect(files.count > 10)
@@ -139,7 +150,9 @@ struct ArchitectureTests {
         var long: [String] = []
         for layer in Self.layers {
             for file in try Self.swiftFiles(in: layer) {
-                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+                let lines = try String(contentsOf: file, encoding: .utf8).split(
+                    separator: "\n", omittingEmptySubsequences: false
+                ).count
                 if lines > 400 { long.append("\(layer)/\(file.lastPathComponent): \(lines) lines") }
             }
         }
@@ -149,7 +162,9 @@ struct ArchitectureTests {
     /// Every source folder of the package: the library, its PostgreSQL engine, the CLI, the test kit, the macros.
     static var sourceFiles: [URL] {
         let sources = moduleFolder.deletingLastPathComponent()
-        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return [] }
+        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return enumerator.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
     }
 
@@ -161,7 +176,8 @@ struct ArchitectureTests {
         for file in files {
             let source = try String(contentsOf: file, encoding: .utf8)
             for function in SwiftSourceScanner.functions(in: source) where function.lines > 60 {
-                long.append("\(file.deletingLastPathComponent().lastPathComponent)/\(file.lastPathComponent): \(function)")
+                long.append(
+                    "\(file.deletingLastPathComponent().lastPathComponent)/\(file.lastPathComponent): \(function)")
             }
         }
         #expect(long.sorted() == [])

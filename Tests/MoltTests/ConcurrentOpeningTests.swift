@@ -8,7 +8,9 @@ import Molt
 struct ConcurrentOpeningTests {
     static let itemCount = 30_000
 
-    @Test("two processes opening one old store at once migrate it once and both see the new version", arguments: StoreKind.files)
+    @Test(
+        "two processes opening one old store at once migrate it once and both see the new version",
+        arguments: StoreKind.files)
     func twoProcesses(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()
@@ -26,7 +28,9 @@ struct ConcurrentOpeningTests {
         #expect(try BulkStore.rowsV1(url) == expected)
     }
 
-    @Test("two threads opening one old store at once migrate it once and both see the new version", arguments: StoreKind.files)
+    @Test(
+        "two threads opening one old store at once migrate it once and both see the new version",
+        arguments: StoreKind.files)
     func twoThreads(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()

@@ -19,7 +19,9 @@ struct CrashRecoveryTests {
 
     static let itemCount = 200_000
 
-    @Test("a worker killed with SIGKILL mid-migration leaves the store at its old version with every object", arguments: StoreKind.files, Moment.allCases)
+    @Test(
+        "a worker killed with SIGKILL mid-migration leaves the store at its old version with every object",
+        arguments: StoreKind.files, Moment.allCases)
     func killedMidMigration(kind: StoreKind, moment: Moment) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()
@@ -38,13 +40,17 @@ struct CrashRecoveryTests {
         worker.kill()
         #expect(worker.process.terminationReason == .uncaughtSignal)
         #expect(worker.process.terminationStatus == SIGKILL)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix("store.sqlite-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+            $0.hasPrefix("store.sqlite-")
+        }
         if moment == .beforeCommit {
             #expect(!leftovers.isEmpty, "the kill left a journal or a WAL behind")
             // A copy of the crashed files, opened straight away (no version read first), recovers the same way.
             let copy = dir.file("copy.sqlite")
             for name in ["store.sqlite"] + leftovers {
-                try FileManager.default.copyItem(at: dir.file(name), to: dir.file(name.replacingOccurrences(of: "store.sqlite", with: "copy.sqlite")))
+                try FileManager.default.copyItem(
+                    at: dir.file(name), to: dir.file(name.replacingOccurrences(of: "store.sqlite", with: "copy.sqlite"))
+                )
             }
             let reopened = try Store.open(at: copy, schema: BulkStore.v0(), options: kind.options)
             #expect(try reopened.history() == [])

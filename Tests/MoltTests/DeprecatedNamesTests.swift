@@ -14,7 +14,9 @@ struct DeprecatedNamesTests {
         }
     }
 
-    @Test("asyncWrite and asyncRead, from before they became the async read and write, still write and read", arguments: StoreKind.allCases)
+    @Test(
+        "asyncWrite and asyncRead, from before they became the async read and write, still write and read",
+        arguments: StoreKind.allCases)
     func asyncReadAndWrite(kind: StoreKind) async throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema, in: dir)

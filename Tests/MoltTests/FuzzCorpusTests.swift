@@ -40,9 +40,10 @@ struct FuzzCorpusTests {
     @Test("the seed mapping expressions are accepted or refused as a mapping stage would")
     func mappings() throws {
         let check = try FuzzingEntryPoints.mappingCheck(over: Self.schema)
-        let answers = Dictionary(uniqueKeysWithValues: try Self.inputs("mapping").map {
-            ($0.name, check(String(decoding: $0.bytes, as: UTF8.self), "Book"))
-        })
+        let answers = Dictionary(
+            uniqueKeysWithValues: try Self.inputs("mapping").map {
+                ($0.name, check(String(decoding: $0.bytes, as: UTF8.self), "Book"))
+            })
         for accepted in ["upper.sql", "arithmetic.sql", "case.sql", "functions.sql"] {
             #expect(answers[accepted] == .some(nil), "\(accepted)")
         }

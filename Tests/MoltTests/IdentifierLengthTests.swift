@@ -11,14 +11,21 @@ struct IdentifierLengthTests {
 
     /// Two indexes whose made-up names share their first 63 bytes (`Doc_aaa…_suffixOn`).
     static func v1() -> Schema {
-        Schema(version: 1, entities: [
-            Entity(
-                "Doc", attributes: [Attribute(long, .string), Attribute("suffixOne1", .string), Attribute("suffixOne2", .string)],
-                indexes: [Index([long, "suffixOne1"]), Index([long, "suffixOne2"])])
-        ])
+        Schema(
+            version: 1,
+            entities: [
+                Entity(
+                    "Doc",
+                    attributes: [
+                        Attribute(long, .string), Attribute("suffixOne1", .string), Attribute("suffixOne2", .string),
+                    ],
+                    indexes: [Index([long, "suffixOne1"]), Index([long, "suffixOne2"])])
+            ])
     }
 
-    @Test("an entity name longer than the engine keeps whole is refused on PostgreSQL, naming it, and nothing is written", arguments: StoreKind.durable)
+    @Test(
+        "an entity name longer than the engine keeps whole is refused on PostgreSQL, naming it, and nothing is written",
+        arguments: StoreKind.durable)
     func longEntityName(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let name = String(repeating: "N", count: 54)
@@ -33,7 +40,10 @@ struct IdentifierLengthTests {
         let location = try kind.location(in: dir)  // cancels the case when no server is configured
         let error = moltError { _ = try Store.open(at: location, schema: schema, options: kind.options) }
         #expect(error?.code == .invalidSchema)
-        #expect(error?.message == "Invalid schema version 1 for PostgreSQL: entity '\(name)' is 54 bytes long, and names may have at most 53 bytes there (PostgreSQL keeps 63 bytes of a name, and a migration's working copies add up to 10). Give it a shorter name, with `originalName` set to the old one so that its data follows.")
+        #expect(
+            error?.message
+                == "Invalid schema version 1 for PostgreSQL: entity '\(name)' is 54 bytes long, and names may have at most 53 bytes there (PostgreSQL keeps 63 bytes of a name, and a migration's working copies add up to 10). Give it a shorter name, with `originalName` set to the old one so that its data follows."
+        )
     }
 
     @Test("a version that adds a name too long is refused when migrating and in a dry run, before anything is written")
@@ -64,11 +74,16 @@ struct IdentifierLengthTests {
         let location = try StoreKind.postgres.location(in: dir)  // cancels the test when no server is configured
         let error = moltError { _ = try Store.open(at: location, schema: schema, options: StoreKind.postgres.options) }
         #expect(error?.code == .invalidSchema)
-        #expect(error?.message.hasPrefix("Invalid schema version 1 for PostgreSQL: table 'Playlist_\(relationship)' (of relationship 'Playlist.\(relationship)') is 54 bytes long, and names may have at most 53 bytes there") == true)
+        #expect(
+            error?.message.hasPrefix(
+                "Invalid schema version 1 for PostgreSQL: table 'Playlist_\(relationship)' (of relationship 'Playlist.\(relationship)') is 54 bytes long, and names may have at most 53 bytes there"
+            ) == true)
         #expect(error?.property == relationship)
     }
 
-    @Test("indexes whose names share their first 63 bytes are made, kept and dropped on every engine", arguments: StoreKind.durable)
+    @Test(
+        "indexes whose names share their first 63 bytes are made, kept and dropped on every engine",
+        arguments: StoreKind.durable)
     func longIndexNames(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Self.v1()
@@ -76,8 +91,18 @@ struct IdentifierLengthTests {
         try store.write { _ = try $0.insert("Doc", [Self.long: "x", "suffixOne1": "1", "suffixOne2": "2"]) }
         try store.close()
         // v2 adds a third long index and drops one; v3 makes another unique.
-        let v2 = v1.next(2) { $0.edit("Doc") { $0.indexes = [Index([Self.long, "suffixOne1"]), Index([Self.long, "suffixOne2", "suffixOne1"])] } }
-        let v3 = v2.next(3) { $0.edit("Doc") { $0.indexes = [Index([Self.long, "suffixOne1"], unique: true), Index([Self.long, "suffixOne2", "suffixOne1"])] } }
+        let v2 = v1.next(2) {
+            $0.edit("Doc") {
+                $0.indexes = [Index([Self.long, "suffixOne1"]), Index([Self.long, "suffixOne2", "suffixOne1"])]
+            }
+        }
+        let v3 = v2.next(3) {
+            $0.edit("Doc") {
+                $0.indexes = [
+                    Index([Self.long, "suffixOne1"], unique: true), Index([Self.long, "suffixOne2", "suffixOne1"]),
+                ]
+            }
+        }
         let plan = try MigrationPlan(schemas: [v1, v2, v3])
         let migrated = try kind.open(in: dir, schema: v3, options: kind.options.migrating(with: plan))
         defer { try? migrated.close() }

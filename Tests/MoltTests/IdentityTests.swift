@@ -31,7 +31,9 @@ struct IdentityTests {
 
     static func fill(_ store: Store, count: Int) throws -> [Int64] {
         try store.write { objects in
-            try (0..<count).map { try objects.insert("Note", ["title": .string("n\($0)"), "count": .int(Int64($0))]).id! }
+            try (0..<count).map {
+                try objects.insert("Note", ["title": .string("n\($0)"), "count": .int(Int64($0))]).id!
+            }
         }
     }
 
@@ -64,7 +66,9 @@ struct IdentityTests {
         #expect(next > ids[4], "the id \(ids[4]) of an object deleted before the migration was handed out again")
     }
 
-    @Test("a stage that deletes the newest objects and creates others never pairs a created object with an old one", arguments: StoreKind.durable)
+    @Test(
+        "a stage that deletes the newest objects and creates others never pairs a created object with an old one",
+        arguments: StoreKind.durable)
     func stagePairsOnlyOldObjects(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let ids = try Self.closedStore(kind, in: dir, count: 4)
@@ -88,7 +92,9 @@ struct IdentityTests {
         #expect(notes[2].id! > ids[3] && notes[3].id! > ids[3])
     }
 
-    @Test("deleteData then create in a stage: the created objects are new, never the deleted ones", arguments: StoreKind.durable)
+    @Test(
+        "deleteData then create in a stage: the created objects are new, never the deleted ones",
+        arguments: StoreKind.durable)
     func deleteDataThenCreate(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let ids = try Self.closedStore(kind, in: dir, count: 3)
@@ -109,7 +115,9 @@ struct IdentityTests {
         #expect(notes[0].id! > ids[2])
     }
 
-    @Test("a store written before AUTOINCREMENT is upgraded in place when opened: its next ids pass its largest", arguments: StoreKind.files)
+    @Test(
+        "a store written before AUTOINCREMENT is upgraded in place when opened: its next ids pass its largest",
+        arguments: StoreKind.files)
     func legacyStoreIsUpgraded(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let ids = try Self.closedStore(kind, in: dir, count: 3)
@@ -130,9 +138,11 @@ struct IdentityTests {
         let next = try reopened.write { try $0.insert("Note", ["title": "after", "count": 9]).id! }
         #expect(next > ids[2])
         try reopened.close()
-        #expect(try RawSQL.rootPages(dir.file("store.sqlite"))["Note"] == pages["Note"], "the upgrade rewrote the table")
+        #expect(
+            try RawSQL.rootPages(dir.file("store.sqlite"))["Note"] == pages["Note"], "the upgrade rewrote the table")
         #expect(try RawSQL.strings(dir.file("store.sqlite"), "PRAGMA integrity_check") == ["ok"])
-        #expect(try RawSQL.strings(dir.file("store.sqlite"), "SELECT sql FROM sqlite_master WHERE name = 'Note'")
-            .allSatisfy { $0.contains("AUTOINCREMENT") })
+        #expect(
+            try RawSQL.strings(dir.file("store.sqlite"), "SELECT sql FROM sqlite_master WHERE name = 'Note'")
+                .allSatisfy { $0.contains("AUTOINCREMENT") })
     }
 }

@@ -19,7 +19,9 @@ struct InferredAttributeMigrationTests {
         #expect(try store.read { try $0.count("Shelf") } == 1)
     }
 
-    @Test("removing an entity declared deleted drops its objects and the links to them, and keeps everything else", arguments: StoreKind.durable)
+    @Test(
+        "removing an entity declared deleted drops its objects and the links to them, and keeps everything else",
+        arguments: StoreKind.durable)
     func removeEntity(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -31,16 +33,23 @@ struct InferredAttributeMigrationTests {
         var expected = before.mapping("Book") { $0.links["tags"] = nil }
         expected.entities["Tag"] = nil
         #expect(after == expected)
-        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE name LIKE 'Tag%' OR name LIKE 'Book_tags%'", postgres: RawSQL.pgTables("table_name LIKE 'Tag%' OR table_name LIKE 'Book_tags%'")) == [])
+        #expect(
+            try RawSQL.strings(
+                kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE name LIKE 'Tag%' OR name LIKE 'Book_tags%'",
+                postgres: RawSQL.pgTables("table_name LIKE 'Tag%' OR table_name LIKE 'Book_tags%'")) == [])
     }
 
-    @Test("adding an optional attribute gives existing objects null, without rewriting the table", arguments: StoreKind.durable)
+    @Test(
+        "adding an optional attribute gives existing objects null, without rewriting the table",
+        arguments: StoreKind.durable)
     func addOptionalAttribute(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
         let before = try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
         let pages = try RawSQL.rootPages(url)
-        let v1 = Library.v0().next(1) { $0.edit("Book") { $0.attributes.append(Attribute("subtitle", .string, isOptional: true)) } }
+        let v1 = Library.v0().next(1) {
+            $0.edit("Book") { $0.attributes.append(Attribute("subtitle", .string, isOptional: true)) }
+        }
         let store = try Store.open(at: url, schema: v1, options: kind.options)
         #expect(try StoreDump(store) == before.setting("Book", "subtitle", to: .null))
         #expect(try store.history().map(\.objectsTouched) == [0])
@@ -58,13 +67,17 @@ struct InferredAttributeMigrationTests {
             }
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
-        let expected = before.setting("Book", "rating", to: 3).setting("Book", "shelved", to: .date(Date(timeIntervalSince1970: 86_400.5)))
+        let expected = before.setting("Book", "rating", to: 3).setting(
+            "Book", "shelved", to: .date(Date(timeIntervalSince1970: 86_400.5)))
         #expect(after == expected)
         let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         let added = try store.write { objects in
-            try objects.insert("Book", [
-                "isbn": "new", "title": "New", "pages": 1, "published": .date(Library.dates[0]), "code": .uuid(UUID()),
-            ])
+            try objects.insert(
+                "Book",
+                [
+                    "isbn": "new", "title": "New", "pages": 1, "published": .date(Library.dates[0]),
+                    "code": .uuid(UUID()),
+                ])
         }
         #expect(added["rating"] == 3)
     }
@@ -76,7 +89,10 @@ struct InferredAttributeMigrationTests {
         let (before, after, history) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.removingAttribute("Book", "cover"))
         #expect(history.map(\.steps) == [["0 → 1 inferred: Attribute 'Book.cover' has been removed."]])
-        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM pragma_table_info('Book') WHERE name = 'cover'", postgres: RawSQL.pgColumn("Book", "cover")) == [])
+        #expect(
+            try RawSQL.strings(
+                kind, dir, sqlite: "SELECT name FROM pragma_table_info('Book') WHERE name = 'cover'",
+                postgres: RawSQL.pgColumn("Book", "cover")) == [])
     }
 
     @Test("removing an indexed attribute drops its index too", arguments: StoreKind.durable)
@@ -91,10 +107,17 @@ struct InferredAttributeMigrationTests {
         }
         let (before, after, _) = try Library.migrate(kind, from: v0, to: v1, in: dir)
         #expect(after == before.removingAttribute("Book", "pages"))
-        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Book' AND sql IS NOT NULL", postgres: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Book' AND indexname NOT LIKE '%pkey'") == ["Book_isbn_unique"])
+        #expect(
+            try RawSQL.strings(
+                kind, dir,
+                sqlite: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Book' AND sql IS NOT NULL",
+                postgres:
+                    "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Book' AND indexname NOT LIKE '%pkey'"
+            ) == ["Book_isbn_unique"])
     }
 
-    @Test("renaming an entity by its original name keeps its objects and the links to them", arguments: StoreKind.durable)
+    @Test(
+        "renaming an entity by its original name keeps its objects and the links to them", arguments: StoreKind.durable)
     func renameEntity(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -107,7 +130,10 @@ struct InferredAttributeMigrationTests {
         let (before, after, history) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.renamingEntity("Tag", to: "Label"))
         #expect(history.map(\.steps) == [["0 → 1 inferred: Entity 'Tag' has been renamed to 'Label'."]])
-        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Tag', 'Label')", postgres: RawSQL.pgTables("table_name IN ('Tag', 'Label')")) == ["Label"])
+        #expect(
+            try RawSQL.strings(
+                kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Tag', 'Label')",
+                postgres: RawSQL.pgTables("table_name IN ('Tag', 'Label')")) == ["Label"])
     }
 
     @Test("renaming an entity that owns to-many relationships carries its join tables", arguments: StoreKind.durable)
@@ -122,11 +148,17 @@ struct InferredAttributeMigrationTests {
         }
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(after == before.renamingEntity("Book", to: "Volume"))
-        let tables = try RawSQL.strings(kind, dir, sqlite: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_molt%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name", postgres: RawSQL.pgTables("table_name NOT LIKE '\\_molt%'"))
+        let tables = try RawSQL.strings(
+            kind, dir,
+            sqlite:
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_molt%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+            postgres: RawSQL.pgTables("table_name NOT LIKE '\\_molt%'"))
         #expect(tables == ["Author", "Author_books", "Tag", "Volume", "Volume_tags"])
     }
 
-    @Test("renaming an attribute by its original name keeps its values, without rewriting the table", arguments: StoreKind.durable)
+    @Test(
+        "renaming an attribute by its original name keeps its values, without rewriting the table",
+        arguments: StoreKind.durable)
     func renameAttribute(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -144,33 +176,44 @@ struct InferredAttributeMigrationTests {
         }
         let store = try Store.open(at: url, schema: v1, options: kind.options)
         #expect(try StoreDump(store) == before.renamingAttribute("Book", "title", to: "name"))
-        #expect(try store.history().map(\.steps) == [["0 → 1 inferred: Attribute 'Book.title' has been renamed to 'name'."]])
-        #expect(try store.read { try $0.fetch("Book", where: .equal("name", "Book 2")).map { $0["isbn"] } } == ["isbn-2"])
+        #expect(
+            try store.history().map(\.steps) == [["0 → 1 inferred: Attribute 'Book.title' has been renamed to 'name'."]]
+        )
+        #expect(
+            try store.read { try $0.fetch("Book", where: .equal("name", "Book 2")).map { $0["isbn"] } } == ["isbn-2"])
         try store.close()
         #expect(try RawSQL.rootPages(url) == pages)
     }
 
-    @Test("swapping two attributes' names over three versions in one run swaps their values", arguments: StoreKind.durable)
+    @Test(
+        "swapping two attributes' names over three versions in one run swaps their values", arguments: StoreKind.durable
+    )
     func swapAttributes(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v0 = Library.v0(bookIndexes: [Index(["title"])])
         let v1 = v0.next(1) {
             $0.edit("Book") {
-                $0.editAttribute("title") { $0.name = "swap"; $0.originalName = "title" }
+                $0.editAttribute("title") {
+                    $0.name = "swap"; $0.originalName = "title"
+                }
                 $0.indexes = [Index(["swap"])]
             }
         }
         let v2 = v1.next(2) {
             $0.edit("Book") {
                 $0.editAttribute("swap") { $0.originalName = nil }
-                $0.editAttribute("isbn") { $0.name = "title"; $0.originalName = "isbn" }
+                $0.editAttribute("isbn") {
+                    $0.name = "title"; $0.originalName = "isbn"
+                }
                 $0.primaryKey = "title"
             }
         }
         let v3 = v2.next(3) {
             $0.edit("Book") {
                 $0.editAttribute("title") { $0.originalName = nil }
-                $0.editAttribute("swap") { $0.name = "isbn"; $0.originalName = "swap" }
+                $0.editAttribute("swap") {
+                    $0.name = "isbn"; $0.originalName = "swap"
+                }
                 $0.indexes = [Index(["isbn"])]
             }
         }
@@ -186,7 +229,9 @@ struct InferredAttributeMigrationTests {
         #expect(try store.read { try $0.object("Book", primaryKey: "isbn-4")?["isbn"] } == "Book 4")
     }
 
-    @Test("making a required attribute optional keeps its values and accepts null afterwards", arguments: StoreKind.durable)
+    @Test(
+        "making a required attribute optional keeps its values and accepts null afterwards",
+        arguments: StoreKind.durable)
     func requiredToOptional(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.isOptional = true } } }
@@ -201,7 +246,9 @@ struct InferredAttributeMigrationTests {
         #expect(try store.read { try $0.object("Book", primaryKey: "isbn-1")?["pages"] } == .null)
     }
 
-    @Test("making an optional attribute required with a default gives the default to null values only", arguments: StoreKind.durable)
+    @Test(
+        "making an optional attribute required with a default gives the default to null values only",
+        arguments: StoreKind.durable)
     func optionalToRequiredWithDefault(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Library.v0().next(1) {
@@ -215,6 +262,11 @@ struct InferredAttributeMigrationTests {
         let (before, after, _) = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         #expect(before.entities["Book"]!.values.contains { $0.values["price"] == .null })
         #expect(after == before.converting("Book", "price") { $0.isNull ? 4.75 : $0 })
-        #expect(try RawSQL.strings(kind, dir, sqlite: "SELECT \"notnull\" FROM pragma_table_info('Book') WHERE name = 'price'", postgres: "SELECT CASE WHEN is_nullable = 'NO' THEN '1' ELSE '0' END FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'Book' AND column_name = 'price'") == ["1"])
+        #expect(
+            try RawSQL.strings(
+                kind, dir, sqlite: "SELECT \"notnull\" FROM pragma_table_info('Book') WHERE name = 'price'",
+                postgres:
+                    "SELECT CASE WHEN is_nullable = 'NO' THEN '1' ELSE '0' END FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'Book' AND column_name = 'price'"
+            ) == ["1"])
     }
 }

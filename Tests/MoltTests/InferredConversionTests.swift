@@ -22,11 +22,15 @@ struct InferredConversionTests {
         Conversion(attribute: "inPrint", to: .int, expected: [1, 0, 1, 0, 1, 0], newDefault: 1),
         Conversion(attribute: "pages", to: .string, expected: ["-50", "50", "150", "250", "350", "450"]),
         Conversion(attribute: "price", to: .string, expected: ["9.5", .null, "12.25", "0.1", .null, "1.0e+20"]),
-        Conversion(attribute: "inPrint", to: .string, expected: ["true", "false", "true", "false", "true", "false"], newDefault: "true"),
-        Conversion(attribute: "published", to: .string, expected: [
-            "2023-11-14T22:13:20.500Z", "2023-11-15T22:13:20.750Z", "2023-11-16T22:13:21.000Z",
-            "2023-11-17T22:13:21.250Z", "2023-11-18T22:13:21.500Z", "2023-11-19T22:13:21.750Z",
-        ]),
+        Conversion(
+            attribute: "inPrint", to: .string, expected: ["true", "false", "true", "false", "true", "false"],
+            newDefault: "true"),
+        Conversion(
+            attribute: "published", to: .string,
+            expected: [
+                "2023-11-14T22:13:20.500Z", "2023-11-15T22:13:20.750Z", "2023-11-16T22:13:21.000Z",
+                "2023-11-17T22:13:21.250Z", "2023-11-18T22:13:21.500Z", "2023-11-19T22:13:21.750Z",
+            ]),
         Conversion(attribute: "code", to: .string, expected: Library.codes.map { .string($0.uuidString) }),
     ]
 
@@ -50,7 +54,12 @@ struct InferredConversionTests {
         #expect(after == expected)
         #expect(books.count == 6)
         let old = Library.v0().entity(named: "Book")!.attribute(named: conversion.attribute)!.type
-        #expect(history.map(\.steps) == [["0 → 1 inferred: Attribute 'Book.\(conversion.attribute)' has changed type from '\(old.rawValue)' to '\(conversion.to.rawValue)'."]])
+        #expect(
+            history.map(\.steps) == [
+                [
+                    "0 → 1 inferred: Attribute 'Book.\(conversion.attribute)' has changed type from '\(old.rawValue)' to '\(conversion.to.rawValue)'."
+                ]
+            ])
     }
 
     @Test("a converted attribute can be filtered and sorted with its new type", arguments: StoreKind.durable)
@@ -60,12 +69,16 @@ struct InferredConversionTests {
         _ = try Library.migrate(kind, from: Library.v0(), to: v1, in: dir)
         let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         let titles = try store.read { objects in
-            try objects.fetch("Book", where: .greater("pages", 100.5), orderBy: [.descending("pages")]).map { $0["title"] }
+            try objects.fetch("Book", where: .greater("pages", 100.5), orderBy: [.descending("pages")]).map {
+                $0["title"]
+            }
         }
         #expect(titles == ["Book 5", "Book 4", "Book 3", "Book 2"])
     }
 
-    @Test("a type change reports the rows it rewrites and the objects it updates, counted in one pass", arguments: StoreKind.durable)
+    @Test(
+        "a type change reports the rows it rewrites and the objects it updates, counted in one pass",
+        arguments: StoreKind.durable)
     func conversionProgress(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -88,7 +101,9 @@ struct InferredConversionTests {
         #expect(events.all.last?.fractionCompleted == 1)
     }
 
-    @Test("int → double is refused when a stored integer has no exact double, and nothing is written", arguments: StoreKind.durable)
+    @Test(
+        "int → double is refused when a stored integer has no exact double, and nothing is written",
+        arguments: StoreKind.durable)
     func inexactDoubleRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -100,24 +115,38 @@ struct InferredConversionTests {
             try objects.update(book)
         }
         let bytes = FileState(url)
-        let v1 = v0.next(1) { $0.edit("Book") { $0.editAttribute("pages") { $0.name = "leaves"; $0.originalName = "pages" } } }
+        let v1 = v0.next(1) {
+            $0.edit("Book") {
+                $0.editAttribute("pages") {
+                    $0.name = "leaves"; $0.originalName = "pages"
+                }
+            }
+        }
         let v2 = v1.next(2) { $0.edit("Book") { $0.editAttribute("leaves") { $0.type = .double } } }
         let plan = try MigrationPlan(schemas: [v0, v1, v2])
         let error = moltError { _ = try Store.open(at: url, schema: v2, options: kind.options.migrating(with: plan)) }
         #expect(error?.code == .migrationNotInferable)
-        #expect(error?.message == "Attribute 'Book.leaves' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 3 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int.")
+        #expect(
+            error?.message
+                == "Attribute 'Book.leaves' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 3 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int."
+        )
         #expect(FileState(url) == bytes)
         #expect(try StoreDump(at: url, schema: v0, options: kind.options) == before)
     }
 
     /// ±2^53 are the count's bounds, within which every integer is exact; 2^60 and -2^63 lie beyond, where
     /// each value is checked, and have exact doubles too.
-    @Test("int → double keeps integers up to 2^53, and those beyond that have an exact double, exactly", arguments: StoreKind.durable)
+    @Test(
+        "int → double keeps integers up to 2^53, and those beyond that have an exact double, exactly",
+        arguments: StoreKind.durable)
     func exactDoublesPass(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let fill: (Objects) throws -> Void = { objects in
             try Library.fill(objects)
-            let pages: [(String, Int64)] = [("isbn-2", 9_007_199_254_740_992), ("isbn-3", -9_007_199_254_740_992), ("isbn-4", 1 << 60), ("isbn-5", .min)]
+            let pages: [(String, Int64)] = [
+                ("isbn-2", 9_007_199_254_740_992), ("isbn-3", -9_007_199_254_740_992), ("isbn-4", 1 << 60),
+                ("isbn-5", .min),
+            ]
             for (isbn, pages) in pages {
                 var book = try objects.object("Book", primaryKey: .string(isbn))!
                 book["pages"] = .int(pages)
@@ -136,14 +165,20 @@ struct InferredConversionTests {
     func doubleToStringRoundTrips(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let values: [Double] = [0.1 + 0.2, 1.0 / 3, 123_456_789.123_456_789, 2.5, -0.001, 1e-7, 6.02214076e23]
-        let texts = ["0.30000000000000004", "0.3333333333333333", "123456789.12345679", "2.5", "-0.001", "1.0e-07", "6.02214076e+23"]
+        let texts = [
+            "0.30000000000000004", "0.3333333333333333", "123456789.12345679", "2.5", "-0.001", "1.0e-07",
+            "6.02214076e+23",
+        ]
         let fill: (Objects) throws -> Void = { objects in
             try Library.fill(objects)
             for (i, value) in values.enumerated() {
-                _ = try objects.insert("Book", [
-                    "isbn": .string("d-\(i)"), "title": "D", "pages": 1, "price": .double(value), "published": .date(Library.dates[0]),
-                    "code": .uuid(UUID()),
-                ])
+                _ = try objects.insert(
+                    "Book",
+                    [
+                        "isbn": .string("d-\(i)"), "title": "D", "pages": 1, "price": .double(value),
+                        "published": .date(Library.dates[0]),
+                        "code": .uuid(UUID()),
+                    ])
             }
         }
         let v1 = Library.v0().next(1) { $0.edit("Book") { $0.editAttribute("price") { $0.type = .string } } }

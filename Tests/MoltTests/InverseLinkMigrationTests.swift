@@ -112,7 +112,9 @@ struct InverseLinkMigrationTests {
         try store.verify()
     }
 
-    @Test("a to-one inverse that would have to hold two owners is refused, naming the objects; nothing is written", arguments: StoreKind.durable)
+    @Test(
+        "a to-one inverse that would have to hold two owners is refused, naming the objects; nothing is written",
+        arguments: StoreKind.durable)
     func overfullToOneIsRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeToManyStore(kind, in: dir, shared: true)
@@ -121,7 +123,10 @@ struct InverseLinkMigrationTests {
         #expect(error?.code == .dataLossRefused)
         #expect(error?.entity == "Item")
         #expect(error?.property == "owner")
-        #expect(error?.message == "Version 2 adds 'Item.owner' as the to-one inverse of 'Owner.items', but Item #2 is linked from 2 Owner objects (#1, #2), and a to-one holds one: the other links would be lost. Make 'Item.owner' to-many, or keep one link per object in a custom stage from version 1 to 2. Nothing was written.")
+        #expect(
+            error?.message
+                == "Version 2 adds 'Item.owner' as the to-one inverse of 'Owner.items', but Item #2 is linked from 2 Owner objects (#1, #2), and a to-one holds one: the other links would be lost. Make 'Item.owner' to-many, or keep one link per object in a custom stage from version 1 to 2. Nothing was written."
+        )
         #expect(FileState(try kind.location(in: dir)) == before)
     }
 
@@ -140,7 +145,10 @@ struct InverseLinkMigrationTests {
         }
         let plan = try MigrationPlan(schemas: [Self.toOneOnly, Self.withItems], stages: [stage])
         let store = try kind.open(in: dir, schema: Self.withItems, options: kind.options.migrating(with: plan))
-        #expect(try store.read { try $0.fetch("Item").map { $0["note"] } } == ["owned by A", "owned by B", "owned by A", "owned by B", .null])
+        #expect(
+            try store.read { try $0.fetch("Item").map { $0["note"] } } == [
+                "owned by A", "owned by B", "owned by A", "owned by B", .null,
+            ])
         #expect(try Self.bothSides(store).items == ["A": ["i0", "i2"], "B": ["i1", "i3"]])
         try store.verify()
     }
@@ -149,9 +157,11 @@ struct InverseLinkMigrationTests {
     func mappingStage(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeToOneStore(kind, in: dir)
-        let mapping = MigrationStage.mapping(from: 1, to: 2, [
-            EntityMapping(destination: "Item", attributes: ["note": "'mapped ' || label"]),
-        ])
+        let mapping = MigrationStage.mapping(
+            from: 1, to: 2,
+            [
+                EntityMapping(destination: "Item", attributes: ["note": "'mapped ' || label"])
+            ])
         let plan = try MigrationPlan(schemas: [Self.toOneOnly, Self.withItems], stages: [mapping])
         let store = try kind.open(in: dir, schema: Self.withItems, options: kind.options.migrating(with: plan))
         #expect(try Self.bothSides(store).items == ["A": ["i0", "i2"], "B": ["i1", "i3"]])
@@ -187,15 +197,18 @@ struct InverseLinkMigrationTests {
         try store.write { objects in
             let a = try objects.insert("Owner", ["name": "A"])
             let item = try objects.insert("Item", ["label": "i0"])
-            try objects.set("items", of: a, to: [item])   // but item.owner stays empty
+            try objects.set("items", of: a, to: [item])  // but item.owner stays empty
         }
         try store.close()
         return FileState(try kind.location(in: dir))
     }
 
-    static let oneSided = "'Item.owner' and its inverse 'Owner.items' disagree on 1 link: 'Owner.items' of Owner #1 holds Item #1, but 'Item.owner' of Item #1 does not hold Owner #1"
+    static let oneSided =
+        "'Item.owner' and its inverse 'Owner.items' disagree on 1 link: 'Owner.items' of Owner #1 holds Item #1, but 'Item.owner' of Item #1 does not hold Owner #1"
 
-    @Test("two relationships declared inverses that disagree are refused by validation, naming the objects", arguments: StoreKind.durable)
+    @Test(
+        "two relationships declared inverses that disagree are refused by validation, naming the objects",
+        arguments: StoreKind.durable)
     func newlyPairedDisagreementIsRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let before = try Self.makeOneSidedStore(kind, in: dir)
@@ -205,13 +218,17 @@ struct InverseLinkMigrationTests {
         #expect(FileState(try kind.location(in: dir)) == before)
     }
 
-    @Test("the pairing is compared after a stage that writes neither side, and after a later step renames the entity", arguments: StoreKind.durable)
+    @Test(
+        "the pairing is compared after a stage that writes neither side, and after a later step renames the entity",
+        arguments: StoreKind.durable)
     func newlyPairedThroughStageAndRename(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let before = try Self.makeOneSidedStore(kind, in: dir)
         let untouched = MigrationStage.custom(from: 1, to: 2) { migration in _ = try migration.new.count("Owner") }
         let plan = try MigrationPlan(schemas: [Self.separate, Self.paired], stages: [untouched])
-        var error = moltError { _ = try kind.open(in: dir, schema: Self.paired, options: kind.options.migrating(with: plan)) }
+        var error = moltError {
+            _ = try kind.open(in: dir, schema: Self.paired, options: kind.options.migrating(with: plan))
+        }
         #expect(error?.code == .validationFailed)
         #expect(error?.message.contains(Self.oneSided) == true, "\(error?.message ?? "")")
         // Paired in 1 → 2, then Item renamed Thing in 2 → 3, in one folded run.
@@ -228,11 +245,16 @@ struct InverseLinkMigrationTests {
         let walk = try MigrationPlan(schemas: [Self.separate, Self.paired, renamed])
         error = moltError { _ = try kind.open(in: dir, schema: renamed, options: kind.options.migrating(with: walk)) }
         #expect(error?.code == .validationFailed)
-        #expect(error?.message.contains("'Owner.items' of Owner #1 holds Thing #1, but 'Thing.owner' of Thing #1 does not hold Owner #1") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(
+                "'Owner.items' of Owner #1 holds Thing #1, but 'Thing.owner' of Thing #1 does not hold Owner #1")
+                == true, "\(error?.message ?? "")")
         #expect(FileState(try kind.location(in: dir)) == before)
     }
 
-    @Test("verify() reports two sides that disagree, and a table whose shape another tool changed", arguments: StoreKind.files)
+    @Test(
+        "verify() reports two sides that disagree, and a table whose shape another tool changed",
+        arguments: StoreKind.files)
     func verifyReportsDisagreementAndShape(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeToOneStore(kind, in: dir)
@@ -242,9 +264,14 @@ struct InverseLinkMigrationTests {
         var store = try kind.open(in: dir, schema: Self.withItems)
         var error = moltError { try store.verify() }
         #expect(error?.code == .corruptStore)
-        #expect(error?.message.contains("'Item.owner' and its inverse 'Owner.items' disagree on 1 link: 'Item.owner' of Item #3 holds Owner #1, but 'Owner.items' of Owner #1 does not hold Item #3") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(
+                "'Item.owner' and its inverse 'Owner.items' disagree on 1 link: 'Item.owner' of Item #3 holds Owner #1, but 'Owner.items' of Owner #1 does not hold Item #3"
+            ) == true, "\(error?.message ?? "")")
         try store.close()
-        try RawSQL.execute(url, "INSERT INTO \"Owner_items\" (owner, target) VALUES (1, 3)", "ALTER TABLE \"Item\" DROP COLUMN \"note\"", "ALTER TABLE \"Item\" ADD COLUMN \"note\" BLOB")
+        try RawSQL.execute(
+            url, "INSERT INTO \"Owner_items\" (owner, target) VALUES (1, 3)",
+            "ALTER TABLE \"Item\" DROP COLUMN \"note\"", "ALTER TABLE \"Item\" ADD COLUMN \"note\" BLOB")
         store = try kind.open(in: dir, schema: Self.withItems)
         error = moltError { try store.verify() }
         #expect(error?.code == .corruptStore)

@@ -21,7 +21,8 @@ struct LockedStoreTests {
         #expect {
             try Store.open(at: dir.file(), schema: v1.withVersion(2), options: options)
         } throws: { error in
-            (error as? MoltError)?.message == "The store at \(dir.file().path) stayed locked by another process (one migrating it takes the lock for the whole run); nothing was written. Open it again later, or raise `Store.Options.migrationWaitTimeout`."
+            (error as? MoltError)?.message
+                == "The store at \(dir.file().path) stayed locked by another process (one migrating it takes the lock for the whole run); nothing was written. Open it again later, or raise `Store.Options.migrationWaitTimeout`."
         }
     }
 }

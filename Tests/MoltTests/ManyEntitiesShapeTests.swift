@@ -12,30 +12,37 @@ struct ManyEntitiesShapeTests {
 
     /// `count` entities, each with an index, a to-one to the next entity and a to-many to the previous one.
     static func schema(version: Int, extra: Bool = false) -> Schema {
-        Schema(version: version, entities: (0..<count).map { index in
-            Entity(
-                "E\(index)",
-                attributes: [Attribute("name", .string), Attribute("rank", .int, default: .int(0))]
-                    + (extra ? [Attribute("note", .string, isOptional: true)] : []),
-                relationships: [
-                    Relationship("next", to: "E\((index + 1) % count)"),
-                    Relationship("earlier", toMany: "E\((index + count - 1) % count)"),
-                ],
-                indexes: [Index(["rank"])])
-        })
+        Schema(
+            version: version,
+            entities: (0..<count).map { index in
+                Entity(
+                    "E\(index)",
+                    attributes: [Attribute("name", .string), Attribute("rank", .int, default: .int(0))]
+                        + (extra ? [Attribute("note", .string, isOptional: true)] : []),
+                    relationships: [
+                        Relationship("next", to: "E\((index + 1) % count)"),
+                        Relationship("earlier", toMany: "E\((index + count - 1) % count)"),
+                    ],
+                    indexes: [Index(["rank"])])
+            })
     }
 
-    @Test("a migrated store of 250 entities validates and verifies; a column retyped in the last one is reported", arguments: StoreKind.files)
+    @Test(
+        "a migrated store of 250 entities validates and verifies; a column retyped in the last one is reported",
+        arguments: StoreKind.files)
     func largeSchema(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try kind.open(in: dir, schema: Self.schema(version: 1)).close()
         let plan = try MigrationPlan(schemas: [Self.schema(version: 1), Self.schema(version: 2, extra: true)])
-        var store = try kind.open(in: dir, schema: Self.schema(version: 2, extra: true), options: kind.options.migrating(with: plan))
+        var store = try kind.open(
+            in: dir, schema: Self.schema(version: 2, extra: true), options: kind.options.migrating(with: plan))
         try store.verify()
         try store.close()
 
         let last = "E\(Self.count - 1)"
-        try RawSQL.execute(dir.file(), "ALTER TABLE \"\(last)\" DROP COLUMN \"note\"", "ALTER TABLE \"\(last)\" ADD COLUMN \"note\" BLOB")
+        try RawSQL.execute(
+            dir.file(), "ALTER TABLE \"\(last)\" DROP COLUMN \"note\"",
+            "ALTER TABLE \"\(last)\" ADD COLUMN \"note\" BLOB")
         store = try kind.open(in: dir, schema: Self.schema(version: 2, extra: true))
         let error = moltError { try store.verify() }
         #expect(error?.code == .corruptStore)

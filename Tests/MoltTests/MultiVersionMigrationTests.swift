@@ -17,22 +17,32 @@ struct MultiVersionMigrationTests {
         }
         let v2 = v1.next(2) {
             $0.edit("Book") {
-                $0.editAttribute("price") { $0.isOptional = false; $0.defaultValue = 1.5 }
-                $0.editAttribute("title") { $0.name = "name"; $0.originalName = "title" }
+                $0.editAttribute("price") {
+                    $0.isOptional = false; $0.defaultValue = 1.5
+                }
+                $0.editAttribute("title") {
+                    $0.name = "name"; $0.originalName = "title"
+                }
             }
         }
         let v3 = v2.next(3) {
             $0.edit("Book") {
-                $0.editAttribute("subtitle") { $0.isOptional = false; $0.defaultValue = "none" }
+                $0.editAttribute("subtitle") {
+                    $0.isOptional = false; $0.defaultValue = "none"
+                }
                 $0.editRelationship("tags") { $0.destination = "Label" }
                 $0.indexes = [Index(["name"])]
             }
-            $0.edit("Tag") { $0.name = "Label"; $0.originalName = "Tag" }
+            $0.edit("Tag") {
+                $0.name = "Label"; $0.originalName = "Tag"
+            }
         }
         return [v0, v1, v2, v3]
     }
 
-    @Test("opening a version-0 store at version 3 through a plan gives the same data as stepping one version at a time", arguments: StoreKind.durable)
+    @Test(
+        "opening a version-0 store at version 3 through a plan gives the same data as stepping one version at a time",
+        arguments: StoreKind.durable)
     func planEqualsSteps(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let schemas = Self.versions()
@@ -52,7 +62,8 @@ struct MultiVersionMigrationTests {
         }
         let steppedDump = try StoreDump(at: stepped, schema: schemas[3], options: kind.options)
 
-        let expected = before
+        let expected =
+            before
             .converting("Book", "pages") { .double($0.double!) }
             .setting("Book", "subtitle", to: "none")
             .converting("Book", "price") { $0.isNull ? 1.5 : $0 }
@@ -63,7 +74,10 @@ struct MultiVersionMigrationTests {
         #expect(history.count == 1)
         #expect(history.first.map { [$0.fromVersion, $0.toVersion] } == [0, 3])
         #expect(history.first?.steps.count == 3)
-        #expect(try Store.inspect(at: stepped).history.map { [$0.fromVersion, $0.toVersion] } == [[0, 1], [1, 2], [2, 3]])
+        #expect(
+            try Store.inspect(at: stepped).history.map { [$0.fromVersion, $0.toVersion] } == [
+                [0, 1], [1, 2], [2, 3],
+            ])
     }
 
     @Test("a run that rebuilds a table in several steps copies its rows once", arguments: StoreKind.durable)
@@ -74,10 +88,13 @@ struct MultiVersionMigrationTests {
         try Library.makeStore(at: url, schema: schemas[0], kind: kind) { objects in
             try Library.fill(objects)
             for i in 0..<200 {
-                _ = try objects.insert("Book", [
-                    "isbn": .string("bulk-\(i)"), "title": "Bulk", "pages": .int(Int64(i)), "published": .date(Library.dates[0]),
-                    "code": .uuid(UUID()),
-                ])
+                _ = try objects.insert(
+                    "Book",
+                    [
+                        "isbn": .string("bulk-\(i)"), "title": "Bulk", "pages": .int(Int64(i)),
+                        "published": .date(Library.dates[0]),
+                        "code": .uuid(UUID()),
+                    ])
             }
         }
         let plan = try MigrationPlan(schemas: schemas)
@@ -101,7 +118,9 @@ struct MultiVersionMigrationTests {
         #expect(pagesAfter["Book"] != pagesBefore["Book"])
     }
 
-    @Test("a lightweight shortcut stage over several versions gives the same data as the plan without it", arguments: StoreKind.durable)
+    @Test(
+        "a lightweight shortcut stage over several versions gives the same data as the plan without it",
+        arguments: StoreKind.durable)
     func lightweightShortcut(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let schemas = Self.versions()
@@ -110,7 +129,8 @@ struct MultiVersionMigrationTests {
         let plan = try MigrationPlan(schemas: schemas, stages: [.lightweight(from: 0, to: 3)])
         let store = try Store.open(at: url, schema: schemas[3], options: kind.options.migrating(with: plan))
         defer { try? store.close() }
-        let expected = before
+        let expected =
+            before
             .converting("Book", "pages") { .double($0.double!) }
             .setting("Book", "subtitle", to: "none")
             .converting("Book", "price") { $0.isNull ? 1.5 : $0 }

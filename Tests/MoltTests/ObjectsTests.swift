@@ -6,7 +6,10 @@ import Molt
 @Suite("Objects")
 struct ObjectsTests {
     static func book(_ isbn: String, _ title: String, pages: Int64, price: Value = .null) -> [String: Value] {
-        ["isbn": .string(isbn), "title": .string(title), "pages": .int(pages), "price": price, "published": .date(Library.dates[0]), "code": .uuid(Library.codes[0])]
+        [
+            "isbn": .string(isbn), "title": .string(title), "pages": .int(pages), "price": price,
+            "published": .date(Library.dates[0]), "code": .uuid(Library.codes[0]),
+        ]
     }
 
     @Test("insert fills defaults and returns the stored values with an identifier", arguments: StoreKind.allCases)
@@ -35,8 +38,12 @@ struct ObjectsTests {
         let store = try kind.makeStore(schema: Library.v0(), in: dir)
         try store.write(Library.fill)
         try store.read { objects in
-            func isbns(_ predicate: ObjectPredicate?, _ sort: [ObjectSort] = [], limit: Int? = nil, offset: Int? = nil) throws -> [String] {
-                try objects.fetch("Book", where: predicate, orderBy: sort, limit: limit, offset: offset).map { $0["isbn"].string! }
+            func isbns(
+                _ predicate: ObjectPredicate?, _ sort: [ObjectSort] = [], limit: Int? = nil, offset: Int? = nil
+            ) throws -> [String] {
+                try objects.fetch("Book", where: predicate, orderBy: sort, limit: limit, offset: offset).map {
+                    $0["isbn"].string!
+                }
             }
             #expect(try objects.object("Book", primaryKey: "isbn-3")?["title"] == "Book 3")
             #expect(try objects.object("Book", primaryKey: "nope") == nil)
@@ -60,8 +67,12 @@ struct ObjectsTests {
             #expect(try isbns(!.equal("inPrint", true)) == ["isbn-1", "isbn-3", "isbn-5"])
             #expect(try isbns(.equal("published", .date(Library.dates[2]))) == ["isbn-2"])
             #expect(try isbns(.equal("code", .uuid(Library.codes[5]))) == ["isbn-5"])
-            #expect(try isbns(nil, [.descending("pages")]) == ["isbn-5", "isbn-4", "isbn-3", "isbn-2", "isbn-1", "isbn-0"])
-            #expect(try isbns(nil, [.ascending("inPrint"), .descending("pages")]) == ["isbn-5", "isbn-3", "isbn-1", "isbn-4", "isbn-2", "isbn-0"])
+            #expect(
+                try isbns(nil, [.descending("pages")]) == ["isbn-5", "isbn-4", "isbn-3", "isbn-2", "isbn-1", "isbn-0"])
+            #expect(
+                try isbns(nil, [.ascending("inPrint"), .descending("pages")]) == [
+                    "isbn-5", "isbn-3", "isbn-1", "isbn-4", "isbn-2", "isbn-0",
+                ])
             #expect(try isbns(nil, [.descending("pages")], limit: 2) == ["isbn-5", "isbn-4"])
             #expect(try isbns(nil, [.descending("pages")], limit: 2, offset: 3) == ["isbn-2", "isbn-1"])
             #expect(try isbns(nil, offset: 4) == ["isbn-4", "isbn-5"])
@@ -119,54 +130,91 @@ struct ObjectsTests {
     }
 
     static let misuses: [Misuse] = [
-        Misuse(name: "wrong type", code: .invalidValue, message: "Attribute 'Book.pages' holds int values, not \"many\".") {
+        Misuse(
+            name: "wrong type", code: .invalidValue, message: "Attribute 'Book.pages' holds int values, not \"many\"."
+        ) {
             var values = book("x", "X", pages: 1)
             values["pages"] = "many"
             _ = try $0.insert("Book", values)
         },
-        Misuse(name: "NaN, which SQLite would store as null", code: .invalidValue, message: "Attribute 'Book.price' holds double values, not nan.") {
+        Misuse(
+            name: "NaN, which SQLite would store as null", code: .invalidValue,
+            message: "Attribute 'Book.price' holds double values, not nan."
+        ) {
             _ = try $0.insert("Book", book("x", "X", pages: 1, price: .double(.nan)))
         },
-        Misuse(name: "missing required value", code: .invalidValue, message: "Attribute 'Book.title' is required; give it a value (or a default in the schema).") {
+        Misuse(
+            name: "missing required value", code: .invalidValue,
+            message: "Attribute 'Book.title' is required; give it a value (or a default in the schema)."
+        ) {
             var values = book("x", "X", pages: 1)
             values["title"] = nil
             _ = try $0.insert("Book", values)
         },
-        Misuse(name: "null in a required attribute on update", code: .invalidValue, message: "Attribute 'Book.pages' is required; give it a value (or a default in the schema).") {
+        Misuse(
+            name: "null in a required attribute on update", code: .invalidValue,
+            message: "Attribute 'Book.pages' is required; give it a value (or a default in the schema)."
+        ) {
             var object = try $0.insert("Book", book("x", "X", pages: 1))
             object["pages"] = nil
             try $0.update(object)
         },
-        Misuse(name: "unknown attribute", code: .invalidValue, message: "Entity 'Tag' has no attribute 'color'; it has label.") {
+        Misuse(
+            name: "unknown attribute", code: .invalidValue,
+            message: "Entity 'Tag' has no attribute 'color'; it has label."
+        ) {
             _ = try $0.insert("Tag", ["label": "a", "color": "red"])
         },
-        Misuse(name: "unknown entity", code: .invalidValue, message: "Schema version 0 has no entity 'Shelf'; it has Author, Book, Tag.") {
+        Misuse(
+            name: "unknown entity", code: .invalidValue,
+            message: "Schema version 0 has no entity 'Shelf'; it has Author, Book, Tag."
+        ) {
             _ = try $0.insert("Shelf", [:])
         },
-        Misuse(name: "duplicate primary key", code: .constraintViolation, message: "A constraint was violated: UNIQUE constraint failed: Book.isbn.") {
+        Misuse(
+            name: "duplicate primary key", code: .constraintViolation,
+            message: "A constraint was violated: UNIQUE constraint failed: Book.isbn."
+        ) {
             _ = try $0.insert("Book", book("same", "A", pages: 1))
             _ = try $0.insert("Book", book("same", "B", pages: 2))
         },
-        Misuse(name: "update of a deleted object", code: .objectNotFound, message: "No 'Tag' object has _id 1; it was deleted.") {
+        Misuse(
+            name: "update of a deleted object", code: .objectNotFound,
+            message: "No 'Tag' object has _id 1; it was deleted."
+        ) {
             let tag = try $0.insert("Tag", ["label": "gone"])
             try $0.delete(tag)
             try $0.update(tag)
         },
-        Misuse(name: "update of an object never inserted", code: .objectNotFound, message: "This 'Tag' object was never inserted; insert it instead of updating it.") {
+        Misuse(
+            name: "update of an object never inserted", code: .objectNotFound,
+            message: "This 'Tag' object was never inserted; insert it instead of updating it."
+        ) {
             try $0.update(DynamicObject(entity: "Tag", values: ["label": "new"]))
         },
-        Misuse(name: "filter on an unknown attribute", code: .invalidValue, message: "Entity 'Tag' has no attribute 'color' to filter on; it has label.") {
+        Misuse(
+            name: "filter on an unknown attribute", code: .invalidValue,
+            message: "Entity 'Tag' has no attribute 'color' to filter on; it has label."
+        ) {
             _ = try $0.fetch("Tag", where: .equal("color", "red"))
         },
-        Misuse(name: "sort on an unknown attribute", code: .invalidValue, message: "Entity 'Tag' has no attribute 'color' to sort by.") {
+        Misuse(
+            name: "sort on an unknown attribute", code: .invalidValue,
+            message: "Entity 'Tag' has no attribute 'color' to sort by."
+        ) {
             _ = try $0.fetch("Tag", orderBy: [.ascending("color")])
         },
-        Misuse(name: "primary key lookup without a primary key", code: .invalidValue, message: "Entity 'Tag' declares no primary key; fetch it with `object(_:id:)` or a predicate.") {
+        Misuse(
+            name: "primary key lookup without a primary key", code: .invalidValue,
+            message: "Entity 'Tag' declares no primary key; fetch it with `object(_:id:)` or a predicate."
+        ) {
             _ = try $0.object("Tag", primaryKey: "a")
         },
     ]
 
-    @Test("a bad value or a bad use is refused with its exact message, and nothing is kept", arguments: StoreKind.allCases, misuses)
+    @Test(
+        "a bad value or a bad use is refused with its exact message, and nothing is kept",
+        arguments: StoreKind.allCases, misuses)
     func misuse(kind: StoreKind, misuse: Misuse) throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Library.v0(), in: dir)
@@ -182,6 +230,9 @@ struct ObjectsTests {
         let store = try kind.makeStore(schema: Library.v0(), in: dir)
         let error = moltError { try store.read { _ = try $0.insert("Tag", ["label": "a"]) } }
         #expect(error?.code == .invalidValue)
-        #expect(error?.message == "This context is read-only: write inside `store.write { … }` (or on the new side of a migration stage).")
+        #expect(
+            error?.message
+                == "This context is read-only: write inside `store.write { … }` (or on the new side of a migration stage)."
+        )
     }
 }

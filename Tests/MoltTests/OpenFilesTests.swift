@@ -6,7 +6,9 @@ import Testing
 /// store open, the read-only paths must not open the file themselves.
 @Suite("Files this process has open")
 struct OpenFilesTests {
-    @Test("a store open in this process is known, and is read through SQLite (with its locks) rather than looked at raw", arguments: StoreKind.files)
+    @Test(
+        "a store open in this process is known, and is read through SQLite (with its locks) rather than looked at raw",
+        arguments: StoreKind.files)
     func openStoresAreKnown(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()

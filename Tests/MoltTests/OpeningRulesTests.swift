@@ -20,7 +20,9 @@ struct OpeningRulesTests {
         #expect(info.formatVersion == 1)
     }
 
-    @Test("the same version with the same schema opens without a migration, in any declaration order and with rename hints", arguments: StoreKind.durable)
+    @Test(
+        "the same version with the same schema opens without a migration, in any declaration order and with rename hints",
+        arguments: StoreKind.durable)
     func sameVersionSameSchema(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -37,7 +39,9 @@ struct OpeningRulesTests {
         #expect(try StoreDump(store) == before)
     }
 
-    @Test("the same version with another schema is refused with every difference listed, and nothing is written", arguments: StoreKind.durable)
+    @Test(
+        "the same version with another schema is refused with every difference listed, and nothing is written",
+        arguments: StoreKind.durable)
     func sameVersionDifferentSchema(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -54,15 +58,16 @@ struct OpeningRulesTests {
         }
         let error = moltError { _ = try Store.open(at: url, schema: changed, options: kind.options) }
         #expect(error?.code == .schemaChangedWithoutVersionBump)
-        #expect(error?.message == """
-            The schema of version 0 differs from the one this store was created with:
-            - Entity 'Tag' has been removed.
-            - Attribute 'Book.pages' has changed type from 'int' to 'double'.
-            - Attribute 'Book.count' has been added.
-            - Attribute 'Book.cover' has been removed.
-            - Relationship 'Book.tags' has been removed.
-            A shipped version must not change: restore version 0 as it was and declare the change as version 1. During development, open with `options.resettingStoreIfMigrationNeeded()` to start over.
-            """)
+        #expect(
+            error?.message == """
+                The schema of version 0 differs from the one this store was created with:
+                - Entity 'Tag' has been removed.
+                - Attribute 'Book.pages' has changed type from 'int' to 'double'.
+                - Attribute 'Book.count' has been added.
+                - Attribute 'Book.cover' has been removed.
+                - Relationship 'Book.tags' has been removed.
+                A shipped version must not change: restore version 0 as it was and declare the change as version 1. During development, open with `options.resettingStoreIfMigrationNeeded()` to start over.
+                """)
         #expect(FileState(url) == bytes)
     }
 
@@ -71,7 +76,9 @@ struct OpeningRulesTests {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
         try Library.makeStore(at: url, schema: Library.v0(), kind: kind)
-        let v2 = Library.v0().next(2) { $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, isOptional: true)) } }
+        let v2 = Library.v0().next(2) {
+            $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, isOptional: true)) }
+        }
         let started = Date()
         let store = try Store.open(at: url, schema: v2, options: kind.options)
         try store.close()
@@ -93,9 +100,14 @@ struct OpeningRulesTests {
         let url = try kind.location(in: dir)
         let before = try Library.makeStore(at: url, schema: Library.v0().withVersion(5), kind: kind)
         let bytes = FileState(url)
-        let error = moltError { _ = try Store.open(at: url, schema: Library.v0().withVersion(3), options: kind.options) }
+        let error = moltError {
+            _ = try Store.open(at: url, schema: Library.v0().withVersion(3), options: kind.options)
+        }
         #expect(error?.code == .storeIsNewer)
-        #expect(error?.message == "The store is at schema version 5, newer than this app's version 3: a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version 5 or later.")
+        #expect(
+            error?.message
+                == "The store is at schema version 5, newer than this app's version 3: a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version 5 or later."
+        )
         #expect(FileState(url) == bytes)
         #expect(try StoreDump(at: url, schema: Library.v0().withVersion(5), options: kind.options) == before)
     }
@@ -115,7 +127,9 @@ struct OpeningRulesTests {
         #expect(FileState(url) == bytes)
     }
 
-    @Test("resettingStoreIfMigrationNeeded recreates an older or changed store empty at the new schema", arguments: StoreKind.durable)
+    @Test(
+        "resettingStoreIfMigrationNeeded recreates an older or changed store empty at the new schema",
+        arguments: StoreKind.durable)
     func resetting(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -129,7 +143,9 @@ struct OpeningRulesTests {
         #expect(try Store.version(at: url) == 1)
         #expect(try Store.inspect(at: url).schema == v1)
 
-        let changed = v1.next(1) { $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, isOptional: true)) } }
+        let changed = v1.next(1) {
+            $0.edit("Tag") { $0.attributes.append(Attribute("color", .string, isOptional: true)) }
+        }
         let again = try Store.open(at: url, schema: changed, options: kind.options.resettingStoreIfMigrationNeeded())
         #expect(try again.read { try $0.count("Tag") } == 0)
         #expect(again.schema == changed)
@@ -139,9 +155,12 @@ struct OpeningRulesTests {
     func notAMoltStore(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()
-        try RawSQL.execute(url, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)", "INSERT INTO notes (body) VALUES ('keep me')")
+        try RawSQL.execute(
+            url, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)", "INSERT INTO notes (body) VALUES ('keep me')"
+        )
         let bytes = FileState(url)
-        let message = "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path, or import its data with `molt import`; nothing was written."
+        let message =
+            "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path, or import its data with `molt import`; nothing was written."
         for attempt in [
             { _ = try Store.open(at: url, schema: Library.v0(), options: kind.options) },
             { _ = try Store.version(at: url) },
@@ -175,14 +194,21 @@ struct OpeningRulesTests {
             ] as [() throws -> Void] {
                 let error = moltError(attempt)
                 #expect(error?.code == .corruptStore, "\(name)")
-                #expect(error?.message.hasPrefix("The file at \(url.path) is not a readable Molt store: ") == true, "\(name): \(error?.message ?? "no error")")
-                #expect(error?.message.hasSuffix("It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written.") == true, "\(name)")
+                #expect(
+                    error?.message.hasPrefix("The file at \(url.path) is not a readable Molt store: ") == true,
+                    "\(name): \(error?.message ?? "no error")")
+                #expect(
+                    error?.message.hasSuffix(
+                        "It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."
+                    ) == true, "\(name)")
             }
             #expect(FileState(url) == before, "\(name)")
         }
     }
 
-    @Test("a store written by a newer Molt file format is refused with unsupportedFormat, unchanged", arguments: StoreKind.durable)
+    @Test(
+        "a store written by a newer Molt file format is refused with unsupportedFormat, unchanged",
+        arguments: StoreKind.durable)
     func newerFileFormat(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
@@ -195,7 +221,10 @@ struct OpeningRulesTests {
         ] as [() throws -> Void] {
             let error = moltError(attempt)
             #expect(error?.code == .unsupportedFormat)
-            #expect(error?.message == "The store uses Molt file format 2, but this Molt reads format 1 at most; it was written by a newer Molt. Update Molt; nothing was written.")
+            #expect(
+                error?.message
+                    == "The store uses Molt file format 2, but this Molt reads format 1 at most; it was written by a newer Molt. Update Molt; nothing was written."
+            )
         }
         #expect(FileState(url) == bytes)
     }
@@ -209,7 +238,10 @@ struct OpeningRulesTests {
         let bytes = FileState(url)
         let error = moltError { _ = try Store.open(at: url, schema: Library.v0(), options: kind.options) }
         #expect(error?.code == .corruptStore)
-        #expect(error?.message == "The store's metadata table is incomplete (it lacks the format version, the schema or its hash); the file was damaged or edited by hand. Restore it from a backup.")
+        #expect(
+            error?.message
+                == "The store's metadata table is incomplete (it lacks the format version, the schema or its hash); the file was damaged or edited by hand. Restore it from a backup."
+        )
         #expect(FileState(url) == bytes)
     }
 

@@ -11,16 +11,22 @@ struct PostgresExpectedShapesTests {
     /// compound and long-named indexes; a primary key.
     static func schemas() -> [Schema] {
         let types: [AttributeType] = [.string, .int, .double, .bool, .date, .data, .uuid]
-        let every = Schema(version: 1, entities: [
-            Entity(
-                "Every", primaryKey: "key",
-                attributes: [Attribute("key", .string)]
-                    + types.map { Attribute("required_\($0.rawValue)", $0) }
-                    + types.map { Attribute("optional_\($0.rawValue)", $0, isOptional: true) },
-                relationships: [Relationship("other", to: "Other"), Relationship("others", toMany: "Other", ordered: true)],
-                indexes: [Index(["required_int"]), Index(["required_string", "optional_date"], unique: true)]),
-            Entity("Other", attributes: [Attribute("name", .string)], relationships: [Relationship("many", toMany: "Every")]),
-        ])
+        let every = Schema(
+            version: 1,
+            entities: [
+                Entity(
+                    "Every", primaryKey: "key",
+                    attributes: [Attribute("key", .string)]
+                        + types.map { Attribute("required_\($0.rawValue)", $0) }
+                        + types.map { Attribute("optional_\($0.rawValue)", $0, isOptional: true) },
+                    relationships: [
+                        Relationship("other", to: "Other"), Relationship("others", toMany: "Other", ordered: true),
+                    ],
+                    indexes: [Index(["required_int"]), Index(["required_string", "optional_date"], unique: true)]),
+                Entity(
+                    "Other", attributes: [Attribute("name", .string)],
+                    relationships: [Relationship("many", toMany: "Every")]),
+            ])
         return [
             every, SchemaSnapshotTests.everything(), RelationshipTests.schema(), IdentifierLengthTests.v1(),
             Library.v0(orderedTags: true, bookIndexes: [Index(["title", "pages"], unique: true)]),
@@ -34,7 +40,10 @@ struct PostgresExpectedShapesTests {
             let (worked, catalog) = try PostgresMaintenance.expectedShapes(of: schema, at: url)
             #expect(worked.keys.sorted() == catalog.keys.sorted())
             for (table, shape) in catalog {
-                #expect(worked[table] == shape, "\(table): \(worked[table]?.render(order: shape.order) ?? "missing") vs \(shape.render(order: shape.order))")
+                #expect(
+                    worked[table] == shape,
+                    "\(table): \(worked[table]?.render(order: shape.order) ?? "missing") vs \(shape.render(order: shape.order))"
+                )
                 #expect(worked[table]?.order == shape.order, "\(table)")
             }
         }

@@ -6,7 +6,9 @@ import MoltPostgres
 /// A PostgreSQL store's pool of sessions (issue 21): reads run beside each other and beside a write, and see a
 /// write's commit whole or not at all; async calls waiting for a session suspend instead of holding a thread of
 /// Swift's cooperative pool; openers in one process migrate once.
-@Suite("PostgreSQL: a pool of sessions per store", .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+@Suite(
+    "PostgreSQL: a pool of sessions per store",
+    .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
 struct PostgresPoolTests {
     static let v1 = Schema(version: 1) {
         Entity("Slot") {
@@ -15,20 +17,26 @@ struct PostgresPoolTests {
     }
 
     static func location(_ dir: TemporaryDirectory, pool: Int) throws -> StoreLocation {
-        try .postgres(try PostgresTestServer.requireURL(), schema: dir.namespace("store"), options: PostgresStoreOptions().pooling(pool))
+        try .postgres(
+            try PostgresTestServer.requireURL(), schema: dir.namespace("store"),
+            options: PostgresStoreOptions().pooling(pool))
     }
 
     /// Waits for `semaphore` at most 60 s, on the calling thread (a store's thread, in a body): a test that
     /// would deadlock fails instead.
     static func waitOrFail(_ semaphore: DispatchSemaphore, _ what: String) throws {
-        guard semaphore.wait(timeout: .now() + 60) == .success else { throw MoltError(.locked, "timed out waiting for \(what)") }
+        guard semaphore.wait(timeout: .now() + 60) == .success else {
+            throw MoltError(.locked, "timed out waiting for \(what)")
+        }
     }
 
     /// The same from a task, waiting on a thread of Dispatch's rather than holding one of the cooperative pool,
     /// which the store's async calls need to start.
     static func signalled(_ semaphore: DispatchSemaphore, _ what: String) async throws {
         let signalled = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + 60) == .success) }
+            DispatchQueue.global().async {
+                continuation.resume(returning: semaphore.wait(timeout: .now() + 60) == .success)
+            }
         }
         guard signalled else { throw MoltError(.locked, "timed out waiting for \(what)") }
     }
@@ -39,7 +47,9 @@ struct PostgresPoolTests {
         let store = try await Store.open(at: try Self.location(dir, pool: 3), schema: Self.v1)
         defer { try? store.close() }
         try await store.write { _ = try $0.insert("Slot", ["n": 1]) }
-        let (readOpen, writeOpen, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let (readOpen, writeOpen, release) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
         async let held: Int = store.read { objects in
             let n = try objects.fetch("Slot")[0]["n"].int ?? -1
             readOpen.signal()
@@ -105,7 +115,9 @@ struct PostgresPoolTests {
             for try await values in group { seen.formUnion(values) }
             #expect(seen.isSubset(of: Set(0...Int64(rounds))))
         }
-        #expect(try await store.read { try $0.fetch("Slot").compactMap { $0["n"].int } } == Array(repeating: Int64(rounds), count: slots))
+        #expect(
+            try await store.read { try $0.fetch("Slot").compactMap { $0["n"].int } }
+                == Array(repeating: Int64(rounds), count: slots))
     }
 
     @Test("async reads waiting for the one session suspend: the task that lets the first one finish still runs")
@@ -170,16 +182,22 @@ struct PostgresPoolTests {
     func emptyPoolRefused() throws {
         var options = PostgresStoreOptions()
         options.poolSize = 0
-        let location = try StoreLocation.postgres(try PostgresTestServer.requireURL(), schema: "molt_never_made", options: options)
+        let location = try StoreLocation.postgres(
+            try PostgresTestServer.requireURL(), schema: "molt_never_made", options: options)
         let error = moltError { _ = try Store.open(at: location, schema: Self.v1) }
         #expect(error?.code == .invalidValue)
-        #expect(error?.message == "PostgresStoreOptions.poolSize is 0; a store needs at least one session. Set it to 1 or more (default 8), e.g. `PostgresStoreOptions().pooling(16)`.")
+        #expect(
+            error?.message
+                == "PostgresStoreOptions.poolSize is 0; a store needs at least one session. Set it to 1 or more (default 8), e.g. `PostgresStoreOptions().pooling(16)`."
+        )
     }
 }
 
 @Suite("Store.object(_:id:)")
 struct StoreLookupTests {
-    @Test("a lookup by _id reads what a read does, on every engine, and nil for an unknown _id", arguments: StoreKind.allCases)
+    @Test(
+        "a lookup by _id reads what a read does, on every engine, and nil for an unknown _id",
+        arguments: StoreKind.allCases)
     func lookup(kind: StoreKind) async throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: PostgresPoolTests.v1, in: dir)

@@ -41,7 +41,9 @@ struct PostgresProcessTests {
         #expect(info.history.map { [$0.fromVersion, $0.toVersion, $0.objectsTouched] } == [[0, 1, 20_000]])
     }
 
-    @Test("a client killed with SIGKILL mid-migration leaves the store at its old version with every row", arguments: CrashRecoveryTests.Moment.allCases)
+    @Test(
+        "a client killed with SIGKILL mid-migration leaves the store at its old version with every row",
+        arguments: CrashRecoveryTests.Moment.allCases)
     func killedClient(moment: CrashRecoveryTests.Moment) throws {
         let dir = TemporaryDirectory()
         let location = try Self.makeBulk(in: dir, count: Self.itemCount)

@@ -28,7 +28,9 @@ struct ReadOnlyStoreTests {
         try store.close()
     }
 
-    @Test("openReadOnly reads objects at the recorded schema, refuses writes and leaves every file as it was", arguments: StoreKind.files)
+    @Test(
+        "openReadOnly reads objects at the recorded schema, refuses writes and leaves every file as it was",
+        arguments: StoreKind.files)
     func readsWithoutWriting(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(kind, in: dir)
@@ -37,12 +39,16 @@ struct ReadOnlyStoreTests {
         #expect(store.isReadOnly)
         #expect(store.schema == Self.v1)
         #expect(try store.read { try $0.count("Item") } == 10)
-        #expect { try store.write { try $0.insert("Item", ["name": "x"]) } } throws: { ($0 as? MoltError)?.code == .readOnly }
+        #expect { try store.write { try $0.insert("Item", ["name": "x"]) } } throws: {
+            ($0 as? MoltError)?.code == .readOnly
+        }
         try store.close()
         #expect(try Self.files(in: dir) == before)
     }
 
-    @Test("a file whose header names a format SQLite does not write is read alone: no -wal or -shm left beside it", arguments: [18, 19, 47])
+    @Test(
+        "a file whose header names a format SQLite does not write is read alone: no -wal or -shm left beside it",
+        arguments: [18, 19, 47])
     func unknownFormatVersion(offset: Int) throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(.wal, in: dir)
@@ -69,7 +75,8 @@ struct ReadOnlyStoreTests {
         #expect {
             try reader.read { try $0.count("Item") }
         } throws: { error in
-            (error as? MoltError)?.message == "The store at \(dir.file().path) was migrated to version 2 by another process after it was opened read-only at version 1. Open it again to read it."
+            (error as? MoltError)?.message
+                == "The store at \(dir.file().path) was migrated to version 2 by another process after it was opened read-only at version 1. Open it again to read it."
         }
         try reader.close()
     }
@@ -132,7 +139,8 @@ struct ReadOnlyStoreTests {
             try store.verify()
         } throws: { error in
             let message = (error as? MoltError)?.message ?? ""
-            return (error as? MoltError)?.code == .corruptStore && message.hasPrefix("The store at \(dir.file().path) is damaged: ")
+            return (error as? MoltError)?.code == .corruptStore
+                && message.hasPrefix("The store at \(dir.file().path) is damaged: ")
                 && !message.contains("\n")
         }
     }
@@ -195,7 +203,9 @@ private final class OnceFlag: @unchecked Sendable {
 
 @Suite("Recovering what a dead writer left")
 struct RecoveryTests {
-    @Test("a write-ahead log that would leave tables the store's schema does not describe is not replayed: refused, nothing written")
+    @Test(
+        "a write-ahead log that would leave tables the store's schema does not describe is not replayed: refused, nothing written"
+    )
     func foreignLogRefused() throws {
         let dir = TemporaryDirectory()
         let store = dir.file("store.sqlite"), other = dir.file("other.sqlite")
@@ -232,8 +242,14 @@ struct RecoveryTests {
         let before = FileState(store)
         let error = moltError { _ = try Store.recover(at: store, rehearsingIn: scratch) }
         #expect(error?.code == .ioError)
-        #expect(error?.message.hasPrefix("Molt rehearses a recovery on a copy of the store before it writes to \(store.path), and the copy in \(scratch.path) failed (") == true)
-        #expect(error?.message.hasSuffix("Nothing was written. Make room there for a copy of the store, or point TMPDIR to a folder that has it, and recover again.") == true)
+        #expect(
+            error?.message.hasPrefix(
+                "Molt rehearses a recovery on a copy of the store before it writes to \(store.path), and the copy in \(scratch.path) failed ("
+            ) == true)
+        #expect(
+            error?.message.hasSuffix(
+                "Nothing was written. Make room there for a copy of the store, or point TMPDIR to a folder that has it, and recover again."
+            ) == true)
         #expect(FileState(store) == before)
     }
 }

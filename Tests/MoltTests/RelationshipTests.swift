@@ -30,9 +30,13 @@ struct RelationshipTests {
         }
     }
 
-    static func names(_ objects: [DynamicObject], _ attribute: String) -> [String] { objects.map { $0[attribute].string ?? "?" } }
+    static func names(_ objects: [DynamicObject], _ attribute: String) -> [String] {
+        objects.map { $0[attribute].string ?? "?" }
+    }
 
-    @Test("setting a to-one relationship updates the inverse to-many, and moving it leaves the old one", arguments: StoreKind.allCases)
+    @Test(
+        "setting a to-one relationship updates the inverse to-many, and moving it leaves the old one",
+        arguments: StoreKind.allCases)
     func toOneKeepsInverse(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema(), in: dir)
@@ -54,7 +58,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("adding to a to-many relationship updates the inverse to-one, taking the object from its old owner", arguments: StoreKind.allCases)
+    @Test(
+        "adding to a to-many relationship updates the inverse to-one, taking the object from its old owner",
+        arguments: StoreKind.allCases)
     func toManyKeepsInverse(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema(), in: dir)
@@ -96,7 +102,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("delete rules: cascade deletes the notes, nullify unlinks, deny refuses with its exact message", arguments: StoreKind.allCases)
+    @Test(
+        "delete rules: cascade deletes the notes, nullify unlinks, deny refuses with its exact message",
+        arguments: StoreKind.allCases)
     func deleteRules(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema(), in: dir)
@@ -115,7 +123,10 @@ struct RelationshipTests {
         // deny: the project still has a folder.
         let denied = moltError { try store.write { try $0.delete(project) } }
         #expect(denied?.code == .constraintViolation)
-        #expect(denied?.message == "Cannot delete 'Project' _id 1: its relationship 'folders' has the delete rule deny and still points to 1 object(s). Remove them first.")
+        #expect(
+            denied?.message
+                == "Cannot delete 'Project' _id 1: its relationship 'folders' has the delete rule deny and still points to 1 object(s). Remove them first."
+        )
         #expect(try store.read { try $0.count("Project") } == 1)
         // cascade: deleting the folder deletes its notes; nullify: the tag stays, unlinked from them.
         try store.write { try $0.delete(folder) }
@@ -158,12 +169,24 @@ struct RelationshipTests {
             let tags = try [objects.insert("Tag", ["label": "a"]), objects.insert("Tag", ["label": "b"])]
             let note = try objects.insert("Note", ["text": "n"])
             let cases: [(String, () throws -> Void)] = [
-                ("Relationship 'folder' points to 'Folder' objects, not 'Tag'.", { try objects.set("folder", of: note, to: tags[0]) }),
-                ("Relationship 'Note.folder' is to-one; give it one object at most.", { try objects.set("folder", of: note, to: [folder, folder]) }),
-                ("Entity 'Note' has no relationship 'owner'; it has folder, tags.", { try objects.set("owner", of: note, to: folder) }),
-                ("This 'Note' object was never inserted; insert it before linking it.", {
-                    try objects.set("folder", of: DynamicObject(entity: "Note"), to: folder)
-                }),
+                (
+                    "Relationship 'folder' points to 'Folder' objects, not 'Tag'.",
+                    { try objects.set("folder", of: note, to: tags[0]) }
+                ),
+                (
+                    "Relationship 'Note.folder' is to-one; give it one object at most.",
+                    { try objects.set("folder", of: note, to: [folder, folder]) }
+                ),
+                (
+                    "Entity 'Note' has no relationship 'owner'; it has folder, tags.",
+                    { try objects.set("owner", of: note, to: folder) }
+                ),
+                (
+                    "This 'Note' object was never inserted; insert it before linking it.",
+                    {
+                        try objects.set("folder", of: DynamicObject(entity: "Note"), to: folder)
+                    }
+                ),
             ]
             for (message, body) in cases {
                 let error = moltError(body)
@@ -173,7 +196,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("deleteAll of nullify-only objects unlinks them from every side, in one statement", arguments: StoreKind.allCases)
+    @Test(
+        "deleteAll of nullify-only objects unlinks them from every side, in one statement",
+        arguments: StoreKind.allCases)
     func deleteAllUnlinks(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema(), in: dir)

@@ -46,61 +46,64 @@ struct SchemaSnapshotTests {
                 Attribute("due", .date, default: .date(Date(timeIntervalSince1970: 0.5)))
                 Relationship("tags", toMany: "Tag", ordered: true)
             }
-            Entity("Tag") { Attribute("label", .string); Index(["label"], unique: true) }
+            Entity("Tag") {
+                Attribute("label", .string); Index(["label"], unique: true)
+            }
         }
         let text = String(decoding: try schema.snapshotJSON(), as: UTF8.self)
-        #expect(text == """
-            {
-              "entities" : [
+        #expect(
+            text == """
                 {
-                  "attributes" : [
-                    {
-                      "name" : "text",
-                      "optional" : false,
-                      "originalName" : "body",
-                      "type" : "string"
-                    },
-                    {
-                      "default" : "1970-01-01T00:00:00.500Z",
-                      "name" : "due",
-                      "optional" : false,
-                      "type" : "date"
-                    }
-                  ],
-                  "name" : "Note",
-                  "relationships" : [
-                    {
-                      "deleteRule" : "nullify",
-                      "destination" : "Tag",
-                      "kind" : "toMany",
-                      "name" : "tags",
-                      "ordered" : true
-                    }
-                  ]
-                },
-                {
-                  "attributes" : [
-                    {
-                      "name" : "label",
-                      "optional" : false,
-                      "type" : "string"
-                    }
-                  ],
-                  "indexes" : [
+                  "entities" : [
                     {
                       "attributes" : [
-                        "label"
+                        {
+                          "name" : "text",
+                          "optional" : false,
+                          "originalName" : "body",
+                          "type" : "string"
+                        },
+                        {
+                          "default" : "1970-01-01T00:00:00.500Z",
+                          "name" : "due",
+                          "optional" : false,
+                          "type" : "date"
+                        }
                       ],
-                      "unique" : true
+                      "name" : "Note",
+                      "relationships" : [
+                        {
+                          "deleteRule" : "nullify",
+                          "destination" : "Tag",
+                          "kind" : "toMany",
+                          "name" : "tags",
+                          "ordered" : true
+                        }
+                      ]
+                    },
+                    {
+                      "attributes" : [
+                        {
+                          "name" : "label",
+                          "optional" : false,
+                          "type" : "string"
+                        }
+                      ],
+                      "indexes" : [
+                        {
+                          "attributes" : [
+                            "label"
+                          ],
+                          "unique" : true
+                        }
+                      ],
+                      "name" : "Tag"
                     }
                   ],
-                  "name" : "Tag"
+                  "formatVersion" : 1,
+                  "version" : 2
                 }
-              ],
-              "formatVersion" : 1,
-              "version" : 2
-            }
-            """)
+                """)
     }
 
     @Test("the content hash ignores declaration order, the version and originalName hints")
@@ -125,7 +128,16 @@ struct SchemaSnapshotTests {
     func hashChanges() throws {
         let schema = Self.everything()
         let changes: [(String, (inout Schema) -> Void)] = [
-            ("type", { $0.edit("Note") { $0.editAttribute("count") { $0.type = .double; $0.defaultValue = -3.0 } } }),
+            (
+                "type",
+                {
+                    $0.edit("Note") {
+                        $0.editAttribute("count") {
+                            $0.type = .double; $0.defaultValue = -3.0
+                        }
+                    }
+                }
+            ),
             ("optionality", { $0.edit("Note") { $0.editAttribute("done") { $0.isOptional = true } } }),
             ("default", { $0.edit("Note") { $0.editAttribute("count") { $0.defaultValue = 4 } } }),
             ("attribute name", { $0.edit("Note") { $0.editAttribute("body") { $0.name = "text" } } }),
@@ -154,24 +166,40 @@ struct SchemaSnapshotTests {
 
     static let badSnapshots: [BadSnapshot] = [
         BadSnapshot(
-            name: "missing key", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "a"}]}]}"#, code: .invalidSchema,
+            name: "missing key",
+            json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "a"}]}]}"#,
+            code: .invalidSchema,
             message: "The schema snapshot lacks the key 'type' at 'entities[0].attributes[0]'."),
         BadSnapshot(
-            name: "newer format", json: #"{"formatVersion": 2, "version": 1, "entities": []}"#, code: .unsupportedFormat,
+            name: "newer format", json: #"{"formatVersion": 2, "version": 1, "entities": []}"#,
+            code: .unsupportedFormat,
             message: "The schema snapshot uses format 2, but this Molt reads format 1 at most; update Molt."),
         BadSnapshot(
             name: "format below 1", json: #"{"formatVersion": -3, "version": 1, "entities": []}"#, code: .invalidSchema,
-            message: "The schema snapshot says it uses format -3, which no Molt ever wrote (formats start at 1): the file is damaged or was not written by Molt. Write it again with `Schema.snapshotJSON()` or `molt schema`."),
+            message:
+                "The schema snapshot says it uses format -3, which no Molt ever wrote (formats start at 1): the file is damaged or was not written by Molt. Write it again with `Schema.snapshotJSON()` or `molt schema`."
+        ),
         BadSnapshot(
-            name: "invalid schema inside", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [], "relationships": [{"name": "f", "destination": "F", "kind": "toOne"}]}]}"#,
-            code: .invalidSchema, message: "Invalid schema version 1: relationship 'Note.f' points to entity 'F', which is not in the schema."),
+            name: "invalid schema inside",
+            json:
+                #"{"version": 1, "entities": [{"name": "Note", "attributes": [], "relationships": [{"name": "f", "destination": "F", "kind": "toOne"}]}]}"#,
+            code: .invalidSchema,
+            message: "Invalid schema version 1: relationship 'Note.f' points to entity 'F', which is not in the schema."
+        ),
         BadSnapshot(
-            name: "unknown type", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "a", "type": "money"}]}]}"#,
-            code: .invalidSchema, message: "The schema snapshot is not valid JSON: Cannot initialize AttributeType from invalid String value money."),
+            name: "unknown type",
+            json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "a", "type": "money"}]}]}"#,
+            code: .invalidSchema,
+            message:
+                "The schema snapshot is not valid JSON: Cannot initialize AttributeType from invalid String value money."
+        ),
         // Found by Fuzz/run snapshot: ICU's date parser trapped (SIGFPE) on a fraction of dozens of digits.
         BadSnapshot(
-            name: "date default with a fraction of 48 digits", json: #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "due", "type": "date", "default": "1970-01-01T00:00:00.333333333333333333333333333333333333333333333500Z"}]}]}"#,
-            code: .invalidSchema, message: "The schema snapshot is not valid JSON: expected an ISO 8601 date for a date default."),
+            name: "date default with a fraction of 48 digits",
+            json:
+                #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "due", "type": "date", "default": "1970-01-01T00:00:00.333333333333333333333333333333333333333333333500Z"}]}]}"#,
+            code: .invalidSchema,
+            message: "The schema snapshot is not valid JSON: expected an ISO 8601 date for a date default."),
     ]
 
     @Test("a damaged snapshot is refused with an exact message", arguments: badSnapshots)
@@ -181,7 +209,9 @@ struct SchemaSnapshotTests {
         #expect(error?.message == bad.message)
     }
 
-    @Test("a default written as another literal is kept in the attribute's type, so a stored schema equals the app's", arguments: StoreKind.files)
+    @Test(
+        "a default written as another literal is kept in the attribute's type, so a stored schema equals the app's",
+        arguments: StoreKind.files)
     func defaultsTakeTheAttributeType(kind: StoreKind) throws {
         let v0 = Schema(version: 0) {
             Entity("Gauge") {
@@ -193,7 +223,9 @@ struct SchemaSnapshotTests {
         let gauge = try #require(v0.entity(named: "Gauge"))
         #expect(gauge.attribute(named: "ratio")?.defaultValue == .double(3))
         #expect(gauge.attribute(named: "on")?.defaultValue == .bool(true))
-        #expect(gauge.attribute(named: "key")?.defaultValue == .uuid(UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!))
+        #expect(
+            gauge.attribute(named: "key")?.defaultValue
+                == .uuid(UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!))
         var edited = gauge.attribute(named: "ratio")!
         edited.defaultValue = 4
         #expect(edited.defaultValue == .double(4))

@@ -8,7 +8,9 @@ import Molt
 /// `verify()` — on every store kind.
 @Suite("Indexes over to-one relationships")
 struct ToOneIndexTests {
-    static func schema(version: Int = 1, unique: Bool = true, folderName: String = "folder", original: String? = nil) -> Schema {
+    static func schema(
+        version: Int = 1, unique: Bool = true, folderName: String = "folder", original: String? = nil
+    ) -> Schema {
         Schema(version: version) {
             Entity("Folder") { Attribute("name", .string) }
             Entity("Note") {
@@ -30,7 +32,9 @@ struct ToOneIndexTests {
         }
     }
 
-    @Test("a unique index over (folder, title) refuses a second note of the same title in a folder, not in another", arguments: StoreKind.allCases)
+    @Test(
+        "a unique index over (folder, title) refuses a second note of the same title in a folder, not in another",
+        arguments: StoreKind.allCases)
     func enforcedOnWrite(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema(), in: dir)
@@ -52,7 +56,9 @@ struct ToOneIndexTests {
         #expect(try store.read { try $0.count("Note") } == 3)
     }
 
-    @Test("a migration adds the index when the data allows it, and refuses naming the values when it does not", arguments: StoreKind.durable)
+    @Test(
+        "a migration adds the index when the data allows it, and refuses naming the values when it does not",
+        arguments: StoreKind.durable)
     func addedByMigration(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         var store = try kind.open(in: dir, schema: Self.schema(unique: false))
@@ -73,21 +79,27 @@ struct ToOneIndexTests {
             try objects.set("folder", of: note, to: folder)
         }
         try store.close()
-        let error = moltError { _ = try kind.open(in: crowded, schema: Self.schema(version: 2), options: kind.options.migrating(with: plan)) }
+        let error = moltError {
+            _ = try kind.open(in: crowded, schema: Self.schema(version: 2), options: kind.options.migrating(with: plan))
+        }
         #expect(error?.code == .constraintViolation, "\(error?.message ?? "no error")")
         #expect(error?.message.contains("'Note'(folder, title)") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("is held by 2 objects") == true, "\(error?.message ?? "")")
         #expect(try Store.version(at: try kind.location(in: crowded)) == 1)
     }
 
-    @Test("renaming the linked relationship keeps the index, and verify() finds the table as the schema says", arguments: StoreKind.durable)
+    @Test(
+        "renaming the linked relationship keeps the index, and verify() finds the table as the schema says",
+        arguments: StoreKind.durable)
     func renamed(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         var store = try kind.open(in: dir, schema: Self.schema())
         try Self.fill(store)
         try store.close()
         let renamed = Self.schema(version: 2, folderName: "group", original: "folder")
-        store = try kind.open(in: dir, schema: renamed, options: kind.options.migrating(with: try MigrationPlan(schemas: [Self.schema(), renamed])))
+        store = try kind.open(
+            in: dir, schema: renamed,
+            options: kind.options.migrating(with: try MigrationPlan(schemas: [Self.schema(), renamed])))
         try store.verify()
         let error = moltError {
             try store.write { objects in
@@ -111,14 +123,18 @@ struct ToOneIndexTests {
         }
         let error = moltError { try toMany.validate() }
         #expect(error?.code == .invalidSchema)
-        #expect(error?.message.contains("an index of 'Folder' names the to-many relationship 'notes'") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("an index of 'Folder' names the to-many relationship 'notes'") == true,
+            "\(error?.message ?? "")")
         let missing = Schema(version: 1) {
             Entity("Note") {
                 Attribute("title", .string)
                 Index(["folder"])
             }
         }
-        #expect(moltError { try missing.validate() }?.message.contains("neither an attribute nor a to-one relationship") == true)
+        #expect(
+            moltError { try missing.validate() }?.message.contains("neither an attribute nor a to-one relationship")
+                == true)
 
         let schema = Self.schema()
         try schema.validate()

@@ -15,7 +15,8 @@ struct TypedInsertEnginesTests {
         init(name: String) { self.name = name }
 
         static let entity = Entity(
-            "Shelf", attributes: [Attribute("name", .string)], relationships: [Relationship("books", toMany: "Book", inverse: "shelf")])
+            "Shelf", attributes: [Attribute("name", .string)],
+            relationships: [Relationship("books", toMany: "Book", inverse: "shelf")])
 
         init(row: ModelRow) throws {
             persistentID = row.id
@@ -25,7 +26,9 @@ struct TypedInsertEnginesTests {
 
         func encode(to columns: inout ModelColumns) { columns.append(name) }
 
-        static func propertyName(for keyPath: PartialKeyPath<Shelf>) -> String? { keyPath == \Shelf.name ? "name" : nil }
+        static func propertyName(for keyPath: PartialKeyPath<Shelf>) -> String? {
+            keyPath == \Shelf.name ? "name" : nil
+        }
     }
 
     /// What `@Model struct Book { var title: String; @Relationship(inverse: "books") var shelf: ToOne<Shelf> }` expands to.
@@ -37,7 +40,8 @@ struct TypedInsertEnginesTests {
         init(title: String, shelf: ToOne<Shelf>) { (self.title, self.shelf) = (title, shelf) }
 
         static let entity = Entity(
-            "Book", attributes: [Attribute("title", .string)], relationships: [Relationship("shelf", to: "Shelf", inverse: "books")])
+            "Book", attributes: [Attribute("title", .string)],
+            relationships: [Relationship("shelf", to: "Shelf", inverse: "books")])
 
         init(row: ModelRow) throws {
             persistentID = row.id
@@ -50,7 +54,9 @@ struct TypedInsertEnginesTests {
             shelf.write(to: &columns)
         }
 
-        static func propertyName(for keyPath: PartialKeyPath<Book>) -> String? { keyPath == \Book.title ? "title" : nil }
+        static func propertyName(for keyPath: PartialKeyPath<Book>) -> String? {
+            keyPath == \Book.title ? "title" : nil
+        }
     }
 
     static let schema = Schema(version: 1, entities: [Shelf.entity, Book.entity])
@@ -59,7 +65,9 @@ struct TypedInsertEnginesTests {
     func bothEngines() throws {
         let dir = TemporaryDirectory()
         for kind in [StoreKind.wal, .postgres, .rollback] {
-            let store = try Store.open(at: try kind.location(in: dir, name: "\(kind.rawValue).sqlite"), schema: Self.schema, options: kind.options)
+            let store = try Store.open(
+                at: try kind.location(in: dir, name: "\(kind.rawValue).sqlite"), schema: Self.schema,
+                options: kind.options)
             defer { try? store.close() }
             try store.write { objects in
                 let shelf = try objects.insert(Shelf(name: "A"))

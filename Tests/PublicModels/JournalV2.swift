@@ -43,14 +43,19 @@ public enum JournalPlan: SchemaMigrationPlan {
 
     /// Version 2's `summary` is the kind and the first word of the title: code, so a typed custom stage.
     public static var stages: [MigrationStage] {
-        [.custom(from: 1, to: 2) { migration in
-            try migration.enumerateObjects(JournalV1.Note.self, to: JournalV2.Note.self) { old in
-                JournalV2.Note(
-                    id: old.id, kind: old.kind, heading: old.title, summary: JournalPlan.summary(kind: old.kind, title: old.title),
-                    words: old.words, views: old.views, rating: old.rating, pinned: old.pinned, created: old.created,
-                    attachment: old.attachment, subtitle: old.subtitle, mood: old.mood, place: old.place, folder: ToOne(id: old.folder.id))
+        [
+            .custom(from: 1, to: 2) { migration in
+                try migration.enumerateObjects(JournalV1.Note.self, to: JournalV2.Note.self) { old in
+                    JournalV2.Note(
+                        id: old.id, kind: old.kind, heading: old.title,
+                        summary: JournalPlan.summary(kind: old.kind, title: old.title),
+                        words: old.words, views: old.views, rating: old.rating, pinned: old.pinned,
+                        created: old.created,
+                        attachment: old.attachment, subtitle: old.subtitle, mood: old.mood, place: old.place,
+                        folder: ToOne(id: old.folder.id))
+                }
             }
-        }]
+        ]
     }
 
     /// `"idea: Milk"` for an idea titled "Milk and honey".

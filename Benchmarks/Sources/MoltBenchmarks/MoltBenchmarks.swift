@@ -47,7 +47,9 @@ struct MoltBenchmarks {
                     print(MoltBenchmarks.usage)
                     exit(0)
                 default:
-                    if argument.hasPrefix("-") { throw BenchmarkError(description: "unknown option \(argument)\n\(MoltBenchmarks.usage)") }
+                    if argument.hasPrefix("-") {
+                        throw BenchmarkError(description: "unknown option \(argument)\n\(MoltBenchmarks.usage)")
+                    }
                     names.append(argument)
                 }
             }
@@ -97,21 +99,27 @@ struct MoltBenchmarks {
                 return
             }
             let unknown = arguments.names.filter { name in !Scenarios.all.contains { $0.name == name } }
-            guard unknown.isEmpty else { throw BenchmarkError(description: "unknown scenario \(unknown.joined(separator: ", "))\n\(usage)") }
-            let selected = arguments.names.isEmpty ? Scenarios.all : Scenarios.all.filter { arguments.names.contains($0.name) }
+            guard unknown.isEmpty else {
+                throw BenchmarkError(description: "unknown scenario \(unknown.joined(separator: ", "))\n\(usage)")
+            }
+            let selected =
+                arguments.names.isEmpty ? Scenarios.all : Scenarios.all.filter { arguments.names.contains($0.name) }
             let clock = ContinuousClock()
             let start = clock.now
             var comparisons: [Comparison] = []
             for scenario in selected {
                 log("\(scenario.name): \(scenario.summary)")
-                comparisons += arguments.inProcess ? try scenario.run(arguments.runner()) : try runChild(scenario.name, arguments)
+                comparisons +=
+                    arguments.inProcess ? try scenario.run(arguments.runner()) : try runChild(scenario.name, arguments)
             }
             log("total \(format(seconds: (clock.now - start).seconds))")
             if arguments.json {
                 print(try Report.json(comparisons, environment: environment(arguments)))
             } else {
                 print(Report.table(comparisons))
-                print(environment(arguments).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))
+                print(
+                    environment(arguments).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+                        separator: "; "))
             }
             exit(comparisons.allSatisfy { $0.passed ?? true } ? 0 : 1)
         } catch {
@@ -153,18 +161,21 @@ struct MoltBenchmarks {
 
     static func environment(_ arguments: Arguments) -> [String: String] {
         var result = [
-            "small": "\(arguments.smallCount)", "large": "\(arguments.largeCount)", "repetitions": "\(arguments.rounds)",
+            "small": "\(arguments.smallCount)", "large": "\(arguments.largeCount)",
+            "repetitions": "\(arguments.rounds)",
             "cap": arguments.cap.map { format(seconds: $0) } ?? "none",
         ]
         if arguments.quick { result["quick"] = "yes (smoke run: not measurements)" }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("molt-benchmarks-probe-\(ProcessInfo.processInfo.processIdentifier).sqlite")
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-benchmarks-probe-\(ProcessInfo.processInfo.processIdentifier).sqlite")
         if (try? Fixture.create(rows: 1, at: probe)) != nil, let settings = try? Fixture.settings(at: probe) {
             result["journal"] = "\(settings) (Molt's migration connection and the baselines)"
         }
         Fixture.remove(probe)
         if let queue = try? DatabaseQueue(),
-           let version = try? queue.read({ try String.fetchOne($0, sql: "SELECT sqlite_version()") }),
-           let secure = try? queue.read({ try Int.fetchOne($0, sql: "PRAGMA secure_delete") }) {
+            let version = try? queue.read({ try String.fetchOne($0, sql: "SELECT sqlite_version()") }),
+            let secure = try? queue.read({ try Int.fetchOne($0, sql: "PRAGMA secure_delete") })
+        {
             result["sqlite"] = version
             result["secure_delete default"] = secure == 1 ? "on" : "\(secure)"
         }

@@ -72,7 +72,8 @@ enum CoreDataNotes {
     }
 
     static func run(_ check: Checker) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-notes-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-example-notes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let day = Date(timeIntervalSince1970: 1_650_000_000)
@@ -109,8 +110,12 @@ enum CoreDataNotes {
             let holiday = try objects.destinations(\.attachments, of: notes[0])
             check.expect(holiday.map(\.data), [photo], "the image moved into an attachment, renamed to data")
             check.expect(holiday.map(\.kind), ["image"], "existing attachments are images")
-            check.expect(try objects.destinations(\.attachments, of: notes[1]).count, 0, "a note without image has no attachment")
-            check.expect(try objects.destination(\.note, of: holiday[0])?.text, "Holiday", "the attachment points back to its note")
+            check.expect(
+                try objects.destinations(\.attachments, of: notes[1]).count, 0, "a note without image has no attachment"
+            )
+            check.expect(
+                try objects.destination(\.note, of: holiday[0])?.text, "Holiday",
+                "the attachment points back to its note")
         }
         try fromV2.close()
     }

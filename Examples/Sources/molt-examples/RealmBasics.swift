@@ -62,7 +62,8 @@ enum RealmBasics {
     }
 
     static func run(_ check: Checker) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-basics-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-example-basics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("basics.sqlite")

@@ -107,13 +107,16 @@ enum RealmMemoApp {
     }
 
     enum MemoPlan: SchemaMigrationPlan {
-        static let schemas: [any VersionedSchema.Type] = [V0.self, V1.self, V2.self, V3.self, V4.self, V5.self, V6.self]
+        static let schemas: [any VersionedSchema.Type] = [
+            V0.self, V1.self, V2.self, V3.self, V4.self, V5.self, V6.self,
+        ]
         static var stages: [MigrationStage] {
             [
                 .custom(from: 3, to: 4) { migration in
                     try migration.enumerateObjects(V3.UserMemo.self, to: V4.UserMemo.self) { old in
                         V4.UserMemo(
-                            objectID: old.objectID, title: old.title, memoDate: old.memoDate, memoSubtitle: old.memoSubtitle,
+                            objectID: old.objectID, title: old.title, memoDate: old.memoDate,
+                            memoSubtitle: old.memoSubtitle,
                             memoContent: old.memoContent, favorite: old.favorite,
                             memoDescription: "\(old.title) - \(old.memoSubtitle ?? "")")
                     }
@@ -123,7 +126,8 @@ enum RealmMemoApp {
     }
 
     static func run(_ check: Checker) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-memo-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-example-memo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let day = Date(timeIntervalSince1970: 1_600_000_000)
@@ -133,8 +137,12 @@ enum RealmMemoApp {
         let v0URL = folder.appendingPathComponent("v0.sqlite")
         let v0 = try Store.open(at: v0URL, schema: V0.schema)
         try v0.write { objects in
-            try objects.insert(V0.UserMemo(objectID: groceries, memoTitle: "Groceries", memoDate: day, memoSubtitle: "Milk", memoContent: "2 litres", favorite: true))
-            try objects.insert(V0.UserMemo(objectID: diary, memoTitle: "Diary", memoDate: day, memoSubtitle: nil, memoContent: nil))
+            try objects.insert(
+                V0.UserMemo(
+                    objectID: groceries, memoTitle: "Groceries", memoDate: day, memoSubtitle: "Milk",
+                    memoContent: "2 litres", favorite: true))
+            try objects.insert(
+                V0.UserMemo(objectID: diary, memoTitle: "Diary", memoDate: day, memoSubtitle: nil, memoContent: nil))
         }
         try v0.close()
         check.expect(try Store.version(at: v0URL), 0, "schemaVersionAtURL reads version 0")
@@ -143,7 +151,8 @@ enum RealmMemoApp {
         let memos = try store.read { try $0.fetch(V6.UserMemo.self, orderBy: [.ascending(\.title)]) }
         check.expect(memos.map(\.objectID), [diary, groceries], "identities kept from v0 to v6")
         check.expect(memos.map(\.title), ["Diary", "Groceries"], "memoTitle renamed to title, data kept")
-        check.expect(memos.map(\.memoDescription), ["Diary - ", "Groceries - Milk"], "memoDescription computed from old values")
+        check.expect(
+            memos.map(\.memoDescription), ["Diary - ", "Groceries - Milk"], "memoDescription computed from old values")
         check.expect(memos.map(\.count), [100, 100], "count is 100 for existing memos, converted to Double")
         check.expect(memos.map(\.memoContent), ["", "2 litres"], "memoContent made required with a fallback")
         check.expect(memos.map(\.favorite), [false, true], "favorite kept")
@@ -154,10 +163,14 @@ enum RealmMemoApp {
         // A user on version 2 reaches version 6 along the same plan.
         let v2URL = folder.appendingPathComponent("v2.sqlite")
         let v2 = try Store.open(at: v2URL, schema: V2.schema)
-        try v2.write { try $0.insert(V2.UserMemo(objectID: groceries, memoTitle: "Plans", memoDate: day, memoSubtitle: "Trip")) }
+        try v2.write {
+            try $0.insert(V2.UserMemo(objectID: groceries, memoTitle: "Plans", memoDate: day, memoSubtitle: "Trip"))
+        }
         try v2.close()
         let fromV2 = try Store.open(at: v2URL, plan: MemoPlan.self)
-        check.expect(try fromV2.read { try $0.fetch(V6.UserMemo.self).map(\.memoDescription) }, ["Plans - Trip"], "a v2 store reaches v6")
+        check.expect(
+            try fromV2.read { try $0.fetch(V6.UserMemo.self).map(\.memoDescription) }, ["Plans - Trip"],
+            "a v2 store reaches v6")
         try fromV2.close()
     }
 }

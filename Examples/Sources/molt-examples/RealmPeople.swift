@@ -70,7 +70,8 @@ enum RealmPeople {
                         V2.Person(fullName: "\(old.firstName) \(old.lastName)", yearsSinceBirth: old.age)
                     }
                     try migration.enumerateOldObjects(V1.Person.self) { old in
-                        try migration.new.insert(V2.Address(street: old.street, city: old.city, resident: ToOne(id: old.persistentID)))
+                        try migration.new.insert(
+                            V2.Address(street: old.street, city: old.city, resident: ToOne(id: old.persistentID)))
                     }
                 }
             ]
@@ -78,15 +79,18 @@ enum RealmPeople {
     }
 
     static func run(_ check: Checker) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-people-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-example-people-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("people.sqlite")
 
         let v1 = try Store.open(at: url, schema: V1.schema)
         try v1.write { objects in
-            try objects.insert(V1.Person(firstName: "Kim", lastName: "Minsu", age: 31, street: "Sejong-daero 1", city: "Seoul"))
-            try objects.insert(V1.Person(firstName: "Lee", lastName: "Jiyoung", age: 27, street: "Haeundae-ro 2", city: "Busan"))
+            try objects.insert(
+                V1.Person(firstName: "Kim", lastName: "Minsu", age: 31, street: "Sejong-daero 1", city: "Seoul"))
+            try objects.insert(
+                V1.Person(firstName: "Lee", lastName: "Jiyoung", age: 27, street: "Haeundae-ro 2", city: "Busan"))
         }
         try v1.close()
 
@@ -96,11 +100,15 @@ enum RealmPeople {
             check.expect(people.map(\.fullName), ["Kim Minsu", "Lee Jiyoung"], "names merged into fullName")
             check.expect(people.map(\.yearsSinceBirth), [31, 27], "age renamed to yearsSinceBirth, values kept")
             check.expect(people.map(\.email), [nil, nil], "email added as optional")
-            check.expect(try people.map { try objects.destinations(\.addresses, of: $0).map(\.city) }, [["Seoul"], ["Busan"]], "one model split into two, linked")
-            check.expect(try objects.count(V3.Address.self, where: \.street == "Sejong-daero 1"), 1, "address values moved")
+            check.expect(
+                try people.map { try objects.destinations(\.addresses, of: $0).map(\.city) }, [["Seoul"], ["Busan"]],
+                "one model split into two, linked")
+            check.expect(
+                try objects.count(V3.Address.self, where: \.street == "Sejong-daero 1"), 1, "address values moved")
         }
         check.expect(steps.all, ["1 → 2"], "the custom stage ran once, from 1 to 2; 2 → 3 was inferred after it")
-        check.expect(try store.history().map { "\($0.fromVersion)→\($0.toVersion)" }, ["1→3"], "one recorded run from 1 to 3")
+        check.expect(
+            try store.history().map { "\($0.fromVersion)→\($0.toVersion)" }, ["1→3"], "one recorded run from 1 to 3")
         try store.close()
     }
 }

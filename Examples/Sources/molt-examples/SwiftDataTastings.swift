@@ -7,7 +7,9 @@ import MoltMacros
 enum SwiftDataTastings {
     enum V1: VersionedSchema {
         static let version = 1
-        static let models: [any PersistentModel.Type] = [WineNote.self, CoffeeNote.self, WhiskeyNote.self, CocktailNote.self]
+        static let models: [any PersistentModel.Type] = [
+            WineNote.self, CoffeeNote.self, WhiskeyNote.self, CocktailNote.self,
+        ]
         @Model struct WineNote { var name: String; var winery: String; var rating: Int }
         @Model struct CoffeeNote { var name: String; var origin: String; var rating: Int }
         @Model struct WhiskeyNote { var name: String; var distillery: String; var rating: Int }
@@ -23,7 +25,9 @@ enum SwiftDataTastings {
 
     enum V2: VersionedSchema {
         static let version = 2
-        static let models: [any PersistentModel.Type] = [Wine.self, Coffee.self, Whiskey.self, Cocktail.self, Ingredient.self]
+        static let models: [any PersistentModel.Type] = [
+            Wine.self, Coffee.self, Whiskey.self, Cocktail.self, Ingredient.self,
+        ]
         @Model struct Wine: Tasting { var title: String; var maker: String; var score: Double }
         @Model struct Coffee: Tasting { var title: String; var maker: String; var score: Double }
         @Model struct Whiskey: Tasting { var title: String; var maker: String; var score: Double }
@@ -44,15 +48,28 @@ enum SwiftDataTastings {
                     from: 1, to: 2,
                     willMigrate: { migration in
                         // Ratings out of 5 become scores out of 10.
-                        try migration.enumerateOldObjects(V1.WineNote.self) { try migration.new.insert(V2.Wine(title: $0.name, maker: $0.winery, score: Double($0.rating * 2))) }
-                        try migration.enumerateOldObjects(V1.CoffeeNote.self) { try migration.new.insert(V2.Coffee(title: $0.name, maker: $0.origin, score: Double($0.rating * 2))) }
-                        try migration.enumerateOldObjects(V1.WhiskeyNote.self) { try migration.new.insert(V2.Whiskey(title: $0.name, maker: $0.distillery, score: Double($0.rating * 2))) }
-                        try migration.enumerateOldObjects(V1.CocktailNote.self) { try migration.new.insert(V2.Cocktail(title: $0.name, maker: "house", score: Double($0.rating * 2))) }
+                        try migration.enumerateOldObjects(V1.WineNote.self) {
+                            try migration.new.insert(
+                                V2.Wine(title: $0.name, maker: $0.winery, score: Double($0.rating * 2)))
+                        }
+                        try migration.enumerateOldObjects(V1.CoffeeNote.self) {
+                            try migration.new.insert(
+                                V2.Coffee(title: $0.name, maker: $0.origin, score: Double($0.rating * 2)))
+                        }
+                        try migration.enumerateOldObjects(V1.WhiskeyNote.self) {
+                            try migration.new.insert(
+                                V2.Whiskey(title: $0.name, maker: $0.distillery, score: Double($0.rating * 2)))
+                        }
+                        try migration.enumerateOldObjects(V1.CocktailNote.self) {
+                            try migration.new.insert(
+                                V2.Cocktail(title: $0.name, maker: "house", score: Double($0.rating * 2)))
+                        }
                     },
                     didMigrate: { migration in
                         // What willMigrate inserted is still here: give each cocktail its base spirit as an ingredient.
                         for cocktail in try migration.new.fetch(V2.Cocktail.self) {
-                            let base = try migration.old.fetch(V1.CocktailNote.self, where: \.name == cocktail.title)[0].base
+                            let base = try migration.old.fetch(V1.CocktailNote.self, where: \.name == cocktail.title)[0]
+                                .base
                             let ingredient = try migration.new.insert(V2.Ingredient(name: base, amount: "45 ml"))
                             try migration.new.add(ingredient, to: \.ingredients, of: cocktail)
                         }
@@ -69,7 +86,8 @@ enum SwiftDataTastings {
     }
 
     static func run(_ check: Checker) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-example-tastings-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-example-tastings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("tastings.sqlite")
@@ -92,7 +110,8 @@ enum SwiftDataTastings {
         } catch let error as MoltError {
             check.expect(error.code, .dataLossRefused, "a plan that forgets the stage is refused")
             check.expect(
-                error.message.contains("Version 2 removes entity 'CocktailNote', which holds 2 objects; they would be deleted."), true,
+                error.message.contains(
+                    "Version 2 removes entity 'CocktailNote', which holds 2 objects; they would be deleted."), true,
                 "the refusal names the entity and the objects it would delete")
             check.expect(
                 error.message.contains("write a custom stage from version 1 to 2 that reads them"), true,
@@ -109,8 +128,12 @@ enum SwiftDataTastings {
             check.expect(try summary(V2.Coffee.self), ["Yirgacheffe/Ethiopia/10.0"], "coffee notes mapped")
             check.expect(try summary(V2.Whiskey.self), ["Lagavulin 16/Lagavulin/10.0"], "whiskey notes mapped")
             let cocktails = try objects.fetch(V2.Cocktail.self, orderBy: [.ascending(\.title)])
-            check.expect(cocktails.map(\.title), ["Daiquiri", "Negroni"], "objects inserted in willMigrate survived to didMigrate")
-            check.expect(try cocktails.map { try objects.destinations(\.ingredients, of: $0).map(\.name) }, [["rum"], ["gin"]], "ingredients linked in didMigrate")
+            check.expect(
+                cocktails.map(\.title), ["Daiquiri", "Negroni"],
+                "objects inserted in willMigrate survived to didMigrate")
+            check.expect(
+                try cocktails.map { try objects.destinations(\.ingredients, of: $0).map(\.name) }, [["rum"], ["gin"]],
+                "ingredients linked in didMigrate")
         }
         check.expect(store.schema.entity(named: "WineNote") == nil, true, "the old models are gone")
         try store.close()

@@ -3,17 +3,19 @@
 import Foundation
 
 let examples: [(name: String, run: (Checker) throws -> Void)] = [
-    ("realm-memo-app", RealmMemoApp.run),          // seed 000
-    ("realm-people", RealmPeople.run),             // seed 001
-    ("core-data-notes", CoreDataNotes.run),        // seed 002
-    ("realm-basics", RealmBasics.run),             // seed 003
-    ("swiftdata-tastings", SwiftDataTastings.run), // seed 004
+    ("realm-memo-app", RealmMemoApp.run),  // seed 000
+    ("realm-people", RealmPeople.run),  // seed 001
+    ("core-data-notes", CoreDataNotes.run),  // seed 002
+    ("realm-basics", RealmBasics.run),  // seed 003
+    ("swiftdata-tastings", SwiftDataTastings.run),  // seed 004
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())
 let unknown = requested.filter { name in !examples.contains { $0.name == name } }
 guard unknown.isEmpty else {
-    print("unknown example(s) \(unknown.joined(separator: ", ")); examples: \(examples.map(\.name).joined(separator: ", "))")
+    print(
+        "unknown example(s) \(unknown.joined(separator: ", ")); examples: \(examples.map(\.name).joined(separator: ", "))"
+    )
     exit(2)
 }
 var failures = 0

@@ -26,7 +26,10 @@ struct MoltReliability: ParsableCommand {
             Exit status: 0 when every case passes, 1 when one fails, 2 when the harness itself cannot run.
             """)
 
-    @Option(help: ArgumentHelp("The molt binary to test (default: build it with `swift build -c release --product molt` in the repository).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The molt binary to test (default: build it with `swift build -c release --product molt` in the repository).",
+            valueName: "path"))
     var molt: String?
 
     @Option(help: "The seed of every random choice: the same seed makes the same cases.")
@@ -41,13 +44,17 @@ struct MoltReliability: ParsableCommand {
     @Option(help: ArgumentHelp("SIGKILL trials per migration kind (full: 200).", valueName: "n"))
     var trials: Int?
 
-    @Option(help: ArgumentHelp("Objects in the SIGKILL (but split) and concurrency stores (full: 200,000).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp("Objects in the SIGKILL (but split) and concurrency stores (full: 200,000).", valueName: "n")
+    )
     var objects: Int?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Run only these kinds.", valueName: "kind"))
     var only: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds after which a command counts as hung and is killed (quick: 20, else 60).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds after which a command counts as hung and is killed (quick: 20, else 60).", valueName: "seconds"))
     var timeout: Double?
 
     @Option(help: ArgumentHelp("Independent, untimed cases run at once.", valueName: "n"))
@@ -56,7 +63,9 @@ struct MoltReliability: ParsableCommand {
     @Flag(help: "Print JSON instead of the table.")
     var json = false
 
-    @Option(help: ArgumentHelp("Where stores and reproducers go (default: a new folder in the temporary folder).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Where stores and reproducers go (default: a new folder in the temporary folder).", valueName: "path"))
     var workDir: String?
 
     @Flag(help: "Keep the work folder even when every case passes.")
@@ -70,7 +79,9 @@ struct MoltReliability: ParsableCommand {
         if let timeout, timeout <= 0 { throw ValidationError("--timeout needs a positive number of seconds.") }
         let unknown = only.filter { name in !Self.kinds.contains { $0.name == name } }
         if !unknown.isEmpty {
-            throw ValidationError("Unknown kind(s): \(unknown.joined(separator: ", ")). Kinds: \(Self.kinds.map(\.name).joined(separator: ", ")).")
+            throw ValidationError(
+                "Unknown kind(s): \(unknown.joined(separator: ", ")). Kinds: \(Self.kinds.map(\.name).joined(separator: ", "))."
+            )
         }
     }
 
@@ -79,8 +90,10 @@ struct MoltReliability: ParsableCommand {
         if let trials { profile.trials = trials }
         if let objects { profile.objects = objects }
         if let timeout { profile.timeout = timeout }
-        let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("molt-reliability-\(ProcessInfo.processInfo.processIdentifier)").path)
+        let work = URL(
+            fileURLWithPath: workDir
+                ?? FileManager.default.temporaryDirectory
+                .appendingPathComponent("molt-reliability-\(ProcessInfo.processInfo.processIdentifier)").path)
         let report: Report
         do {
             let binary = try molt.map(Self.checkedBinary) ?? Molt.build(repository: Molt.repository, log: log)
@@ -88,7 +101,8 @@ struct MoltReliability: ParsableCommand {
             try StoreFiles.freshFolder(work)
             let scratch = try StoreFiles.freshFolder(work.appendingPathComponent("scratch"))
             let campaign = try Campaign(
-                molt: Molt(path: binary, scratch: scratch, timeout: profile.timeout), profile: profile, seed: seed, jobs: jobs, work: work)
+                molt: Molt(path: binary, scratch: scratch, timeout: profile.timeout), profile: profile, seed: seed,
+                jobs: jobs, work: work)
             log("molt-reliability: profile \(profile.name), seed \(seed), molt \(binary), work folder \(work.path)")
             var result = KindResult()
             for kind in Self.kinds where only.isEmpty || only.contains(kind.name) {
@@ -97,7 +111,8 @@ struct MoltReliability: ParsableCommand {
                 result.merge(try kind.run(campaign))
                 log(String(format: "   %@ took %.1f s", kind.name, (ContinuousClock.now - kindStart).seconds))
             }
-            report = Report(result, seed: seed, profile: profile.name, molt: binary, seconds: (ContinuousClock.now - start).seconds)
+            report = Report(
+                result, seed: seed, profile: profile.name, molt: binary, seconds: (ContinuousClock.now - start).seconds)
         } catch let error as HarnessError {
             log("molt-reliability: \(error.description)")
             log("work folder: \(work.path)")

@@ -58,7 +58,9 @@ struct BatchReader {
     }
 
     /// The position of a column expression in each row read, adding it to the read list once.
-    mutating func slot(_ expression: String, _ type: AttributeType, attribute: String) -> (index: Int, type: AttributeType) {
+    mutating func slot(
+        _ expression: String, _ type: AttributeType, attribute: String
+    ) -> (index: Int, type: AttributeType) {
         if let index = positions[expression] { return (index, type) }
         positions[expression] = expressions.count
         expressions.append(expression)
@@ -86,7 +88,8 @@ struct BatchReader {
             let list = ([source.id] + presence + expressions).joined(separator: ", ")
             statement = try db.makeStatement(
                 .read,
-                "SELECT \(list) FROM \(source.from) WHERE \(source.id) > ? ORDER BY \(source.id) LIMIT \(Self.maximumRows)")
+                "SELECT \(list) FROM \(source.from) WHERE \(source.id) > ? ORDER BY \(source.id) LIMIT \(Self.maximumRows)"
+            )
             batch = Batch(width: types.count)
             batch.ids.reserveCapacity(Self.maximumRows)
             batch.values.reserveCapacity(Self.maximumRows * types.count)
@@ -109,7 +112,8 @@ struct BatchReader {
             for (i, type) in types.enumerated() {
                 guard let value = statement.value(first + i, as: type) else {
                     throw SQLStoredValue.mismatch(
-                        entity: entity, attribute: attributes[i], objectID: id, found: statement.describe(first + i), expected: type)
+                        entity: entity, attribute: attributes[i], objectID: id, found: statement.describe(first + i),
+                        expected: type)
                 }
                 switch value {
                 case .string(let text): bytes &+= text.utf8.count
@@ -159,7 +163,8 @@ struct UpdateStatements {
         } else {
             let changed = columns.indices.filter { object.manyChanged || object.isChanged($0) }
             let q = db.dialect.quote
-            let sql = "UPDATE \(q(table)) SET \(changed.map { "\(q(columns[$0])) = ?" }.joined(separator: ", ")) WHERE \(q(StoreLayout.idColumn)) = ?"
+            let sql =
+                "UPDATE \(q(table)) SET \(changed.map { "\(q(columns[$0])) = ?" }.joined(separator: ", ")) WHERE \(q(StoreLayout.idColumn)) = ?"
             let kind = SQLStatementKind.updateObject(table: table, columns: changed.map { columns[$0] })
             (statement, indices) = (try db.makeStatement(kind, sql), changed)
             cache[key] = (statement, indices)

@@ -9,18 +9,25 @@ enum DataLoss {
     ///   - count: The objects (entity), non-null values (attribute) or links (relationship) stored for a loss.
     /// - Returns: What the step drops.
     /// - Throws: ``MoltError/Code/dataLossRefused`` naming every refused loss, its count and the fixes.
-    static func check(_ diff: SchemaDiff, refusing: Bool, count: (SchemaDiff.Loss) throws -> Int) throws -> [DroppedData] {
+    static func check(
+        _ diff: SchemaDiff, refusing: Bool, count: (SchemaDiff.Loss) throws -> Int
+    ) throws -> [DroppedData] {
         var dropped: [DroppedData] = []
         var refusals: [String] = []
         for loss in diff.losses {
             let stored = try count(loss)
-            let isRelationship = loss.property.map { property in
-                diff.source.entity(named: loss.entity)?.relationship(named: property) != nil
-            } ?? false
-            dropped.append(DroppedData(
-                entity: loss.entity, property: loss.property, isRelationship: isRelationship, count: stored, isDeclared: loss.isDeclared,
-                isReplaced: loss.isReplaced))
-            if refusing && loss.mustBeDeclared && stored > 0 { refusals.append(refusal(loss, count: stored, diff: diff)) }
+            let isRelationship =
+                loss.property.map { property in
+                    diff.source.entity(named: loss.entity)?.relationship(named: property) != nil
+                } ?? false
+            dropped.append(
+                DroppedData(
+                    entity: loss.entity, property: loss.property, isRelationship: isRelationship, count: stored,
+                    isDeclared: loss.isDeclared,
+                    isReplaced: loss.isReplaced))
+            if refusing && loss.mustBeDeclared && stored > 0 {
+                refusals.append(refusal(loss, count: stored, diff: diff))
+            }
         }
         guard !refusals.isEmpty else { return dropped }
         let first = diff.losses.first { $0.mustBeDeclared }
@@ -33,29 +40,37 @@ enum DataLoss {
     private static func refusal(_ loss: SchemaDiff.Loss, count: Int, diff: SchemaDiff) -> String {
         let (from, to) = (diff.source.version, diff.destination.version)
         guard let property = loss.property else {
-            var text = "Version \(to) removes entity '\(loss.entity)', which holds \(count) object\(count == 1 ? "" : "s"); they would be deleted."
+            var text =
+                "Version \(to) removes entity '\(loss.entity)', which holds \(count) object\(count == 1 ? "" : "s"); they would be deleted."
             for target in loss.renamedTo {
-                text += " If it was renamed to '\(target)', declare `originalName: \"\(loss.entity)\"` on entity '\(target)' (in a snapshot: \"originalName\" : \"\(loss.entity)\")."
+                text +=
+                    " If it was renamed to '\(target)', declare `originalName: \"\(loss.entity)\"` on entity '\(target)' (in a snapshot: \"originalName\" : \"\(loss.entity)\")."
             }
-            text += " If its objects become other objects, write a custom stage from version \(from) to \(to) that reads them (`migration.enumerateOldObjects(ofType: \"\(loss.entity)\")`)."
-            text += " If they are meant to go, declare it: `Schema(version: \(to), deleting: [.entity(\"\(loss.entity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(loss.entity)\"}])."
+            text +=
+                " If its objects become other objects, write a custom stage from version \(from) to \(to) that reads them (`migration.enumerateOldObjects(ofType: \"\(loss.entity)\")`)."
+            text +=
+                " If they are meant to go, declare it: `Schema(version: \(to), deleting: [.entity(\"\(loss.entity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(loss.entity)\"}])."
             return text
         }
         let label = "'\(loss.entity).\(property)'"
         if loss.isLikelyMove && !loss.isLikelyRename {
             let places = loss.movedTo.map { "'\($0).\(property)'" }.joined(separator: " or ")
-            var text = "Version \(to) removes attribute \(label), which holds \(count) value\(count == 1 ? "" : "s"), and adds \(places) of the same name: a likely move (a split), and the values would be deleted."
+            var text =
+                "Version \(to) removes attribute \(label), which holds \(count) value\(count == 1 ? "" : "s"), and adds \(places) of the same name: a likely move (a split), and the values would be deleted."
             for move in diff.likelyMoves where move.entity == loss.entity && move.attribute == property {
                 text += " " + move.fix(from: from, to: to)
             }
             return text
         }
         let targets = loss.renamedTo.map { "'\($0)'" }.joined(separator: " or ")
-        var text = "Version \(to) removes attribute \(label), which holds \(count) value\(count == 1 ? "" : "s"), and adds \(targets) of the same type: a likely rename, and the values would be deleted."
+        var text =
+            "Version \(to) removes attribute \(label), which holds \(count) value\(count == 1 ? "" : "s"), and adds \(targets) of the same type: a likely rename, and the values would be deleted."
         for target in loss.renamedTo {
-            text += " If it was renamed to '\(target)', declare `originalName: \"\(property)\"` on attribute '\(target)' (in a snapshot: \"originalName\" : \"\(property)\")."
+            text +=
+                " If it was renamed to '\(target)', declare `originalName: \"\(property)\"` on attribute '\(target)' (in a snapshot: \"originalName\" : \"\(property)\")."
         }
-        text += " If the values are meant to go, declare it: `Schema(version: \(to), deleting: [.property(\"\(property)\", of: \"\(loss.entity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(loss.entity)\", \"property\" : \"\(property)\"}])."
+        text +=
+            " If the values are meant to go, declare it: `Schema(version: \(to), deleting: [.property(\"\(property)\", of: \"\(loss.entity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(loss.entity)\", \"property\" : \"\(property)\"}])."
         return text
     }
 }

@@ -167,7 +167,9 @@ public struct EntityMapping: Codable, Sendable, Hashable {
             guard let engine = DatabaseEngine(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .overrides, in: c,
-                    debugDescription: "unknown engine '\(name)' in the overrides; the engines are \(DatabaseEngine.allCases.map { "'\($0.rawValue)'" }.joined(separator: " and "))")
+                    debugDescription:
+                        "unknown engine '\(name)' in the overrides; the engines are \(DatabaseEngine.allCases.map { "'\($0.rawValue)'" }.joined(separator: " and "))"
+                )
             }
             overrides[engine] = override
         }

@@ -25,7 +25,9 @@ struct InverseLink: Hashable {
                     let inverse = schema.entity(named: relationship.destination)?.relationship(named: inverseName)
                 else { continue }
                 let link = InverseLink(entity: entity.name, relationship: relationship, inverse: inverse)
-                if bothWays || (entity.name, relationship.name) <= (relationship.destination, inverseName) { result.append(link) }
+                if bothWays || (entity.name, relationship.name) <= (relationship.destination, inverseName) {
+                    result.append(link)
+                }
             }
         }
         return result
@@ -33,7 +35,9 @@ struct InverseLink: Hashable {
 
     /// The sides that start empty in a step while their inverse holds links: `isNew` says which sides the step
     /// created (a new column or join table that no old relationship feeds).
-    static func sidesToFill(in schema: Schema, isNew: (_ entity: String, _ relationship: String) -> Bool) -> [InverseLink] {
+    static func sidesToFill(
+        in schema: Schema, isNew: (_ entity: String, _ relationship: String) -> Bool
+    ) -> [InverseLink] {
         pairs(in: schema, bothWays: true).filter { link in
             isNew(link.entity, link.relationship.name) && !isNew(link.destination, link.inverse.name)
                 && !(link.entity == link.destination && link.relationship.name == link.inverse.name)
@@ -43,7 +47,8 @@ struct InverseLink: Hashable {
     /// The tables that hold the two sides, by the names the schema gives them.
     var tables: [String] {
         func table(_ entity: String, _ relationship: Relationship) -> String {
-            relationship.kind == .toOne ? entity : StoreLayout.joinTableName(entity: entity, relationship: relationship.name)
+            relationship.kind == .toOne
+                ? entity : StoreLayout.joinTableName(entity: entity, relationship: relationship.name)
         }
         return [table(entity, relationship), table(destination, inverse)]
     }
@@ -61,9 +66,11 @@ struct InverseLink: Hashable {
             switch relationship.kind {
             case .toOne:
                 let column = layout.column(entity, relationship.name)
-                return "SELECT \(q(StoreLayout.idColumn)) AS \(owner), \(column) AS \(target) FROM \(layout.table(entity)) WHERE \(column) IS NOT NULL"
+                return
+                    "SELECT \(q(StoreLayout.idColumn)) AS \(owner), \(column) AS \(target) FROM \(layout.table(entity)) WHERE \(column) IS NOT NULL"
             case .toMany:
-                return "SELECT \(q(StoreLayout.ownerColumn)) AS \(owner), \(q(StoreLayout.targetColumn)) AS \(target) FROM \(layout.joinTable(entity, relationship.name))"
+                return
+                    "SELECT \(q(StoreLayout.ownerColumn)) AS \(owner), \(q(StoreLayout.targetColumn)) AS \(target) FROM \(layout.joinTable(entity, relationship.name))"
             }
         }
 
@@ -72,9 +79,11 @@ struct InverseLink: Hashable {
             let q = layout.dialect.quote
             switch relationship.kind {
             case .toOne:
-                return "EXISTS (SELECT 1 FROM \(layout.table(entity)) WHERE \(q(StoreLayout.idColumn)) = \(owner) AND \(layout.column(entity, relationship.name)) = \(target))"
+                return
+                    "EXISTS (SELECT 1 FROM \(layout.table(entity)) WHERE \(q(StoreLayout.idColumn)) = \(owner) AND \(layout.column(entity, relationship.name)) = \(target))"
             case .toMany:
-                return "EXISTS (SELECT 1 FROM \(layout.joinTable(entity, relationship.name)) WHERE \(q(StoreLayout.ownerColumn)) = \(owner) AND \(q(StoreLayout.targetColumn)) = \(target))"
+                return
+                    "EXISTS (SELECT 1 FROM \(layout.joinTable(entity, relationship.name)) WHERE \(q(StoreLayout.ownerColumn)) = \(owner) AND \(q(StoreLayout.targetColumn)) = \(target))"
             }
         }
     }
@@ -90,13 +99,16 @@ struct InverseLink: Hashable {
 
     /// An object of `entity` that the inverse links from more than one object, when the side is to-one and so
     /// can hold only one of them: the object and up to three of the objects linking to it.
-    func overfull(in db: any SQLConnection, layout: StoreLayout) throws -> (object: Int64, linkedFrom: [Int64], count: Int64)? {
+    func overfull(
+        in db: any SQLConnection, layout: StoreLayout
+    ) throws -> (object: Int64, linkedFrom: [Int64], count: Int64)? {
         guard relationship.kind == .toOne else { return nil }
         let rows = try db.fetchRows(
             "SELECT e, COUNT(*) FROM (\(inverseLinks(layout))) AS x GROUP BY e HAVING COUNT(*) > 1 ORDER BY e LIMIT 1",
             types: [.int, .int])
         guard let row = rows.first, case .int(let object) = row[0], case .int(let count) = row[1] else { return nil }
-        let from = try db.fetchInts("SELECT d FROM (\(inverseLinks(layout))) AS x WHERE e = ? ORDER BY d LIMIT 3", [.int(object)])
+        let from = try db.fetchInts(
+            "SELECT d FROM (\(inverseLinks(layout))) AS x WHERE e = ? ORDER BY d LIMIT 3", [.int(object)])
         return (object, from, count)
     }
 
@@ -119,20 +131,24 @@ struct InverseLink: Hashable {
             }
             return try db.execute(
                 .insert(into: layout.physicalJoinTable(entity, relationship.name), explicitID: false),
-                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values) FROM (\(inverseLinks(layout))) AS x ORDER BY e, d")
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values) FROM (\(inverseLinks(layout))) AS x ORDER BY e, d"
+            )
         case .toOne:
             let table = layout.table(entity)
             return try db.execute(
                 .update,
-                "UPDATE \(table) SET \(layout.column(entity, relationship.name)) = x.d FROM (\(inverseLinks(layout))) AS x WHERE x.e = \(table).\(id)")
+                "UPDATE \(table) SET \(layout.column(entity, relationship.name)) = x.d FROM (\(inverseLinks(layout))) AS x WHERE x.e = \(table).\(id)"
+            )
         }
     }
 
     /// The links one side holds and the other does not, as a sentence naming the first of them and their count;
     /// nil when both sides agree.
     func disagreement(in db: any SQLConnection, layout: StoreLayout) throws -> String? {
-        let missingInverse = "FROM (\(links(layout))) AS x WHERE NOT \(inverseSide.holds(layout, owner: "x.d", target: "x.e"))"
-        let missingSide = "FROM (\(inverseLinks(layout))) AS x WHERE NOT \(side.holds(layout, owner: "x.e", target: "x.d"))"
+        let missingInverse =
+            "FROM (\(links(layout))) AS x WHERE NOT \(inverseSide.holds(layout, owner: "x.d", target: "x.e"))"
+        let missingSide =
+            "FROM (\(inverseLinks(layout))) AS x WHERE NOT \(side.holds(layout, owner: "x.e", target: "x.d"))"
         var problems: [String] = []
         var total: Int64 = 0
         for (from, sideLabel, otherLabel, reversed) in [
@@ -144,10 +160,14 @@ struct InverseLink: Hashable {
             guard let row = try db.fetchRows("SELECT e, d \(from) ORDER BY e, d LIMIT 1", types: [.int, .int]).first,
                 case .int(let e) = row[0], case .int(let d) = row[1]
             else { continue }
-            let (owner, ownerID, target, targetID) = reversed ? (destination, d, entity, e) : (entity, e, destination, d)
-            problems.append("\(sideLabel) of \(owner) #\(ownerID) holds \(target) #\(targetID), but \(otherLabel) of \(target) #\(targetID) does not hold \(owner) #\(ownerID)")
+            let (owner, ownerID, target, targetID) =
+                reversed ? (destination, d, entity, e) : (entity, e, destination, d)
+            problems.append(
+                "\(sideLabel) of \(owner) #\(ownerID) holds \(target) #\(targetID), but \(otherLabel) of \(target) #\(targetID) does not hold \(owner) #\(ownerID)"
+            )
         }
         guard !problems.isEmpty else { return nil }
-        return "\(label) and its inverse \(inverseLabel) disagree on \(total) link\(total == 1 ? "" : "s"): " + problems.joined(separator: "; ")
+        return "\(label) and its inverse \(inverseLabel) disagree on \(total) link\(total == 1 ? "" : "s"): "
+            + problems.joined(separator: "; ")
     }
 }

@@ -12,7 +12,8 @@ extension LightweightMigration {
     ///   inverse, or whose inverse it declared anew: where the two sides of a relationship may disagree, for
     ///   validation to compare.
     func apply(
-        in db: any SQLConnection, linkedTables: inout Set<String>, inverseTables: inout Set<String>, run: RunContext? = nil
+        in db: any SQLConnection, linkedTables: inout Set<String>, inverseTables: inout Set<String>,
+        run: RunContext? = nil
     ) throws -> Int {
         let q = db.dialect.quote
         let ddl = SchemaDDL(dialect: db.dialect)
@@ -91,13 +92,15 @@ extension LightweightMigration {
                     entity: side.entity, property: side.relationship.name)
             }
             written += try side.fill(in: db, layout: layout)
-            let table = side.relationship.kind == .toOne
+            let table =
+                side.relationship.kind == .toOne
                 ? side.entity : StoreLayout.joinTableName(entity: side.entity, relationship: side.relationship.name)
             linkedTables.insert(table)
             inverseTables.insert(table)
         }
         for pair in InverseLink.pairs(in: current, bothWays: true)
-        where pairedInverses.contains(where: { $0.entity == pair.entity && $0.relationship == pair.relationship.name }) {
+        where pairedInverses.contains(where: { $0.entity == pair.entity && $0.relationship == pair.relationship.name })
+        {
             inverseTables.formUnion(pair.tables)
         }
         return written
@@ -107,16 +110,19 @@ extension LightweightMigration {
     /// type, naming the attribute and an object, rather than commit it.
     private func checkMappedStorage(_ entity: Entity, in db: any SQLConnection) throws {
         let q = db.dialect.quote
-        for (name, mapped) in (mappedColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) where mapped.checksStorage {
+        for (name, mapped) in (mappedColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key })
+        where mapped.checksStorage {
             guard let attribute = entity.attribute(named: name),
                 let mismatch = db.dialect.storageMismatchCondition(q(name), type: attribute.type)
             else { continue }
-            let sql = "SELECT \(q(StoreLayout.idColumn)), typeof(\(q(name))), quote(\(q(name))) FROM \(q(entity.name)) WHERE \(mismatch) LIMIT 1"
+            let sql =
+                "SELECT \(q(StoreLayout.idColumn)), typeof(\(q(name))), quote(\(q(name))) FROM \(q(entity.name)) WHERE \(mismatch) LIMIT 1"
             guard let row = try db.fetchRows(sql, types: [.int, .string, .string]).first,
                 case .int(let objectID) = row[0], case .string(let storage) = row[1], case .string(let text) = row[2]
             else { continue }
             throw MappingChecks.wrongStorage(
-                label: mapped.label, entity: entity.name, attribute: attribute, expression: mapped.expression, storage: storage,
+                label: mapped.label, entity: entity.name, attribute: attribute, expression: mapped.expression,
+                storage: storage,
                 text: text, objectID: objectID, fromVersion: mapped.fromVersion)
         }
     }
@@ -126,7 +132,8 @@ extension LightweightMigration {
     /// look at it (PostgreSQL would read its columns and indexes from the catalog, a few milliseconds for each of a
     /// store's unchanged tables). A table a stage's workspace made is never one: it gets its indexes here.
     private func leavesAsIs(_ change: SQLTableChange, _ dialect: any SQLDialect) -> Bool {
-        guard let state = tables[change.table], let origin = change.origin, !state.needsRebuild, change.exactDoubles.isEmpty,
+        guard let state = tables[change.table], let origin = change.origin, !state.needsRebuild,
+            change.exactDoubles.isEmpty,
             change.finalColumns(for: dialect).map(\.source) == change.originColumns.map(SQLColumnSource.column),
             Set(origin.storedIndexes) == Set(change.entity.storedIndexes)
         else { return false }
@@ -140,7 +147,8 @@ extension LightweightMigration {
         guard let state = tables[entity.name], let origin = state.origin else { return nil }
         return SQLTableChange(
             table: entity.name, entity: entity,
-            originColumns: origin.attributes.map(\.name) + origin.relationships.filter { $0.kind == .toOne }.map(\.name),
+            originColumns: origin.attributes.map(\.name)
+                + origin.relationships.filter { $0.kind == .toOne }.map(\.name),
             originReferences: Set(origin.relationships.filter { $0.kind == .toOne }.map(\.name)),
             sources: state.columns, constraintsChanged: state.needsRebuild, version: current.version,
             exactDoubles: state.exactDoubleChecks, rowCount: rowCounts[origin.name],
@@ -152,8 +160,11 @@ extension LightweightMigration {
     private func mappedColumnError(_ entity: Entity, in db: any SQLConnection) throws -> MoltError? {
         let q = db.dialect.quote
         for (attribute, mapped) in (mappedColumns[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard entity.attribute(named: attribute)?.isOptional == false, let source = tables[entity.name]?.columns[attribute] else { continue }
-            let missing = try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name)) WHERE \(source.sql(db.dialect)) IS NULL") ?? 0
+            guard entity.attribute(named: attribute)?.isOptional == false,
+                let source = tables[entity.name]?.columns[attribute]
+            else { continue }
+            let missing =
+                try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name)) WHERE \(source.sql(db.dialect)) IS NULL") ?? 0
             guard missing > 0 else { continue }
             return MoltError(
                 .validationFailed,
@@ -186,10 +197,14 @@ extension LightweightMigration {
         let q = dialect.quote
         guard join.originTable != nil else {
             linkedTables.insert(table)
-            for change in SchemaDDL(dialect: dialect).joinTable(entity: join.owner, join.relationship) { try db.change(change) }
+            for change in SchemaDDL(dialect: dialect).joinTable(entity: join.owner, join.relationship) {
+                try db.change(change)
+            }
             guard let seed = join.seed else { return 0 }
             let source = seed.source.sql(dialect)
-            return try db.execute(.insert(into: table, explicitID: false), """
+            return try db.execute(
+                .insert(into: table, explicitID: false),
+                """
                 INSERT INTO \(q(table)) (\(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)))
                 SELECT \(q(StoreLayout.idColumn)), \(source) FROM \(q(join.owner)) WHERE \(source) IS NOT NULL
                 """)
@@ -197,7 +212,8 @@ extension LightweightMigration {
         guard join.originOrdered != join.relationship.isOrdered else { return 0 }
         if join.relationship.isOrdered {
             try db.change(.addColumn(SchemaDDL.positionColumn, to: table))
-            return try db.execute(.update, "UPDATE \(q(table)) SET \(q(StoreLayout.positionColumn)) = \(dialect.insertionOrder)")
+            return try db.execute(
+                .update, "UPDATE \(q(table)) SET \(q(StoreLayout.positionColumn)) = \(dialect.insertionOrder)")
         } else {
             try db.execute(.alter, "ALTER TABLE \(q(table)) DROP COLUMN \(q(StoreLayout.positionColumn))")
             return 0

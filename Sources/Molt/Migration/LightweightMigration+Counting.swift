@@ -21,20 +21,27 @@ extension LightweightMigration {
             var everyRow = false
             var exact: [SQLTableChange.ExactDouble] = []
             for attribute in entity.attributes {
-                guard let oldAttribute = diff.originalName(ofProperty: attribute.name, inEntity: entity.name)
-                    .flatMap(state.entity.attribute(named:)),
+                guard
+                    let oldAttribute = diff.originalName(ofProperty: attribute.name, inEntity: entity.name)
+                        .flatMap(state.entity.attribute(named:)),
                     let source = state.columns[oldAttribute.name]
                 else { continue }
                 let sql = source.sql(db.dialect)
                 let isNull = source == .literal(.null)
                 // A converted value, and a null filled with the default, are values the step changes.
                 if oldAttribute.type != attribute.type, !isNull {
-                    if holdsValueInEveryRow(source, of: state) { everyRow = true } else { conditions.append("\(sql) IS NOT NULL") }
+                    if holdsValueInEveryRow(source, of: state) {
+                        everyRow = true
+                    } else {
+                        conditions.append("\(sql) IS NOT NULL")
+                    }
                 }
                 if oldAttribute.isOptional, !attribute.isOptional, attribute.defaultValue != nil {
                     if isNull { everyRow = true } else { conditions.append("\(sql) IS NULL") }
                 }
-                if let check = Self.exactDoubleCheck(oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version) {
+                if let check = Self.exactDoubleCheck(
+                    oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version)
+                {
                     exact.append(check)
                 }
             }
@@ -64,9 +71,13 @@ extension LightweightMigration {
         let bounds = exact.flatMap { ["MIN(\(q($0.column)))", "MAX(\(q($0.column)))"] }
         let sql = "SELECT \((counts + bounds).joined(separator: ", ")) FROM \(q(table))"
         let columns = counts.count + bounds.count
-        let types: [AttributeType?] = Array(repeating: .int, count: counts.count) + Array(repeating: nil, count: bounds.count)
+        let types: [AttributeType?] =
+            Array(repeating: .int, count: counts.count) + Array(repeating: nil, count: bounds.count)
         guard let row = try db.fetchRows(sql, types: types).first, row.count == columns else {
-            throw MoltError(.ioError, "Counting the rows of '\(table)' gave no result, so the migration stopped before writing anything. Open the store again.")
+            throw MoltError(
+                .ioError,
+                "Counting the rows of '\(table)' gave no result, so the migration stopped before writing anything. Open the store again."
+            )
         }
         let rows = Int(row[0].int ?? 0)
         rowCounts[table] = rows
@@ -92,7 +103,8 @@ extension LightweightMigration {
     /// Whether every row has a value in `source`: a column of a required attribute of a table of the run's start
     /// schema, whose `NOT NULL` every engine enforces (validation holds the store to it).
     private func holdsValueInEveryRow(_ source: ColumnSource, of state: TableState) -> Bool {
-        guard case .column(let column) = source, let origin = state.origin, start.entity(named: origin.name) == origin else { return false }
+        guard case .column(let column) = source, let origin = state.origin, start.entity(named: origin.name) == origin
+        else { return false }
         return origin.attribute(named: column)?.isOptional == false
     }
 

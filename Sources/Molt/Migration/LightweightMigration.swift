@@ -101,7 +101,9 @@ struct LightweightMigration {
     /// - Parameter diff: The step, from the schema folded so far (``current``) to the next one.
     mutating func fold(_ diff: SchemaDiff) throws {
         if let error = diff.notInferableError { throw error }
-        pairedInverses = Self.carried(pairedInverses, through: diff) + diff.newlyPairedInverses().map { ($0.entity, $0.relationship.name) }
+        pairedInverses =
+            Self.carried(pairedInverses, through: diff)
+            + diff.newlyPairedInverses().map { ($0.entity, $0.relationship.name) }
         var newTables: [String: TableState] = [:]
         var newJoins: [String: JoinState] = [:]
         for entity in diff.destination.entities {
@@ -109,12 +111,14 @@ struct LightweightMigration {
                 newTables[entity.name] = TableState(origin: nil, entity: entity, columns: [:])
                 for relationship in entity.relationships where relationship.kind == .toMany {
                     newJoins[Self.key(entity.name, relationship.name)] = JoinState(
-                        originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                        originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name,
+                        relationship: relationship)
                 }
                 continue
             }
             var folded = foldAttributes(of: entity, from: state, diff)
-            folded.columns.merge(foldRelationships(of: entity, from: state, diff, joins: &newJoins)) { first, _ in first }
+            folded.columns.merge(foldRelationships(of: entity, from: state, diff, joins: &newJoins)) { first, _ in first
+            }
             folded.entity = entity
             newTables[entity.name] = folded
         }
@@ -144,8 +148,10 @@ struct LightweightMigration {
                 continue
             }
             var result = ColumnSource.convert(source, from: oldAttribute.type, to: attribute.type)
-            if let check = Self.exactDoubleCheck(oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version),
-                !verifiedExactDoubles.contains(check) {
+            if let check = Self.exactDoubleCheck(
+                oldAttribute, attribute, source: source, entity: entity.name, version: diff.destination.version),
+                !verifiedExactDoubles.contains(check)
+            {
                 state.exactDoubleChecks.append(check)
             }
             if oldAttribute.isOptional != attribute.isOptional {
@@ -187,11 +193,15 @@ struct LightweightMigration {
                 join.relationship = relationship
                 newJoins[key] = join
             case (.toMany, .toOne?):
-                var join = JoinState(originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                var join = JoinState(
+                    originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name,
+                    relationship: relationship)
                 if let table = state.origin?.name, let source = state.columns[oldName!] { join.seed = (table, source) }
                 newJoins[key] = join
             case (.toMany, nil):
-                newJoins[key] = JoinState(originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name, relationship: relationship)
+                newJoins[key] = JoinState(
+                    originTable: nil, originOrdered: relationship.isOrdered, owner: entity.name,
+                    relationship: relationship)
             }
         }
         return columns
@@ -202,7 +212,10 @@ struct LightweightMigration {
         _ sides: [(entity: String, relationship: String)], through diff: SchemaDiff
     ) -> [(entity: String, relationship: String)] {
         sides.compactMap { side in
-            guard let entity = diff.destination.entities.first(where: { diff.originalName(ofEntity: $0.name) == side.entity }),
+            guard
+                let entity = diff.destination.entities.first(where: {
+                    diff.originalName(ofEntity: $0.name) == side.entity
+                }),
                 let relationship = entity.relationships.first(where: {
                     diff.originalName(ofProperty: $0.name, inEntity: entity.name) == side.relationship
                 })

@@ -24,7 +24,8 @@ extension Migration {
         let (oldEntity, newEntity) = try entityInBoth(type)
         let layout = workspace.newLayout.entities[newEntity.name]!
         let oldShape = ObjectShape(
-            entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:], tracksReads: true)
+            entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:],
+            tracksReads: true)
         defer { workspace.didRead(oldShape.readAttributes, of: oldEntity.name) }
         let newShape = ObjectShape(entity: newEntity, version: toVersion)
         let newColumns = newEntity.attributes.map { layout.columns[$0.name]! }
@@ -51,12 +52,16 @@ extension Migration {
             for row in 0..<batch.count {
                 let id = batch.ids[row]
                 old.refill(id: id, from: batch, row: row, slots: pass.oldSlots)
-                if new.shape !== newShape || new.values.count != pass.newSlots.count { new = MigrationObject(shape: newShape) }
+                if new.shape !== newShape || new.values.count != pass.newSlots.count {
+                    new = MigrationObject(shape: newShape)
+                }
                 new.refill(id: id, from: batch, row: row, slots: pass.newSlots)
                 try body(old, &new)
                 if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
                 if new.changed != 0 || new.manyChanged {
-                    if sharesColumns && (new.manyChanged || new.changed != announced) && !workspace.isSnapshotted(layout.table) {
+                    if sharesColumns && (new.manyChanged || new.changed != announced)
+                        && !workspace.isSnapshotted(layout.table)
+                    {
                         try workspace.willWrite(table: layout.table, columns: updates.changedColumns(new))
                         announced = new.manyChanged ? nil : new.changed
                     }
@@ -98,9 +103,13 @@ extension Migration {
     /// ```
     public func enumerateOldObjects(ofType type: String, _ body: (MigrationObject) throws -> Void) throws {
         guard let oldEntity = try entityPair(type).old else {
-            throw MoltError(.invalidValue, "Entity '\(type)' does not exist in version \(fromVersion); it has no old objects.", entity: type)
+            throw MoltError(
+                .invalidValue, "Entity '\(type)' does not exist in version \(fromVersion); it has no old objects.",
+                entity: type)
         }
-        let shape = ObjectShape(entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:], tracksReads: true)
+        let shape = ObjectShape(
+            entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:],
+            tracksReads: true)
         defer { workspace.didRead(shape.readAttributes, of: oldEntity.name) }
         let total = Int(try old.count(oldEntity.name))
         var done = 0
@@ -139,12 +148,14 @@ struct EnumerationPass {
         self.newEntity = newEntity
         self.newColumns = newColumns
         generation = migration.workspace.generation
-        reader = BatchReader(source: Self.source(migration, oldEntity, newEntity), entity: newEntity?.name ?? oldEntity.name)
+        reader = BatchReader(
+            source: Self.source(migration, oldEntity, newEntity), entity: newEntity?.name ?? oldEntity.name)
         addSlots()
     }
 
     /// The rows to read now: A's table while the old side reads it, else its snapshot joined with B's table.
-    private static func source(_ migration: Migration, _ oldEntity: Entity, _ newEntity: Entity?) -> BatchReader.Source {
+    private static func source(_ migration: Migration, _ oldEntity: Entity, _ newEntity: Entity?) -> BatchReader.Source
+    {
         let dialect = migration.db.dialect
         let q = dialect.quote
         let oldTable = migration.workspace.oldLayout.table(oldEntity.name)
@@ -153,7 +164,8 @@ struct EnumerationPass {
             return .init(from: "\(oldTable) AS o", id: "o.\(q(StoreLayout.idColumn))")
         }
         return .init(
-            from: "\(oldTable) AS o LEFT JOIN \(newTable) AS n ON n.\(q(StoreLayout.idColumn)) = o.\(q(StoreLayout.idColumn))",
+            from:
+                "\(oldTable) AS o LEFT JOIN \(newTable) AS n ON n.\(q(StoreLayout.idColumn)) = o.\(q(StoreLayout.idColumn))",
             id: "o.\(q(StoreLayout.idColumn))", presence: "n.\(q(StoreLayout.idColumn))")
     }
 

@@ -49,7 +49,8 @@ extension Migration {
             let name = mapping.destination
             guard let entity = newSchema.entity(named: name) else {
                 throw MoltError(
-                    .invalidValue, "A mapping empties '\(name)', which is not an entity of version \(toVersion).", entity: name)
+                    .invalidValue, "A mapping empties '\(name)', which is not an entity of version \(toVersion).",
+                    entity: name)
             }
             guard let origin = workspace.origins[name] else {
                 throw MoltError(
@@ -98,23 +99,27 @@ extension Migration {
         let mapping = written.resolved(for: db.dialect.engine)
         guard let destination = newSchema.entity(named: mapping.destination) else {
             throw MoltError(
-                .invalidValue, "A mapping names destination '\(mapping.destination)', which is not an entity of version \(toVersion).",
+                .invalidValue,
+                "A mapping names destination '\(mapping.destination)', which is not an entity of version \(toVersion).",
                 entity: mapping.destination)
         }
         let origin = workspace.origins[destination.name]
         guard let sourceName = mapping.source ?? origin else {
             throw MoltError(
-                .invalidValue, "The mapping into '\(destination.name)' names no source, and '\(destination.name)' did not exist in version \(fromVersion); set `source:`.",
+                .invalidValue,
+                "The mapping into '\(destination.name)' names no source, and '\(destination.name)' did not exist in version \(fromVersion); set `source:`.",
                 entity: destination.name)
         }
         guard let source = oldSchema.entity(named: sourceName) else {
             throw MoltError(
-                .invalidValue, "The mapping into '\(destination.name)' names source '\(sourceName)', which is not an entity of version \(fromVersion).",
+                .invalidValue,
+                "The mapping into '\(destination.name)' names source '\(sourceName)', which is not an entity of version \(fromVersion).",
                 entity: destination.name)
         }
         for name in mapping.attributes.keys where destination.attribute(named: name) == nil {
             throw MoltError(
-                .invalidValue, "The mapping into '\(destination.name)' sets '\(name)', which is not an attribute of '\(destination.name)' in version \(toVersion).",
+                .invalidValue,
+                "The mapping into '\(destination.name)' sets '\(name)', which is not an attribute of '\(destination.name)' in version \(toVersion).",
                 entity: destination.name, property: name)
         }
         let inPlace = origin == source.name
@@ -128,9 +133,10 @@ extension Migration {
             }
         }
         // The engine's spelling of the names an expression uses (PostgreSQL folds unquoted names to lower case).
-        let names = Set(([source, destination] + oldSchema.entities + newSchema.entities).flatMap { entity in
-            [entity.name, StoreLayout.idColumn] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
-        })
+        let names = Set(
+            ([source, destination] + oldSchema.entities + newSchema.entities).flatMap { entity in
+                [entity.name, StoreLayout.idColumn] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
+            })
         var portable = mapping
         portable.attributes = mapping.attributes.mapValues { db.dialect.portableExpression($0, names: names) }
         portable.filter = mapping.filter.map { db.dialect.portableExpression($0, names: names) }
@@ -139,7 +145,9 @@ extension Migration {
             link.sourceKey = link.sourceKey.map { db.dialect.portableExpression($0, names: names) }
             return link
         }
-        return ResolvedMapping(mapping: portable, written: mapping, index: index, source: source, destination: destination, inPlace: inPlace)
+        return ResolvedMapping(
+            mapping: portable, written: mapping, index: index, source: source, destination: destination,
+            inPlace: inPlace)
     }
 
     /// Refuses an override that names an attribute of no destination or a link the mapping does not have, on
@@ -150,11 +158,13 @@ extension Migration {
             if let destination = newSchema.entity(named: mapping.destination) {
                 for name in override.attributes.keys.sorted() where destination.attribute(named: name) == nil {
                     throw MoltError(
-                        .invalidValue, "\(label) sets '\(name)', which is not an attribute of '\(destination.name)' in version \(toVersion).",
+                        .invalidValue,
+                        "\(label) sets '\(name)', which is not an attribute of '\(destination.name)' in version \(toVersion).",
                         entity: destination.name, property: name)
                 }
             }
-            for relationship in override.sourceKeys.keys.sorted() where !mapping.links.contains(where: { $0.relationship == relationship }) {
+            for relationship in override.sourceKeys.keys.sorted()
+            where !mapping.links.contains(where: { $0.relationship == relationship }) {
                 throw MoltError(
                     .invalidValue,
                     "\(label) gives a source key for '\(relationship)', which is not one of the mapping's links; add the link to `links`.",
@@ -163,73 +173,18 @@ extension Migration {
         }
     }
 
-    private func execute(_ m: ResolvedMapping, folding: Bool) throws {
-        let dialect = db.dialect
-        let q = dialect.quote
-        let layout = workspace.newLayout
-        let table = layout.table(m.destination.name)
-        let condition = m.mapping.filter.map { " WHERE \($0)" } ?? ""
-        let id = q(StoreLayout.idColumn)
-        let mapTable = dialect.temporaryTable(m.mapTable)
-        let sorted = m.mapping.attributes.sorted { $0.key < $1.key }
-        try withSQLContext(m.label) {
-            try checkExactDoubles(of: m, condition: condition)
-            if m.inPlace {
-                if !sorted.isEmpty, !(try folding && fold(m)) {
-                    let assignments = sorted.map { "\(layout.column(m.destination.name, $0.key)) = (\($0.value))" }.joined(separator: ", ")
-                    try workspace.willWrite(
-                        table: layout.physicalTable(m.destination.name),
-                        columns: sorted.map { layout.physicalColumn(m.destination.name, $0.key) })
-                    let updated = try db.execute(.update, "UPDATE \(table) SET \(assignments)\(condition)")
-                    workspace.counts.updatedAll(m.destination.name, count: updated)
-                    try checkStoredTypes(of: m)
-                }
-                if m.hasMapTable {
-                    try db.execute(.create, "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
-                    try db.execute(.insert(into: m.mapTable, explicitID: false), "INSERT INTO \(mapTable) SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
-                }
-                return
-            }
-            let base = try db.fetchInt("SELECT COALESCE(MAX(\(id)), 0) FROM \(table)") ?? 0
-            try db.execute(.create, "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
-            try db.execute(.insert(into: m.mapTable, explicitID: false), """
-                INSERT INTO \(mapTable) (_molt_src, _molt_dst)
-                SELECT \(id), \(base) + ROW_NUMBER() OVER (ORDER BY \(id)) FROM \(q(m.source.name))\(condition)
-                """)
-            var columns = [id]
-            var values = ["_molt_map._molt_dst"]
-            for attribute in m.destination.attributes {
-                if let expression = m.mapping.attributes[attribute.name] {
-                    columns.append(layout.column(m.destination.name, attribute.name))
-                    values.append("(\(expression))")
-                } else if let fallback = attribute.defaultValue {
-                    columns.append(layout.column(m.destination.name, attribute.name))
-                    values.append(dialect.literal(fallback))
-                }
-            }
-            for filler in layout.fillers(m.destination.name) {
-                columns.append(q(filler.column))
-                values.append(filler.literal)
-            }
-            try workspace.willWrite(table: layout.physicalTable(m.destination.name), columns: nil)
-            workspace.counts.inserted += try db.execute(.insert(into: layout.physicalTable(m.destination.name), explicitID: true), """
-                INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-                SELECT \(values.joined(separator: ", "))
-                FROM \(q(m.source.name)) JOIN \(mapTable) AS _molt_map ON _molt_map._molt_src = \(q(m.source.name)).\(id)
-                """)
-            try checkStoredTypes(of: m)
-        }
-    }
-
     private func connect(_ link: EntityMapping.Link, of m: ResolvedMapping, among all: [ResolvedMapping]) throws {
         let dialect = db.dialect
         let q = dialect.quote
         guard let relationship = m.destination.relationship(named: link.relationship) else {
             throw MoltError(
-                .invalidValue, "\(m.label.prefix(1).uppercased() + m.label.dropFirst()) links '\(link.relationship)', which is not a relationship of '\(m.destination.name)' in version \(toVersion).",
+                .invalidValue,
+                "\(m.label.prefix(1).uppercased() + m.label.dropFirst()) links '\(link.relationship)', which is not a relationship of '\(m.destination.name)' in version \(toVersion).",
                 entity: m.destination.name, property: link.relationship)
         }
-        let targets = all.filter { $0.destination.name == link.to && (link.sourceKey != nil || $0.source.name == m.source.name) }
+        let targets = all.filter {
+            $0.destination.name == link.to && (link.sourceKey != nil || $0.source.name == m.source.name)
+        }
         guard targets.count == 1, let target = targets.first, target.destination.name == relationship.destination else {
             throw MoltError(
                 .invalidValue,
@@ -240,10 +195,13 @@ extension Migration {
         let pairs = dialect.temporaryTable("_molt_pairs")
         try withSQLContext("the link '\(m.destination.name).\(link.relationship)'") {
             // Keyed on both sides, so that linking either way is a lookup, not a scan per row.
-            try db.execute(.create, "CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b))")
+            try db.execute(
+                .create, "CREATE TEMP TABLE _molt_pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b))")
             try db.execute(.create, dialect.temporaryIndex("_molt_pairs_b", on: "_molt_pairs", columns: "b, a"))
             defer { _ = try? db.execute(.alter, "DROP TABLE \(pairs)") }
-            try db.execute(.insert(into: "_molt_pairs", explicitID: false), """
+            try db.execute(
+                .insert(into: "_molt_pairs", explicitID: false),
+                """
                 INSERT INTO \(pairs) (a, b)
                 SELECT mi._molt_dst, mj._molt_dst
                 FROM \(dialect.temporaryTable(m.mapTable)) AS mi
@@ -251,7 +209,8 @@ extension Migration {
                 JOIN \(dialect.temporaryTable(target.mapTable)) AS mj ON mj._molt_src = (\(key))
                 """)
             try self.link(relationship, of: m.destination, reversed: false)
-            if let inverseName = relationship.inverse, let inverse = target.destination.relationship(named: inverseName) {
+            if let inverseName = relationship.inverse, let inverse = target.destination.relationship(named: inverseName)
+            {
                 try self.link(inverse, of: target.destination, reversed: true)
             }
         }
@@ -269,8 +228,11 @@ extension Migration {
             let table = layout.table(entity.name)
             let column = layout.column(entity.name, relationship.name)
             try workspace.willWrite(
-                table: layout.physicalTable(entity.name), columns: [layout.physicalColumn(entity.name, relationship.name)])
-            _ = try db.execute(.update, """
+                table: layout.physicalTable(entity.name),
+                columns: [layout.physicalColumn(entity.name, relationship.name)])
+            _ = try db.execute(
+                .update,
+                """
                 UPDATE \(table) SET \(column) = (SELECT \(target) FROM \(pairs) WHERE \(owner) = \(table).\(q(StoreLayout.idColumn)))
                 WHERE \(q(StoreLayout.idColumn)) IN (SELECT \(owner) FROM \(pairs))
                 """)
@@ -289,44 +251,9 @@ extension Migration {
         }
     }
 
-    /// Refuses an expression that gives an integer with no exact double for a double or date attribute: the
-    /// column would round it, and Molt never rounds a value silently (the same rule as every other path).
-    private func checkExactDoubles(of m: ResolvedMapping, condition: String) throws {
-        let q = db.dialect.quote
-        for (name, expression) in m.mapping.attributes.sorted(by: { $0.key < $1.key }) {
-            guard let attribute = m.destination.attribute(named: name), attribute.type == .double || attribute.type == .date else { continue }
-            let filter = condition.isEmpty ? " WHERE " : "\(condition) AND "
-            let sql = "SELECT \(q(m.source.name)).\(q(StoreLayout.idColumn)), (\(expression)) FROM \(q(m.source.name))\(filter)\(db.dialect.inexactDoubleCondition("(\(expression))")) LIMIT 1"
-            guard let row = try db.fetchRows(sql, types: [.int, .int]).first, case .int(let id) = row[0], case .int(let value) = row[1]
-            else { continue }
-            throw ValueConversion.inexactDouble(
-                entity: m.destination.name, attribute: name, value: value, objectID: nil, version: toVersion,
-                origin: "given by the expression `\(m.written.attributes[name] ?? expression)` of \(m.label), for source _id \(id)")
-        }
-    }
-
-    /// SQLite keeps what an expression gives, whatever the column's type (text in a REAL column): refuse a
-    /// mapped value of the wrong type, naming the attribute and an object, rather than commit it.
-    private func checkStoredTypes(of m: ResolvedMapping) throws {
-        let layout = workspace.newLayout
-        let dialect = db.dialect
-        for (name, expression) in m.mapping.attributes.sorted(by: { $0.key < $1.key }) {
-            guard let attribute = m.destination.attribute(named: name), MappingChecks.mayStoreWrongType(attribute, expression, m) else { continue }
-            let column = layout.column(m.destination.name, name)
-            guard let mismatch = dialect.storageMismatchCondition(column, type: attribute.type) else { continue }
-            let sql = "SELECT \(dialect.quote(StoreLayout.idColumn)), typeof(\(column)), quote(\(column)) FROM \(layout.table(m.destination.name)) WHERE \(mismatch) LIMIT 1"
-            guard let row = try db.fetchRows(sql, types: [.int, .string, .string]).first,
-                case .int(let objectID) = row[0], case .string(let storage) = row[1], case .string(let text) = row[2]
-            else { continue }
-            throw MappingChecks.wrongStorage(
-                label: m.label, entity: m.destination.name, attribute: attribute, expression: m.written.attributes[name] ?? expression, storage: storage, text: text,
-                objectID: objectID, fromVersion: fromVersion)
-        }
-    }
-
     /// Runs `body`, turning SQLite's refusal of a statement into an error that names the mapping; failures of
     /// the file, the disk or a lock keep their own message.
-    private func withSQLContext(_ label: String, _ body: () throws -> Void) throws {
+    func withSQLContext(_ label: String, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as MoltError where error.cause is SQLStatementRefusal {
@@ -345,7 +272,8 @@ enum MappingChecks {
     /// integers and reals into text by itself, so only a blob can break a string attribute, and none can come
     /// from an expression over entities without data attributes that uses no blob function. Skipping that scan
     /// keeps an in-place mapping at the cost of a hand-written UPDATE.
-    static func mayStoreWrongType(_ attribute: Attribute, _ expression: String, _ m: Migration.ResolvedMapping) -> Bool {
+    static func mayStoreWrongType(_ attribute: Attribute, _ expression: String, _ m: Migration.ResolvedMapping) -> Bool
+    {
         let mayYieldBlobs = (m.source.attributes + m.destination.attributes).contains { $0.type == .data }
         if attribute.type == .string || attribute.type == .uuid, !mayYieldBlobs,
             !["x'", "blob", "jsonb", "unhex", "cast"].contains(where: expression.lowercased().contains)
@@ -356,7 +284,8 @@ enum MappingChecks {
     }
 
     static func wrongStorage(
-        label: String, entity: String, attribute: Attribute, expression: String, storage: String, text: String, objectID: Int64,
+        label: String, entity: String, attribute: Attribute, expression: String, storage: String, text: String,
+        objectID: Int64,
         fromVersion: Int
     ) -> MoltError {
         MoltError(
@@ -370,13 +299,20 @@ extension Migration {
     /// Notes the source attributes a mapping's SQL names (in its attributes, filter and links, for every
     /// engine), so that the run reports them as carried by the stage rather than dropped.
     fileprivate func noteReads(of mapping: EntityMapping, source: Entity) {
-        var texts = Array(mapping.attributes.values) + [mapping.filter].compactMap { $0 } + mapping.links.compactMap(\.sourceKey)
+        var texts =
+            Array(mapping.attributes.values) + [mapping.filter].compactMap { $0 }
+            + mapping.links.compactMap(\.sourceKey)
         for override in mapping.overrides.values {
-            texts += Array(override.attributes.values) + [override.filter].compactMap { $0 } + Array(override.sourceKeys.values)
+            texts +=
+                Array(override.attributes.values) + [override.filter].compactMap { $0 }
+                + Array(override.sourceKeys.values)
         }
-        let columns = Dictionary(source.attributes.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
+        let columns = Dictionary(
+            source.attributes.map { ($0.name.lowercased(), $0.name) }, uniquingKeysWith: { first, _ in first })
         for name in texts.reduce(into: Set<String>(), { $0.formUnion(SQLExpressionCheck.names(in: $1)) }) {
-            if let attribute = columns[name.lowercased()] { workspace.attributesRead.insert(attribute, of: source.name) }
+            if let attribute = columns[name.lowercased()] {
+                workspace.attributesRead.insert(attribute, of: source.name)
+            }
         }
     }
 }

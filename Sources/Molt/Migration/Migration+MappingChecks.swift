@@ -12,25 +12,31 @@ extension Migration {
             // Each part is checked in the engine's spelling and quoted in the app's.
             // An expression is also compiled where only a row's own value is allowed (a WHERE clause), so that an
             // aggregate or a window function, which would combine rows, is refused.
-            var parts: [(what: String, text: String, checked: String, query: String)] = m.mapping.attributes.sorted { $0.key < $1.key }.flatMap { name, expression in
-                let what = "the expression of '\(m.destination.name).\(name)'", text = m.written.attributes[name] ?? expression
+            var parts: [(what: String, text: String, checked: String, query: String)] = m.mapping.attributes.sorted {
+                $0.key < $1.key
+            }.flatMap { name, expression in
+                let what = "the expression of '\(m.destination.name).\(name)'",
+                    text = m.written.attributes[name] ?? expression
                 return [
                     (what, text, expression, "SELECT (\(expression)) FROM \(source)"),
                     (what, text, expression, "SELECT 1 FROM \(source) WHERE (\(expression)) IS NOT NULL"),
                 ]
             }
             if let filter = m.mapping.filter {
-                parts.append(("the filter", m.written.filter ?? filter, filter, "SELECT 1 FROM \(source) WHERE (\(filter))"))
+                parts.append(
+                    ("the filter", m.written.filter ?? filter, filter, "SELECT 1 FROM \(source) WHERE (\(filter))"))
             }
             for (link, written) in zip(m.mapping.links, m.written.links) {
                 if let key = link.sourceKey {
                     let what = "the source key of the link '\(link.relationship)'"
                     parts.append((what, written.sourceKey ?? key, key, "SELECT (\(key)) FROM \(source)"))
-                    parts.append((what, written.sourceKey ?? key, key, "SELECT 1 FROM \(source) WHERE (\(key)) IS NOT NULL"))
+                    parts.append(
+                        (what, written.sourceKey ?? key, key, "SELECT 1 FROM \(source) WHERE (\(key)) IS NOT NULL"))
                 }
             }
             for part in parts {
-                guard let problem = SQLExpressionCheck.problem(in: part.checked) ?? checker.problem(in: part.query) else { continue }
+                guard let problem = SQLExpressionCheck.problem(in: part.checked) ?? checker.problem(in: part.query)
+                else { continue }
                 throw MoltError(
                     .invalidValue,
                     "In \(m.label), \(part.what) is not one SQL expression over the old version's data: `\(part.text)` — \(problem). A mapping may read the entities of version \(fromVersion) and call SQL functions; it cannot run statements, write, or read other tables. Nothing was written.",
@@ -54,9 +60,10 @@ extension Migration {
             guard let attribute = m.destination.attribute(named: name) else { continue }
             let current = state.columns[name] ?? .literal(.null)
             state.columns[name] = .sql(expression, filter: m.mapping.filter, otherwise: current)
-            workspace.finalizer.mappedColumns[m.destination.name, default: [:]][name] = LightweightMigration.MappedColumn(
-                expression: expression, label: m.label, fromVersion: fromVersion,
-                checksStorage: MappingChecks.mayStoreWrongType(attribute, expression, m))
+            workspace.finalizer.mappedColumns[m.destination.name, default: [:]][name] =
+                LightweightMigration.MappedColumn(
+                    expression: expression, label: m.label, fromVersion: fromVersion,
+                    checksStorage: MappingChecks.mayStoreWrongType(attribute, expression, m))
             workspace.computedLater.insert(name, of: m.destination.name)
         }
         workspace.finalizer.tables[m.destination.name] = state

@@ -38,11 +38,17 @@ extension Migration {
     public func renameProperty(onType type: String, from oldName: String, to newName: String) throws {
         let (oldEntity, newEntity) = try entityPair(type)
         guard let oldEntity, let newEntity else {
-            throw MoltError(.invalidValue, "Entity '\(type)' must exist in both version \(fromVersion) and \(toVersion) to rename one of its properties.", entity: type)
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(type)' must exist in both version \(fromVersion) and \(toVersion) to rename one of its properties.",
+                entity: type)
         }
-        let original = oldEntity.attribute(named: oldName) != nil ? oldName : renamedProperties[oldEntity.name]?[oldName]
+        let original =
+            oldEntity.attribute(named: oldName) != nil ? oldName : renamedProperties[oldEntity.name]?[oldName]
         guard let original, let source = oldEntity.attribute(named: original) else {
-            throw MoltError(.invalidValue, "Entity '\(oldEntity.name)' has no attribute '\(oldName)' in version \(fromVersion).", entity: type, property: oldName)
+            throw MoltError(
+                .invalidValue, "Entity '\(oldEntity.name)' has no attribute '\(oldName)' in version \(fromVersion).",
+                entity: type, property: oldName)
         }
         intermediateNames[oldEntity.name]?[oldName] = nil
         guard let destination = newEntity.attribute(named: newName) else {
@@ -60,7 +66,9 @@ extension Migration {
     }
 
     /// Records a name the new version does not have, which a later `renameProperty` must carry on.
-    private func renameToIntermediate(_ oldEntity: Entity, from oldName: String, original: String, to newName: String) throws {
+    private func renameToIntermediate(
+        _ oldEntity: Entity, from oldName: String, original: String, to newName: String
+    ) throws {
         guard oldEntity.attribute(named: newName) == nil else {
             throw MoltError(
                 .invalidValue,
@@ -72,19 +80,24 @@ extension Migration {
     }
 
     /// Copies the old version's column into the new version's attribute, converting it.
-    private func copyColumn(_ original: String, of oldEntity: Entity, type: AttributeType, to destination: Attribute, of newEntity: Entity) throws {
+    private func copyColumn(
+        _ original: String, of oldEntity: Entity, type: AttributeType, to destination: Attribute, of newEntity: Entity
+    ) throws {
         // The values are carried, not lost: the history must not call them dropped when the old attribute goes.
         workspace.didRead([original], of: oldEntity.name)
         let target = workspace.newLayout.column(newEntity.name, destination.name)
         guard target != db.dialect.quote(original) else { return }
         if type == .int && destination.type == .double {
             try ExactDoubles.check(
-                column: original, table: oldEntity.name, entity: newEntity.name, attribute: destination.name, version: toVersion, in: db)
+                column: original, table: oldEntity.name, entity: newEntity.name, attribute: destination.name,
+                version: toVersion, in: db)
         }
         let expression = SQLColumnSource.convert(.column(original), from: type, to: destination.type).sql(db.dialect)
         let table = workspace.newLayout.physicalTable(newEntity.name)
-        try workspace.willWrite(table: table, columns: [workspace.newLayout.physicalColumn(newEntity.name, destination.name)])
-        let changed = try db.execute(.update, "UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
+        try workspace.willWrite(
+            table: table, columns: [workspace.newLayout.physicalColumn(newEntity.name, destination.name)])
+        let changed = try db.execute(
+            .update, "UPDATE \(workspace.newLayout.table(newEntity.name)) SET \(target) = \(expression)")
         workspace.counts.updatedAll(newEntity.name, count: changed)
     }
 

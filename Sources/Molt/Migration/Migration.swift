@@ -57,7 +57,8 @@ public final class Migration {
         self.db = db
         self.run = run
         self.old = Objects(db: db, schema: workspace.from, isWritable: false, layoutSource: workspace)
-        self.new = Objects(db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, observer: workspace)
+        self.new = Objects(
+            db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, observer: workspace)
     }
 
     /// The version the stage starts from.
@@ -102,7 +103,11 @@ public final class Migration {
         let table = newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldEntity!.name
         try workspace.willWrite(table: table, columns: nil)
         let count = try db.execute(.update, "DELETE FROM \(db.dialect.quote(table))")
-        if let newEntity { workspace.didDelete(newEntity.name, count: count) } else { workspace.counts.deleted += count }
+        if let newEntity {
+            workspace.didDelete(newEntity.name, count: count)
+        } else {
+            workspace.counts.deleted += count
+        }
     }
 }
 
@@ -160,16 +165,20 @@ final class RunContext {
         guard let progress else { return }
         let overall = stepCount > 0 ? min(1, (Double(stepIndex) + stepFraction) / Double(stepCount)) : 1
         reported = max(reported, overall)
-        progress(MigrationProgress(
-            fromVersion: step.from, toVersion: step.to, entity: unit.entity, phase: unit.phase, completed: completed,
-            total: total, stepsCompleted: min(stepIndex, stepCount), stepCount: stepCount, fractionCompleted: reported))
+        progress(
+            MigrationProgress(
+                fromVersion: step.from, toVersion: step.to, entity: unit.entity, phase: unit.phase,
+                completed: completed,
+                total: total, stepsCompleted: min(stepIndex, stepCount), stepCount: stepCount,
+                fractionCompleted: reported))
     }
 
     func checkCancellation() throws {
         if cancellation?.isCancelled == true || Task.isCancelled {
             throw MoltError(
                 .cancelled,
-                "The migration was cancelled during the step from version \(step.from) to \(step.to); it was rolled back and the store is still at its old version.")
+                "The migration was cancelled during the step from version \(step.from) to \(step.to); it was rolled back and the store is still at its old version."
+            )
         }
     }
 }

@@ -33,7 +33,8 @@ public struct MigrationObject: Sendable {
     /// Makes this object the one of a row of a batch, as a fresh object would be: its values come from the
     /// batch's `slots` (one per attribute, in order), unchanged and without problem. The value array is
     /// overwritten in place when no copy of the object shares it.
-    mutating func refill(id: Int64, from batch: BatchReader.Batch, row: Int, slots: [(index: Int, type: AttributeType)]) {
+    mutating func refill(id: Int64, from batch: BatchReader.Batch, row: Int, slots: [(index: Int, type: AttributeType)])
+    {
         self.id = id
         changed = 0
         manyChanged = false
@@ -55,13 +56,19 @@ public struct MigrationObject: Sendable {
         }
         set {
             guard let index = shape.position(of: attribute) else {
-                problem = problem ?? "Entity '\(shape.entity.name)' has no attribute '\(attribute)' in version \(shape.version); it has \(shape.entity.attributes.map(\.name).joined(separator: ", "))."
+                problem =
+                    problem
+                    ?? "Entity '\(shape.entity.name)' has no attribute '\(attribute)' in version \(shape.version); it has \(shape.entity.attributes.map(\.name).joined(separator: ", "))."
                 return
             }
             // A value already of the attribute's type is what `coerce` would return, without copying the attribute.
-            let checked = newValue.isNull || newValue.isStored(as: shape.types[index]) ? newValue : shape.entity.attributes[index].coerce(newValue)
+            let checked =
+                newValue.isNull || newValue.isStored(as: shape.types[index])
+                ? newValue : shape.entity.attributes[index].coerce(newValue)
             guard let checked else {
-                problem = problem ?? "Attribute '\(shape.entity.name).\(attribute)' holds \(shape.entity.attributes[index].type.rawValue) values in version \(shape.version), not \(newValue)."
+                problem =
+                    problem
+                    ?? "Attribute '\(shape.entity.name).\(attribute)' holds \(shape.entity.attributes[index].type.rawValue) values in version \(shape.version), not \(newValue)."
                 return
             }
             values[index] = checked
@@ -143,7 +150,8 @@ extension Value {
     @inline(__always)
     func isStored(as type: AttributeType) -> Bool {
         switch (self, type) {
-        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data), (.uuid, .uuid):
+        case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data),
+            (.uuid, .uuid):
             return true
         default:
             return false

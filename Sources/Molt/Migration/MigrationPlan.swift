@@ -44,17 +44,23 @@ public struct MigrationPlan: Sendable {
         for (previous, next) in zip(schemas, schemas.dropFirst()) {
             if next.version == previous.version { throw fail("version \(next.version) is listed twice.") }
             if next.version < previous.version {
-                throw fail("version \(next.version) is listed after version \(previous.version); list the schemas oldest first.")
+                throw fail(
+                    "version \(next.version) is listed after version \(previous.version); list the schemas oldest first."
+                )
             }
         }
         let versions = Set(schemas.map(\.version))
         var pairs: Set<[Int]> = []
         for stage in stages {
             for version in [stage.fromVersion, stage.toVersion] where !versions.contains(version) {
-                throw fail("the stage \(stage.fromVersion) → \(stage.toVersion) names version \(version), which is not among the plan's schemas (\(schemas.map { String($0.version) }.joined(separator: ", "))); add its schema.")
+                throw fail(
+                    "the stage \(stage.fromVersion) → \(stage.toVersion) names version \(version), which is not among the plan's schemas (\(schemas.map { String($0.version) }.joined(separator: ", "))); add its schema."
+                )
             }
             if stage.toVersion <= stage.fromVersion {
-                throw fail("the stage \(stage.fromVersion) → \(stage.toVersion) goes backwards (a cycle); stages only lead to newer versions.")
+                throw fail(
+                    "the stage \(stage.fromVersion) → \(stage.toVersion) goes backwards (a cycle); stages only lead to newer versions."
+                )
             }
             guard pairs.insert([stage.fromVersion, stage.toVersion]).inserted else {
                 throw fail("the stage \(stage.fromVersion) → \(stage.toVersion) is declared twice.")
@@ -123,7 +129,8 @@ public struct MigrationPlan: Sendable {
     /// schema and turn each `if` block into a `.custom(from: N - 1, to: N)` stage, which then sees exactly the
     /// two versions it connects.
     public static func realm(
-        schema: Schema, migrationBlock: @escaping @Sendable (_ migration: Migration, _ oldSchemaVersion: Int) throws -> Void
+        schema: Schema,
+        migrationBlock: @escaping @Sendable (_ migration: Migration, _ oldSchemaVersion: Int) throws -> Void
     ) -> MigrationPlan {
         MigrationPlan(unchecked: [schema], realmBlock: migrationBlock)
     }
@@ -152,7 +159,9 @@ public struct MigrationPlan: Sendable {
     ///   version, ``MoltError/Code/schemaChangedWithoutVersionBump`` when its schema differs from the store's.
     package func route(from stored: Schema) throws -> [MigrationStep] {
         if let realmBlock, let target = schemas.last, stored.version < target.version {
-            let stage = MigrationStage.custom(from: stored.version, to: target.version) { try realmBlock($0, stored.version) }
+            let stage = MigrationStage.custom(from: stored.version, to: target.version) {
+                try realmBlock($0, stored.version)
+            }
             return [MigrationStep(diff: SchemaDiff(from: stored, to: target), stage: stage)]
         }
         return try listedPath(from: stored)
@@ -167,13 +176,15 @@ public struct MigrationPlan: Sendable {
         guard let listed = schema(version: stored.version) else {
             throw MoltError(
                 .invalidPlan,
-                "The store is at version \(stored.version), which the migration plan does not list (it lists \(schemas.map { String($0.version) }.joined(separator: ", "))). Add the schema of version \(stored.version) to the plan; never remove a shipped version.")
+                "The store is at version \(stored.version), which the migration plan does not list (it lists \(schemas.map { String($0.version) }.joined(separator: ", "))). Add the schema of version \(stored.version) to the plan; never remove a shipped version."
+            )
         }
         if listed.contentHash != stored.contentHash {
             let changes = SchemaDiff(from: stored, to: listed).changes.map { "- \($0)" }.joined(separator: "\n")
             throw MoltError(
                 .schemaChangedWithoutVersionBump,
-                "The plan's schema for version \(stored.version) differs from the one recorded in the store:\n\(changes)\nA shipped version must not change: restore version \(stored.version) as it shipped, and put the change in a new version.")
+                "The plan's schema for version \(stored.version) differs from the one recorded in the store:\n\(changes)\nA shipped version must not change: restore version \(stored.version) as it shipped, and put the change in a new version."
+            )
         }
         var steps: [MigrationStep] = []
         var current = stored
@@ -182,11 +193,15 @@ public struct MigrationPlan: Sendable {
             if let stage = declared.max(by: { $0.toVersion < $1.toVersion }) {
                 let next = schema(version: stage.toVersion)!
                 let deletions = deletions(after: current.version, through: next.version)
-                steps.append(MigrationStep(diff: SchemaDiff(from: current, to: next, declaredDeletions: deletions), stage: stage))
+                steps.append(
+                    MigrationStep(diff: SchemaDiff(from: current, to: next, declaredDeletions: deletions), stage: stage)
+                )
                 current = next
             } else {
                 let next = schemas.first { $0.version > current.version }!
-                let diff = SchemaDiff(from: current, to: next, declaredDeletions: deletions(after: current.version, through: next.version))
+                let diff = SchemaDiff(
+                    from: current, to: next, declaredDeletions: deletions(after: current.version, through: next.version)
+                )
                 steps.append(MigrationStep(diff: diff, stage: nil))
                 current = next
             }

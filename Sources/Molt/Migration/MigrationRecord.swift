@@ -34,7 +34,8 @@ public struct MigrationRecord: Hashable, Sendable, Codable {
         self.duration = duration
         self.steps = steps
         self.stepRecords = stepRecords
-        self.objectsTouched = objectsTouched
+        self.objectsTouched =
+            objectsTouched
             ?? stepRecords.reduce(0) { $0 + $1.objectsInserted + $1.objectsUpdated + $1.objectsDeleted }
     }
 
@@ -104,7 +105,9 @@ public struct MigrationStepRecord: Hashable, Sendable, Codable {
         let lost = drops.filter { !$0.wasReadByStage }
         let read = drops.filter(\.wasReadByStage)
         if !lost.isEmpty { parts.append("dropped " + lost.map(\.description).joined(separator: ", ")) }
-        if !read.isEmpty { parts.append("read by the stage, then removed: " + read.map(\.description).joined(separator: ", ")) }
+        if !read.isEmpty {
+            parts.append("read by the stage, then removed: " + read.map(\.description).joined(separator: ", "))
+        }
         return parts.isEmpty ? "no object changed" : parts.joined(separator: "; ")
     }
 }
@@ -130,7 +133,8 @@ public struct DroppedData: Hashable, Sendable, Codable, CustomStringConvertible 
     public var wasReadByStage: Bool
 
     public init(
-        entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool, isReplaced: Bool = false,
+        entity: String, property: String?, isRelationship: Bool = false, count: Int, isDeclared: Bool,
+        isReplaced: Bool = false,
         wasReadByStage: Bool = false
     ) {
         self.entity = entity
@@ -150,13 +154,17 @@ public struct DroppedData: Hashable, Sendable, Codable, CustomStringConvertible 
         return "\(count) \(unit)\(count == 1 ? "" : "s") of '\(entity).\(property)'\(isReplaced ? " (replaced)" : "")"
     }
 
-    enum CodingKeys: String, CodingKey { case entity, property, isRelationship, count, isDeclared, isReplaced, wasReadByStage }
+    enum CodingKeys: String, CodingKey {
+        case entity, property, isRelationship, count, isDeclared, isReplaced, wasReadByStage
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            entity: try c.decode(String.self, forKey: .entity), property: try c.decodeIfPresent(String.self, forKey: .property),
-            isRelationship: try c.decodeIfPresent(Bool.self, forKey: .isRelationship) ?? false, count: try c.decode(Int.self, forKey: .count),
+            entity: try c.decode(String.self, forKey: .entity),
+            property: try c.decodeIfPresent(String.self, forKey: .property),
+            isRelationship: try c.decodeIfPresent(Bool.self, forKey: .isRelationship) ?? false,
+            count: try c.decode(Int.self, forKey: .count),
             isDeclared: try c.decode(Bool.self, forKey: .isDeclared),
             // Histories recorded before replacements, or before stages' reads were told apart, have no such keys.
             isReplaced: try c.decodeIfPresent(Bool.self, forKey: .isReplaced) ?? false,

@@ -16,7 +16,8 @@ struct Migrator {
         let clock = ContinuousClock.now
         guard let target = path.last?.to else {
             return MigrationRecord(
-                fromVersion: stored.version, toVersion: stored.version, startedAt: startedAt, duration: 0, steps: [], stepRecords: [])
+                fromVersion: stored.version, toVersion: stored.version, startedAt: startedAt, duration: 0, steps: [],
+                stepRecords: [])
         }
         let run = RunContext(progress: progress, cancellation: cancellation, stepCount: path.count)
         var state = RunState(start: stored)
@@ -28,11 +29,13 @@ struct Migrator {
         try run.checkCancellation()
         try state.applyPending(in: db, run: run)
         run.begin("validating", entity: nil, total: 0)
-        try StoreValidator.validate(db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables)
+        try StoreValidator.validate(
+            db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables)
         run.finish()
         let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(
-            fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds, steps: state.lines,
+            fromVersion: stored.version, toVersion: target.version, startedAt: startedAt, duration: seconds,
+            steps: state.lines,
             stepRecords: state.records)
     }
 }
@@ -55,7 +58,9 @@ extension Migrator {
         }
         var tables: Set<String> = []
         for entity in fold.current.entities {
-            guard let origin = fold.tables[entity.name]?.origin, let change = fold.tableChange(for: entity) else { continue }
+            guard let origin = fold.tables[entity.name]?.origin, let change = fold.tableChange(for: entity) else {
+                continue
+            }
             var kept: Set<String> = []
             let inPlace = change.finalColumns(for: db.dialect).allSatisfy {
                 switch $0.source {
@@ -68,7 +73,9 @@ extension Migrator {
             }
             // SQLite's DROP COLUMN rewrites every row, and the values dropped are counted first.
             let drops = change.originColumns.contains { !kept.contains($0) }
-            if db.rewritesRows(change) || !inPlace || drops || !change.exactDoubles.isEmpty { tables.insert(origin.name) }
+            if db.rewritesRows(change) || !inPlace || drops || !change.exactDoubles.isEmpty {
+                tables.insert(origin.name)
+            }
         }
         for join in fold.joins.values {
             if let seed = join.seed { tables.insert(seed.table) }
@@ -108,7 +115,9 @@ private struct RunState {
             let (dropped, updated) = try pending.count(diff, in: db)
             try pending.fold(diff)
             lines.append("\(from) → \(to) inferred: \(summary)")
-            records.append(MigrationStepRecord(fromVersion: from, toVersion: to, kind: .inferred, objectsUpdated: updated, dropped: dropped))
+            records.append(
+                MigrationStepRecord(
+                    fromVersion: from, toVersion: to, kind: .inferred, objectsUpdated: updated, dropped: dropped))
         case .custom(let bodies)?:
             let migration = try beginStage(step, in: db, run: run)
             for body in bodies { try body(migration) }
@@ -123,7 +132,9 @@ private struct RunState {
         }
     }
 
-    private mutating func beginStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws -> Migration {
+    private mutating func beginStage(
+        _ step: MigrationStep, in db: any SQLConnection, run: RunContext
+    ) throws -> Migration {
         try applyPending(in: db, run: run)
         let workspace = try StageWorkspace.prepare(from: step.from, to: step.to, diff: step.diff, in: db)
         return Migration(workspace: workspace, db: db, run: run)
@@ -136,9 +147,11 @@ private struct RunState {
         inverseTables.formUnion(migration.workspace.writtenTables)
         inverseTables.formUnion(migration.workspace.filledInverseTables)
         let counts = migration.workspace.counts
-        records.append(MigrationStepRecord(
-            fromVersion: migration.fromVersion, toVersion: migration.toVersion, kind: kind, objectsInserted: counts.inserted,
-            objectsUpdated: counts.updated, objectsDeleted: counts.deleted, dropped: dropped))
+        records.append(
+            MigrationStepRecord(
+                fromVersion: migration.fromVersion, toVersion: migration.toVersion, kind: kind,
+                objectsInserted: counts.inserted,
+                objectsUpdated: counts.updated, objectsDeleted: counts.deleted, dropped: dropped))
     }
 }
 
@@ -152,8 +165,10 @@ extension Migration {
         for entity in newSchema.entities {
             for (attribute, column) in workspace.requiredWithoutDefault[entity.name] ?? []
             where !workspace.computedLater.contains(attribute, of: entity.name) {
-                let missing = try db.fetchInt(
-                    "SELECT COUNT(*) FROM \(layout.table(entity.name)) WHERE \(db.dialect.quote(column)) IS NULL") ?? 0
+                let missing =
+                    try db.fetchInt(
+                        "SELECT COUNT(*) FROM \(layout.table(entity.name)) WHERE \(db.dialect.quote(column)) IS NULL")
+                    ?? 0
                 if missing > 0 {
                     throw MoltError(
                         .validationFailed,
@@ -166,7 +181,8 @@ extension Migration {
         try workspace.dropSnapshots()
         var dropped = try DataLoss.check(workspace.diff, refusing: false) { loss in try storedCount(of: loss) }
         for i in dropped.indices where !dropped[i].isRelationship {
-            dropped[i].wasReadByStage = dropped[i].property.map { workspace.read($0, of: dropped[i].entity) }
+            dropped[i].wasReadByStage =
+                dropped[i].property.map { workspace.read($0, of: dropped[i].entity) }
                 ?? workspace.readAnything(of: dropped[i].entity)
         }
         return (workspace.finalizer, dropped)
@@ -176,7 +192,9 @@ extension Migration {
     private func storedCount(of loss: SchemaDiff.Loss) throws -> Int {
         let q = db.dialect.quote
         guard let entity = oldSchema.entity(named: loss.entity) else { return 0 }
-        guard let property = loss.property else { return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name))") ?? 0) }
+        guard let property = loss.property else {
+            return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name))") ?? 0)
+        }
         if let relationship = entity.relationship(named: property), relationship.kind == .toMany {
             let table = StoreLayout.joinTableName(entity: entity.name, relationship: property)
             return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(table))") ?? 0)
@@ -196,9 +214,14 @@ extension Migration {
                 switch relationship.kind {
                 case .toOne where deleted.contains(relationship.destination):
                     let column = layout.column(entity.name, relationship.name)
-                    try db.execute(.update, "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))")
+                    try db.execute(
+                        .update,
+                        "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))"
+                    )
                 case .toMany where deleted.contains(relationship.destination) || deleted.contains(entity.name):
-                    try db.execute(.update, """
+                    try db.execute(
+                        .update,
+                        """
                         DELETE FROM \(layout.joinTable(entity.name, relationship.name))
                         WHERE \(q(StoreLayout.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
                            OR \(q(StoreLayout.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))

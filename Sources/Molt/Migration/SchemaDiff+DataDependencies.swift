@@ -114,7 +114,9 @@ extension SchemaDiff {
         for change in changes {
             switch change.kind {
             case .indexAdded(let columns, unique: true):
-                if let dependency = uniquenessDependency(entity: change.entity, columns: columns, form: form) { result.append(dependency) }
+                if let dependency = uniquenessDependency(entity: change.entity, columns: columns, form: form) {
+                    result.append(dependency)
+                }
             case .attributeTypeChanged(from: .int, to: .double):
                 if let dependency = inexactDoubleDependency(entity: change.entity, attribute: change.property ?? "") {
                     result.append(dependency)
@@ -128,7 +130,10 @@ extension SchemaDiff {
         return result
     }
 
-    private func step(_ kind: DataDependency.Kind, _ subject: String, _ change: String, _ data: String, _ fix: String, _ witness: DataDependency.Witness) -> DataDependency {
+    private func step(
+        _ kind: DataDependency.Kind, _ subject: String, _ change: String, _ data: String, _ fix: String,
+        _ witness: DataDependency.Witness
+    ) -> DataDependency {
         DataDependency(
             kind: kind, fromVersion: source.version, toVersion: destination.version, subject: subject, change: change,
             failingData: data, fix: fix, witness: witness)
@@ -145,33 +150,44 @@ extension SchemaDiff {
         var result: [DataDependency] = []
         for loss in losses where loss.mustBeDeclared {
             guard let property = loss.property else {
-                var fix = "If its objects are meant to go, declare it: `Schema(version: \(to), deleting: [.entity(\"\(loss.entity)\")])`."
+                var fix =
+                    "If its objects are meant to go, declare it: `Schema(version: \(to), deleting: [.entity(\"\(loss.entity)\")])`."
                 for target in loss.renamedTo {
-                    fix += " If it was renamed to '\(target)', declare `originalName: \"\(loss.entity)\"` on entity '\(target)'."
+                    fix +=
+                        " If it was renamed to '\(target)', declare `originalName: \"\(loss.entity)\"` on entity '\(target)'."
                 }
-                fix += " If its objects become other objects, read them in a custom stage from version \(from) to \(to)."
-                result.append(step(
-                    .undeclaredRemoval, loss.entity, "entity '\(loss.entity)' is removed without a declared deletion",
-                    "'\(loss.entity)' holds an object", fix, .object(entity: loss.entity, attribute: nil, value: .null)))
+                fix +=
+                    " If its objects become other objects, read them in a custom stage from version \(from) to \(to)."
+                result.append(
+                    step(
+                        .undeclaredRemoval, loss.entity,
+                        "entity '\(loss.entity)' is removed without a declared deletion",
+                        "'\(loss.entity)' holds an object", fix,
+                        .object(entity: loss.entity, attribute: nil, value: .null)))
                 continue
             }
             guard let attribute = source.entity(named: loss.entity)?.attribute(named: property) else { continue }
             let label = "'\(loss.entity).\(property)'"
-            let what = loss.isLikelyMove && !loss.isLikelyRename
+            let what =
+                loss.isLikelyMove && !loss.isLikelyRename
                 ? "is removed while \(loss.movedTo.map { "'\($0).\(property)'" }.joined(separator: " and ")) of the same name \(loss.movedTo.count == 1 ? "is" : "are") added (a likely move)"
                 : "is removed while \(loss.renamedTo.map { "'\($0)'" }.joined(separator: " and ")) of the same type \(loss.renamedTo.count == 1 ? "is" : "are") added (a likely rename)"
             var fix = ""
             for target in loss.renamedTo {
-                fix += "If it was renamed to '\(target)', declare `originalName: \"\(property)\"` on attribute '\(target)'. "
+                fix +=
+                    "If it was renamed to '\(target)', declare `originalName: \"\(property)\"` on attribute '\(target)'. "
             }
             for destination in loss.movedTo {
-                fix += "If it moved to '\(destination).\(property)', move its values in a custom stage or a mapping from version \(from) to \(to). "
+                fix +=
+                    "If it moved to '\(destination).\(property)', move its values in a custom stage or a mapping from version \(from) to \(to). "
             }
-            fix += "If the values are meant to go, declare it: `Schema(version: \(to), deleting: [.property(\"\(property)\", of: \"\(loss.entity)\")])`."
-            result.append(step(
-                .undeclaredRemoval, "\(loss.entity).\(property)", "\(label) \(what)",
-                "\(article(loss.entity)) '\(loss.entity)' object holds a value in '\(property)'", fix,
-                .object(entity: loss.entity, attribute: property, value: Self.sample(attribute.type, 0))))
+            fix +=
+                "If the values are meant to go, declare it: `Schema(version: \(to), deleting: [.property(\"\(property)\", of: \"\(loss.entity)\")])`."
+            result.append(
+                step(
+                    .undeclaredRemoval, "\(loss.entity).\(property)", "\(label) \(what)",
+                    "\(article(loss.entity)) '\(loss.entity)' object holds a value in '\(property)'", fix,
+                    .object(entity: loss.entity, attribute: property, value: Self.sample(attribute.type, 0))))
         }
         return result
     }
@@ -191,19 +207,26 @@ extension SchemaDiff {
             }
         }
         // Already unique before: a constraint of the older version over a subset of the columns.
-        if old.storedIndexes.contains(where: { $0.isUnique && Set($0.attributes).isSubset(of: Set(oldColumns)) }) { return nil }
+        if old.storedIndexes.contains(where: { $0.isUnique && Set($0.attributes).isSubset(of: Set(oldColumns)) }) {
+            return nil
+        }
         let (from, to) = (source.version, destination.version)
         let subject = columns.count == 1 ? "\(entity).\(columns[0])" : "\(entity)(\(columns.joined(separator: ", ")))"
-        let change = columns.count == 1 && new.primaryKey == columns[0]
+        let change =
+            columns.count == 1 && new.primaryKey == columns[0]
             ? "'\(subject)' becomes the primary key, unique"
-            : columns.count == 1 ? "'\(subject)' becomes unique" : "'\(entity)'(\(columns.joined(separator: ", "))) becomes unique"
+            : columns.count == 1
+                ? "'\(subject)' becomes unique" : "'\(entity)'(\(columns.joined(separator: ", "))) becomes unique"
         let data: String
         switch oldColumns.count {
         case 0: data = "two '\(oldName)' objects exist (the new values would be equal)"
         case 1: data = "two '\(oldName)' objects hold the same '\(oldColumns[0])'"
-        default: data = "two '\(oldName)' objects hold the same values of \(oldColumns.map { "'\($0)'" }.joined(separator: ", "))"
+        default:
+            data =
+                "two '\(oldName)' objects hold the same values of \(oldColumns.map { "'\($0)'" }.joined(separator: ", "))"
         }
-        let fix = form == .inferred
+        let fix =
+            form == .inferred
             ? "Make the values unique in a custom stage from version \(from) to \(to) (`enumerateObjects(ofType: \"\(entity)\")`), or drop the constraint."
             : "Make the stage from version \(from) to \(to) leave the values unique (merge or edit the duplicates), or drop the constraint."
         return step(.uniqueness, subject, change, data, fix, .sharedValues(entity: oldName, attributes: oldColumns))
@@ -212,7 +235,8 @@ extension SchemaDiff {
     // MARK: - Widening int → double (every path, as `ExactDoubles` checks it)
 
     private func inexactDoubleDependency(entity: String, attribute: String) -> DataDependency? {
-        guard let oldName = originalName(ofEntity: entity), let oldAttribute = originalName(ofProperty: attribute, inEntity: entity),
+        guard let oldName = originalName(ofEntity: entity),
+            let oldAttribute = originalName(ofProperty: attribute, inEntity: entity),
             source.entity(named: oldName)?.attribute(named: oldAttribute) != nil
         else { return nil }
         let (from, to) = (source.version, destination.version)
@@ -229,13 +253,17 @@ extension SchemaDiff {
         let (from, to) = (source.version, destination.version)
         var result: [DataDependency] = []
         for entity in destination.entities {
-            guard let oldName = originalName(ofEntity: entity.name), let old = source.entity(named: oldName) else { continue }
+            guard let oldName = originalName(ofEntity: entity.name), let old = source.entity(named: oldName) else {
+                continue
+            }
             for attribute in entity.attributes where !attribute.isOptional && attribute.defaultValue == nil {
                 let label = "'\(entity.name).\(attribute.name)'"
                 let change: String
                 let data: String
                 let witness: DataDependency.Witness
-                if let origin = originalName(ofProperty: attribute.name, inEntity: entity.name), let oldAttribute = old.attribute(named: origin) {
+                if let origin = originalName(ofProperty: attribute.name, inEntity: entity.name),
+                    let oldAttribute = old.attribute(named: origin)
+                {
                     if oldAttribute.type.widens(to: attribute.type) {
                         guard oldAttribute.isOptional else { continue }  // every object has a value, carried over
                         let was = origin == attribute.name ? "was optional" : "was the optional '\(oldName).\(origin)'"
@@ -243,7 +271,8 @@ extension SchemaDiff {
                         data = "\(article(oldName)) '\(oldName)' object has no value in '\(origin)'"
                         witness = .object(entity: oldName, attribute: origin, value: .null)
                     } else {
-                        change = "\(label) changes type from \(oldAttribute.type.rawValue) to \(attribute.type.rawValue), required with no default"
+                        change =
+                            "\(label) changes type from \(oldAttribute.type.rawValue) to \(attribute.type.rawValue), required with no default"
                         data = "\(article(oldName)) '\(oldName)' object exists"
                         witness = .object(entity: oldName, attribute: nil, value: .null)
                     }
@@ -252,7 +281,8 @@ extension SchemaDiff {
                     data = "\(article(oldName)) '\(oldName)' object exists"
                     witness = .object(entity: oldName, attribute: nil, value: .null)
                 }
-                let fix = "Set it for every object in the stage from version \(from) to \(to) (`new[\"\(attribute.name)\"] = …` in `enumerateObjects(ofType: \"\(entity.name)\")`), give it a default, or make it optional."
+                let fix =
+                    "Set it for every object in the stage from version \(from) to \(to) (`new[\"\(attribute.name)\"] = …` in `enumerateObjects(ofType: \"\(entity.name)\")`), give it a default, or make it optional."
                 result.append(step(.requiredValue, "\(entity.name).\(attribute.name)", change, data, fix, witness))
             }
         }
@@ -266,7 +296,8 @@ extension SchemaDiff {
     func startsEmpty(_ entity: String, _ relationship: String) -> Bool {
         guard let oldEntityName = originalName(ofEntity: entity), let oldEntity = source.entity(named: oldEntityName),
             let new = destination.entity(named: entity)?.relationship(named: relationship),
-            let origin = originalName(ofProperty: relationship, inEntity: entity), let old = oldEntity.relationship(named: origin),
+            let origin = originalName(ofProperty: relationship, inEntity: entity),
+            let old = oldEntity.relationship(named: origin),
             originalName(ofEntity: new.destination) == old.destination
         else { return true }
         return new.kind == .toOne && old.kind == .toMany
@@ -290,27 +321,31 @@ extension SchemaDiff {
         var result: [DataDependency] = []
         let sides = InverseLink.sidesToFill(in: destination) { startsEmpty($0, $1) }
         for side in sides where side.relationship.kind == .toOne && originalName(ofEntity: side.entity) != nil {
-            guard let oldEntity = originalName(ofEntity: side.entity), let oldDestination = originalName(ofEntity: side.destination),
+            guard let oldEntity = originalName(ofEntity: side.entity),
+                let oldDestination = originalName(ofEntity: side.destination),
                 let oldInverse = originalName(ofProperty: side.inverse.name, inEntity: side.destination)
             else { continue }
-            result.append(step(
-                .overfullInverse, "\(side.entity).\(side.relationship.name)",
-                "\(side.label) is added as the to-one inverse of \(side.inverseLabel)",
-                "one '\(oldEntity)' object is linked from two '\(oldDestination)' objects through '\(oldDestination).\(oldInverse)'",
-                "Make \(side.label) to-many, or keep one link per object in a custom stage from version \(from) to \(to).",
-                .linkedFromTwo(entity: oldEntity, linkedFrom: oldDestination, relationship: oldInverse)))
+            result.append(
+                step(
+                    .overfullInverse, "\(side.entity).\(side.relationship.name)",
+                    "\(side.label) is added as the to-one inverse of \(side.inverseLabel)",
+                    "one '\(oldEntity)' object is linked from two '\(oldDestination)' objects through '\(oldDestination).\(oldInverse)'",
+                    "Make \(side.label) to-many, or keep one link per object in a custom stage from version \(from) to \(to).",
+                    .linkedFromTwo(entity: oldEntity, linkedFrom: oldDestination, relationship: oldInverse)))
         }
         for pair in newlyPairedInverses() {
-            guard let oldEntity = originalName(ofEntity: pair.entity), let oldDestination = originalName(ofEntity: pair.destination),
+            guard let oldEntity = originalName(ofEntity: pair.entity),
+                let oldDestination = originalName(ofEntity: pair.destination),
                 let oldName = originalName(ofProperty: pair.relationship.name, inEntity: pair.entity),
                 let oldInverseName = originalName(ofProperty: pair.inverse.name, inEntity: pair.destination)
             else { continue }
-            result.append(step(
-                .inverseMismatch, "\(pair.entity).\(pair.relationship.name)",
-                "\(pair.label) and \(pair.inverseLabel) become each other's inverse",
-                "\(article(oldEntity)) '\(oldEntity)' object links through '\(oldName)' to \(article(oldDestination)) '\(oldDestination)' object whose '\(oldInverseName)' does not link back",
-                "Make both sides agree in a custom stage from version \(from) to \(to) (link through `migration.new`, which keeps both sides in step), or keep them separate relationships.",
-                .oneSidedLink(entity: oldEntity, relationship: oldName, destination: oldDestination)))
+            result.append(
+                step(
+                    .inverseMismatch, "\(pair.entity).\(pair.relationship.name)",
+                    "\(pair.label) and \(pair.inverseLabel) become each other's inverse",
+                    "\(article(oldEntity)) '\(oldEntity)' object links through '\(oldName)' to \(article(oldDestination)) '\(oldDestination)' object whose '\(oldInverseName)' does not link back",
+                    "Make both sides agree in a custom stage from version \(from) to \(to) (link through `migration.new`, which keeps both sides in step), or keep them separate relationships.",
+                    .oneSidedLink(entity: oldEntity, relationship: oldName, destination: oldDestination)))
         }
         return result
     }

@@ -5,7 +5,8 @@ extension StageWorkspace {
         var builder = try Builder(from: from, to: to, diff: diff, db: db)
         try builder.build()
         var finalizer = LightweightMigration(
-            start: from, current: to, tables: builder.states, joins: builder.joins, droppedTables: builder.droppedTables,
+            start: from, current: to, tables: builder.states, joins: builder.joins,
+            droppedTables: builder.droppedTables,
             droppedJoinTables: builder.droppedJoinTables)
         // Validation compares the sides of pairs the step declares inverses, whatever the stage writes.
         finalizer.pairedInverses = diff.newlyPairedInverses().map { ($0.entity, $0.relationship.name) }
@@ -54,7 +55,9 @@ extension StageWorkspace {
                     tableOf[entity.name] = old
                 }
             }
-            for entity in to.entities where tableOf[entity.name] == nil { tableOf[entity.name] = tableNames.claim(entity.name) }
+            for entity in to.entities where tableOf[entity.name] == nil {
+                tableOf[entity.name] = tableNames.claim(entity.name)
+            }
             for entity in to.entities {
                 if let oldName = origins[entity.name], let old = from.entity(named: oldName) {
                     try carry(entity, from: old)
@@ -66,7 +69,8 @@ extension StageWorkspace {
             for entity in from.entities where !kept.contains(entity.name) {
                 droppedTables.append(entity.name)
                 for relationship in entity.relationships where relationship.kind == .toMany {
-                    droppedJoinTables.append(StoreLayout.joinTableName(entity: entity.name, relationship: relationship.name))
+                    droppedJoinTables.append(
+                        StoreLayout.joinTableName(entity: entity.name, relationship: relationship.name))
                 }
             }
         }
@@ -103,7 +107,8 @@ extension StageWorkspace {
                 try db.change(change)
             }
             joins[LightweightMigration.key(entity, relationship.name)] = .init(
-                originTable: joinTable, originOrdered: relationship.isOrdered, owner: entity, relationship: relationship)
+                originTable: joinTable, originOrdered: relationship.isOrdered, owner: entity, relationship: relationship
+            )
             return joinTable
         }
 
@@ -111,22 +116,29 @@ extension StageWorkspace {
         private mutating func carry(_ entity: Entity, from old: Entity) throws {
             var carried = CarriedTable(old: old, table: table(entity.name))
             for attribute in entity.attributes {
-                let oldAttribute = diff.originalName(ofProperty: attribute.name, inEntity: entity.name).flatMap { old.attribute(named: $0) }
+                let oldAttribute = diff.originalName(ofProperty: attribute.name, inEntity: entity.name).flatMap {
+                    old.attribute(named: $0)
+                }
                 try carryAttribute(attribute, of: entity, from: oldAttribute, into: &carried)
             }
             var joinLayout: [String: String] = [:]
             for relationship in entity.relationships {
-                let oldRelationship = diff.originalName(ofProperty: relationship.name, inEntity: entity.name).flatMap { old.relationship(named: $0) }
-                let sameDestination = oldRelationship.map { origins[relationship.destination] == $0.destination } ?? false
+                let oldRelationship = diff.originalName(ofProperty: relationship.name, inEntity: entity.name).flatMap {
+                    old.relationship(named: $0)
+                }
+                let sameDestination =
+                    oldRelationship.map { origins[relationship.destination] == $0.destination } ?? false
                 switch relationship.kind {
                 case .toOne:
                     try carryToOne(relationship, from: sameDestination ? oldRelationship : nil, into: &carried)
                 case .toMany:
                     joinLayout[relationship.name] = try carryToMany(
-                        relationship, of: entity, from: sameDestination ? oldRelationship : nil, in: old, carried: &carried)
+                        relationship, of: entity, from: sameDestination ? oldRelationship : nil, in: old,
+                        carried: &carried)
                 }
             }
-            for relationship in old.relationships where relationship.kind == .toMany && !carried.shared.contains(relationship.name) {
+            for relationship in old.relationships
+            where relationship.kind == .toMany && !carried.shared.contains(relationship.name) {
                 droppedJoinTables.append(StoreLayout.joinTableName(entity: old.name, relationship: relationship.name))
             }
             // New objects must give the old, soon dropped, required columns some value.
@@ -135,7 +147,8 @@ extension StageWorkspace {
             }
             states[entity.name] = .init(
                 origin: carried.physical, entity: entity, columns: carried.sources, needsRebuild: carried.needsRebuild)
-            layouts[entity.name] = .init(table: carried.physical.name, columns: carried.layoutColumns, joinTables: joinLayout, fillers: fillers)
+            layouts[entity.name] = .init(
+                table: carried.physical.name, columns: carried.layoutColumns, joinTables: joinLayout, fillers: fillers)
             if !carried.required.isEmpty { required[entity.name] = carried.required }
         }
 
@@ -144,7 +157,8 @@ extension StageWorkspace {
         ) throws {
             let dialect = db.dialect
             if let oldAttribute, dialect.columnType(oldAttribute.type) == dialect.columnType(attribute.type),
-                SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type).simplified(for: dialect)
+                SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type)
+                    .simplified(for: dialect)
                     == .column(oldAttribute.name)
             {
                 // Same storage: B reads A's column.
@@ -166,15 +180,18 @@ extension StageWorkspace {
             let column = carried.columnNames.claim(attribute.name)
             let notNull = !attribute.isOptional && attribute.defaultValue != nil
             let definition = SQLColumnDefinition(
-                name: column, content: .value(attribute.type), isOptional: !notNull, defaultValue: attribute.defaultValue)
+                name: column, content: .value(attribute.type), isOptional: !notNull,
+                defaultValue: attribute.defaultValue)
             try db.change(.addColumn(definition, to: carried.physical.name))
             if let oldAttribute, oldAttribute.type.widens(to: attribute.type) {
                 if oldAttribute.type == .int && attribute.type == .double {
                     try ExactDoubles.check(
-                        column: oldAttribute.name, table: carried.physical.name, entity: entity.name, attribute: attribute.name,
+                        column: oldAttribute.name, table: carried.physical.name, entity: entity.name,
+                        attribute: attribute.name,
                         version: to.version, in: db)
                 }
-                var source = SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type)
+                var source = SQLColumnSource.convert(
+                    .column(oldAttribute.name), from: oldAttribute.type, to: attribute.type)
                 if let fallback = attribute.defaultValue { source = .coalesce(source, fallback) }
                 try db.execute(.update, "UPDATE \(q(carried.physical.name)) SET \(q(column)) = \(source.sql(dialect))")
             }
@@ -187,7 +204,9 @@ extension StageWorkspace {
             }
         }
 
-        private mutating func carryToOne(_ relationship: Relationship, from oldRelationship: Relationship?, into carried: inout CarriedTable) throws {
+        private mutating func carryToOne(
+            _ relationship: Relationship, from oldRelationship: Relationship?, into carried: inout CarriedTable
+        ) throws {
             if let oldRelationship, oldRelationship.kind == .toOne {
                 carried.shared.insert(oldRelationship.name)
                 carried.layoutColumns[relationship.name] = oldRelationship.name
@@ -212,13 +231,16 @@ extension StageWorkspace {
                 let joinTable = StoreLayout.joinTableName(entity: old.name, relationship: oldRelationship.name)
                 carried.shared.insert(oldRelationship.name)
                 joins[LightweightMigration.key(entity.name, relationship.name)] = .init(
-                    originTable: joinTable, originOrdered: oldRelationship.isOrdered, owner: entity.name, relationship: relationship)
+                    originTable: joinTable, originOrdered: oldRelationship.isOrdered, owner: entity.name,
+                    relationship: relationship)
                 return joinTable
             }
             let joinTable = try createJoin(entity.name, relationship)
             if let oldRelationship, oldRelationship.kind == .toOne {
                 let column = q(oldRelationship.name)
-                try db.execute(.insert(into: joinTable, explicitID: false), """
+                try db.execute(
+                    .insert(into: joinTable, explicitID: false),
+                    """
                     INSERT INTO \(q(joinTable)) (\(q(StoreLayout.ownerColumn)), \(q(StoreLayout.targetColumn)))
                     SELECT \(q(StoreLayout.idColumn)), \(column) FROM \(q(carried.physical.name)) WHERE \(column) IS NOT NULL
                     """)

@@ -65,7 +65,8 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         self.oldLayout = .standard(from, dialect: newLayout.dialect)
         var tables: [String: Set<String>?] = [:]
         for entity in from.entities {
-            tables[entity.name] = Set(entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name))
+            tables[entity.name] = Set(
+                entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name))
             for relationship in entity.relationships where relationship.kind == .toMany {
                 tables[Entity.joinTableName(entity: entity.name, relationship: relationship.name)] = .some(nil)
             }
@@ -156,14 +157,20 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         if let entity = from.entity(named: table) {
             // A's own columns, with the references as plain integers: the copy is read, never linked to.
             var definition = entity
-            definition.attributes += entity.relationships.filter { $0.kind == .toOne }.map { Attribute($0.name, .int, isOptional: true) }
+            definition.attributes += entity.relationships.filter { $0.kind == .toOne }.map {
+                Attribute($0.name, .int, isOptional: true)
+            }
             definition.relationships = []
             let columns = ([StoreLayout.idColumn] + definition.attributes.map(\.name)).map(q).joined(separator: ", ")
-            try db.change(.createTable(SchemaDDL(dialect: dialect).table(for: definition, named: copy, temporary: true)))
-            try db.execute(.insert(into: copy, explicitID: true), "INSERT INTO \(dialect.temporaryTable(copy)) (\(columns)) SELECT \(columns) FROM \(q(table))")
+            try db.change(
+                .createTable(SchemaDDL(dialect: dialect).table(for: definition, named: copy, temporary: true)))
+            try db.execute(
+                .insert(into: copy, explicitID: true),
+                "INSERT INTO \(dialect.temporaryTable(copy)) (\(columns)) SELECT \(columns) FROM \(q(table))")
         } else {
             try db.execute(.create, "CREATE TEMP TABLE \(q(copy)) AS SELECT * FROM \(q(table))")
-            try db.execute(.create, dialect.temporaryIndex(copy + "_owner", on: q(copy), columns: q(StoreLayout.ownerColumn)))
+            try db.execute(
+                .create, dialect.temporaryIndex(copy + "_owner", on: q(copy), columns: q(StoreLayout.ownerColumn)))
         }
         snapshots[table] = copy
         retarget(table, to: copy)
@@ -174,7 +181,9 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     private func retarget(_ table: String, to copy: String) {
         for (entity, var layout) in oldLayout.entities {
             if layout.table == table { layout.table = copy }
-            for (relationship, joinTable) in layout.joinTables where joinTable == table { layout.joinTables[relationship] = copy }
+            for (relationship, joinTable) in layout.joinTables where joinTable == table {
+                layout.joinTables[relationship] = copy
+            }
             oldLayout.entities[entity] = layout
         }
         oldLayout.temporaryTables.insert(copy)
@@ -183,7 +192,9 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     /// Drops the snapshots; called when the stage ends.
     func dropSnapshots() throws {
         guard let db else { return }
-        for copy in snapshots.values { try db.execute(.alter, "DROP TABLE IF EXISTS \(db.dialect.temporaryTable(copy))") }
+        for copy in snapshots.values {
+            try db.execute(.alter, "DROP TABLE IF EXISTS \(db.dialect.temporaryTable(copy))")
+        }
         snapshots = [:]
     }
 

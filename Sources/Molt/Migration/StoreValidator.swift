@@ -17,7 +17,8 @@ enum StoreValidator {
         if !problems.isEmpty {
             throw MoltError(
                 .validationFailed,
-                "The migration to version \(schema.version) did not produce the expected store, so nothing was committed:\n\(problems.joined(separator: "\n"))")
+                "The migration to version \(schema.version) did not produce the expected store, so nothing was committed:\n\(problems.joined(separator: "\n"))"
+            )
         }
         let violations = try db.brokenLinks(around: linkedTables)
         if let first = violations.first {
@@ -56,15 +57,19 @@ enum StoreValidator {
         for table in StoreLayout.tableNames(schema) {
             guard let wanted = expected[table] else { continue }
             guard let actual = found[table] else {
-                problems.append("Table '\(table)':\n  Expected: \(wanted.render(order: wanted.order))\n  Found:    no such table")
+                problems.append(
+                    "Table '\(table)':\n  Expected: \(wanted.render(order: wanted.order))\n  Found:    no such table")
                 continue
             }
             if actual != wanted {
-                problems.append("Table '\(table)':\n  Expected: \(wanted.render(order: wanted.order))\n  Found:    \(actual.render(order: wanted.order))")
+                problems.append(
+                    "Table '\(table)':\n  Expected: \(wanted.render(order: wanted.order))\n  Found:    \(actual.render(order: wanted.order))"
+                )
             }
         }
         for table in found.keys.sorted() where expected[table] == nil {
-            problems.append("Table '\(table)':\n  Expected: no such table\n  Found:    \(found[table]!.render(order: []))")
+            problems.append(
+                "Table '\(table)':\n  Expected: no such table\n  Found:    \(found[table]!.render(order: []))")
         }
         return problems
     }

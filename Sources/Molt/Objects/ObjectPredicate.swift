@@ -46,10 +46,14 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
         case .isNull(let n): return ("\(try column(n)) IS NULL", [])
         case .isNotNull(let n): return ("\(try column(n)) IS NOT NULL", [])
         case .contains(let n, let text): return (layout.dialect.containsCondition(try column(n)), [.string(text)])
-        case .hasPrefix(let n, let text): return (layout.dialect.hasPrefixCondition(try column(n)), [.string(text), .string(text)])
+        case .hasPrefix(let n, let text):
+            return (layout.dialect.hasPrefixCondition(try column(n)), [.string(text), .string(text)])
         case .in(let n, let values):
             if values.isEmpty { return ("0 = 1", []) }
-            return ("\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))", try values.map { try argument(n, $0) })
+            return (
+                "\(try column(n)) IN (\(values.map { _ in "?" }.joined(separator: ", ")))",
+                try values.map { try argument(n, $0) }
+            )
         case .and(let ps), .or(let ps):
             if ps.isEmpty { if case .and = self { return ("1 = 1", []) } else { return ("0 = 1", []) } }
             let parts = try ps.map { try $0.sql(for: entity, layout: layout) }
@@ -69,11 +73,13 @@ private struct FilterTerms {
 
     /// The column an attribute, `_id` or a to-one relationship is stored in.
     func column(_ name: String) throws -> String {
-        guard entity.attribute(named: name) != nil || name == StoreLayout.idColumn
-            || entity.relationship(named: name)?.kind == .toOne
+        guard
+            entity.attribute(named: name) != nil || name == StoreLayout.idColumn
+                || entity.relationship(named: name)?.kind == .toOne
         else {
             throw MoltError(
-                .invalidValue, "Entity '\(entity.name)' has no attribute '\(name)' to filter on; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
+                .invalidValue,
+                "Entity '\(entity.name)' has no attribute '\(name)' to filter on; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
                 entity: entity.name, property: name)
         }
         return layout.column(entity.name, name)

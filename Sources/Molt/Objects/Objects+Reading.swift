@@ -1,7 +1,8 @@
 extension Objects {
     /// `SELECT _id, attributes… FROM table [WHERE …] ORDER BY … [LIMIT …]` and its arguments.
     func selectSQL(
-        _ entity: Entity, columns: [String], where predicate: ObjectPredicate?, orderBy: [ObjectSort], limit: Int?, offset: Int?
+        _ entity: Entity, columns: [String], where predicate: ObjectPredicate?, orderBy: [ObjectSort], limit: Int?,
+        offset: Int?
     ) throws -> (String, [Value]) {
         var sql = "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name))"
         var arguments: [Value] = []
@@ -10,13 +11,19 @@ extension Objects {
             sql += " WHERE \(condition)"
             arguments = values
         }
-        for sort in orderBy where entity.attribute(named: sort.attribute) == nil && sort.attribute != StoreLayout.idColumn {
+        for sort in orderBy
+        where entity.attribute(named: sort.attribute) == nil && sort.attribute != StoreLayout.idColumn {
             throw MoltError(
-                .invalidValue, "Entity '\(entity.name)' has no attribute '\(sort.attribute)' to sort by.", entity: entity.name,
+                .invalidValue, "Entity '\(entity.name)' has no attribute '\(sort.attribute)' to sort by.",
+                entity: entity.name,
                 property: sort.attribute)
         }
-        sql += " ORDER BY " + (orderBy.isEmpty ? idColumn
-            : orderBy.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(separator: ", "))
+        sql +=
+            " ORDER BY "
+            + (orderBy.isEmpty
+                ? idColumn
+                : orderBy.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }
+                    .joined(separator: ", "))
         sql += dialect.limitClause(limit: limit, offset: offset)
         return (sql, arguments)
     }
@@ -63,7 +70,8 @@ extension Objects {
     ) throws {
         let entity = try entity(entityName)
         let columns = entity.attributes.map { layout.column(entity.name, $0.name) }
-        let (sql, arguments) = try selectSQL(entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)
+        let (sql, arguments) = try selectSQL(
+            entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)
         let statement = try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -81,7 +89,10 @@ extension Objects {
     public func object(_ entityName: String, primaryKey: Value) throws -> DynamicObject? {
         let entity = try entity(entityName)
         guard let key = entity.primaryKey else {
-            throw MoltError(.invalidValue, "Entity '\(entity.name)' declares no primary key; fetch it with `object(_:id:)` or a predicate.", entity: entity.name)
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(entity.name)' declares no primary key; fetch it with `object(_:id:)` or a predicate.",
+                entity: entity.name)
         }
         return try fetch(entityName, where: .equal(key, primaryKey), limit: 1).first
     }

@@ -3,7 +3,8 @@ extension Objects {
     func relationship(_ name: String, of entity: Entity) throws -> Relationship {
         guard let relationship = entity.relationship(named: name) else {
             throw MoltError(
-                .invalidValue, "Entity '\(entity.name)' has no relationship '\(name)'; it has \(entity.relationships.map(\.name).joined(separator: ", ")).",
+                .invalidValue,
+                "Entity '\(entity.name)' has no relationship '\(name)'; it has \(entity.relationships.map(\.name).joined(separator: ", ")).",
                 entity: entity.name, property: name)
         }
         return relationship
@@ -11,7 +12,9 @@ extension Objects {
 
     func requireID(_ object: DynamicObject) throws -> Int64 {
         guard let id = object.id else {
-            throw MoltError(.objectNotFound, "This '\(object.entity)' object was never inserted; insert it before linking it.", entity: object.entity)
+            throw MoltError(
+                .objectNotFound, "This '\(object.entity)' object was never inserted; insert it before linking it.",
+                entity: object.entity)
         }
         return id
     }
@@ -23,17 +26,21 @@ extension Objects {
         case .toOne:
             let statement = try db.cachedStatement(
                 .read,
-                "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?")
+                "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?"
+            )
             try statement.bind([.int(id)])
             defer { statement.reset() }
             guard try statement.step(), !statement.isNull(0) else { return [] }
             return [statement.int64(0)]
         case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
-            let order = relationship.isOrdered ? "\(q(StoreLayout.positionColumn)), \(dialect.insertionOrder)" : dialect.insertionOrder
+            let order =
+                relationship.isOrdered
+                ? "\(q(StoreLayout.positionColumn)), \(dialect.insertionOrder)" : dialect.insertionOrder
             let statement = try db.cachedStatement(
                 .read,
-                "SELECT \(q(StoreLayout.targetColumn)) FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? ORDER BY \(order)")
+                "SELECT \(q(StoreLayout.targetColumn)) FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? ORDER BY \(order)"
+            )
             try statement.bind([.int(id)])
             defer { statement.reset() }
             var result: [Int64] = []
@@ -60,7 +67,9 @@ extension Objects {
         var byID: [Int64: DynamicObject] = [:]
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = ids[start..<min(start + 500, ids.count)].map { Value.int($0) }
-            for found in try fetch(relationship.destination, where: .in(StoreLayout.idColumn, chunk)) { byID[found.id!] = found }
+            for found in try fetch(relationship.destination, where: .in(StoreLayout.idColumn, chunk)) {
+                byID[found.id!] = found
+            }
         }
         return ids.compactMap { byID[$0] }
     }
@@ -92,7 +101,10 @@ extension Objects {
         let id = try requireID(object)
         if relationship.kind == .toOne {
             guard destinations.count <= 1 else {
-                throw MoltError(.invalidValue, "Relationship '\(entity.name).\(relationship.name)' is to-one; give it one object at most.", entity: entity.name, property: relationship.name)
+                throw MoltError(
+                    .invalidValue,
+                    "Relationship '\(entity.name).\(relationship.name)' is to-one; give it one object at most.",
+                    entity: entity.name, property: relationship.name)
             }
             try set(relationshipName, of: object, to: destinations.first)
             return
@@ -110,7 +122,9 @@ extension Objects {
         try requireWritable()
         let entity = try entity(object.entity)
         let relationship = try relationship(relationshipName, of: entity)
-        try connect(entity: entity, relationship: relationship, try requireID(object), try checkedID(destination, for: relationship))
+        try connect(
+            entity: entity, relationship: relationship, try requireID(object),
+            try checkedID(destination, for: relationship))
     }
 
     /// Removes an object from a relationship, keeping its inverse in step.
@@ -118,13 +132,16 @@ extension Objects {
         try requireWritable()
         let entity = try entity(object.entity)
         let relationship = try relationship(relationshipName, of: entity)
-        try disconnect(entity: entity, relationship: relationship, try requireID(object), try checkedID(destination, for: relationship))
+        try disconnect(
+            entity: entity, relationship: relationship, try requireID(object),
+            try checkedID(destination, for: relationship))
     }
 
     private func checkedID(_ destination: DynamicObject, for relationship: Relationship) throws -> Int64 {
         guard destination.entity == relationship.destination else {
             throw MoltError(
-                .invalidValue, "Relationship '\(relationship.name)' points to '\(relationship.destination)' objects, not '\(destination.entity)'.",
+                .invalidValue,
+                "Relationship '\(relationship.name)' points to '\(relationship.destination)' objects, not '\(destination.entity)'.",
                 property: relationship.name)
         }
         let id = try requireID(destination)
@@ -169,11 +186,14 @@ extension Objects {
         try rawUnlink(entity: entity, relationship: relationship, source, target)
         guard let inverseName = relationship.inverse else { return }
         let destination = try self.entity(relationship.destination)
-        try rawUnlink(entity: destination, relationship: try self.relationship(inverseName, of: destination), target, source)
+        try rawUnlink(
+            entity: destination, relationship: try self.relationship(inverseName, of: destination), target, source)
     }
 
     func rawLink(entity: Entity, relationship: Relationship, _ source: Int64, _ target: Int64) throws {
-        try rawLink(entity: entity, relationship: relationship, sql: linkSQL(entity: entity, relationship: relationship), source, target)
+        try rawLink(
+            entity: entity, relationship: relationship, sql: linkSQL(entity: entity, relationship: relationship),
+            source, target)
     }
 
     /// ``rawLink(entity:relationship:_:_:)`` with its statement's text already built (``linkSQL(entity:relationship:)``).
@@ -184,8 +204,11 @@ extension Objects {
             try db.cachedStatement(.update, sql).execute([.int(target), .int(source)])
         case .toMany:
             try willWriteLinks(entity.name, relationship.name)
-            try db.cachedStatement(.insert(into: layout.physicalJoinTable(entity.name, relationship.name), explicitID: false), sql)
-                .execute(relationship.isOrdered ? [.int(source), .int(target), .int(source)] : [.int(source), .int(target)])
+            try db.cachedStatement(
+                .insert(into: layout.physicalJoinTable(entity.name, relationship.name), explicitID: false), sql
+            )
+            .execute(
+                relationship.isOrdered ? [.int(source), .int(target), .int(source)] : [.int(source), .int(target)])
         }
     }
 
@@ -195,7 +218,8 @@ extension Objects {
         let q = dialect.quote
         switch relationship.kind {
         case .toOne:
-            return "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
+            return
+                "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
         case .toMany:
             let table = layout.joinTable(entity.name, relationship.name)
             let (owner, targetColumn) = (q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn))
@@ -215,13 +239,19 @@ extension Objects {
         case .toOne:
             try willWrite(entity.name, properties: [relationship.name])
             let column = layout.column(entity.name, relationship.name)
-            try db.cachedStatement(.update, "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(idColumn) = ? AND \(column) = ?")
-                .execute([.int(source), .int(target)])
+            try db.cachedStatement(
+                .update,
+                "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(idColumn) = ? AND \(column) = ?"
+            )
+            .execute([.int(source), .int(target)])
         case .toMany:
             try willWriteLinks(entity.name, relationship.name)
             let table = layout.joinTable(entity.name, relationship.name)
-            try db.cachedStatement(.update, "DELETE FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? AND \(q(StoreLayout.targetColumn)) = ?")
-                .execute([.int(source), .int(target)])
+            try db.cachedStatement(
+                .update,
+                "DELETE FROM \(table) WHERE \(q(StoreLayout.ownerColumn)) = ? AND \(q(StoreLayout.targetColumn)) = ?"
+            )
+            .execute([.int(source), .int(target)])
         }
     }
 }

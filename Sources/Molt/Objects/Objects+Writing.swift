@@ -35,7 +35,8 @@ extension Objects {
             marks.insert("?", at: 0)
             arguments.insert(.int(id), at: 0)
         }
-        let sql = columns.isEmpty
+        let sql =
+            columns.isEmpty
             ? "INSERT INTO \(layout.table(entity.name)) DEFAULT VALUES"
             : "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))"
         try willWrite(entity.name, properties: nil)
@@ -55,16 +56,21 @@ extension Objects {
         try requireWritable()
         let entity = try entity(object.entity)
         guard let id = object.id else {
-            throw MoltError(.objectNotFound, "This '\(entity.name)' object was never inserted; insert it instead of updating it.", entity: entity.name)
+            throw MoltError(
+                .objectNotFound, "This '\(entity.name)' object was never inserted; insert it instead of updating it.",
+                entity: entity.name)
         }
         let checked = try checkedValues(object.values, for: entity, applyingDefaults: false)
         guard !checked.isEmpty else { return }
         let assignments = checked.map { "\(layout.column(entity.name, $0.0.name)) = ?" }.joined(separator: ", ")
         try willWrite(entity.name, properties: checked.map(\.0.name))
-        let changed = try db.cachedStatement(.update, "UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(idColumn) = ?")
-            .execute(checked.map(\.1) + [.int(id)])
+        let changed = try db.cachedStatement(
+            .update, "UPDATE \(layout.table(entity.name)) SET \(assignments) WHERE \(idColumn) = ?"
+        )
+        .execute(checked.map(\.1) + [.int(id)])
         guard changed == 1 else {
-            throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
+            throw MoltError(
+                .objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
         }
         observer?.didUpdate(entity.name, id: id)
     }
@@ -99,7 +105,8 @@ extension Objects {
         }
         try willWrite(entity.name, properties: nil)
         try willWriteReferences(to: entity)
-        let count = try db.cachedStatement(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?").execute([.int(id)])
+        let count = try db.cachedStatement(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?")
+            .execute([.int(id)])
         observer?.didDelete(entity.name, count: count)
     }
 
@@ -135,11 +142,13 @@ extension Objects {
             // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
             try willWrite(entity.name, properties: nil)
             try willWriteReferences(to: entity)
-            let count = try db.execute(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
+            let count = try db.execute(
+                .update, "DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
             observer?.didDelete(entity.name, count: count)
             return count
         }
-        let ids = try db.fetchInts("SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition) ORDER BY \(idColumn)", arguments)
+        let ids = try db.fetchInts(
+            "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition) ORDER BY \(idColumn)", arguments)
         var visited: Set<String> = []
         for id in ids { try delete(entity: entity, id: id, visited: &visited) }
         return ids.count

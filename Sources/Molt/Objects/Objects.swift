@@ -71,22 +71,30 @@ public struct Objects {
 
     package func requireWritable() throws {
         guard isWritable else {
-            throw MoltError(.invalidValue, "This context is read-only: write inside `store.write { … }` (or on the new side of a migration stage).")
+            throw MoltError(
+                .invalidValue,
+                "This context is read-only: write inside `store.write { … }` (or on the new side of a migration stage)."
+            )
         }
     }
 
     /// The values to store for an object: every attribute checked against its type, defaults applied to
     /// missing values.
-    package func checkedValues(_ values: [String: Value], for entity: Entity, applyingDefaults: Bool) throws -> [(Attribute, Value)] {
+    package func checkedValues(
+        _ values: [String: Value], for entity: Entity, applyingDefaults: Bool
+    ) throws -> [(Attribute, Value)] {
         for key in values.keys where entity.attribute(named: key) == nil {
             throw MoltError(
-                .invalidValue, "Entity '\(entity.name)' has no attribute '\(key)'; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
+                .invalidValue,
+                "Entity '\(entity.name)' has no attribute '\(key)'; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
                 entity: entity.name, property: key)
         }
         return try entity.attributes.compactMap { attribute in
             // A missing value takes the default; an explicit `.null` stays null (and is refused if required).
             let given: Value? = values[attribute.name]
-            guard var value = given ?? (applyingDefaults ? Optional(Value.null) : Optional<Value>.none) else { return nil }
+            guard var value = given ?? (applyingDefaults ? Optional(Value.null) : Optional<Value>.none) else {
+                return nil
+            }
             if values[attribute.name] == nil, let fallback = attribute.defaultValue { value = fallback }
             return (attribute, try checked(value, for: attribute, in: entity))
         }
@@ -95,7 +103,9 @@ public struct Objects {
     /// The refusal of a value the engine cannot store (``SQLDialect/storageRefusal(_:)``), naming the attribute:
     /// the same from the dynamic and the typed API.
     static func unstorable(entity: String, attribute: String, reason: String) -> MoltError {
-        MoltError(.invalidValue, "Attribute '\(entity).\(attribute)' cannot store \(reason); nothing was written.", entity: entity, property: attribute)
+        MoltError(
+            .invalidValue, "Attribute '\(entity).\(attribute)' cannot store \(reason); nothing was written.",
+            entity: entity, property: attribute)
     }
 
     /// `value` in `attribute`'s type, or the error that names why it does not fit.
@@ -108,14 +118,17 @@ public struct Objects {
         }
         if value.isNull {
             throw MoltError(
-                .invalidValue, "Attribute '\(entity.name).\(attribute.name)' is required; give it a value (or a default in the schema).",
+                .invalidValue,
+                "Attribute '\(entity.name).\(attribute.name)' is required; give it a value (or a default in the schema).",
                 entity: entity.name, property: attribute.name)
         }
         if case .int(let number) = value, attribute.type == .double {
-            throw ValueConversion.inexactDouble(entity: entity.name, attribute: attribute.name, value: number, objectID: objectID)
+            throw ValueConversion.inexactDouble(
+                entity: entity.name, attribute: attribute.name, value: number, objectID: objectID)
         }
         throw MoltError(
-            .invalidValue, "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not \(value).",
+            .invalidValue,
+            "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not \(value).",
             entity: entity.name, property: attribute.name)
     }
 }

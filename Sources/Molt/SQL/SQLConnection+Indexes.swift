@@ -14,7 +14,9 @@ extension SQLConnection {
         for index in actual where !expected.contains(Index(index.columns, unique: index.isUnique)) {
             try execute(.alter, "DROP INDEX \(q(index.name))")
         }
-        let missing = expected.filter { index in !actual.contains { $0.columns == index.attributes && $0.isUnique == index.isUnique } }
+        let missing = expected.filter { index in
+            !actual.contains { $0.columns == index.attributes && $0.isUnique == index.isUnique }
+        }
         guard !missing.isEmpty else { return }
         var taken = Set(try indexNames().map { $0.lowercased() } + tableNames().map { $0.lowercased() })
         for index in missing {
@@ -37,7 +39,8 @@ extension SQLConnection {
         let notNull = index.attributes.map { "\(q($0)) IS NOT NULL" }.joined(separator: " AND ")
         // A to-one relationship's column holds the linked object's `_id`.
         let types = index.attributes.map { entity.attribute(named: $0)?.type ?? .int } + [AttributeType.int]
-        let sql = "SELECT \(columns), COUNT(*) FROM \(q(table)) WHERE \(notNull) GROUP BY \(columns) HAVING COUNT(*) > 1 LIMIT 1"
+        let sql =
+            "SELECT \(columns), COUNT(*) FROM \(q(table)) WHERE \(notNull) GROUP BY \(columns) HAVING COUNT(*) > 1 LIMIT 1"
         guard let row = try fetchRows(sql, types: types).first else { return }
         let values = row.dropLast().map(\.description)
         let count = row.last?.int ?? 2

@@ -86,7 +86,9 @@ package protocol SQLConnection: AnyObject {
     ///
     /// - Parameter progress: Called with the rows copied so far and the rows to copy, while a rebuild copies
     ///   them in chunks; what it throws (a cancellation) stops the work.
-    func apply(_ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void) throws -> SQLTableChangeResult
+    func apply(
+        _ change: SQLTableChange, progress: (_ copied: Int, _ total: Int) throws -> Void
+    ) throws -> SQLTableChangeResult
 
     /// Whether applying `change` rewrites every row of the table (a rebuild), so that computing a column in it
     /// costs no extra pass.
@@ -171,9 +173,10 @@ extension SQLConnection {
         defer { statement.reset() }
         var rows: [[Value]] = []
         while try statement.step() {
-            rows.append(types.indices.map { column in
-                types[column].flatMap { statement.value(column, as: $0) } ?? statement.rawValue(column)
-            })
+            rows.append(
+                types.indices.map { column in
+                    types[column].flatMap { statement.value(column, as: $0) } ?? statement.rawValue(column)
+                })
         }
         return rows
     }

@@ -53,7 +53,9 @@ package protocol SQLDatabase: AnyObject, Sendable {
 }
 
 extension SQLDatabase {
-    package func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+    package func readOneStatement<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLConnection) throws -> T
+    ) async throws -> T {
         try await read(body)
     }
 }

@@ -26,7 +26,9 @@ package enum SQLExpressionCheck {
             switch c {
             case "'", "\"", "`", "[":
                 let close: Unicode.Scalar = c == "[" ? "]" : c
-                guard let end = scalars[(i + 1)...].firstIndex(of: close) else { return "a quote or bracket is not closed" }
+                guard let end = scalars[(i + 1)...].firstIndex(of: close) else {
+                    return "a quote or bracket is not closed"
+                }
                 i = end + 1
                 continue
             case "(":
@@ -44,7 +46,10 @@ package enum SQLExpressionCheck {
             default:
                 if c.properties.isAlphabetic || c == "_" {
                     var end = i
-                    while end < scalars.count, scalars[end].properties.isAlphabetic || scalars[end] == "_" || ("0"..."9").contains(scalars[end]) {
+                    while end < scalars.count,
+                        scalars[end].properties.isAlphabetic || scalars[end] == "_"
+                            || ("0"..."9").contains(scalars[end])
+                    {
                         end += 1
                     }
                     let word = String(String.UnicodeScalarView(scalars[i..<end])).uppercased()
@@ -83,12 +88,16 @@ package enum SQLExpressionCheck {
             }
             if c.properties.isAlphabetic || c == "_" {
                 var end = i
-                while end < scalars.count, scalars[end].properties.isAlphabetic || scalars[end] == "_" || ("0"..."9").contains(scalars[end]) {
+                while end < scalars.count,
+                    scalars[end].properties.isAlphabetic || scalars[end] == "_" || ("0"..."9").contains(scalars[end])
+                {
                     end += 1
                 }
                 var next = end
                 while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
-                if next >= scalars.count || scalars[next] != "(" { names.insert(String(String.UnicodeScalarView(scalars[i..<end]))) }
+                if next >= scalars.count || scalars[next] != "(" {
+                    names.insert(String(String.UnicodeScalarView(scalars[i..<end])))
+                }
                 i = end
                 continue
             }

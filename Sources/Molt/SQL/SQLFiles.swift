@@ -13,7 +13,9 @@ package enum SQLFiles {
     /// - Parameters:
     ///   - busyTimeout: How long to wait for another connection's lock, in seconds.
     ///   - fastSecureDelete: Whether deleted content is overwritten where it costs no extra I/O only.
-    package static func open(path: String, busyTimeout: TimeInterval = LockWait.defaultTimeout, fastSecureDelete: Bool = false) throws -> any SQLFileDatabase {
+    package static func open(
+        path: String, busyTimeout: TimeInterval = LockWait.defaultTimeout, fastSecureDelete: Bool = false
+    ) throws -> any SQLFileDatabase {
         var settings = SQLiteDatabase.Settings()
         settings.busyTimeout = busyTimeout
         settings.fastSecureDelete = fastSecureDelete

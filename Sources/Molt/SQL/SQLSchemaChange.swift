@@ -77,7 +77,8 @@ package struct SQLColumnDefinition: Hashable, Sendable {
     /// The value of the rows that exist when the column is added.
     package var defaultValue: Value?
 
-    package init(name: String, content: Content, isOptional: Bool = true, link: Link? = nil, defaultValue: Value? = nil) {
+    package init(name: String, content: Content, isOptional: Bool = true, link: Link? = nil, defaultValue: Value? = nil)
+    {
         self.name = name
         self.content = content
         self.isOptional = isOptional

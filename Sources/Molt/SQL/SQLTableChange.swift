@@ -31,10 +31,12 @@ package indirect enum SQLColumnSource: Equatable, Sendable {
         case .column, .literal: return self
         case .converted(let source, let from, let to):
             let inner = source.simplified(for: dialect)
-            let same = dialect.columnType(from) == dialect.columnType(to) && dialect.conversion("x", from: from, to: to) == "x"
+            let same =
+                dialect.columnType(from) == dialect.columnType(to) && dialect.conversion("x", from: from, to: to) == "x"
             return same ? inner : .converted(inner, from: from, to: to)
         case .coalesce(let source, let fallback): return .coalesce(source.simplified(for: dialect), fallback)
-        case .sql(let expression, let filter, let otherwise): return .sql(expression, filter: filter, otherwise: otherwise.simplified(for: dialect))
+        case .sql(let expression, let filter, let otherwise):
+            return .sql(expression, filter: filter, otherwise: otherwise.simplified(for: dialect))
         }
     }
 
@@ -43,8 +45,10 @@ package indirect enum SQLColumnSource: Equatable, Sendable {
         switch self {
         case .column(let name): return dialect.quote(name)
         case .literal(let value): return dialect.literal(value)
-        case .converted(let source, let from, let to): return dialect.conversion(source.sql(dialect), from: from, to: to)
-        case .coalesce(let source, let fallback): return "COALESCE(\(source.sql(dialect)), \(dialect.literal(fallback)))"
+        case .converted(let source, let from, let to):
+            return dialect.conversion(source.sql(dialect), from: from, to: to)
+        case .coalesce(let source, let fallback):
+            return "COALESCE(\(source.sql(dialect)), \(dialect.literal(fallback)))"
         case .sql(let expression, nil, _): return "(\(expression))"
         case .sql(let expression, let filter?, let otherwise):
             return "(CASE WHEN (\(filter)) THEN (\(expression)) ELSE \(otherwise.sql(dialect)) END)"
@@ -107,7 +111,8 @@ package struct SQLTableChange: Sendable {
 
         /// The refusal for `value`, held by the object `objectID`.
         package func refusal(value: Int64, objectID: Int64?) -> MoltError {
-            ValueConversion.inexactDouble(entity: entity, attribute: attribute, value: value, objectID: objectID, version: version)
+            ValueConversion.inexactDouble(
+                entity: entity, attribute: attribute, value: value, objectID: objectID, version: version)
         }
     }
 
@@ -143,12 +148,13 @@ package struct SQLTableChange: Sendable {
     /// Whether applying the change in `dialect` reads every row: a computed or converted column, or a changed
     /// constraint. Renaming, adding with a constant and dropping plain columns need not.
     package func visitsRows(in dialect: any SQLDialect) -> Bool {
-        constraintsChanged || finalColumns(for: dialect).contains { column in
-            switch column.source {
-            case .column, .literal: return false
-            case .converted, .coalesce, .sql: return true
+        constraintsChanged
+            || finalColumns(for: dialect).contains { column in
+                switch column.source {
+                case .column, .literal: return false
+                case .converted, .coalesce, .sql: return true
+                }
             }
-        }
     }
 }
 

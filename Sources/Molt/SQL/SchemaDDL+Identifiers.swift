@@ -28,12 +28,16 @@ extension SchemaDDL {
         for entity in schema.entities {
             if let error = refusal("entity '\(entity.name)'", entity.name, entity: entity.name) { return error }
             for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
-                if let error = refusal("property '\(entity.name).\(name)'", name, entity: entity.name, property: name) { return error }
+                if let error = refusal("property '\(entity.name).\(name)'", name, entity: entity.name, property: name) {
+                    return error
+                }
             }
             for relationship in entity.relationships where relationship.kind == .toMany {
                 let table = StoreLayout.joinTableName(entity: entity.name, relationship: relationship.name)
                 let subject = "table '\(table)' (of relationship '\(entity.name).\(relationship.name)')"
-                if let error = refusal(subject, table, entity: entity.name, property: relationship.name) { return error }
+                if let error = refusal(subject, table, entity: entity.name, property: relationship.name) {
+                    return error
+                }
             }
         }
         return nil

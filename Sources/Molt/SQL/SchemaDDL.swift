@@ -11,12 +11,15 @@ package struct SchemaDDL: Sendable {
 
     /// The column of an attribute.
     package func column(_ attribute: Attribute, named column: String? = nil) -> SQLColumnDefinition {
-        SQLColumnDefinition(name: column ?? attribute.name, content: .value(attribute.type), isOptional: attribute.isOptional)
+        SQLColumnDefinition(
+            name: column ?? attribute.name, content: .value(attribute.type), isOptional: attribute.isOptional)
     }
 
     /// The column of a to-one relationship: a link to its destination's table (`destinationTable`, the
     /// destination's name unless rebuilding).
-    package func column(_ relationship: Relationship, named column: String? = nil, destinationTable: String? = nil) -> SQLColumnDefinition {
+    package func column(
+        _ relationship: Relationship, named column: String? = nil, destinationTable: String? = nil
+    ) -> SQLColumnDefinition {
         SQLColumnDefinition(
             name: column ?? relationship.name, content: .value(.int),
             link: .init(table: destinationTable ?? relationship.destination, onDelete: .setNull))
@@ -29,25 +32,36 @@ package struct SchemaDDL: Sendable {
     ) -> SQLTableDefinition {
         var columns = [SQLColumnDefinition(name: StoreLayout.idColumn, content: .identifier, isOptional: false)]
         columns += entity.attributes.map { column($0) }
-        columns += entity.relationships.filter { $0.kind == .toOne }.map { column($0, destinationTable: tables($0.destination)) }
+        columns += entity.relationships.filter { $0.kind == .toOne }.map {
+            column($0, destinationTable: tables($0.destination))
+        }
         return SQLTableDefinition(name: tableName ?? entity.name, isTemporary: temporary, columns: columns)
     }
 
     /// A to-many relationship's join table and the index of its targets.
     package func joinTable(
-        entity: String, _ relationship: Relationship, named tableName: String? = nil, tables: (String) -> String = { $0 }
+        entity: String, _ relationship: Relationship, named tableName: String? = nil,
+        tables: (String) -> String = { $0 }
     ) -> [SQLSchemaChange] {
         let table = tableName ?? StoreLayout.joinTableName(entity: entity, relationship: relationship.name)
         func link(_ name: String, to entity: String) -> SQLColumnDefinition {
-            SQLColumnDefinition(name: name, content: .value(.int), isOptional: false, link: .init(table: tables(entity), onDelete: .cascade))
+            SQLColumnDefinition(
+                name: name, content: .value(.int), isOptional: false,
+                link: .init(table: tables(entity), onDelete: .cascade))
         }
-        var columns = [link(StoreLayout.ownerColumn, to: entity), link(StoreLayout.targetColumn, to: relationship.destination)]
+        var columns = [
+            link(StoreLayout.ownerColumn, to: entity), link(StoreLayout.targetColumn, to: relationship.destination),
+        ]
         if relationship.isOrdered { columns.append(Self.positionColumn) }
-        if dialect.insertionOrderColumn != nil { columns.append(SQLColumnDefinition(name: "", content: .insertionOrder)) }
-        let definition = SQLTableDefinition(name: table, columns: columns, primaryKey: [StoreLayout.ownerColumn, StoreLayout.targetColumn])
+        if dialect.insertionOrderColumn != nil {
+            columns.append(SQLColumnDefinition(name: "", content: .insertionOrder))
+        }
+        let definition = SQLTableDefinition(
+            name: table, columns: columns, primaryKey: [StoreLayout.ownerColumn, StoreLayout.targetColumn])
         return [
             .createTable(definition),
-            .createIndex(name: fitted(table + "_target"), table: table, columns: [StoreLayout.targetColumn], isUnique: false),
+            .createIndex(
+                name: fitted(table + "_target"), table: table, columns: [StoreLayout.targetColumn], isUnique: false),
         ]
     }
 
@@ -63,7 +77,8 @@ package struct SchemaDDL: Sendable {
     /// An index of the schema on a table.
     package func index(table: String, _ index: Index, named name: String? = nil) -> SQLSchemaChange {
         .createIndex(
-            name: name ?? fitted(Self.indexName(table: table, index)), table: table, columns: index.attributes, isUnique: index.isUnique)
+            name: name ?? fitted(Self.indexName(table: table, index)), table: table, columns: index.attributes,
+            isUnique: index.isUnique)
     }
 
     /// Every change that creates the schema in an empty database.
@@ -77,7 +92,8 @@ package struct SchemaDDL: Sendable {
     package func createChangesByTable(_ schema: Schema) -> [[SQLSchemaChange]] {
         var groups: [[SQLSchemaChange]] = []
         for entity in schema.entities {
-            groups.append([.createTable(table(for: entity))] + entity.storedIndexes.map { index(table: entity.name, $0) })
+            groups.append(
+                [.createTable(table(for: entity))] + entity.storedIndexes.map { index(table: entity.name, $0) })
         }
         for entity in schema.entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
@@ -97,15 +113,19 @@ package struct SchemaDDL: Sendable {
         case .renameTable(let from, let to): return "ALTER TABLE \(quote(from)) RENAME TO \(quote(to))"
         case .addColumn(let column, let table): return "ALTER TABLE \(quote(table)) ADD COLUMN \(sql(for: column))"
         case .createIndex(let name, let table, let columns, let isUnique):
-            return "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(quote(name)) ON \(quote(table))(\(columns.map(quote).joined(separator: ", ")))"
+            return
+                "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(quote(name)) ON \(quote(table))(\(columns.map(quote).joined(separator: ", ")))"
         }
     }
 
     /// `CREATE TABLE`, without the links of the columns in `withheld` (an engine that adds them later).
     package func sql(for table: SQLTableDefinition, withholding withheld: Set<String> = []) -> String {
         var columns = table.columns.map { sql(for: $0, withLink: !withheld.contains($0.name)) }
-        if !table.primaryKey.isEmpty { columns.append("PRIMARY KEY (\(table.primaryKey.map(quote).joined(separator: ", ")))") }
-        return "CREATE \(table.isTemporary ? "TEMP " : "")TABLE \(quote(table.name)) (\(columns.joined(separator: ", ")))"
+        if !table.primaryKey.isEmpty {
+            columns.append("PRIMARY KEY (\(table.primaryKey.map(quote).joined(separator: ", ")))")
+        }
+        return
+            "CREATE \(table.isTemporary ? "TEMP " : "")TABLE \(quote(table.name)) (\(columns.joined(separator: ", ")))"
     }
 
     /// A column's definition: name, type, constraints, default and (unless `withLink` is false) its link.

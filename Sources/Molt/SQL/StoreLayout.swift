@@ -33,7 +33,10 @@ package struct StoreLayout: Sendable {
         /// stage): inserts give them these SQL literals.
         package var fillers: [(column: String, literal: String)] = []
 
-        package init(table: String, columns: [String: String], joinTables: [String: String], fillers: [(column: String, literal: String)] = []) {
+        package init(
+            table: String, columns: [String: String], joinTables: [String: String],
+            fillers: [(column: String, literal: String)] = []
+        ) {
             self.table = table
             self.columns = columns
             self.joinTables = joinTables
@@ -79,7 +82,8 @@ package struct StoreLayout: Sendable {
             for relationship in entity.relationships {
                 switch relationship.kind {
                 case .toOne: columns[relationship.name] = relationship.name
-                case .toMany: joinTables[relationship.name] = joinTableName(entity: entity.name, relationship: relationship.name)
+                case .toMany:
+                    joinTables[relationship.name] = joinTableName(entity: entity.name, relationship: relationship.name)
                 }
             }
             entities[entity.name] = EntityLayout(table: entity.name, columns: columns, joinTables: joinTables)
@@ -94,7 +98,9 @@ package struct StoreLayout: Sendable {
     package func physicalTable(_ entity: String) -> String { entities[entity]?.table ?? entity }
 
     /// The unquoted column of an attribute or to-one relationship.
-    package func physicalColumn(_ entity: String, _ property: String) -> String { entities[entity]?.columns[property] ?? property }
+    package func physicalColumn(_ entity: String, _ property: String) -> String {
+        entities[entity]?.columns[property] ?? property
+    }
 
     /// The unquoted join table of a to-many relationship.
     package func physicalJoinTable(_ entity: String, _ relationship: String) -> String {
@@ -123,7 +129,10 @@ package struct StoreLayout: Sendable {
     /// Every table a schema owns: entity tables and join tables.
     package static func tableNames(_ schema: Schema) -> [String] {
         schema.entities.flatMap { entity in
-            [entity.name] + entity.relationships.filter { $0.kind == .toMany }.map { joinTableName(entity: entity.name, relationship: $0.name) }
+            [entity.name]
+                + entity.relationships.filter { $0.kind == .toMany }.map {
+                    joinTableName(entity: entity.name, relationship: $0.name)
+                }
         }
     }
 }

@@ -54,7 +54,9 @@ public struct Deletion: Hashable, Sendable, Codable, CustomStringConvertible {
     public static func entity(_ name: String) -> Deletion { Deletion(entity: name, property: nil) }
 
     /// The previous version's property `name` of entity `entity` is deleted with all its values.
-    public static func property(_ name: String, of entity: String) -> Deletion { Deletion(entity: entity, property: name) }
+    public static func property(_ name: String, of entity: String) -> Deletion {
+        Deletion(entity: entity, property: name)
+    }
 
     /// The previous version's property `name` of entity `entity` is deleted with all its values (or links), and
     /// the new version's property of the same name replaces it, starting empty: its default value, null, or no

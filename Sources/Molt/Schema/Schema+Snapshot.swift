@@ -16,12 +16,14 @@ extension Schema: Codable {
         guard format >= 1 else {
             throw MoltError(
                 .invalidSchema,
-                "The schema snapshot says it uses format \(format), which no Molt ever wrote (formats start at 1): the file is damaged or was not written by Molt. Write it again with `Schema.snapshotJSON()` or `molt schema`.")
+                "The schema snapshot says it uses format \(format), which no Molt ever wrote (formats start at 1): the file is damaged or was not written by Molt. Write it again with `Schema.snapshotJSON()` or `molt schema`."
+            )
         }
         guard format <= Schema.snapshotFormatVersion else {
             throw MoltError(
                 .unsupportedFormat,
-                "The schema snapshot uses format \(format), but this Molt reads format \(Schema.snapshotFormatVersion) at most; update Molt.")
+                "The schema snapshot uses format \(format), but this Molt reads format \(Schema.snapshotFormatVersion) at most; update Molt."
+            )
         }
         self.init(
             version: try container.decode(Int.self, forKey: .version),
@@ -69,9 +71,13 @@ extension Schema: Codable {
             while detail.hasSuffix(".") { detail.removeLast() }
             throw MoltError(.invalidSchema, "The schema snapshot is not valid JSON: \(detail).")
         } catch let DecodingError.keyNotFound(key, context) {
-            throw MoltError(.invalidSchema, "The schema snapshot lacks the key '\(key.stringValue)' at \(Self.path(context)).")
+            throw MoltError(
+                .invalidSchema, "The schema snapshot lacks the key '\(key.stringValue)' at \(Self.path(context)).")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw MoltError(.invalidSchema, "The schema snapshot has a value of the wrong type at \(Self.path(context)): \(context.debugDescription)")
+            throw MoltError(
+                .invalidSchema,
+                "The schema snapshot has a value of the wrong type at \(Self.path(context)): \(context.debugDescription)"
+            )
         } catch let DecodingError.valueNotFound(_, context) {
             throw MoltError(.invalidSchema, "The schema snapshot lacks a value at \(Self.path(context)).")
         } catch {
@@ -108,8 +114,12 @@ extension Schema: Codable {
         let canonical = entities.sorted { $0.name < $1.name }.map { entity -> Entity in
             var e = entity
             e.originalName = nil
-            e.attributes = e.attributes.sorted { $0.name < $1.name }.map { var a = $0; a.originalName = nil; return a }
-            e.relationships = e.relationships.sorted { $0.name < $1.name }.map { var r = $0; r.originalName = nil; return r }
+            e.attributes = e.attributes.sorted { $0.name < $1.name }.map {
+                var a = $0; a.originalName = nil; return a
+            }
+            e.relationships = e.relationships.sorted { $0.name < $1.name }.map {
+                var r = $0; r.originalName = nil; return r
+            }
             e.indexes = e.indexes.sorted { $0.attributes.lexicographicallyPrecedes($1.attributes) }
             return e
         }
@@ -197,7 +207,9 @@ extension Relationship: Codable {
 
 extension Value {
     /// Decodes a value of `type` written as a plain JSON value.
-    static func decode<K: CodingKey>(_ type: AttributeType, from c: KeyedDecodingContainer<K>, forKey key: K) throws -> Value {
+    static func decode<K: CodingKey>(
+        _ type: AttributeType, from c: KeyedDecodingContainer<K>, forKey key: K
+    ) throws -> Value {
         func corrupt(_ what: String) -> DecodingError {
             .dataCorruptedError(forKey: key, in: c, debugDescription: "expected \(what) for a \(type.rawValue) default")
         }
@@ -207,10 +219,14 @@ extension Value {
         case .double: return .double(try c.decode(Double.self, forKey: key))
         case .bool: return .bool(try c.decode(Bool.self, forKey: key))
         case .date:
-            guard let date = SnapshotDates.parse(try c.decode(String.self, forKey: key)) else { throw corrupt("an ISO 8601 date") }
+            guard let date = SnapshotDates.parse(try c.decode(String.self, forKey: key)) else {
+                throw corrupt("an ISO 8601 date")
+            }
             return .date(date)
         case .data:
-            guard let data = Data(base64Encoded: try c.decode(String.self, forKey: key)) else { throw corrupt("Base64 text") }
+            guard let data = Data(base64Encoded: try c.decode(String.self, forKey: key)) else {
+                throw corrupt("Base64 text")
+            }
             return .data(data)
         case .uuid:
             guard let uuid = UUID(uuidString: try c.decode(String.self, forKey: key)) else { throw corrupt("a UUID") }
@@ -246,7 +262,8 @@ enum SnapshotDates {
     /// most nine digits, `Z` or an offset. ICU's parser on Linux traps (SIGFPE) on a fraction of dozens of
     /// digits, so text of any other shape is refused before it gets there (found by `Fuzz/run snapshot`).
     static func hasShape(_ text: String) -> Bool {
-        (try? #/-?[0-9]{4,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:?[0-9]{2})/#.wholeMatch(in: text)) != nil
+        (try? #/-?[0-9]{4,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:?[0-9]{2})/#
+            .wholeMatch(in: text)) != nil
     }
 
     static func parse(_ text: String) -> Date? {

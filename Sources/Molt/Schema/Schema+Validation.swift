@@ -22,7 +22,8 @@ extension Schema {
     private func checkValidity() throws {
         guard version >= 0 else { throw invalid("the version must not be negative.") }
         guard version <= Self.maximumVersion else {
-            throw invalid("the version must not be greater than \(Self.maximumVersion) (stores record it as a 32-bit number).")
+            throw invalid(
+                "the version must not be greater than \(Self.maximumVersion) (stores record it as a 32-bit number).")
         }
         var entityNames = NameSet(kind: "entities", schema: self)
         for entity in entities {
@@ -57,7 +58,8 @@ extension Schema {
         var propertyNames = NameSet(kind: "properties", schema: self)
         for attribute in entity.attributes {
             let label = "\(entity.name).\(attribute.name)"
-            try checkName(attribute.name, what: "Attribute '\(entity.name)'", entity: entity.name, property: attribute.name)
+            try checkName(
+                attribute.name, what: "Attribute '\(entity.name)'", entity: entity.name, property: attribute.name)
             try propertyNames.insert(attribute.name, label: label, entity: entity.name)
             if case .double(let number)? = attribute.defaultValue, !number.isFinite {
                 throw invalid(
@@ -72,7 +74,9 @@ extension Schema {
         }
         for relationship in entity.relationships {
             let label = "\(entity.name).\(relationship.name)"
-            try checkName(relationship.name, what: "Relationship '\(entity.name)'", entity: entity.name, property: relationship.name)
+            try checkName(
+                relationship.name, what: "Relationship '\(entity.name)'", entity: entity.name,
+                property: relationship.name)
             try propertyNames.insert(relationship.name, label: label, entity: entity.name)
         }
     }
@@ -86,7 +90,8 @@ extension Schema {
                     entity.name, relationship.name)
             }
             if relationship.isOrdered && relationship.kind == .toOne {
-                throw invalid("relationship '\(label)' is to-one and cannot be ordered.", entity.name, relationship.name)
+                throw invalid(
+                    "relationship '\(label)' is to-one and cannot be ordered.", entity.name, relationship.name)
             }
             guard let inverseName = relationship.inverse else { continue }
             guard let inverse = destination.relationship(named: inverseName) else {
@@ -105,7 +110,8 @@ extension Schema {
     private func validateKeys(of entity: Entity) throws {
         if let key = entity.primaryKey {
             guard let attribute = entity.attribute(named: key) else {
-                throw invalid("primary key '\(entity.name).\(key)' is not an attribute of the entity.", entity.name, key)
+                throw invalid(
+                    "primary key '\(entity.name).\(key)' is not an attribute of the entity.", entity.name, key)
             }
             guard !attribute.isOptional else {
                 throw invalid("primary key '\(entity.name).\(key)' must not be optional.", entity.name, key)
@@ -113,7 +119,9 @@ extension Schema {
         }
         var indexKeys: Set<[String]> = []
         for index in entity.indexes {
-            guard !index.attributes.isEmpty else { throw invalid("an index of '\(entity.name)' lists no attribute.", entity.name) }
+            guard !index.attributes.isEmpty else {
+                throw invalid("an index of '\(entity.name)' lists no attribute.", entity.name)
+            }
             for name in index.attributes where entity.attribute(named: name) == nil {
                 guard let relationship = entity.relationship(named: name) else {
                     throw invalid(
@@ -127,7 +135,9 @@ extension Schema {
                 }
             }
             guard indexKeys.insert(index.attributes).inserted else {
-                throw invalid("the index on '\(entity.name)'(\(index.attributes.joined(separator: ", "))) is declared twice.", entity.name)
+                throw invalid(
+                    "the index on '\(entity.name)'(\(index.attributes.joined(separator: ", "))) is declared twice.",
+                    entity.name)
             }
         }
     }
@@ -141,7 +151,9 @@ extension Schema {
         guard name.unicodeScalars.allSatisfy({ $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }),
             let first = name.unicodeScalars.first, !("0"..."9").contains(first)
         else {
-            throw invalid("\(what) name '\(name)' must be made of letters, digits and '_', and not start with a digit.", entity, property)
+            throw invalid(
+                "\(what) name '\(name)' must be made of letters, digits and '_', and not start with a digit.", entity,
+                property)
         }
     }
 
@@ -175,7 +187,8 @@ extension Schema {
             }
             seen.append(deletion)
             guard let property = deletion.property else {
-                if let kept = entities.first(where: { $0.name == deletion.entity || $0.originalName == deletion.entity }) {
+                if let kept = entities.first(where: { $0.name == deletion.entity || $0.originalName == deletion.entity }
+                ) {
                     throw invalid(
                         "entity '\(deletion.entity)' is declared deleted, but entity '\(kept.name)' still comes from it; remove the deletion, or the entity.",
                         deletion.entity)
@@ -183,9 +196,11 @@ extension Schema {
                 continue
             }
             let owner = entities.first { $0.name == deletion.entity || $0.originalName == deletion.entity }
-            let members: [(name: String, originalName: String?)] = owner.map { entity in
-                entity.attributes.map { ($0.name, $0.originalName) } + entity.relationships.map { ($0.name, $0.originalName) }
-            } ?? []
+            let members: [(name: String, originalName: String?)] =
+                owner.map { entity in
+                    entity.attributes.map { ($0.name, $0.originalName) }
+                        + entity.relationships.map { ($0.name, $0.originalName) }
+                } ?? []
             let renamedFrom = members.first { $0.originalName == property }
             if deletion.isReplaced {
                 guard let owner, members.contains(where: { $0.name == property }) else {

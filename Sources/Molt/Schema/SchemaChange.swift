@@ -56,31 +56,42 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .entityAdded: return "Entity '\(entity)' has been added."
         case .entityRemoved: return "Entity '\(entity)' has been removed."
         case .entityRenamed(let old): return "Entity '\(old)' has been renamed to '\(entity)'."
-        case .attributeAdded where replacement != nil: return "\(attribute) has been added in place of \(replacement!), starting empty."
+        case .attributeAdded where replacement != nil:
+            return "\(attribute) has been added in place of \(replacement!), starting empty."
         case .attributeAdded: return "\(attribute) has been added."
-        case .attributeRemoved where replacement != nil: return "\(attribute) has been replaced by \(replacement!): its values are deleted (declared)."
+        case .attributeRemoved where replacement != nil:
+            return "\(attribute) has been replaced by \(replacement!): its values are deleted (declared)."
         case .attributeRemoved: return "\(attribute) has been removed."
         case .attributeRenamed(let old): return "Attribute '\(entity).\(old)' has been renamed to '\(property ?? "")'."
-        case .attributeTypeChanged(let a, let b): return "\(attribute) has changed type from '\(a.rawValue)' to '\(b.rawValue)'."
+        case .attributeTypeChanged(let a, let b):
+            return "\(attribute) has changed type from '\(a.rawValue)' to '\(b.rawValue)'."
         case .attributeMadeOptional: return "\(attribute) has been made optional."
         case .attributeMadeRequired: return "\(attribute) has been made required."
         case .attributeDefaultChanged(let a, let b):
-            return "\(attribute) has changed its default from \(a?.description ?? "none") to \(b?.description ?? "none")."
-        case .relationshipAdded where replacement != nil: return "\(relationship) has been added in place of \(replacement!), starting empty."
+            return
+                "\(attribute) has changed its default from \(a?.description ?? "none") to \(b?.description ?? "none")."
+        case .relationshipAdded where replacement != nil:
+            return "\(relationship) has been added in place of \(replacement!), starting empty."
         case .relationshipAdded: return "\(relationship) has been added."
-        case .relationshipRemoved where replacement != nil: return "\(relationship) has been replaced by \(replacement!): its links are deleted (declared)."
+        case .relationshipRemoved where replacement != nil:
+            return "\(relationship) has been replaced by \(replacement!): its links are deleted (declared)."
         case .relationshipRemoved: return "\(relationship) has been removed."
-        case .relationshipRenamed(let old): return "Relationship '\(entity).\(old)' has been renamed to '\(property ?? "")'."
+        case .relationshipRenamed(let old):
+            return "Relationship '\(entity).\(old)' has been renamed to '\(property ?? "")'."
         case .relationshipToOneBecameToMany: return "\(relationship) has changed from to-one to to-many."
         case .relationshipToManyBecameToOne: return "\(relationship) has changed from to-many to to-one."
-        case .relationshipOrderingChanged(let ordered): return "\(relationship) has been made \(ordered ? "ordered" : "unordered")."
-        case .relationshipDestinationChanged(let a, let b): return "\(relationship) now points to '\(b)' instead of '\(a)'."
+        case .relationshipOrderingChanged(let ordered):
+            return "\(relationship) has been made \(ordered ? "ordered" : "unordered")."
+        case .relationshipDestinationChanged(let a, let b):
+            return "\(relationship) now points to '\(b)' instead of '\(a)'."
         case .relationshipInverseChanged: return "\(relationship) has changed its inverse."
         case .relationshipDeleteRuleChanged: return "\(relationship) has changed its delete rule."
         case .indexAdded(let columns, let unique):
-            return "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been added."
+            return
+                "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been added."
         case .indexRemoved(let columns, let unique):
-            return "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been removed."
+            return
+                "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been removed."
         }
     }
 }

@@ -18,9 +18,11 @@ extension SchemaDiff {
         public func fix(inFile file: String? = nil) -> String {
             let place = file.map { " in \($0)" } ?? ""
             guard let type else {
-                return "If entity '\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to entity '\(to)'\(place) (in Swift: Entity(\"\(to)\", originalName: \"\(from)\")); its objects are then kept instead of deleted."
+                return
+                    "If entity '\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to entity '\(to)'\(place) (in Swift: Entity(\"\(to)\", originalName: \"\(from)\")); its objects are then kept instead of deleted."
             }
-            return "If '\(entity).\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to attribute '\(to)' of entity '\(entity)'\(place) (in Swift: Attribute(\"\(to)\", .\(type.rawValue), originalName: \"\(from)\")); its values are then kept instead of deleted."
+            return
+                "If '\(entity).\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to attribute '\(to)' of entity '\(entity)'\(place) (in Swift: Attribute(\"\(to)\", .\(type.rawValue), originalName: \"\(from)\")); its values are then kept instead of deleted."
         }
     }
 
@@ -30,12 +32,17 @@ extension SchemaDiff {
     public var likelyRenames: [LikelyRename] {
         var result: [LikelyRename] = []
         for entity in destination.entities {
-            guard let oldName = originalName(ofEntity: entity.name), let oldEntity = source.entity(named: oldName) else { continue }
+            guard let oldName = originalName(ofEntity: entity.name), let oldEntity = source.entity(named: oldName)
+            else { continue }
             // A declared replacement is neither: its values are deleted on purpose.
-            let removed = changes.filter { $0.entity == entity.name && $0.kind == .attributeRemoved && $0.replacement == nil }
-                .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
-            let added = changes.filter { $0.entity == entity.name && $0.kind == .attributeAdded && $0.replacement == nil }
-                .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
+            let removed = changes.filter {
+                $0.entity == entity.name && $0.kind == .attributeRemoved && $0.replacement == nil
+            }
+            .compactMap { change in change.property.flatMap(oldEntity.attribute(named:)) }
+            let added = changes.filter {
+                $0.entity == entity.name && $0.kind == .attributeAdded && $0.replacement == nil
+            }
+            .compactMap { change in change.property.flatMap(entity.attribute(named:)) }
             for old in removed {
                 var candidates = added.filter { $0.type == old.type }
                 if candidates.count > 1, candidates.contains(where: { $0.isOptional == old.isOptional }) {
@@ -46,8 +53,12 @@ extension SchemaDiff {
                 }
             }
         }
-        let removedEntities = changes.filter { $0.kind == .entityRemoved }.compactMap { source.entity(named: $0.entity) }
-        let addedEntities = changes.filter { $0.kind == .entityAdded }.compactMap { destination.entity(named: $0.entity) }
+        let removedEntities = changes.filter { $0.kind == .entityRemoved }.compactMap {
+            source.entity(named: $0.entity)
+        }
+        let addedEntities = changes.filter { $0.kind == .entityAdded }.compactMap {
+            destination.entity(named: $0.entity)
+        }
         for old in removedEntities {
             let shape = Set(old.attributes.map(\.name))
             let candidates = addedEntities.filter { Set($0.attributes.map(\.name)) == shape }
@@ -88,11 +99,17 @@ extension SchemaDiff {
             let oldEntityName = originalName(ofEntity: change.entity) ?? change.entity
             guard let old = source.entity(named: oldEntityName)?.attribute(named: property) else { continue }
             for entity in destination.entities where entity.name != change.entity {
-                guard let new = entity.attribute(named: property), new.type == old.type || old.type.widens(to: new.type) else { continue }
-                let gained = originalName(ofEntity: entity.name) == nil
-                    || changes.contains { $0.entity == entity.name && $0.kind == .attributeAdded && $0.property == property }
+                guard let new = entity.attribute(named: property), new.type == old.type || old.type.widens(to: new.type)
+                else { continue }
+                let gained =
+                    originalName(ofEntity: entity.name) == nil
+                    || changes.contains {
+                        $0.entity == entity.name && $0.kind == .attributeAdded && $0.property == property
+                    }
                 if gained {
-                    result.append(LikelyMove(entity: oldEntityName, attribute: property, destination: entity.name, type: new.type))
+                    result.append(
+                        LikelyMove(entity: oldEntityName, attribute: property, destination: entity.name, type: new.type)
+                    )
                 }
             }
         }
@@ -135,19 +152,23 @@ extension SchemaDiff {
             switch change.kind {
             case .entityRemoved:
                 let targets = renames.filter { $0.isEntity && $0.from == change.entity }.map(\.to)
-                result.append(Loss(
-                    entity: change.entity, property: nil, isDeclared: isDeclared(change.entity, nil),
-                    isLikelyRename: !targets.isEmpty, renamedTo: targets))
+                result.append(
+                    Loss(
+                        entity: change.entity, property: nil, isDeclared: isDeclared(change.entity, nil),
+                        isLikelyRename: !targets.isEmpty, renamedTo: targets))
             case .attributeRemoved, .relationshipRemoved:
                 let oldEntity = originalName(ofEntity: change.entity) ?? change.entity
                 let property = change.property ?? ""
-                let targets = renames.filter { !$0.isEntity && $0.entity == change.entity && $0.from == property }.map(\.to)
-                let destinations = change.kind == .attributeRemoved
+                let targets = renames.filter { !$0.isEntity && $0.entity == change.entity && $0.from == property }.map(
+                    \.to)
+                let destinations =
+                    change.kind == .attributeRemoved
                     ? moves.filter { $0.entity == oldEntity && $0.attribute == property }.map(\.destination) : []
-                result.append(Loss(
-                    entity: oldEntity, property: property, isDeclared: isDeclared(oldEntity, property),
-                    isLikelyRename: !targets.isEmpty, renamedTo: targets, movedTo: destinations,
-                    isReplaced: change.replacement != nil))
+                result.append(
+                    Loss(
+                        entity: oldEntity, property: property, isDeclared: isDeclared(oldEntity, property),
+                        isLikelyRename: !targets.isEmpty, renamedTo: targets, movedTo: destinations,
+                        isReplaced: change.replacement != nil))
             default:
                 continue
             }

@@ -59,7 +59,8 @@ public struct SchemaDiff: Sendable {
     /// nothing when the new property comes from another name (its `originalName` is the thing to change).
     private func replacementHint(_ oldEntity: String, _ oldName: String, _ newName: String, what: String) -> String {
         guard oldName == newName else { return "" }
-        return "; or, if the new '\(newName)' replaces it (\(what) deleted, the new one starting empty), declare `Schema(version: \(destination.version), deleting: [.replaced(\"\(oldName)\", of: \"\(oldEntity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(oldEntity)\", \"property\" : \"\(oldName)\", \"replaced\" : true}])"
+        return
+            "; or, if the new '\(newName)' replaces it (\(what) deleted, the new one starting empty), declare `Schema(version: \(destination.version), deleting: [.replaced(\"\(oldName)\", of: \"\(oldEntity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(oldEntity)\", \"property\" : \"\(oldName)\", \"replaced\" : true}])"
     }
     private var customStageHint: String { "a custom stage from version \(source.version) to \(destination.version)" }
 
@@ -70,11 +71,15 @@ public struct SchemaDiff: Sendable {
         var refusals: [String: SchemaChange] = [:]
         // An explicit hint first, so that names can swap; then the same name.
         for entity in destination.entities {
-            guard let original = entity.originalName, original != entity.name, oldEntities[original] != nil else { continue }
+            guard let original = entity.originalName, original != entity.name, oldEntities[original] != nil else {
+                continue
+            }
             if let other = claimed[original] {
                 refusals[entity.name] = SchemaChange(
                     kind: .entityRenamed(from: original), entity: entity.name,
-                    refusal: "Entity '\(entity.name)' says it was renamed from '\(original)', but '\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Keep one `originalName: \"\(original)\"`, or split the entity in \(customStageHint).")
+                    refusal:
+                        "Entity '\(entity.name)' says it was renamed from '\(original)', but '\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Keep one `originalName: \"\(original)\"`, or split the entity in \(customStageHint)."
+                )
                 continue
             }
             claimed[original] = entity.name
@@ -113,9 +118,12 @@ public struct SchemaDiff: Sendable {
                 continue
             }
             guard let oldAttribute = old.attribute(named: oldName) else {
-                changes.append(SchemaChange(
-                    kind: .attributeAdded, entity: new.name, property: attribute.name,
-                    refusal: "Attribute '\(new.name).\(attribute.name)' was the relationship '\(old.name).\(oldName)' \(versions); Molt cannot turn a relationship into an attribute by itself. Fill the attribute in \(customStageHint)\(replacementHint(old.name, oldName, attribute.name, what: "its links"))."))
+                changes.append(
+                    SchemaChange(
+                        kind: .attributeAdded, entity: new.name, property: attribute.name,
+                        refusal:
+                            "Attribute '\(new.name).\(attribute.name)' was the relationship '\(old.name).\(oldName)' \(versions); Molt cannot turn a relationship into an attribute by itself. Fill the attribute in \(customStageHint)\(replacementHint(old.name, oldName, attribute.name, what: "its links"))."
+                    ))
                 continue
             }
             compareAttribute(oldAttribute, attribute, in: new)
@@ -126,9 +134,12 @@ public struct SchemaDiff: Sendable {
                 continue
             }
             guard let oldRelationship = old.relationship(named: oldName) else {
-                changes.append(SchemaChange(
-                    kind: .relationshipAdded, entity: new.name, property: relationship.name,
-                    refusal: "Relationship '\(new.name).\(relationship.name)' was the attribute '\(old.name).\(oldName)' \(versions); Molt cannot turn an attribute into a relationship by itself. Link the objects in \(customStageHint)\(replacementHint(old.name, oldName, relationship.name, what: "its values"))."))
+                changes.append(
+                    SchemaChange(
+                        kind: .relationshipAdded, entity: new.name, property: relationship.name,
+                        refusal:
+                            "Relationship '\(new.name).\(relationship.name)' was the attribute '\(old.name).\(oldName)' \(versions); Molt cannot turn an attribute into a relationship by itself. Link the objects in \(customStageHint)\(replacementHint(old.name, oldName, relationship.name, what: "its values"))."
+                    ))
                 continue
             }
             compareRelationship(oldRelationship, relationship, in: new)
@@ -158,14 +169,19 @@ public struct SchemaDiff: Sendable {
             new.attributes.map { ($0.name, $0.originalName) } + new.relationships.map { ($0.name, $0.originalName) }
         var ambiguous: Set<String> = []
         for property in newProperties {
-            guard let original = property.originalName, original != property.name, oldNames.contains(original) else { continue }
+            guard let original = property.originalName, original != property.name, oldNames.contains(original) else {
+                continue
+            }
             if let other = claimed[original] {
                 ambiguous.insert(property.name)
                 let isAttribute = new.attribute(named: property.name) != nil
-                changes.append(SchemaChange(
-                    kind: isAttribute ? .attributeRenamed(from: original) : .relationshipRenamed(from: original),
-                    entity: new.name, property: property.name,
-                    refusal: "'\(new.name).\(property.name)' says it was renamed from '\(original)', but '\(new.name).\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Remove one of the `originalName` hints, or copy the values in \(customStageHint)."))
+                changes.append(
+                    SchemaChange(
+                        kind: isAttribute ? .attributeRenamed(from: original) : .relationshipRenamed(from: original),
+                        entity: new.name, property: property.name,
+                        refusal:
+                            "'\(new.name).\(property.name)' says it was renamed from '\(original)', but '\(new.name).\(other)' also comes from '\(original)' \(versions); the rename is ambiguous. Remove one of the `originalName` hints, or copy the values in \(customStageHint)."
+                    ))
                 continue
             }
             claimed[original] = property.name
@@ -184,9 +200,12 @@ public struct SchemaDiff: Sendable {
     private mutating func describeReplacements(_ replaced: Set<String>, _ old: Entity, _ new: Entity, from first: Int) {
         guard !replaced.isEmpty else { return }
         func describe(_ entity: Entity, _ name: String) -> String? {
-            if let attribute = entity.attribute(named: name) { return "attribute '\(entity.name).\(name)' (\(attribute.type.rawValue))" }
+            if let attribute = entity.attribute(named: name) {
+                return "attribute '\(entity.name).\(name)' (\(attribute.type.rawValue))"
+            }
             guard let relationship = entity.relationship(named: name) else { return nil }
-            return "relationship '\(entity.name).\(name)' (\(relationship.kind == .toOne ? "to-one" : "to-many") '\(relationship.destination)')"
+            return
+                "relationship '\(entity.name).\(name)' (\(relationship.kind == .toOne ? "to-one" : "to-many") '\(relationship.destination)')"
         }
         for index in changes.indices where index >= first && changes[index].entity == new.name {
             guard let name = changes[index].property, replaced.contains(name) else { continue }
@@ -203,39 +222,47 @@ public struct SchemaDiff: Sendable {
     private mutating func addedAttribute(_ attribute: Attribute, in entity: Entity) {
         var refusal: String?
         if !attribute.isOptional && attribute.defaultValue == nil {
-            refusal = "Attribute '\(entity.name).\(attribute.name)' has been added as required with no default value \(versions), so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in \(customStageHint)."
+            refusal =
+                "Attribute '\(entity.name).\(attribute.name)' has been added as required with no default value \(versions), so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in \(customStageHint)."
         }
-        changes.append(SchemaChange(kind: .attributeAdded, entity: entity.name, property: attribute.name, refusal: refusal))
+        changes.append(
+            SchemaChange(kind: .attributeAdded, entity: entity.name, property: attribute.name, refusal: refusal))
     }
 
     private mutating func compareAttribute(_ old: Attribute, _ new: Attribute, in entity: Entity) {
         let label = "'\(entity.name).\(new.name)'"
         if old.name != new.name {
-            changes.append(SchemaChange(kind: .attributeRenamed(from: old.name), entity: entity.name, property: new.name))
+            changes.append(
+                SchemaChange(kind: .attributeRenamed(from: old.name), entity: entity.name, property: new.name))
         }
         if old.type != new.type {
             var refusal: String?
             if !old.type.widens(to: new.type) {
                 let oldEntity = entityOrigins[entity.name] ?? entity.name
-                refusal = "Attribute \(label) has changed type from '\(old.type.rawValue)' to '\(new.type.rawValue)' \(versions); this conversion may lose data, so Molt will not infer it. Convert each value in \(customStageHint) (for example with `enumerateObjects(ofType: \"\(entity.name)\")`, or a mapping expression)\(replacementHint(oldEntity, old.name, new.name, what: "its values"))."
+                refusal =
+                    "Attribute \(label) has changed type from '\(old.type.rawValue)' to '\(new.type.rawValue)' \(versions); this conversion may lose data, so Molt will not infer it. Convert each value in \(customStageHint) (for example with `enumerateObjects(ofType: \"\(entity.name)\")`, or a mapping expression)\(replacementHint(oldEntity, old.name, new.name, what: "its values"))."
             }
-            changes.append(SchemaChange(
-                kind: .attributeTypeChanged(from: old.type, to: new.type), entity: entity.name, property: new.name,
-                refusal: refusal))
+            changes.append(
+                SchemaChange(
+                    kind: .attributeTypeChanged(from: old.type, to: new.type), entity: entity.name, property: new.name,
+                    refusal: refusal))
         }
         if old.isOptional && !new.isOptional {
             var refusal: String?
             if new.defaultValue == nil {
-                refusal = "Attribute \(label) has been made required \(versions), but it has no default value for the objects where it is null. Give it a default (`default: …`), or fill the null values in \(customStageHint)."
+                refusal =
+                    "Attribute \(label) has been made required \(versions), but it has no default value for the objects where it is null. Give it a default (`default: …`), or fill the null values in \(customStageHint)."
             }
-            changes.append(SchemaChange(kind: .attributeMadeRequired, entity: entity.name, property: new.name, refusal: refusal))
+            changes.append(
+                SchemaChange(kind: .attributeMadeRequired, entity: entity.name, property: new.name, refusal: refusal))
         } else if !old.isOptional && new.isOptional {
             changes.append(SchemaChange(kind: .attributeMadeOptional, entity: entity.name, property: new.name))
         }
         if old.defaultValue != new.defaultValue, old.type == new.type {
-            changes.append(SchemaChange(
-                kind: .attributeDefaultChanged(from: old.defaultValue, to: new.defaultValue), entity: entity.name,
-                property: new.name))
+            changes.append(
+                SchemaChange(
+                    kind: .attributeDefaultChanged(from: old.defaultValue, to: new.defaultValue), entity: entity.name,
+                    property: new.name))
         }
     }
 
@@ -244,24 +271,35 @@ public struct SchemaDiff: Sendable {
     private mutating func compareRelationship(_ old: Relationship, _ new: Relationship, in entity: Entity) {
         let label = "'\(entity.name).\(new.name)'"
         if old.name != new.name {
-            changes.append(SchemaChange(kind: .relationshipRenamed(from: old.name), entity: entity.name, property: new.name))
+            changes.append(
+                SchemaChange(kind: .relationshipRenamed(from: old.name), entity: entity.name, property: new.name))
         }
         if entityOrigins[new.destination] != old.destination {
-            changes.append(SchemaChange(
-                kind: .relationshipDestinationChanged(from: old.destination, to: new.destination), entity: entity.name,
-                property: new.name,
-                refusal: "Relationship \(label) now points to '\(new.destination)' instead of '\(old.destination)' \(versions); Molt cannot know which new objects to link. Link them in \(customStageHint)\(replacementHint(entityOrigins[entity.name] ?? entity.name, old.name, new.name, what: "its links"))."))
+            changes.append(
+                SchemaChange(
+                    kind: .relationshipDestinationChanged(from: old.destination, to: new.destination),
+                    entity: entity.name,
+                    property: new.name,
+                    refusal:
+                        "Relationship \(label) now points to '\(new.destination)' instead of '\(old.destination)' \(versions); Molt cannot know which new objects to link. Link them in \(customStageHint)\(replacementHint(entityOrigins[entity.name] ?? entity.name, old.name, new.name, what: "its links"))."
+                ))
         }
         switch (old.kind, new.kind) {
         case (.toOne, .toMany):
             changes.append(SchemaChange(kind: .relationshipToOneBecameToMany, entity: entity.name, property: new.name))
         case (.toMany, .toOne):
-            changes.append(SchemaChange(
-                kind: .relationshipToManyBecameToOne, entity: entity.name, property: new.name,
-                refusal: "Relationship \(label) has changed from to-many to to-one \(versions); objects linked to several others would lose links. Choose the one to keep in \(customStageHint)."))
+            changes.append(
+                SchemaChange(
+                    kind: .relationshipToManyBecameToOne, entity: entity.name, property: new.name,
+                    refusal:
+                        "Relationship \(label) has changed from to-many to to-one \(versions); objects linked to several others would lose links. Choose the one to keep in \(customStageHint)."
+                ))
         default:
             if old.kind == .toMany && old.isOrdered != new.isOrdered {
-                changes.append(SchemaChange(kind: .relationshipOrderingChanged(ordered: new.isOrdered), entity: entity.name, property: new.name))
+                changes.append(
+                    SchemaChange(
+                        kind: .relationshipOrderingChanged(ordered: new.isOrdered), entity: entity.name,
+                        property: new.name))
             }
         }
         if old.inverse != new.inverse {
@@ -285,7 +323,8 @@ public struct SchemaDiff: Sendable {
             changes.append(SchemaChange(kind: .indexAdded(index.attributes, unique: index.isUnique), entity: new.name))
         }
         for index in oldIndexes where !newIndexes.contains(index) {
-            changes.append(SchemaChange(kind: .indexRemoved(index.attributes, unique: index.isUnique), entity: new.name))
+            changes.append(
+                SchemaChange(kind: .indexRemoved(index.attributes, unique: index.isUnique), entity: new.name))
         }
     }
 
@@ -322,5 +361,7 @@ public struct SchemaDiff: Sendable {
     package func originalName(ofEntity name: String) -> String? { entityOrigins[name] }
 
     /// The old name of a property of an entity of the newer schema, or nil when it is new.
-    package func originalName(ofProperty name: String, inEntity entity: String) -> String? { propertyOrigins[entity]?[name] }
+    package func originalName(ofProperty name: String, inEntity entity: String) -> String? {
+        propertyOrigins[entity]?[name]
+    }
 }

@@ -111,7 +111,9 @@ extension String: ValueConvertible {
 extension Int: ValueConvertible {
     public var moltValue: Value { .int(Int64(self)) }
     /// Nil when the value is not an integer, or does not fit `Int` (on 32-bit platforms).
-    public init?(moltValue: Value) { guard let v = moltValue.int.flatMap({ Int(exactly: $0) }) else { return nil }; self = v }
+    public init?(moltValue: Value) {
+        guard let v = moltValue.int.flatMap({ Int(exactly: $0) }) else { return nil }; self = v
+    }
 }
 extension Int64: ValueConvertible {
     public var moltValue: Value { .int(self) }

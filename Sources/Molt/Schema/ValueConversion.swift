@@ -43,11 +43,14 @@ package enum ValueConversion {
         let object = (objectID.map { " of the object with _id \($0)" } ?? "") + (origin.map { " (\($0))" } ?? "")
         let message: String
         if let version {
-            message = "Attribute '\(entity).\(attribute)' cannot be widened from 'int' to 'double' in version \(version): the value \(value)\(object) has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version \(version), or keep the attribute an int."
+            message =
+                "Attribute '\(entity).\(attribute)' cannot be widened from 'int' to 'double' in version \(version): the value \(value)\(object) has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version \(version), or keep the attribute an int."
         } else {
-            message = "Attribute '\(entity).\(attribute)' holds double values, but the value \(value)\(object) has no exact double, and Molt never rounds a value silently. Write the double you want (rounded as you choose), or keep the attribute an int."
+            message =
+                "Attribute '\(entity).\(attribute)' holds double values, but the value \(value)\(object) has no exact double, and Molt never rounds a value silently. Write the double you want (rounded as you choose), or keep the attribute an int."
         }
-        return MoltError(version == nil ? .invalidValue : .migrationNotInferable, message, entity: entity, property: attribute)
+        return MoltError(
+            version == nil ? .invalidValue : .migrationNotInferable, message, entity: entity, property: attribute)
     }
 
     // MARK: - Text forms

@@ -10,7 +10,10 @@ extension Store {
     ///
     /// - Parameter body: Reads through ``Objects``; what it returns (a `Sendable` value) is returned.
     /// - Throws: What `body` throws, or a ``MoltError``.
-    @available(*, deprecated, renamed: "read(_:)", message: "asyncRead is the async overload of read: write `try await store.read { … }`.")
+    @available(
+        *, deprecated, renamed: "read(_:)",
+        message: "asyncRead is the async overload of read: write `try await store.read { … }`."
+    )
     @discardableResult
     public func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         try await read(body)
@@ -25,7 +28,10 @@ extension Store {
     ///
     /// - Parameter body: Writes through ``Objects``; what it returns (a `Sendable` value) is returned.
     /// - Throws: What `body` throws, or a ``MoltError``.
-    @available(*, deprecated, renamed: "write(_:)", message: "asyncWrite is the async overload of write: write `try await store.write { … }`.")
+    @available(
+        *, deprecated, renamed: "write(_:)",
+        message: "asyncWrite is the async overload of write: write `try await store.write { … }`."
+    )
     @discardableResult
     public func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         try await write(body)

@@ -38,7 +38,8 @@ extension Store {
         if let plan = options.plan, plan.newestVersion != schema.version {
             throw MoltError(
                 .invalidPlan,
-                "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan.")
+                "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan."
+            )
         }
         let database = try location.engine.open(options: options)
         do {
@@ -79,16 +80,19 @@ extension Store {
         if stored.version > schema.version {
             throw MoltError(
                 .storeIsNewer,
-                "The store is at schema version \(stored.version), newer than this app's version \(schema.version): a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version \(stored.version) or later.")
+                "The store is at schema version \(stored.version), newer than this app's version \(schema.version): a newer version of the app wrote it. Nothing was written. Update the app, or open the store with a schema of version \(stored.version) or later."
+            )
         }
         if stored.version == schema.version {
             if schema.isRecorded(version: stored.version, hash: metadata.schemaHash) { return .open }
             if options.resetsStoreIfMigrationNeeded { return .reset }
             let changes = SchemaDiff(from: stored, to: schema).changes.map { "- \($0)" }
-            let list = changes.isEmpty ? "- (the recorded hash differs from the schema's)" : changes.joined(separator: "\n")
+            let list =
+                changes.isEmpty ? "- (the recorded hash differs from the schema's)" : changes.joined(separator: "\n")
             throw MoltError(
                 .schemaChangedWithoutVersionBump,
-                "The schema of version \(schema.version) differs from the one this store was created with:\n\(list)\nA shipped version must not change: restore version \(schema.version) as it was and declare the change as version \(schema.version.advanced(by: 1)). During development, open with `options.resettingStoreIfMigrationNeeded()` to start over.")
+                "The schema of version \(schema.version) differs from the one this store was created with:\n\(list)\nA shipped version must not change: restore version \(schema.version) as it was and declare the change as version \(schema.version.advanced(by: 1)). During development, open with `options.resettingStoreIfMigrationNeeded()` to start over."
+            )
         }
         return options.resetsStoreIfMigrationNeeded ? .reset : .migrate(from: stored)
     }
@@ -118,7 +122,9 @@ extension Store {
                 _ = try StoreMetadata.history(db)
                 let path = try migrationPath(db, from: stored, to: schema, options: options)
                 if options.checksIntegrityBeforeMigrating {
-                    try checkIntegrity(db, location: location, version: stored.version, tables: Migrator.tablesReadWhole(by: path, in: db))
+                    try checkIntegrity(
+                        db, location: location, version: stored.version,
+                        tables: Migrator.tablesReadWhole(by: path, in: db))
                 }
                 // Before any stage creates objects: a created object must never get an old object's identifier.
                 try db.keepIdentifiersIncreasing()
@@ -138,14 +144,17 @@ extension Store {
     /// Molt's back (a tool that wrote with references off) where the migration reads and rewrites, so that a
     /// damaged store is refused rather than migrated. A step that changes the schema only (adding or renaming
     /// a column) reads no row, and checks nothing: it stays as fast at a million objects as at ten.
-    static func checkIntegrity(_ db: any SQLConnection, location: StoreLocation, version: Int, tables: Set<String>? = nil) throws {
+    static func checkIntegrity(
+        _ db: any SQLConnection, location: StoreLocation, version: Int, tables: Set<String>? = nil
+    ) throws {
         if let tables, tables.isEmpty { return }
         let problems = try db.pageProblems(in: tables.map { $0.sorted() })
         if !problems.isEmpty {
             let shown = problems.prefix(3).joined(separator: "; ")
             throw MoltError(
                 .corruptStore,
-                "The store at \(location) is damaged (\(db.pageCheckName): \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read.")
+                "The store at \(location) is damaged (\(db.pageCheckName): \(shown)\(problems.count > 3 ? "; …" : "")), so it was not migrated; it is still at version \(version) and nothing was written. Restore it from a backup; `molt export` may still save the objects that read."
+            )
         }
         let broken = try db.brokenLinks(around: tables)
         guard let first = broken.first else { return }
@@ -157,20 +166,28 @@ extension Store {
 
     /// Runs the migration from `stored` to `schema` inside the caller's exclusive transaction. Shared by
     /// opening and by dry runs.
-    static func migrate(_ db: any SQLConnection, from stored: Schema, to schema: Schema, options: Options) throws -> MigrationRecord {
-        try migrate(db, path: try migrationPath(db, from: stored, to: schema, options: options), from: stored, options: options)
+    static func migrate(
+        _ db: any SQLConnection, from stored: Schema, to schema: Schema, options: Options
+    ) throws -> MigrationRecord {
+        try migrate(
+            db, path: try migrationPath(db, from: stored, to: schema, options: options), from: stored, options: options)
     }
 
     /// The steps from `stored` to `schema`, by the options' plan or inferred; every version the run makes tables
     /// of must keep its names whole in this engine.
-    static func migrationPath(_ db: any SQLConnection, from stored: Schema, to schema: Schema, options: Options) throws -> [MigrationStep] {
+    static func migrationPath(
+        _ db: any SQLConnection, from stored: Schema, to schema: Schema, options: Options
+    ) throws -> [MigrationStep] {
         let path = try (options.plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored)
         try SchemaDDL(dialect: db.dialect).checkNames(of: path.map(\.to))
         return path
     }
 
-    static func migrate(_ db: any SQLConnection, path: [MigrationStep], from stored: Schema, options: Options) throws -> MigrationRecord {
-        try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(in: db, from: stored)
+    static func migrate(
+        _ db: any SQLConnection, path: [MigrationStep], from stored: Schema, options: Options
+    ) throws -> MigrationRecord {
+        try Migrator(path: path, progress: options.progress, cancellation: options.cancellation).run(
+            in: db, from: stored)
     }
 
     static func create(_ schema: Schema, in db: any SQLConnection) throws {

@@ -17,7 +17,9 @@ extension Store {
     }
 
     /// Opens (creating or migrating) the store at `location` off the caller's thread.
-    public static func open(at location: StoreLocation, schema: Schema, options: Options = Options()) async throws -> Store {
+    public static func open(
+        at location: StoreLocation, schema: Schema, options: Options = Options()
+    ) async throws -> Store {
         let opening = opening(at: location, schema: schema, options: options)
         return try await withTaskCancellationHandler {
             try await opening.store
@@ -40,7 +42,8 @@ extension Store {
 
     /// Starts opening the store at `location` in the background; see ``opening(at:schema:options:)-(URL,_,_)``.
     public static func opening(at location: StoreLocation, schema: Schema, options: Options = Options()) -> Opening {
-        let (stream, continuation) = AsyncStream.makeStream(of: MigrationProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: MigrationProgress.self, bufferingPolicy: .bufferingNewest(64))
         var options = options
         let cancellation = options.cancellation ?? MigrationCancellation()
         options.cancellation = cancellation

@@ -24,16 +24,22 @@ extension Store {
     /// - Returns: A store whose ``isReadOnly`` is true: writes throw ``MoltError/Code/readOnly``.
     /// - Throws: ``MoltError``: ``MoltError/Code/storeNotFound``, ``MoltError/Code/notAMoltStore``,
     ///   ``MoltError/Code/corruptStore``, ``MoltError/Code/needsRecovery``, ``MoltError/Code/locked``…
-    public static func openReadOnly(at url: URL, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout) throws -> Store {
+    public static func openReadOnly(
+        at url: URL, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout
+    ) throws -> Store {
         try openReadOnly(at: .file(url), waitingUpTo: timeout)
     }
 
     /// Opens the store at `location` read-only, by the rules of ``openReadOnly(at:waitingUpTo:)-(URL,_)``.
-    public static func openReadOnly(at location: StoreLocation, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout) throws -> Store {
+    public static func openReadOnly(
+        at location: StoreLocation, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout
+    ) throws -> Store {
         let database = try location.engine.openForReading(waitingUpTo: timeout)
         do {
             let metadata = try database.inspect { db in try requireMetadata(db, location) }
-            return Store(schema: metadata.schema, url: location.url, database: database, isReadOnly: true, recordedHash: metadata.schemaHash)
+            return Store(
+                schema: metadata.schema, url: location.url, database: database, isReadOnly: true,
+                recordedHash: metadata.schemaHash)
         } catch {
             try? database.close()
             throw error
@@ -46,7 +52,8 @@ extension Store {
     /// - Parameter body: Called with the recorded metadata, and the objects at the recorded schema.
     /// - Throws: What ``openReadOnly(at:waitingUpTo:)-(URL,_)`` throws, or what `body` throws.
     package static func reading<T>(
-        at location: StoreLocation, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout, _ body: (StoreSnapshot, Objects) throws -> T
+        at location: StoreLocation, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout,
+        _ body: (StoreSnapshot, Objects) throws -> T
     ) throws -> T {
         let database = try location.engine.openForReading(waitingUpTo: timeout)
         defer { try? database.close() }
@@ -76,7 +83,8 @@ extension Store {
         if FileManager.default.fileExists(atPath: destination.path) {
             throw MoltError(
                 .ioError,
-                "\(destination.path) already exists; the backup of the store was not written. Move that file away or choose another path.")
+                "\(destination.path) already exists; the backup of the store was not written. Move that file away or choose another path."
+            )
         }
         do {
             try database.backup(to: destination.path)
@@ -121,7 +129,8 @@ extension Store {
         let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
         throw MoltError(
             .corruptStore,
-            "The store at \(database.location) is damaged: \(shown)\(more). Restore it from a backup; `molt export` may still save the objects that read.")
+            "The store at \(database.location) is damaged: \(shown)\(more). Restore it from a backup; `molt export` may still save the objects that read."
+        )
     }
 }
 

@@ -19,7 +19,8 @@ extension Store {
     ///
     /// - Parameter scratch: The folder that holds the rehearsal's copy: the system's temporary folder (`TMPDIR`).
     package static func recover(
-        at url: URL, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout, rehearsingIn scratch: URL = FileManager.default.temporaryDirectory
+        at url: URL, waitingUpTo timeout: TimeInterval = Store.defaultWaitTimeout,
+        rehearsingIn scratch: URL = FileManager.default.temporaryDirectory
     ) throws -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw MoltError(.storeNotFound, "There is no store at \(url.path). Check the path.")
@@ -66,7 +67,8 @@ extension Store {
         guard !problems.isEmpty else { return }
         throw MoltError(
             .corruptStore,
-            "The store at \(url.path) cannot be recovered: once SQLite \(what), the store would be damaged (\(problems.prefix(3).joined(separator: "; "))). Nothing was written. Restore it from a backup.")
+            "The store at \(url.path) cannot be recovered: once SQLite \(what), the store would be damaged (\(problems.prefix(3).joined(separator: "; "))). Nothing was written. Restore it from a backup."
+        )
     }
 
     /// The error when the rehearsal's copy cannot be made: what failed, that nothing was written, and where
@@ -74,7 +76,8 @@ extension Store {
     private static func copyFailure(_ error: any Error, of url: URL, in scratch: URL) -> MoltError {
         let nsError = error as NSError
         let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
-        let outOfSpace = (error as? CocoaError)?.code == .fileWriteOutOfSpace
+        let outOfSpace =
+            (error as? CocoaError)?.code == .fileWriteOutOfSpace
             || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(ENOSPC))
         let reason = outOfSpace ? "there is no space left there" : nsError.localizedDescription
         return MoltError(
@@ -92,7 +95,9 @@ extension Store {
                 try StoreValidator.validate(db, against: metadata.schema, checkingLinksOf: [])
                 return []
             } catch let error as MoltError where error.code == .validationFailed {
-                return ["its tables would not match the schema of version \(metadata.schema.version) it records, as when the journal or log beside it belongs to another database"]
+                return [
+                    "its tables would not match the schema of version \(metadata.schema.version) it records, as when the journal or log beside it belongs to another database"
+                ]
             }
         }
     }

@@ -58,7 +58,8 @@ public final class Store: Sendable {
     let recordedHash: String?
 
     init(
-        schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false, outcome: OpeningOutcome = .opened,
+        schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false,
+        outcome: OpeningOutcome = .opened,
         recordedHash: String? = nil
     ) {
         self.schema = schema
@@ -123,7 +124,8 @@ public final class Store: Sendable {
         guard recorded["schemaHash"] != recordedHash else { return }
         throw MoltError(
             .storeIsNewer,
-            "The store at \(database.location) was migrated to version \(recorded["schemaVersion"] ?? "?") by another process after it was opened read-only at version \(schema.version). Open it again to read it.")
+            "The store at \(database.location) was migrated to version \(recorded["schemaVersion"] ?? "?") by another process after it was opened read-only at version \(schema.version). Open it again to read it."
+        )
     }
 
     /// Writes objects in one transaction: everything `body` does is committed together, or not at all when it
@@ -173,14 +175,17 @@ public final class Store: Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        return try await database.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) }
+        return try await database.write { db in
+            try body(Objects(db: db, schema: schema, layout: layout, isWritable: true))
+        }
     }
 
     private func requireWritable() throws {
         guard !isReadOnly else {
             throw MoltError(
                 .readOnly,
-                "This store was opened read-only (\(database.location)); nothing was written. Open it with `Store.open(at:schema:options:)` to write.")
+                "This store was opened read-only (\(database.location)); nothing was written. Open it with `Store.open(at:schema:options:)` to write."
+            )
         }
     }
 

@@ -60,7 +60,9 @@ extension Store {
         do {
             return try read()
         } catch MoltError.Code.needsRecovery {
-            guard let url = location.url else { throw MoltError(.needsRecovery, "The store at \(location) needs recovery.") }
+            guard let url = location.url else {
+                throw MoltError(.needsRecovery, "The store at \(location) needs recovery.")
+            }
             if let done = try recover(at: url) { recovered(done) }
             return try read()
         }
@@ -89,7 +91,8 @@ extension Store {
             .notAMoltStore,
             location.url == nil
                 ? "The database at \(location) is not a Molt store (it has no \(StoreMetadata.table) table). Choose another database or schema, or import its data with `molt import`; nothing was written."
-                : "The file at \(location) is an SQLite database but not a Molt store (it has no \(StoreMetadata.table) table). Choose another path, or import its data with `molt import`; nothing was written.")
+                : "The file at \(location) is an SQLite database but not a Molt store (it has no \(StoreMetadata.table) table). Choose another path, or import its data with `molt import`; nothing was written."
+        )
     }
 
     /// The schema a store records and its content hash, read in one read-only transaction that writes nothing,
@@ -105,7 +108,9 @@ extension Store {
     }
 
     /// Runs `body` on a connection that reads an existing store and writes nothing to it.
-    static func withReadOnlyConnection<T>(at location: StoreLocation, _ body: (any SQLConnection) throws -> T) throws -> T {
+    static func withReadOnlyConnection<T>(
+        at location: StoreLocation, _ body: (any SQLConnection) throws -> T
+    ) throws -> T {
         let database = try location.engine.openForReading()
         defer { try? database.close() }
         return try database.inspect(body)

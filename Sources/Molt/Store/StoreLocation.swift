@@ -57,7 +57,8 @@ struct FileEngine: StoreEngine {
     let url: URL
 
     func open(options: Store.Options) throws -> any SQLDatabase {
-        try SQLFiles.open(path: url.path, busyTimeout: options.migrationWaitTimeout, fastSecureDelete: options.secureDelete == .fast)
+        try SQLFiles.open(
+            path: url.path, busyTimeout: options.migrationWaitTimeout, fastSecureDelete: options.secureDelete == .fast)
     }
 
     func openForReading() throws -> any SQLDatabase {

@@ -33,7 +33,9 @@ struct StoreMetadata {
     /// What an opening reads first, in one transaction and with one look for the table: whether the store records
     /// exactly `schema` (``records(_:hash:in:)``; its snapshot is then not decoded), and otherwise its metadata
     /// (nil: the database has no Molt metadata table).
-    static func opening(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> (upToDate: Bool, metadata: StoreMetadata?) {
+    static func opening(
+        _ schema: Schema, hash: String, in db: any SQLConnection
+    ) throws -> (upToDate: Bool, metadata: StoreMetadata?) {
         guard try db.tableExists(table) else { return (false, nil) }
         if try recordsKeys(schema, hash: hash, in: db) { return (true, nil) }
         return (false, try readTable(db))
@@ -45,8 +47,10 @@ struct StoreMetadata {
     static func reread(_ db: any SQLConnection, known: StoreMetadata?) throws -> StoreMetadata? {
         guard let known else { return try read(db) }
         let found = try values(of: ["formatVersion", "schemaVersion", "schemaHash"], in: db)
-        if found["formatVersion"] == String(known.formatVersion), found["schemaVersion"] == String(known.schema.version),
-            found["schemaHash"] == known.schemaHash {
+        if found["formatVersion"] == String(known.formatVersion),
+            found["schemaVersion"] == String(known.schema.version),
+            found["schemaHash"] == known.schemaHash
+        {
             return known
         }
         return try read(db)
@@ -57,22 +61,28 @@ struct StoreMetadata {
         let rows = try db.fetchRows("SELECT key, value FROM \(db.dialect.quote(table))", types: [nil, nil])
         var values: [String: String] = [:]
         for row in rows {
-            guard case .string(let key) = row[0] else { throw damaged("table \(table) has a key that is not text (\(row[0]))") }
+            guard case .string(let key) = row[0] else {
+                throw damaged("table \(table) has a key that is not text (\(row[0]))")
+            }
             guard case .string(let value) = row[1] else {
                 throw damaged("table \(table) holds \(row[1]) for '\(key)', where Molt writes text")
             }
             values[key] = value
         }
-        guard let formatText = values["formatVersion"], let json = values["schema"], let hash = values["schemaHash"] else {
+        guard let formatText = values["formatVersion"], let json = values["schema"], let hash = values["schemaHash"]
+        else {
             throw damaged("metadata table is incomplete (it lacks the format version, the schema or its hash)")
         }
         guard let format = Int(formatText), format >= 1 else {
-            throw damaged("metadata table \(table) gives '\(formatText.prefix(40))' as the file format, which is not a format number")
+            throw damaged(
+                "metadata table \(table) gives '\(formatText.prefix(40))' as the file format, which is not a format number"
+            )
         }
         guard format <= currentFormatVersion else {
             throw MoltError(
                 .unsupportedFormat,
-                "The store uses Molt file format \(format), but this Molt reads format \(currentFormatVersion) at most; it was written by a newer Molt. Update Molt; nothing was written.")
+                "The store uses Molt file format \(format), but this Molt reads format \(currentFormatVersion) at most; it was written by a newer Molt. Update Molt; nothing was written."
+            )
         }
         if let known = lastDecoded.withLock({ $0 }), known.json == json {
             return StoreMetadata(formatVersion: format, schema: known.schema, schemaHash: hash)
@@ -102,7 +112,8 @@ struct StoreMetadata {
 
     private static func recordsKeys(_ schema: Schema, hash: String, in db: any SQLConnection) throws -> Bool {
         let found = try values(of: ["formatVersion", "schemaVersion", "schemaHash"], in: db)
-        return found["formatVersion"] == String(currentFormatVersion) && found["schemaVersion"] == String(schema.version)
+        return found["formatVersion"] == String(currentFormatVersion)
+            && found["schemaVersion"] == String(schema.version)
             && found["schemaHash"] == hash
     }
 
@@ -110,7 +121,8 @@ struct StoreMetadata {
     /// the cheap checks of an opening and of each read of a read-only store.
     static func values(of keys: [String], in db: any SQLConnection) throws -> [String: String] {
         let list = keys.map { db.dialect.literal(.string($0)) }.joined(separator: ", ")
-        let statement = try db.cachedStatement(.read, "SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN (\(list))")
+        let statement = try db.cachedStatement(
+            .read, "SELECT key, value FROM \(db.dialect.quote(table)) WHERE key IN (\(list))")
         defer { statement.reset() }
         var found: [String: String] = [:]
         while try statement.step() {
@@ -124,8 +136,11 @@ struct StoreMetadata {
     static func create(_ db: any SQLConnection) throws {
         let d = db.dialect
         let (text, integer, real) = (d.columnType(.string), d.columnType(.int), d.columnType(.double))
-        try db.execute(.create, "CREATE TABLE \(d.quote(table)) (key \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL)")
-        try db.execute(.create, """
+        try db.execute(
+            .create, "CREATE TABLE \(d.quote(table)) (key \(text) PRIMARY KEY NOT NULL, value \(text) NOT NULL)")
+        try db.execute(
+            .create,
+            """
             CREATE TABLE \(d.quote(historyTable)) (
                 \(d.identifierColumn("id")), fromVersion \(integer) NOT NULL, toVersion \(integer) NOT NULL,
                 startedAt \(real) NOT NULL, duration \(real) NOT NULL, objectsTouched \(integer) NOT NULL, steps \(text) NOT NULL,
@@ -155,14 +170,18 @@ struct StoreMetadata {
     /// PostgreSQL store was created with the column, and is not asked (a catalog query, ~1 ms a migration).
     static func append(_ record: MigrationRecord, in db: any SQLConnection) throws {
         let q = db.dialect.quote
-        if db.mayPredateCurrentFormat, try !hasDetails(db) { try db.execute(.alter, "ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT") }
+        if db.mayPredateCurrentFormat, try !hasDetails(db) {
+            try db.execute(.alter, "ALTER TABLE \(q(historyTable)) ADD COLUMN details TEXT")
+        }
         let details = String(decoding: try JSONEncoder().encode(record.stepRecords), as: UTF8.self)
         try db.execute(
             .bookkeeping,
             "INSERT INTO \(q(historyTable)) (fromVersion, toVersion, startedAt, duration, objectsTouched, steps, details) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                .int(Int64(record.fromVersion)), .int(Int64(record.toVersion)), .double(record.startedAt.timeIntervalSince1970),
-                .double(record.duration), .int(Int64(record.objectsTouched)), .string(record.steps.joined(separator: "\n")),
+                .int(Int64(record.fromVersion)), .int(Int64(record.toVersion)),
+                .double(record.startedAt.timeIntervalSince1970),
+                .double(record.duration), .int(Int64(record.objectsTouched)),
+                .string(record.steps.joined(separator: "\n")),
                 .string(details),
             ])
     }
@@ -177,7 +196,10 @@ struct StoreMetadata {
         let details = try hasDetails(db) ? "details" : "NULL"
         let columns = "id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details)"
         let table = db.dialect.quote(historyTable)
-        let sql = last.map { "SELECT * FROM (SELECT \(columns) FROM \(table) ORDER BY id DESC LIMIT \($0)) AS recent ORDER BY id" }
+        let sql =
+            last.map {
+                "SELECT * FROM (SELECT \(columns) FROM \(table) ORDER BY id DESC LIMIT \($0)) AS recent ORDER BY id"
+            }
             ?? "SELECT \(columns) FROM \(table) ORDER BY id"
         let rows = try db.fetchRows(sql, types: [.int, .int, .int, .double, .double, .int, .string, .string])
         return try rows.map(record)
@@ -186,7 +208,9 @@ struct StoreMetadata {
     private static func record(_ row: [Value]) throws -> MigrationRecord {
         let columns = ["id", "fromVersion", "toVersion", "startedAt", "duration", "objectsTouched", "steps", "details"]
         func wrong(_ i: Int, _ expected: String) -> MoltError {
-            damaged("history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes \(expected)")
+            damaged(
+                "history table \(historyTable) holds \(row[i]) in column '\(columns[i])' (row \(row[0])), where Molt writes \(expected)"
+            )
         }
         func integer(_ i: Int) throws -> Int {
             guard case .int(let v) = row[i], let value = Int(exactly: v) else { throw wrong(i, "an integer") }
@@ -209,7 +233,8 @@ struct StoreMetadata {
         }
         return MigrationRecord(
             fromVersion: try integer(1), toVersion: try integer(2), startedAt: Date(timeIntervalSince1970: try real(3)),
-            duration: try real(4), steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"), stepRecords: stepRecords,
+            duration: try real(4), steps: steps.isEmpty ? [] : steps.components(separatedBy: "\n"),
+            stepRecords: stepRecords,
             objectsTouched: try integer(5))
     }
 }

@@ -7,7 +7,11 @@ extension MoltError {
     /// log(error.underlying ?? "")                                   // before
     /// log(error.cause.map { String(describing: $0) } ?? "")          // now: the error itself is kept
     /// ```
-    @available(*, deprecated, renamed: "cause", message: "MoltError keeps the error that caused it: read `cause` (an `any Error`), and `String(describing:)` it for the text.")
+    @available(
+        *, deprecated, renamed: "cause",
+        message:
+            "MoltError keeps the error that caused it: read `cause` (an `any Error`), and `String(describing:)` it for the text."
+    )
     public var underlying: String? {
         cause.map { String(describing: $0) }
     }

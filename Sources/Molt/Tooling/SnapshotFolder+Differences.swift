@@ -21,7 +21,11 @@ extension SnapshotFolder {
         // Only the declaration order differs: stores are alike.
         if lines.isEmpty, recorded.contentHash == current.contentHash { return [] }
         if lines.isEmpty {
-            lines.append(Difference(text: "The schemas differ in a way Molt cannot name; compare the snapshot with `schema.snapshotJSON()`."))
+            lines.append(
+                Difference(
+                    text:
+                        "The schemas differ in a way Molt cannot name; compare the snapshot with `schema.snapshotJSON()`."
+                ))
         }
         return lines
     }
@@ -31,21 +35,30 @@ extension SnapshotFolder {
         func hint(_ name: String?) -> String { name.map { "'\($0)'" } ?? "none" }
         var lines: [Difference] = []
         if old.originalName != entity.originalName {
-            lines.append(Difference(
-                text: "Entity '\(entity.name)' has changed its originalName from \(hint(old.originalName)) to \(hint(entity.originalName)).",
-                entity: entity.name))
+            lines.append(
+                Difference(
+                    text:
+                        "Entity '\(entity.name)' has changed its originalName from \(hint(old.originalName)) to \(hint(entity.originalName)).",
+                    entity: entity.name))
         }
         for attribute in entity.attributes {
-            guard let before = old.attribute(named: attribute.name), before.originalName != attribute.originalName else { continue }
-            lines.append(Difference(
-                text: "Attribute '\(entity.name).\(attribute.name)' has changed its originalName from \(hint(before.originalName)) to \(hint(attribute.originalName)).",
-                entity: entity.name, property: attribute.name))
+            guard let before = old.attribute(named: attribute.name), before.originalName != attribute.originalName
+            else { continue }
+            lines.append(
+                Difference(
+                    text:
+                        "Attribute '\(entity.name).\(attribute.name)' has changed its originalName from \(hint(before.originalName)) to \(hint(attribute.originalName)).",
+                    entity: entity.name, property: attribute.name))
         }
         for relationship in entity.relationships {
-            guard let before = old.relationship(named: relationship.name), before.originalName != relationship.originalName else { continue }
-            lines.append(Difference(
-                text: "Relationship '\(entity.name).\(relationship.name)' has changed its originalName from \(hint(before.originalName)) to \(hint(relationship.originalName)).",
-                entity: entity.name, property: relationship.name))
+            guard let before = old.relationship(named: relationship.name),
+                before.originalName != relationship.originalName
+            else { continue }
+            lines.append(
+                Difference(
+                    text:
+                        "Relationship '\(entity.name).\(relationship.name)' has changed its originalName from \(hint(before.originalName)) to \(hint(relationship.originalName)).",
+                    entity: entity.name, property: relationship.name))
         }
         return lines
     }

@@ -86,8 +86,11 @@ extension SnapshotFolder {
             for step in try mappingSteps() {
                 let name = mappingURL(from: step.from, to: step.to).lastPathComponent
                 if lint.snapshots[step.from] == nil || lint.snapshots[step.to] == nil {
-                    lint.issues.append(LintIssue(
-                        .error, file: name, "it maps step \(step.from) → \(step.to), but the folder has no snapshot of version \(lint.snapshots[step.from] == nil ? step.from : step.to); add it, or rename the file after the step it maps."))
+                    lint.issues.append(
+                        LintIssue(
+                            .error, file: name,
+                            "it maps step \(step.from) → \(step.to), but the folder has no snapshot of version \(lint.snapshots[step.from] == nil ? step.from : step.to); add it, or rename the file after the step it maps."
+                        ))
                     continue
                 }
                 stages.append(step.from...step.to)
@@ -102,19 +105,27 @@ extension SnapshotFolder {
         }
         for store in shipped {
             guard let snapshot = lint.snapshots[store.schema.version] else {
-                lint.issues.append(LintIssue(
-                    .error,
-                    "\(store.name) is at version \(store.schema.version), which has no snapshot in the folder; record it as \(Self.fileName(version: store.schema.version))."))
+                lint.issues.append(
+                    LintIssue(
+                        .error,
+                        "\(store.name) is at version \(store.schema.version), which has no snapshot in the folder; record it as \(Self.fileName(version: store.schema.version))."
+                    ))
                 continue
             }
             guard snapshot.schema.contentHash != store.schema.contentHash else { continue }
-            let changes = SchemaDiff(from: store.schema, to: snapshot.schema).changes.map(\.description).joined(separator: " ")
-            lint.issues.append(LintIssue(
-                .error, file: snapshot.file,
-                "version \(store.schema.version) was edited after it shipped (\(store.name) was created with the original): \(changes) Restore it, and put the change in a new version."))
+            let changes = SchemaDiff(from: store.schema, to: snapshot.schema).changes.map(\.description).joined(
+                separator: " ")
+            lint.issues.append(
+                LintIssue(
+                    .error, file: snapshot.file,
+                    "version \(store.schema.version) was edited after it shipped (\(store.name) was created with the original): \(changes) Restore it, and put the change in a new version."
+                ))
         }
         for stage in stages where lint.snapshots[stage.lowerBound] == nil || lint.snapshots[stage.upperBound] == nil {
-            lint.issues.append(LintIssue(.error, "--stage \(stage.lowerBound):\(stage.upperBound) names a version with no snapshot in the folder."))
+            lint.issues.append(
+                LintIssue(
+                    .error,
+                    "--stage \(stage.lowerBound):\(stage.upperBound) names a version with no snapshot in the folder."))
         }
         return lint
     }
@@ -129,7 +140,8 @@ extension SnapshotFolder {
         var lint = Lint(versions: [], issues: [], hasUnreadableFile: false, snapshots: [:])
         for name in jsonFileNames().sorted(by: { key($0) < key($1) }) {
             guard let number = Int(name.dropLast(5)) else {
-                lint.issues.append(LintIssue(.error, file: name, "the name is not a version number; name snapshots `<version>.json`."))
+                lint.issues.append(
+                    LintIssue(.error, file: name, "the name is not a version number; name snapshots `<version>.json`."))
                 continue
             }
             let schema: Schema
@@ -146,15 +158,24 @@ extension SnapshotFolder {
             }
             let canonical = Self.fileName(version: schema.version)
             if schema.version != number {
-                lint.issues.append(LintIssue(
-                    .error, file: name, "it holds version \(schema.version), but its name says \(number); rename it \(canonical) or fix its version."))
+                lint.issues.append(
+                    LintIssue(
+                        .error, file: name,
+                        "it holds version \(schema.version), but its name says \(number); rename it \(canonical) or fix its version."
+                    ))
             }
             if let other = lint.snapshots[schema.version] {
-                lint.issues.append(LintIssue(.error, file: name, "version \(schema.version) is also in \(other.file); keep one snapshot per version."))
+                lint.issues.append(
+                    LintIssue(
+                        .error, file: name,
+                        "version \(schema.version) is also in \(other.file); keep one snapshot per version."))
                 continue
             }
             if schema.version == number && name != canonical {
-                lint.issues.append(LintIssue(.error, file: name, "the name is not written as Molt writes version \(number); rename it \(canonical)."))
+                lint.issues.append(
+                    LintIssue(
+                        .error, file: name,
+                        "the name is not written as Molt writes version \(number); rename it \(canonical)."))
             }
             lint.snapshots[schema.version] = (name, schema)
         }
@@ -169,22 +190,30 @@ extension SnapshotFolder {
         let (from, to) = (old.schema.version, new.schema.version)
         var issues: [LintIssue] = []
         if let missing = missingVersions(after: from, before: to) {
-            issues.append(LintIssue(
-                .error, "\(missing) missing between \(old.file) and \(new.file); keep the snapshot of every version you shipped."))
+            issues.append(
+                LintIssue(
+                    .error,
+                    "\(missing) missing between \(old.file) and \(new.file); keep the snapshot of every version you shipped."
+                ))
         }
         let diff = SchemaDiff(from: old.schema, to: new.schema)
         if !stages.contains(where: { $0.lowerBound <= from && $0.upperBound >= to }) {
             for refusal in diff.refusals {
-                issues.append(LintIssue(
-                    .error, file: new.file, "step \(from) → \(to) cannot be inferred and no --stage covers it: \(refusal)"))
+                issues.append(
+                    LintIssue(
+                        .error, file: new.file,
+                        "step \(from) → \(to) cannot be inferred and no --stage covers it: \(refusal)"))
             }
         } else if diff.isInferable && stages.contains(from...to) {
-            issues.append(LintIssue(
-                .warning, file: new.file,
-                "step \(from) → \(to) has a declared stage, but Molt can infer it; the stage is only needed if it changes values."))
+            issues.append(
+                LintIssue(
+                    .warning, file: new.file,
+                    "step \(from) → \(to) has a declared stage, but Molt can infer it; the stage is only needed if it changes values."
+                ))
         }
         for change in diff.changes where change.isDestructive {
-            issues.append(LintIssue(.warning, file: new.file, "step \(from) → \(to) deletes data: \(change.description)"))
+            issues.append(
+                LintIssue(.warning, file: new.file, "step \(from) → \(to) deletes data: \(change.description)"))
         }
         for rename in diff.likelyRenames {
             issues.append(LintIssue(.warning, file: new.file, "step \(from) → \(to): \(rename.fix(inFile: new.file))"))
@@ -192,7 +221,8 @@ extension SnapshotFolder {
         for move in diff.likelyMoves {
             issues.append(LintIssue(.warning, file: new.file, "step \(from) → \(to): \(move.fix(from: from, to: to))"))
         }
-        let form: SchemaDiff.StepForm = stages.contains { $0.lowerBound <= from && $0.upperBound >= to } ? .stage : .inferred
+        let form: SchemaDiff.StepForm =
+            stages.contains { $0.lowerBound <= from && $0.upperBound >= to } ? .stage : .inferred
         for dependency in diff.dataDependencies(form) {
             issues.append(LintIssue(.warning, file: new.file, dependency.description))
         }

@@ -97,7 +97,8 @@ public struct SnapshotFolder: Sendable, Hashable {
     public static func step(ofMappingFileNamed name: String) -> (from: Int, to: Int)? {
         guard name.hasSuffix(mappingSuffix) else { return nil }
         let parts = name.dropLast(mappingSuffix.count).components(separatedBy: "-to-")
-        guard parts.count == 2, let from = version(ofFileNamed: parts[0] + ".json"), let to = version(ofFileNamed: parts[1] + ".json")
+        guard parts.count == 2, let from = version(ofFileNamed: parts[0] + ".json"),
+            let to = version(ofFileNamed: parts[1] + ".json")
         else { return nil }
         return (from, to)
     }
@@ -113,7 +114,8 @@ public struct SnapshotFolder: Sendable, Hashable {
             guard let step = Self.step(ofMappingFileNamed: name), step.from < step.to else {
                 throw MoltError(
                     .invalidSchema,
-                    "The snapshots folder \(directory.path) holds '\(name)', which is not named after a step; a mapping file is named '<from>-to-<to>.mapping.json' with <from> older than <to>, as '3-to-4.mapping.json'. Rename or remove it.")
+                    "The snapshots folder \(directory.path) holds '\(name)', which is not named after a step; a mapping file is named '<from>-to-<to>.mapping.json' with <from> older than <to>, as '3-to-4.mapping.json'. Rename or remove it."
+                )
             }
             steps.append(step)
         }
@@ -132,7 +134,8 @@ public struct SnapshotFolder: Sendable, Hashable {
             guard let version = Self.version(ofFileNamed: name) else {
                 throw MoltError(
                     .invalidSchema,
-                    "The snapshots folder \(directory.path) holds '\(name)', which is not named after a schema version; snapshot files are named '<version>.json'. Rename or remove it.")
+                    "The snapshots folder \(directory.path) holds '\(name)', which is not named after a schema version; snapshot files are named '<version>.json'. Rename or remove it."
+                )
             }
             versions.append(version)
         }
@@ -165,13 +168,15 @@ public struct SnapshotFolder: Sendable, Hashable {
             schema = try Schema(snapshotJSON: data)
         } catch let error as MoltError {
             throw MoltError(
-                .invalidSchema, "The snapshot \(name) cannot be read: \(error.message) Restore it from version control.",
+                .invalidSchema,
+                "The snapshot \(name) cannot be read: \(error.message) Restore it from version control.",
                 entity: error.entity, property: error.property, cause: error)
         }
         guard schema.version == version else {
             throw MoltError(
                 .invalidSchema,
-                "The snapshot \(name) records version \(schema.version), not \(version); a file must be named after the version it records. Restore it from version control.")
+                "The snapshot \(name) records version \(schema.version), not \(version); a file must be named after the version it records. Restore it from version control."
+            )
         }
         return schema
     }
@@ -216,7 +221,8 @@ public struct SnapshotFolder: Sendable, Hashable {
         } catch let error as MoltError {
             throw error
         } catch {
-            throw MoltError(.ioError, "Could not write the snapshot \(file.path): \(error.localizedDescription)", cause: error)
+            throw MoltError(
+                .ioError, "Could not write the snapshot \(file.path): \(error.localizedDescription)", cause: error)
         }
     }
 
@@ -239,7 +245,8 @@ public struct SnapshotFolder: Sendable, Hashable {
                 if index == schemas.count - 1 { continue }
                 throw MoltError(
                     .snapshotMissing,
-                    "Version \(schema.version) has no snapshot \(Self.fileName(version: schema.version)) in \(directory.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try FrozenSchemas.record(schema, in: folder)`.")
+                    "Version \(schema.version) has no snapshot \(Self.fileName(version: schema.version)) in \(directory.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try FrozenSchemas.record(schema, in: folder)`."
+                )
             }
             try verify(schema)
         }
@@ -251,7 +258,8 @@ public struct SnapshotFolder: Sendable, Hashable {
     ///   difference, its first entity and attribute in ``MoltError/entity`` and ``MoltError/property``;
     ///   ``MoltError/Code/snapshotMissing`` when the version is not recorded.
     public func verify(_ schema: Schema) throws {
-        try Self.verify(schema, against: try self.schema(version: schema.version), named: Self.fileName(version: schema.version))
+        try Self.verify(
+            schema, against: try self.schema(version: schema.version), named: Self.fileName(version: schema.version))
     }
 
     /// Verifies a schema against its recorded form (read from a file named `name`).

@@ -41,23 +41,30 @@ extension Store {
     /// - Returns: The steps and statements; no step and no statement when the store is already at `schema`.
     /// - Throws: The ``MoltError`` the real migration would throw: ``MoltError/Code/storeIsNewer``,
     ///   ``MoltError/Code/migrationNotInferable``, ``MoltError/Code/validationFailed``…
-    package static func dryRunMigration(at url: URL, to schema: Schema, plan: MigrationPlan? = nil) throws -> MigrationDryRun {
+    package static func dryRunMigration(
+        at url: URL, to schema: Schema, plan: MigrationPlan? = nil
+    ) throws -> MigrationDryRun {
         try dryRunMigration(at: .file(url), to: schema, plan: plan)
     }
 
     /// Runs the migration of the store at `location` in a transaction that is rolled back, recording the
     /// statements it executes: on PostgreSQL (transactional DDL) the database itself is left as it was.
-    package static func dryRunMigration(at location: StoreLocation, to schema: Schema, plan: MigrationPlan? = nil) throws -> MigrationDryRun {
+    package static func dryRunMigration(
+        at location: StoreLocation, to schema: Schema, plan: MigrationPlan? = nil
+    ) throws -> MigrationDryRun {
         try schema.validate()
         let stored = try inspect(at: location, countingObjects: false).schema
         var options = Options()
         options.plan = plan
-        guard case .migrate(let from) = try decision(
-            for: StoreMetadata(formatVersion: StoreMetadata.currentFormatVersion, schema: stored, schemaHash: stored.contentHash),
-            schema: schema, options: options)
+        guard
+            case .migrate(let from) = try decision(
+                for: StoreMetadata(
+                    formatVersion: StoreMetadata.currentFormatVersion, schema: stored, schemaHash: stored.contentHash),
+                schema: schema, options: options)
         else {
             return MigrationDryRun(
-                fromVersion: stored.version, toVersion: stored.version, steps: [], statements: [], objectsTouched: 0, stepRecords: [])
+                fromVersion: stored.version, toVersion: stored.version, steps: [], statements: [], objectsTouched: 0,
+                stepRecords: [])
         }
         let database = try location.engine.open(options: options)
         defer { try? database.close() }
@@ -72,12 +79,15 @@ extension Store {
                 statements: [], objectsTouched: record.objectsTouched, stepRecords: record.stepRecords)
             db.statementObserver = nil
             for entity in schema.entities {
-                result?.objectCounts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
+                result?.objectCounts[entity.name] = Int(
+                    try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
             }
             return false
         }
         guard var dryRun = result else {
-            throw MoltError(.migrationFailed, "The dry run of the migration of \(location) ended without a result; nothing was written.")
+            throw MoltError(
+                .migrationFailed,
+                "The dry run of the migration of \(location) ended without a result; nothing was written.")
         }
         dryRun.statements = recorder.statements
         return dryRun
@@ -95,11 +105,13 @@ extension Store {
     /// - Returns: The number of steps the migration takes; 0 when the store is already at `schema`.
     /// - Throws: ``MoltError`` with the message `Store.open(at:schema:options:)` would give.
     @discardableResult
-    package static func checkMigration(from stored: Schema, to schema: Schema, plan: MigrationPlan? = nil) throws -> Int {
+    package static func checkMigration(from stored: Schema, to schema: Schema, plan: MigrationPlan? = nil) throws -> Int
+    {
         try schema.validate()
         var options = Options()
         options.plan = plan
-        let metadata = StoreMetadata(formatVersion: StoreMetadata.currentFormatVersion, schema: stored, schemaHash: stored.contentHash)
+        let metadata = StoreMetadata(
+            formatVersion: StoreMetadata.currentFormatVersion, schema: stored, schemaHash: stored.contentHash)
         guard case .migrate(let from) = try decision(for: metadata, schema: schema, options: options) else { return 0 }
         return try (plan ?? MigrationPlan.inferred(from: from, to: schema)).path(from: from).count
     }

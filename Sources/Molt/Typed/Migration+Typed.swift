@@ -39,8 +39,11 @@ extension Migration {
         let attributeCount = newEntity.attributes.count
         var links: [(id: Int64, targets: [Value])] = []
         try enumerateObjects(ofType: oldEntity.name) { oldObject, newObject in
-            let ids = try oldToOnes.map { try old.destinationIDs(entity: oldEntity, relationship: $0, of: oldObject.id).first }
-            let row = ModelRow(values: oldObject.values + ids.map { $0.map(Value.int) ?? .null }, entity: oldEntity, id: oldObject.id)
+            let ids = try oldToOnes.map {
+                try old.destinationIDs(entity: oldEntity, relationship: $0, of: oldObject.id).first
+            }
+            let row = ModelRow(
+                values: oldObject.values + ids.map { $0.map(Value.int) ?? .null }, entity: oldEntity, id: oldObject.id)
             let model = try transform(try Old(row: row), newObject)
             let encoded = model.encodedValues
             for (index, attribute) in newEntity.attributes.enumerated() { newObject[attribute.name] = encoded[index] }
@@ -50,8 +53,11 @@ extension Migration {
             let object = DynamicObject(entity: newEntity.name, id: id, values: [:])
             for (relationship, target) in zip(newToOnes, targets) {
                 let targetID = target.int
-                guard try new.destinationIDs(entity: newEntity, relationship: relationship, of: id).first != targetID else { continue }
-                try new.set(relationship.name, of: object, to: targetID.map { DynamicObject(entity: relationship.destination, id: $0, values: [:]) })
+                guard try new.destinationIDs(entity: newEntity, relationship: relationship, of: id).first != targetID
+                else { continue }
+                try new.set(
+                    relationship.name, of: object,
+                    to: targetID.map { DynamicObject(entity: relationship.destination, id: $0, values: [:]) })
             }
         }
     }
@@ -84,8 +90,11 @@ extension Migration {
         // Each object is decoded whole into the model the body receives.
         workspace.didRead(oldEntity.name)
         try enumerateOldObjects(ofType: oldEntity.name) { oldObject in
-            let ids = try oldToOnes.map { try old.destinationIDs(entity: oldEntity, relationship: $0, of: oldObject.id).first }
-            let row = ModelRow(values: oldObject.values + ids.map { $0.map(Value.int) ?? .null }, entity: oldEntity, id: oldObject.id)
+            let ids = try oldToOnes.map {
+                try old.destinationIDs(entity: oldEntity, relationship: $0, of: oldObject.id).first
+            }
+            let row = ModelRow(
+                values: oldObject.values + ids.map { $0.map(Value.int) ?? .null }, entity: oldEntity, id: oldObject.id)
             try body(try Old(row: row))
         }
     }
@@ -103,14 +112,18 @@ extension Migration {
     private func oldSideEntity<M: PersistentModel>(_ type: M.Type) throws -> Entity {
         try old.typedEntity(
             M.self,
-            fix: "in the stage \(fromVersion) → \(toVersion), `migration.old` reads version \(fromVersion): read it with a model of version \(fromVersion) (`migration.enumerateObjects(<model of \(fromVersion)>.self, to: <model of \(toVersion)>.self)`); an entity new in version \(toVersion) has no old objects: insert its objects with `migration.new.insert(…)`.")
+            fix:
+                "in the stage \(fromVersion) → \(toVersion), `migration.old` reads version \(fromVersion): read it with a model of version \(fromVersion) (`migration.enumerateObjects(<model of \(fromVersion)>.self, to: <model of \(toVersion)>.self)`); an entity new in version \(toVersion) has no old objects: insert its objects with `migration.new.insert(…)`."
+        )
     }
 
     /// The new version's entity of a model the stage writes.
     private func newSideEntity<M: PersistentModel>(_ type: M.Type) throws -> Entity {
         try new.typedEntity(
             M.self,
-            fix: "in the stage \(fromVersion) → \(toVersion), `migration.new` writes version \(toVersion): return a model of version \(toVersion); for an entity that version \(toVersion) removes, read the old objects with `migration.enumerateOldObjects(\(Self.name(M.self)).self) { old in … }` with the model of version \(fromVersion).")
+            fix:
+                "in the stage \(fromVersion) → \(toVersion), `migration.new` writes version \(toVersion): return a model of version \(toVersion); for an entity that version \(toVersion) removes, read the old objects with `migration.enumerateOldObjects(\(Self.name(M.self)).self) { old in … }` with the model of version \(fromVersion)."
+        )
     }
 
     /// Checks that the new model's entity is the one the old model's entity becomes.
@@ -120,7 +133,9 @@ extension Migration {
         let became = try entityPair(oldEntity.name).new
         guard became?.name != newEntity.name else { return }
         let (oldName, newName) = (Self.name(Old.self), Self.name(New.self))
-        let fate = became.map { "becomes '\($0.name)' in version \(toVersion), not '\(newEntity.name)'" } ?? "is removed by version \(toVersion)"
+        let fate =
+            became.map { "becomes '\($0.name)' in version \(toVersion), not '\(newEntity.name)'" }
+            ?? "is removed by version \(toVersion)"
         throw MoltError(
             .invalidValue,
             "Entity '\(oldEntity.name)' \(fate), so `enumerateObjects(\(oldName).self, to: \(newName).self)` cannot turn its objects into '\(newEntity.name)' objects in place. Read them with `migration.enumerateOldObjects(\(oldName).self) { old in … }` and insert what replaces them with `migration.new.insert(\(newName)(…))`.",

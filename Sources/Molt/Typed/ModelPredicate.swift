@@ -15,7 +15,9 @@ public struct ModelPredicate<Model: PersistentModel>: Sendable {
     /// ```swift
     /// let hasSubtitle: ModelPredicate<Note> = .dynamic(.isNotNull("subtitle"))
     /// ```
-    public static func dynamic(_ predicate: ObjectPredicate) -> ModelPredicate { ModelPredicate(compiled: .success(predicate)) }
+    public static func dynamic(_ predicate: ObjectPredicate) -> ModelPredicate {
+        ModelPredicate(compiled: .success(predicate))
+    }
 
     /// The dynamic predicate.
     ///
@@ -27,7 +29,10 @@ public struct ModelPredicate<Model: PersistentModel>: Sendable {
     }
 
     static func combine(_ parts: [ModelPredicate], _ build: ([ObjectPredicate]) -> ObjectPredicate) -> ModelPredicate {
-        ModelPredicate(compiled: Result { () throws(MoltError) in try build(parts.map { part throws(MoltError) in try part.compiled.get() }) })
+        ModelPredicate(
+            compiled: Result { () throws(MoltError) in
+                try build(parts.map { part throws(MoltError) in try part.compiled.get() })
+            })
     }
 
     /// The string property contains `text` (case-sensitive).
@@ -56,9 +61,13 @@ public struct ModelPredicate<Model: PersistentModel>: Sendable {
     }
 
     /// Both conditions hold.
-    public static func && (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate { combine([lhs, rhs], ObjectPredicate.and) }
+    public static func && (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate {
+        combine([lhs, rhs], ObjectPredicate.and)
+    }
     /// At least one condition holds.
-    public static func || (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate { combine([lhs, rhs], ObjectPredicate.or) }
+    public static func || (lhs: ModelPredicate, rhs: ModelPredicate) -> ModelPredicate {
+        combine([lhs, rhs], ObjectPredicate.or)
+    }
     /// The condition does not hold.
     public static prefix func ! (operand: ModelPredicate) -> ModelPredicate { combine([operand]) { .not($0[0]) } }
     /// Every condition holds (true for none).
@@ -107,6 +116,9 @@ public struct ModelSort<Model: PersistentModel>: Sendable {
 
     /// Larger values first.
     public static func descending<V: PersistentValue>(_ keyPath: KeyPath<Model, V>) -> ModelSort {
-        ModelSort(compiled: Result { () throws(MoltError) in try Model.storedName(keyPath) }.map { ObjectSort($0, ascending: false) })
+        ModelSort(
+            compiled: Result { () throws(MoltError) in try Model.storedName(keyPath) }.map {
+                ObjectSort($0, ascending: false)
+            })
     }
 }

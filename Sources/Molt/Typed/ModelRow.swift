@@ -59,7 +59,8 @@ public struct ModelRow {
     private func name(_ index: Int) -> String {
         if index < entity.attributes.count { return entity.attributes[index].name }
         let toOne = entity.relationships.filter { $0.kind == .toOne }
-        return index - entity.attributes.count < toOne.count ? toOne[index - entity.attributes.count].name : "column \(index)"
+        return index - entity.attributes.count < toOne.count
+            ? toOne[index - entity.attributes.count].name : "column \(index)"
     }
 
     /// The value of column `index` as a dynamic ``Value`` of `type`.
@@ -70,7 +71,8 @@ public struct ModelRow {
         case .statement(let statement):
             guard let value = statement.value(index + 1, as: type) else {
                 throw SQLStoredValue.mismatch(
-                    entity: entity.name, attribute: name(index), objectID: id, found: statement.describe(index + 1), expected: type)
+                    entity: entity.name, attribute: name(index), objectID: id, found: statement.describe(index + 1),
+                    expected: type)
             }
             return value
         case .values(let values):
@@ -84,11 +86,13 @@ public struct ModelRow {
         if let converted = V(moltValue: value) { return converted }
         if value.isNull {
             throw MoltError(
-                .invalidValue, "Attribute '\(entity.name).\(name(index))' is required but holds null; give it a value before reading it as '\(entity.name)'.",
+                .invalidValue,
+                "Attribute '\(entity.name).\(name(index))' is required but holds null; give it a value before reading it as '\(entity.name)'.",
                 entity: entity.name, property: name(index))
         }
         throw MoltError(
-            .invalidValue, "Attribute '\(entity.name).\(name(index))' holds \(value), which is not a \(V.self).", entity: entity.name,
+            .invalidValue, "Attribute '\(entity.name).\(name(index))' holds \(value), which is not a \(V.self).",
+            entity: entity.name,
             property: name(index))
     }
 }

@@ -22,11 +22,17 @@ extension Objects {
         let model = M.entity
         let fix = fix ?? "open the store with the schema that '\(M.self)' belongs to."
         guard let stored = schema.entity(named: model.name) else {
-            throw MoltError(.invalidValue, "Schema version \(schema.version) has no entity '\(model.name)'; \(fix)", entity: model.name)
+            throw MoltError(
+                .invalidValue, "Schema version \(schema.version) has no entity '\(model.name)'; \(fix)",
+                entity: model.name)
         }
-        let matches = stored.attributes.count == model.attributes.count
-            && zip(stored.attributes, model.attributes).allSatisfy { $0.name == $1.name && $0.type == $1.type && $0.isOptional == $1.isOptional }
-            && stored.relationships.filter { $0.kind == .toOne }.map(\.name) == model.relationships.filter { $0.kind == .toOne }.map(\.name)
+        let matches =
+            stored.attributes.count == model.attributes.count
+            && zip(stored.attributes, model.attributes).allSatisfy {
+                $0.name == $1.name && $0.type == $1.type && $0.isOptional == $1.isOptional
+            }
+            && stored.relationships.filter { $0.kind == .toOne }.map(\.name)
+                == model.relationships.filter { $0.kind == .toOne }.map(\.name)
         guard matches else {
             var modelSchema = schema
             modelSchema.entities = schema.entities.map { $0.name == model.name ? model : $0 }
@@ -57,7 +63,8 @@ extension Objects {
         try requireWritable()
         let plan = try TypedInsertPlan.of(M.self, in: self)
         let entity = plan.entity
-        let statement = try db.cachedStatement(.insert(into: layout.physicalTable(entity.name), explicitID: false), plan.insertSQL)
+        let statement = try db.cachedStatement(
+            .insert(into: layout.physicalTable(entity.name), explicitID: false), plan.insertSQL)
         statement.reset()
         var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
         model.encode(to: &columns)
@@ -92,9 +99,12 @@ extension Objects {
         try requireWritable()
         let entity = try typedEntity(M.self)
         guard let id = model.persistentID else {
-            throw MoltError(.objectNotFound, "This '\(entity.name)' value was never inserted; insert it instead of saving it.", entity: entity.name)
+            throw MoltError(
+                .objectNotFound, "This '\(entity.name)' value was never inserted; insert it instead of saving it.",
+                entity: entity.name)
         }
-        let previous = try M.toOneRelationships.contains { $0.inverse != nil }
+        let previous =
+            try M.toOneRelationships.contains { $0.inverse != nil }
             ? M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first } : nil
         let statement = try db.cachedStatement(.update, TypedSQL.of(M.self, in: layout).update)
         statement.reset()
@@ -106,7 +116,8 @@ extension Objects {
         try checkLinkedObjectsExist(of: model, entity: entity)
         try willWrite(entity.name, properties: entity.attributes.map(\.name) + M.toOneRelationships.map(\.name))
         guard try statement.execute([]) == 1 else {
-            throw MoltError(.objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
+            throw MoltError(
+                .objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)
         }
         observer?.didUpdate(entity.name, id: id)
         try linkInverses(of: model, entity: entity, previous: previous)
@@ -125,7 +136,8 @@ extension Objects {
                 "Relationship '\(entity.name).\(name)' points to a '\(destination)' value that was never inserted (its persistentID is nil), so it would be stored empty. Insert the '\(destination)' first and link the value `insert` returned.",
                 entity: entity.name, property: name)
         }
-        if let (index, reason) = columns.unstorable, index < entity.attributes.count, index < columns.nanColumn ?? .max {
+        if let (index, reason) = columns.unstorable, index < entity.attributes.count, index < columns.nanColumn ?? .max
+        {
             throw Self.unstorable(entity: entity.name, attribute: entity.attributes[index].name, reason: reason)
         }
         guard let index = columns.nanColumn, index < entity.attributes.count else {
@@ -134,7 +146,8 @@ extension Objects {
         }
         let attribute = entity.attributes[index]
         throw MoltError(
-            .invalidValue, "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not nan.",
+            .invalidValue,
+            "Attribute '\(entity.name).\(attribute.name)' holds \(attribute.type.rawValue) values, not nan.",
             entity: entity.name, property: attribute.name)
     }
 
@@ -159,8 +172,11 @@ extension Objects {
                 // The destination pointed back at another object, which must let go of it (one to one).
                 let column = layout.column(entity.name, step.relationship.name)
                 try willWrite(entity.name, properties: [step.relationship.name])
-                try db.cachedStatement(.update, "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) = ? AND \(idColumn) <> ?")
-                    .execute([.int(target), .int(id)])
+                try db.cachedStatement(
+                    .update,
+                    "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) = ? AND \(idColumn) <> ?"
+                )
+                .execute([.int(target), .int(id)])
             }
             let sql = step.linkSQL ?? linkSQL(entity: step.destination, relationship: step.inverse)
             try rawLink(entity: step.destination, relationship: step.inverse, sql: sql, target, id)
@@ -193,7 +209,9 @@ extension Objects {
                 .update,
                 "UPDATE \(layout.table(entity.name)) SET \(layout.column(entity.name, relationship.name)) = ? WHERE \(idColumn) = ?"
             ).execute([old.map(Value.int) ?? .null, .int(id)])
-            try set(relationship.name, of: object, to: DynamicObject(entity: relationship.destination, id: target, values: [:]))
+            try set(
+                relationship.name, of: object,
+                to: DynamicObject(entity: relationship.destination, id: target, values: [:]))
         }
     }
 
@@ -230,7 +248,9 @@ extension Objects {
     ) throws -> [M] {
         var result: [M] = []
         // Appending never re-enters the store, so the cached statement can serve.
-        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: true) { result.append($0) }
+        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: true) {
+            result.append($0)
+        }
         return result
     }
 
@@ -258,8 +278,12 @@ extension Objects {
             arguments = compiled.1
         }
         let sorts = try orderBy.map { try $0.compiled.get() }
-        sql += " ORDER BY " + (sorts.isEmpty ? idColumn
-            : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(separator: ", "))
+        sql +=
+            " ORDER BY "
+            + (sorts.isEmpty
+                ? idColumn
+                : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(
+                    separator: ", "))
         sql += dialect.limitClause(limit: limit, offset: offset)
         let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
@@ -279,7 +303,10 @@ extension Objects {
     /// - Throws: ``MoltError`` when the entity declares no primary key.
     public func model<M: PersistentModel, K: PersistentValue>(_ type: M.Type, primaryKey: K) throws -> M? {
         guard let key = M.entity.primaryKey else {
-            throw MoltError(.invalidValue, "Entity '\(M.entity.name)' declares no primary key; fetch it with `model(_:id:)` or a predicate.", entity: M.entity.name)
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(M.entity.name)' declares no primary key; fetch it with `model(_:id:)` or a predicate.",
+                entity: M.entity.name)
         }
         return try fetch(type, where: .dynamic(.equal(key, primaryKey.moltValue)), limit: 1).first
     }

@@ -73,7 +73,8 @@ extension PersistentModel {
     static func decode(_ object: DynamicObject, toOneIDs: [Int64?]) throws -> Self {
         let entity = Self.entity
         guard object.entity == entity.name else {
-            throw MoltError(.invalidValue, "A '\(object.entity)' object cannot be read as '\(entity.name)'.", entity: object.entity)
+            throw MoltError(
+                .invalidValue, "A '\(object.entity)' object cannot be read as '\(entity.name)'.", entity: object.entity)
         }
         let values = entity.attributes.map { object[$0.name] } + toOneIDs.map { $0.map(Value.int) ?? .null }
         return try Self(row: ModelRow(values: values, entity: entity, id: object.id))
@@ -115,7 +116,8 @@ extension PersistentModel {
     static func storedName(_ keyPath: PartialKeyPath<Self>) throws(MoltError) -> String {
         guard let name = propertyName(for: keyPath) else {
             throw MoltError(
-                .invalidValue, "A key path to a '\(type(of: keyPath).valueType)' value is not a stored property of '\(entity.name)': use an attribute or a relationship, not a computed or @Transient property.",
+                .invalidValue,
+                "A key path to a '\(type(of: keyPath).valueType)' value is not a stored property of '\(entity.name)': use an attribute or a relationship, not a computed or @Transient property.",
                 entity: entity.name)
         }
         return name

@@ -165,7 +165,9 @@ extension StoredAsJSON {
 
     /// The value decoded from JSON text; nil when the text is not a value of this type.
     public init?(moltValue: Value) {
-        guard case .string(let text) = moltValue, let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8)) else { return nil }
+        guard case .string(let text) = moltValue,
+            let value = try? JSONDecoder().decode(Self.self, from: Data(text.utf8))
+        else { return nil }
         self = value
     }
 }

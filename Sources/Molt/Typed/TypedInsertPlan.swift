@@ -39,8 +39,13 @@ struct TypedInsertPlan: @unchecked Sendable {
             guard let inverseName = relationship.inverse else { continue }
             let destination = try objects.entity(relationship.destination)
             let inverse = try objects.relationship(inverseName, of: destination)
-            let linkSQL = standard && layout.isStandard(destination.name) ? objects.linkSQL(entity: destination, relationship: inverse) : nil
-            inverses.append(Inverse(offset: offset, relationship: relationship, destination: destination, inverse: inverse, linkSQL: linkSQL))
+            let linkSQL =
+                standard && layout.isStandard(destination.name)
+                ? objects.linkSQL(entity: destination, relationship: inverse) : nil
+            inverses.append(
+                Inverse(
+                    offset: offset, relationship: relationship, destination: destination, inverse: inverse,
+                    linkSQL: linkSQL))
         }
         let plan = TypedInsertPlan(entity: entity, inverses: inverses, insertSQL: TypedSQL.of(type, in: layout).insert)
         if standard { cache.withLock { $0[key] = (schema, plan) } }

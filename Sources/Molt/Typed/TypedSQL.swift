@@ -17,10 +17,12 @@ struct TypedSQL: Sendable {
         let id = layout.dialect.quote(StoreLayout.idColumn)
         let insertColumns = columns + fillers.map { layout.dialect.quote($0.column) }
         let marks = columns.map { _ in "?" } + fillers.map(\.literal)
-        insert = insertColumns.isEmpty
+        insert =
+            insertColumns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"
             : "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))"
-        update = columns.isEmpty
+        update =
+            columns.isEmpty
             ? "UPDATE \(table) SET \(id) = \(id) WHERE \(id) = ?"
             : "UPDATE \(table) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(id) = ?"
         select = "SELECT \(([id] + columns).joined(separator: ", ")) FROM \(table)"

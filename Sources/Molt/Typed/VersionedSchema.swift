@@ -99,7 +99,9 @@ extension Store {
     ///   - plan: The versions and stages.
     ///   - options: Journal mode, development reset, progress; the plan replaces `options.plan`.
     /// - Throws: ``MoltError`` as `Store.open(at:schema:options:)`, or ``MoltError/Code/invalidPlan``.
-    public static func open<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) throws -> Store {
+    public static func open<P: SchemaMigrationPlan>(
+        at url: URL, plan: P.Type, options: Options = Options()
+    ) throws -> Store {
         var options = options
         options.plan = try P.migrationPlan()
         return try open(at: url, schema: P.newestSchema, options: options)
@@ -113,7 +115,9 @@ extension Store {
     /// ```
     ///
     /// - Throws: ``MoltError`` as `Store.open(at:schema:options:)`, or ``MoltError/Code/invalidPlan``.
-    public static func open<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) async throws -> Store {
+    public static func open<P: SchemaMigrationPlan>(
+        at url: URL, plan: P.Type, options: Options = Options()
+    ) async throws -> Store {
         var options = options
         options.plan = try P.migrationPlan()
         return try await open(at: url, schema: P.newestSchema, options: options)
@@ -128,7 +132,9 @@ extension Store {
     /// ```
     ///
     /// - Throws: ``MoltError/Code/invalidPlan`` when the plan is not valid; opening errors come from `store`.
-    public static func opening<P: SchemaMigrationPlan>(at url: URL, plan: P.Type, options: Options = Options()) throws -> Opening {
+    public static func opening<P: SchemaMigrationPlan>(
+        at url: URL, plan: P.Type, options: Options = Options()
+    ) throws -> Opening {
         var options = options
         options.plan = try P.migrationPlan()
         return opening(at: url, schema: P.newestSchema, options: options)

@@ -7,7 +7,8 @@ extension CheckCommand {
     /// Whether the argument names a file (a store) rather than a folder of snapshots.
     static func namesStoreFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: Files.url(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        return FileManager.default.fileExists(atPath: Files.url(path).path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue
     }
 
     /// Opens the store read-only (nothing is written) and checks every page, index, link and Molt's own tables.
@@ -22,7 +23,9 @@ extension CheckCommand {
             struct Report: Encodable { var store: String, version: Int, sound: Bool }
             try Terminal.json(Report(store: url.path, version: store.schema.version, sound: true))
         } else {
-            Terminal.line("\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), and Molt's metadata and history read; version \(store.schema.version).")
+            Terminal.line(
+                "\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), and Molt's metadata and history read; version \(store.schema.version)."
+            )
         }
     }
 }

@@ -7,7 +7,8 @@ import Molt
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Lint a folder of schema snapshots (0.json, 1.json, …): gaps, duplicates, steps that need code, edits.",
+        abstract:
+            "Lint a folder of schema snapshots (0.json, 1.json, …): gaps, duplicates, steps that need code, edits.",
         discussion: """
             Errors: a file that does not read as a valid schema, a file whose name is not the version inside it, \
             two files for one version, a version missing between two others, and a step between consecutive \
@@ -29,12 +30,15 @@ struct CheckCommand: ParsableCommand {
 
     @Option(
         name: .customLong("stage"),
-        help: ArgumentHelp("A step that the app covers with a custom stage, as FROM:TO (repeatable).", valueName: "from:to"))
+        help: ArgumentHelp(
+            "A step that the app covers with a custom stage, as FROM:TO (repeatable).", valueName: "from:to"))
     var stages: [String] = []
 
     @Option(
         name: .customLong("against"),
-        help: ArgumentHelp("A store created by a shipped version (repeatable): its version's snapshot must not have been edited since.", valueName: "store"))
+        help: ArgumentHelp(
+            "A store created by a shipped version (repeatable): its version's snapshot must not have been edited since.",
+            valueName: "store"))
     var stores: [String] = []
 
     @OptionGroup var output: OutputOptions
@@ -67,13 +71,16 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         for stage in stages where Self.parseStage(stage) == nil {
-            throw ValidationError("--stage '\(stage)' is not FROM:TO with two versions, the second greater (for example 4:5).")
+            throw ValidationError(
+                "--stage '\(stage)' is not FROM:TO with two versions, the second greater (for example 4:5).")
         }
     }
 
     static func parseStage(_ text: String) -> (from: Int, to: Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let from = Int(parts[0]), let to = Int(parts[1]), from >= 0, to > from else { return nil }
+        guard parts.count == 2, let from = Int(parts[0]), let to = Int(parts[1]), from >= 0, to > from else {
+            return nil
+        }
         return (from, to)
     }
 
@@ -81,8 +88,10 @@ struct CheckCommand: ParsableCommand {
         if Self.namesStoreFile(directory) { return try checkStore(directory) }
         let folder = Files.url(directory)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIFailure(.badInput, "There is no folder at \(folder.path). Give the folder that holds the snapshots.")
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw CLIFailure(
+                .badInput, "There is no folder at \(folder.path). Give the folder that holds the snapshots.")
         }
         let (report, unreadable) = try lint(folder)
         if output.json {
@@ -93,7 +102,8 @@ struct CheckCommand: ParsableCommand {
             }
             let versions = report.versions.map(String.init).joined(separator: ", ")
             Terminal.line(
-                "Checked \(Format.count(report.versions.count, "version"))\(versions.isEmpty ? "" : " (\(versions))"): \(Format.count(report.errors, "error")), \(Format.count(report.warnings, "warning")).")
+                "Checked \(Format.count(report.versions.count, "version"))\(versions.isEmpty ? "" : " (\(versions))"): \(Format.count(report.errors, "error")), \(Format.count(report.warnings, "warning"))."
+            )
         }
         if unreadable { throw ExitStatus.badInput.exitCode }
         if report.errors > 0 { throw ExitStatus.failure.exitCode }

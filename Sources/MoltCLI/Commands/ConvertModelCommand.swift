@@ -7,7 +7,8 @@ import Molt
 struct ConvertModelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert-model",
-        abstract: "Write a Core Data model (.xcdatamodeld: every version; or one .xcdatamodel) as Molt snapshots 1.json … N.json.",
+        abstract:
+            "Write a Core Data model (.xcdatamodeld: every version; or one .xcdatamodel) as Molt snapshots 1.json … N.json.",
         discussion: """
             The versions of an .xcdatamodeld are ordered by the number at the end of their names (Model, Model 2, … \
             Model 10), and the one .xccurrentversion names must come last. Version i is written as i.json. \
@@ -29,10 +30,14 @@ struct ConvertModelCommand: ParsableCommand {
             relationships left out; No Action as nullify.
             """)
 
-    @Argument(help: ArgumentHelp("The Core Data model: an .xcdatamodeld folder, or one .xcdatamodel.", valueName: "model"))
+    @Argument(
+        help: ArgumentHelp("The Core Data model: an .xcdatamodeld folder, or one .xcdatamodel.", valueName: "model"))
     var model: String
 
-    @Option(name: .long, help: ArgumentHelp("The folder to write the snapshots into (created if needed; must hold no snapshot).", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The folder to write the snapshots into (created if needed; must hold no snapshot).", valueName: "dir"))
     var out: String
 
     @Option(
@@ -55,7 +60,8 @@ struct ConvertModelCommand: ParsableCommand {
             if value == "all" { return .all }
             guard let kind = CoreDataApproximation.Kind(rawValue: value) else {
                 throw ValidationError(
-                    "'\(value)' is not a kind of approximation; use one of \(CoreDataApproximation.Kind.allCases.map(\.rawValue).joined(separator: ", ")), or all.")
+                    "'\(value)' is not a kind of approximation; use one of \(CoreDataApproximation.Kind.allCases.map(\.rawValue).joined(separator: ", ")), or all."
+                )
             }
             kinds.insert(kind)
         }
@@ -95,24 +101,35 @@ struct ConvertModelCommand: ParsableCommand {
 
         let report = Report(
             directory: folder.path,
-            versions: zip(conversion.schemas, conversion.versionNames).map { Report.Version(version: $0.version, coreDataVersion: $1, file: "\($0.version).json") },
+            versions: zip(conversion.schemas, conversion.versionNames).map {
+                Report.Version(version: $0.version, coreDataVersion: $1, file: "\($0.version).json")
+            },
             approximations: conversion.groupedApproximations.map {
-                Report.Approximation(kind: $0.approximation.kind.rawValue, entity: $0.approximation.entity, property: $0.approximation.property, what: $0.approximation.what, versions: $0.versions)
+                Report.Approximation(
+                    kind: $0.approximation.kind.rawValue, entity: $0.approximation.entity,
+                    property: $0.approximation.property, what: $0.approximation.what, versions: $0.versions)
             },
             transients: conversion.transients, notes: conversion.notes)
         if output.json { return try Terminal.json(report) }
         let count = conversion.schemas.count
         Terminal.line(
             "Wrote \(Format.count(count, "snapshot")) of \(source.lastPathComponent) into \(folder.path): "
-                + (count == 1 ? "1.json ('\(conversion.versionNames[0])')." : "1.json ('\(conversion.versionNames[0])') … \(count).json ('\(conversion.versionNames[count - 1])'); coredata-versions.txt lists them all."))
+                + (count == 1
+                    ? "1.json ('\(conversion.versionNames[0])')."
+                    : "1.json ('\(conversion.versionNames[0])') … \(count).json ('\(conversion.versionNames[count - 1])'); coredata-versions.txt lists them all.")
+        )
         if !report.approximations.isEmpty {
             Terminal.line("Approximated (\(report.approximations.count), accepted with --approximate):")
             for group in conversion.groupedApproximations {
-                Terminal.line("  \(CoreDataHistory.line(group.approximation, group.versions)) [\(group.approximation.kind.rawValue)]")
+                Terminal.line(
+                    "  \(CoreDataHistory.line(group.approximation, group.versions)) [\(group.approximation.kind.rawValue)]"
+                )
             }
         }
         if !conversion.transients.isEmpty {
-            Terminal.line("Left out \(conversion.transients.count) transient \(conversion.transients.count == 1 ? "property" : "properties") (Core Data does not store them): \(conversion.transients.joined(separator: ", ")).")
+            Terminal.line(
+                "Left out \(conversion.transients.count) transient \(conversion.transients.count == 1 ? "property" : "properties") (Core Data does not store them): \(conversion.transients.joined(separator: ", "))."
+            )
         }
         if !conversion.notes.isEmpty {
             Terminal.line("Notes:")
@@ -128,11 +145,14 @@ struct ConvertModelCommand: ParsableCommand {
             guard isDirectory.boolValue else {
                 throw CLIFailure(.badInput, "\(folder.path) is a file; give --out a folder (it is created if needed).")
             }
-            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".json") }
+            let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+                $0.hasSuffix(".json")
+            }
             guard existing.isEmpty else {
                 throw CLIFailure(
                     .badInput,
-                    "\(folder.path) already holds snapshots (\(existing.sorted().prefix(3).joined(separator: ", "))\(existing.count > 3 ? ", …" : "")); nothing was written. Give --out an empty or new folder.")
+                    "\(folder.path) already holds snapshots (\(existing.sorted().prefix(3).joined(separator: ", "))\(existing.count > 3 ? ", …" : "")); nothing was written. Give --out an empty or new folder."
+                )
             }
         }
         do {

@@ -18,7 +18,9 @@ struct DemoCommand: ParsableCommand {
             in place: run `molt info` on the path printed at the end.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Where to create the store (a new temporary folder by default).", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Where to create the store (a new temporary folder by default).", valueName: "dir"))
     var directory: String?
 
     @Option(name: .long, help: "How many memos to create (1 to 1000000).")
@@ -66,7 +68,9 @@ struct DemoCommand: ParsableCommand {
         }
         try store.close()
         Terminal.line("v0  \(version.story)")
-        Terminal.line("    created \(Self.storeName) with \(Format.count(count, "\(DemoSchemas.entity) object")) in \(Format.duration(seconds(since: clock)))")
+        Terminal.line(
+            "    created \(Self.storeName) with \(Format.count(count, "\(DemoSchemas.entity) object")) in \(Format.duration(seconds(since: clock)))"
+        )
     }
 
     /// Shows one version's changes, migrates the store to it and says how.
@@ -81,7 +85,9 @@ struct DemoCommand: ParsableCommand {
         }
         let hasStage = DemoSchemas.stages.contains { $0.fromVersion == from && $0.toVersion == to }
         if !diff.isInferable && hasStage {
-            Terminal.line("    Molt will not infer this (\(diff.refusedChanges.count) refused), so the app declares a custom stage \(from) → \(to).")
+            Terminal.line(
+                "    Molt will not infer this (\(diff.refusedChanges.count) refused), so the app declares a custom stage \(from) → \(to)."
+            )
         }
         let clock = ContinuousClock.now
         let plan = try DemoSchemas.plan(upTo: to)
@@ -91,7 +97,8 @@ struct DemoCommand: ParsableCommand {
         try store.close()
         let changes = Format.changes(record?.stepRecords ?? [])
         Terminal.line(
-            "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(changes)\(changes == "no object changed" ? " (schema text only)" : "")")
+            "    migrated \(hasStage ? "by the custom stage" : "by inference") in \(Format.duration(elapsed)), \(changes)\(changes == "no object changed" ? " (schema text only)" : "")"
+        )
     }
 
     /// Realm's optional `count` may be nil for some memos: empties every tenth so that version 6's fallback shows.
@@ -121,7 +128,9 @@ struct DemoCommand: ParsableCommand {
         let empty = try store.read { objects in try objects.count(entity, where: .equal("count", .double(0))) }
         try store.close()
         Terminal.line()
-        Terminal.line("Final: version \(info.version), \(info.objectCounts[entity] ?? 0) \(entity) objects, \(Format.count(info.history.count, "migration")) recorded")
+        Terminal.line(
+            "Final: version \(info.version), \(info.objectCounts[entity] ?? 0) \(entity) objects, \(Format.count(info.history.count, "migration")) recorded"
+        )
         if let sample {
             let fields = ["title", "count", "memoDescription", "favorite"].map { "\($0): \(sample[$0])" }
             Terminal.line("  first memo: \(fields.joined(separator: ", "))")

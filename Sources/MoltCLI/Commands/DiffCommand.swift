@@ -119,7 +119,8 @@ struct DiffReport: Encodable {
             Terminal.line()
             Terminal.line("Likely moves:")
             for move in likelyMoves {
-                Terminal.line("  '\(move.entity).\(move.attribute)' → '\(move.destination).\(move.attribute)' (\(move.type))")
+                Terminal.line(
+                    "  '\(move.entity).\(move.attribute)' → '\(move.destination).\(move.attribute)' (\(move.type))")
                 Terminal.line("    \(move.fix)")
             }
         }
@@ -129,9 +130,13 @@ struct DiffReport: Encodable {
         if changes.isEmpty {
             Terminal.line("The schemas describe the same store.")
         } else if refused == 0 {
-            Terminal.line("Molt can infer this migration\(destructive > 0 ? "; \(Format.count(destructive, "change")) delete\(destructive == 1 ? "s" : "") data" : "").")
+            Terminal.line(
+                "Molt can infer this migration\(destructive > 0 ? "; \(Format.count(destructive, "change")) delete\(destructive == 1 ? "s" : "") data" : "")."
+            )
         } else {
-            Terminal.line("Molt cannot infer this migration: \(Format.count(refused, "change")) need\(refused == 1 ? "s" : "") a custom stage.")
+            Terminal.line(
+                "Molt cannot infer this migration: \(Format.count(refused, "change")) need\(refused == 1 ? "s" : "") a custom stage."
+            )
         }
     }
 }

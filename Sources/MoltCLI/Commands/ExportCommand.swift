@@ -43,11 +43,13 @@ struct ExportCommand: ParsableCommand {
             let entities = try chosenEntities(snapshot.schema)
             let bar = Terminal.progressBarOnStandardError(title: "Exporting")
             defer { bar?.finish() }
-            var progress = ExportProgress(bar: bar, total: try bar.map { _ in try entities.reduce(0) { $0 + (try objects.count($1.name)) } } ?? 0)
+            var progress = ExportProgress(
+                bar: bar, total: try bar.map { _ in try entities.reduce(0) { $0 + (try objects.count($1.name)) } } ?? 0)
             switch format {
             case .json:
                 try Self.writeJSON(
-                    entities, version: snapshot.schema.version, marks: try objects.identifierMarks(of: entities), objects: objects,
+                    entities, version: snapshot.schema.version, marks: try objects.identifierMarks(of: entities),
+                    objects: objects,
                     to: out, progress: &progress)
             case .csv: try Self.writeCSV(entities[0], objects: objects, to: out, progress: &progress)
             }
@@ -61,14 +63,17 @@ struct ExportCommand: ParsableCommand {
         if let entity {
             guard let found = schema.entity(named: entity) else {
                 throw CLIFailure(
-                    .badInput, "The store has no entity '\(entity)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).")
+                    .badInput,
+                    "The store has no entity '\(entity)'; it has \(schema.entities.map(\.name).joined(separator: ", "))."
+                )
             }
             entities = [found]
         }
         if format == .csv && entities.count != 1 {
             throw CLIFailure(
                 .usage,
-                "CSV holds one entity, and this store has \(entities.count): choose one with --entity (\(entities.map(\.name).joined(separator: ", "))).")
+                "CSV holds one entity, and this store has \(entities.count): choose one with --entity (\(entities.map(\.name).joined(separator: ", ")))."
+            )
         }
         return entities
     }
@@ -87,7 +92,8 @@ struct ExportCommand: ParsableCommand {
 
     /// The export file, in exactly the form `JSONEncoder` gives ``DataFile`` with sorted keys, one object at a time.
     static func writeJSON(
-        _ entities: [Entity], version: Int, marks: [String: Int64], objects: Objects, to out: ByteSink, progress: inout ExportProgress
+        _ entities: [Entity], version: Int, marks: [String: Int64], objects: Objects, to out: ByteSink,
+        progress: inout ExportProgress
     ) throws {
         out.append("{\n  \"entities\" : {")
         let sorted = entities.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -108,7 +114,8 @@ struct ExportCommand: ParsableCommand {
             out.append(first ? "\n\n    ]" : "\n    ]")
         }
         out.append(sorted.isEmpty ? "\n\n  },\n" : "\n  },\n")
-        out.append("  \"format\" : \"\(DataFile.formatName)\",\n  \"formatVersion\" : \(DataFile.currentFormatVersion),\n")
+        out.append(
+            "  \"format\" : \"\(DataFile.formatName)\",\n  \"formatVersion\" : \(DataFile.currentFormatVersion),\n")
         let marked = sorted.filter { marks[$0.name] != nil }
         if !marked.isEmpty {
             out.append("  \"identifierMarks\" : {")
@@ -130,7 +137,9 @@ struct ExportCommand: ParsableCommand {
             var cells = [String(object.id)]
             cells += object.values.map { DataFile.csvCell(DataFile.json($0)) }
             for (relationship, ids) in zip(entity.relationships, object.links) {
-                let json: JSONValue = relationship.kind == .toMany ? .array(ids.map(JSONValue.int)) : ids.first.map(JSONValue.int) ?? .null
+                let json: JSONValue =
+                    relationship.kind == .toMany
+                    ? .array(ids.map(JSONValue.int)) : ids.first.map(JSONValue.int) ?? .null
                 cells.append(DataFile.csvCell(json))
             }
             out.append(cells.joined(separator: ",") + "\n")

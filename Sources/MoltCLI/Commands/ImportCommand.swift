@@ -21,11 +21,27 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var storeArgument: StoreArgument
 
-    @Option(name: .long, help: ArgumentHelp("The schema snapshot of the data (and of the store).", valueName: "schema.json"))
+    @Option(
+        name: .long, help: ArgumentHelp("The schema snapshot of the data (and of the store).", valueName: "schema.json")
+    )
     var schema: String
 
     @Argument(help: ArgumentHelp("The data, as `molt export` writes it.", valueName: "data.json"))
     var data: String
+
+    /// Refuses to add objects to a store at another version than `schema`'s, naming the fix.
+    private func checkVersion(of schema: Schema) throws {
+        let info = try MigrateCommand.readRecovering(try Files.existingStoreLocation(storeArgument.store))
+        guard info.version == schema.version else {
+            if info.version > schema.version {
+                try Store.checkMigration(from: info.schema, to: schema)
+            }
+            throw CLIFailure(
+                .versionConflict,
+                "The store is at version \(info.version), but the schema is version \(schema.version): bring the store to version \(schema.version) with `molt migrate` first; nothing was written."
+            )
+        }
+    }
 
     func run() throws {
         let schema = try Files.schema(at: self.schema)
@@ -39,27 +55,19 @@ struct ImportCommand: ParsableCommand {
         let exists = try StoreAddress.holdsStore(location)
         // A failed import removes only what it created: on PostgreSQL, a namespace that was there stays.
         let namespaceExisted = try StoreAddress.namespaceExists(location)
-        if exists {
-            let info = try MigrateCommand.readRecovering(try Files.existingStoreLocation(storeArgument.store))
-            guard info.version == schema.version else {
-                if info.version > schema.version {
-                    try Store.checkMigration(from: info.schema, to: schema)
-                }
-                throw CLIFailure(
-                    .versionConflict,
-                    "The store is at version \(info.version), but the schema is version \(schema.version): bring the store to version \(schema.version) with `molt migrate` first; nothing was written.")
-            }
-        }
+        if exists { try checkVersion(of: schema) }
         let store: Store
         do {
-            store = try Store.open(at: location, schema: schema, options: exists ? Files.existingStoreOptions() : Store.Options())
+            store = try Store.open(
+                at: location, schema: schema, options: exists ? Files.existingStoreOptions() : Store.Options())
         } catch {
             // A PostgreSQL store is created in one transaction: a failed creation left nothing behind.
             if !exists, let url = location.url { Files.removeStore(url) }
             throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: dataURL.path))?[.size] as? Int
-        let reader = DataFileReader(JSONStreamReader(descriptor: handle.fileDescriptor), name: dataURL.lastPathComponent, schema: schema)
+        let reader = DataFileReader(
+            JSONStreamReader(descriptor: handle.fileDescriptor), name: dataURL.lastPathComponent, schema: schema)
         let bar = Terminal.progressBarOnStandardError(title: "Importing")
         do {
             let count = try store.write { objects in
@@ -73,11 +81,15 @@ struct ImportCommand: ParsableCommand {
             }
             bar?.finish()
             try store.close()
-            Terminal.line("Imported \(Format.count(count, "object")) into \(StoreAddress.describe(location)) (version \(schema.version)).")
+            Terminal.line(
+                "Imported \(Format.count(count, "object")) into \(StoreAddress.describe(location)) (version \(schema.version))."
+            )
         } catch {
             bar?.finish()
             try? store.close()
-            if !exists { try? StoreAddress.remove(createdStore: location, schema: schema, namespaceExisted: namespaceExisted) }
+            if !exists {
+                try? StoreAddress.remove(createdStore: location, schema: schema, namespaceExisted: namespaceExisted)
+            }
             throw error
         }
     }

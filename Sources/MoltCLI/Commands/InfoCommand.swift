@@ -7,7 +7,8 @@ import Molt
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show a store's version, schema hash, entities (with object counts on request), and migration history.",
+        abstract:
+            "Show a store's version, schema hash, entities (with object counts on request), and migration history.",
         discussion: """
             The store is opened read-only and read in one transaction; nothing is written, not even the recovery of \
             a journal left by a process that died (that is reported, with the command that recovers it). Objects \
@@ -93,7 +94,8 @@ struct InfoReport: Encodable {
                 name: entity.name, count: counted ? info.objectCounts[entity.name] ?? 0 : nil,
                 attributes: entity.attributes.map {
                     AttributeInfo(
-                        name: $0.name, type: $0.type.rawValue, optional: $0.isOptional, default: $0.defaultValue?.description,
+                        name: $0.name, type: $0.type.rawValue, optional: $0.isOptional,
+                        default: $0.defaultValue?.description,
                         primaryKey: $0.name == entity.primaryKey)
                 },
                 relationships: entity.relationships.map {
@@ -101,7 +103,9 @@ struct InfoReport: Encodable {
                         name: $0.name, destination: $0.destination, toMany: $0.kind == .toMany, ordered: $0.isOrdered,
                         inverse: $0.inverse, deleteRule: $0.deleteRule.rawValue)
                 },
-                indexes: entity.indexes.map { "\($0.isUnique ? "unique" : "index")(\($0.attributes.joined(separator: ", ")))" })
+                indexes: entity.indexes.map {
+                    "\($0.isUnique ? "unique" : "index")(\($0.attributes.joined(separator: ", ")))"
+                })
         }
         history = info.history.map {
             HistoryEntry(
@@ -133,7 +137,8 @@ struct InfoReport: Encodable {
         if history.isEmpty { Terminal.line("  (no migration yet)") }
         for entry in history {
             Terminal.line(
-                "  \(entry.fromVersion) → \(entry.toVersion)  \(entry.startedAt)  \(Format.duration(entry.duration))  \(entry.stepRecords.isEmpty ? Format.count(entry.objectsTouched, "object") + " touched" : Format.changes(entry.stepRecords))")
+                "  \(entry.fromVersion) → \(entry.toVersion)  \(entry.startedAt)  \(Format.duration(entry.duration))  \(entry.stepRecords.isEmpty ? Format.count(entry.objectsTouched, "object") + " touched" : Format.changes(entry.stepRecords))"
+            )
             for step in entry.steps { Terminal.line("    \(step)") }
         }
     }

@@ -28,16 +28,25 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var mapping: MappingOptions
 
-    @Flag(name: .long, help: "Copy the store to STORE.backup-<version> before migrating, and remove the copy after success.")
+    @Flag(
+        name: .long,
+        help: "Copy the store to STORE.backup-<version> before migrating, and remove the copy after success.")
     var backup = false
 
     @Flag(name: .long, help: "With --backup: keep the copy after success.")
     var keepBackup = false
 
-    @Flag(name: .long, help: "Skip the check of the whole store (SQLite's quick_check, every link) before the migration's first write.")
+    @Flag(
+        name: .long,
+        help: "Skip the check of the whole store (SQLite's quick_check, every link) before the migration's first write."
+    )
     var skipCheck = false
 
-    @Option(name: .long, help: ArgumentHelp("How rebuilt tables' old pages are erased: default (zeroed), or fast (quicker; old values may remain in free pages until VACUUM).", valueName: "mode"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How rebuilt tables' old pages are erased: default (zeroed), or fast (quicker; old values may remain in free pages until VACUUM).",
+            valueName: "mode"))
     var secureDelete: SecureDeleteMode = .default
 
     enum SecureDeleteMode: String, ExpressibleByArgument, CaseIterable {
@@ -68,9 +77,10 @@ struct MigrateCommand: ParsableCommand {
         let schema = destination.schema
         let info = try Self.readRecovering(location)
         if schema.isRecorded(version: info.version, hash: info.hash) {
-            try finish(Report(
-                store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
-                steps: [], stepRecords: [], backup: nil), waited: false)
+            try finish(
+                Report(
+                    store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
+                    steps: [], stepRecords: [], backup: nil), waited: false)
             return
         }
         var options = Files.existingStoreOptions()
@@ -90,9 +100,11 @@ struct MigrateCommand: ParsableCommand {
             guard case .migrated = store.outcome else {
                 // Another process migrated the store between this one's first look and its lock.
                 if let backupURL { Files.removeStore(backupURL) }
-                try finish(Report(
-                    store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0, objectsTouched: 0,
-                    steps: [], stepRecords: [], backup: nil), waited: true)
+                try finish(
+                    Report(
+                        store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0,
+                        objectsTouched: 0,
+                        steps: [], stepRecords: [], backup: nil), waited: true)
                 return
             }
             record = try store.lastMigration()
@@ -102,10 +114,12 @@ struct MigrateCommand: ParsableCommand {
             throw Self.explained(error, store: location.url)
         }
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
-        try finish(Report(
-            store: name, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
-            objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [], stepRecords: record?.stepRecords ?? [],
-            backup: keepBackup ? backupURL?.path : nil), waited: false)
+        try finish(
+            Report(
+                store: name, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
+                objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
+                stepRecords: record?.stepRecords ?? [],
+                backup: keepBackup ? backupURL?.path : nil), waited: false)
     }
 
     /// The schema a store records, and its hash (neither its history nor its counts: they are not needed here).
@@ -118,7 +132,9 @@ struct MigrateCommand: ParsableCommand {
     /// The store's schema and hash; a journal or log left by a dead writer is recovered first, since migrate is
     /// a command that writes.
     static func readRecovering(_ location: StoreLocation) throws -> Recorded {
-        try Store.recoveringFirst(location, recovered: { Terminal.error("note: \($0) (left by a process that stopped while writing).") }) {
+        try Store.recoveringFirst(
+            location, recovered: { Terminal.error("note: \($0) (left by a process that stopped while writing).") }
+        ) {
             let (schema, hash) = try Store.recordedSchema(at: location)
             return Recorded(schema: schema, hash: hash)
         }
@@ -129,12 +145,15 @@ struct MigrateCommand: ParsableCommand {
         guard let url = location.url else {
             throw CLIFailure(
                 .badInput,
-                "--backup copies a store file; back a PostgreSQL store up with `pg_dump --schema=…` instead (a failed migration leaves it as it was anyway); nothing was written.")
+                "--backup copies a store file; back a PostgreSQL store up with `pg_dump --schema=…` instead (a failed migration leaves it as it was anyway); nothing was written."
+            )
         }
         let backupURL = URL(fileURLWithPath: url.path + ".backup-\(version)")
         guard !FileManager.default.fileExists(atPath: backupURL.path) else {
             throw CLIFailure(
-                .failure, "\(backupURL.path) already exists: move that earlier backup away, or migrate without --backup; nothing was written.")
+                .failure,
+                "\(backupURL.path) already exists: move that earlier backup away, or migrate without --backup; nothing was written."
+            )
         }
         try Files.backUpStore(url, to: backupURL)
         return backupURL
@@ -144,7 +163,8 @@ struct MigrateCommand: ParsableCommand {
     static func explained(_ error: any Error, store url: URL?) -> any Error {
         guard var error = error as? MoltError, error.code == .diskFull, let url else { return error }
         let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
-        error.message += " This migration may need up to \(Format.bytes(size)) free beside the store (as much as the store's \(Format.bytes(size)), for the tables it rebuilds and their journal)."
+        error.message +=
+            " This migration may need up to \(Format.bytes(size)) free beside the store (as much as the store's \(Format.bytes(size)), for the tables it rebuilds and their journal)."
         return error
     }
 
@@ -154,13 +174,15 @@ struct MigrateCommand: ParsableCommand {
             return
         }
         guard report.fromVersion != report.toVersion || !report.steps.isEmpty else {
-            Terminal.line(waited
-                ? "The store is already at version \(report.toVersion) (migrated by another process): nothing to do."
-                : MigrationTarget.nothingToDo(version: report.toVersion))
+            Terminal.line(
+                waited
+                    ? "The store is already at version \(report.toVersion) (migrated by another process): nothing to do."
+                    : MigrationTarget.nothingToDo(version: report.toVersion))
             return
         }
         Terminal.line(
-            "Migrated \(report.store) from version \(report.fromVersion) to \(report.toVersion) in \(Format.duration(report.duration)) (\(Format.changes(report.stepRecords))).")
+            "Migrated \(report.store) from version \(report.fromVersion) to \(report.toVersion) in \(Format.duration(report.duration)) (\(Format.changes(report.stepRecords)))."
+        )
         for step in report.steps { Terminal.line("  \(step)") }
         if let backup = report.backup { Terminal.line("Backup kept at \(backup).") }
     }

@@ -46,13 +46,17 @@ struct PlanCommand: ParsableCommand {
         try Files.backUpStore(url, to: copy)
         let info = try Files.storeInfo(.file(copy), countingObjects: false)
         if info.isAt(destination.schema) {
-            return try report(Report(store: url.path, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
+            return try report(
+                Report(
+                    store: url.path, fromVersion: info.version, toVersion: info.version, steps: [], statements: [],
+                    objectsTouched: 0, stepRecords: []))
         }
         let plan = try destination.plan(from: info.schema)
         let dryRun = try Store.dryRunMigration(at: copy, to: destination.schema, plan: plan)
-        try self.report(Report(
-            store: url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
-            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
+        try self.report(
+            Report(
+                store: url.path, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
+                statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
     }
 
     /// A PostgreSQL store is planned in place, in a transaction that is rolled back (its DDL is transactional).
@@ -60,13 +64,17 @@ struct PlanCommand: ParsableCommand {
         let info = try Files.storeInfo(location, countingObjects: false)
         let name = StoreAddress.describe(location)
         if info.isAt(destination.schema) {
-            return try report(Report(store: name, fromVersion: info.version, toVersion: info.version, steps: [], statements: [], objectsTouched: 0, stepRecords: []))
+            return try report(
+                Report(
+                    store: name, fromVersion: info.version, toVersion: info.version, steps: [], statements: [],
+                    objectsTouched: 0, stepRecords: []))
         }
         let plan = try destination.plan(from: info.schema)
         let dryRun = try Store.dryRunMigration(at: location, to: destination.schema, plan: plan)
-        try self.report(Report(
-            store: name, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
-            statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
+        try self.report(
+            Report(
+                store: name, fromVersion: dryRun.fromVersion, toVersion: dryRun.toVersion, steps: dryRun.steps,
+                statements: dryRun.statements, objectsTouched: dryRun.objectsTouched, stepRecords: dryRun.stepRecords))
     }
 
     private func report(_ report: Report) throws {
@@ -78,7 +86,8 @@ struct PlanCommand: ParsableCommand {
             Terminal.line(MigrationTarget.nothingToDo(version: report.toVersion))
             return
         }
-        Terminal.line("Plan for \(report.store): version \(report.fromVersion) → \(report.toVersion) (dry run, nothing written)")
+        Terminal.line(
+            "Plan for \(report.store): version \(report.fromVersion) → \(report.toVersion) (dry run, nothing written)")
         Terminal.line()
         Terminal.line("Steps:")
         for step in report.steps { Terminal.line("  \(step)") }

@@ -16,7 +16,9 @@ struct RecoverCommand: ParsableCommand {
             changes into the store, and changes nothing else. A store with nothing to recover is not written.
             """)
 
-    @Argument(help: ArgumentHelp("The store's file (a PostgreSQL store rolls back in the server on its own).", valueName: "store"))
+    @Argument(
+        help: ArgumentHelp(
+            "The store's file (a PostgreSQL store rolls back in the server on its own).", valueName: "store"))
     var store: String
 
     func validate() throws {
@@ -26,7 +28,8 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         let url = try Files.existingStoreURL(store)
         guard let done = try Store.recover(at: url) else {
-            Terminal.line("Nothing to recover: \(url.path) has no journal or log left by a process that stopped while writing.")
+            Terminal.line(
+                "Nothing to recover: \(url.path) has no journal or log left by a process that stopped while writing.")
             return
         }
         Terminal.line("Recovered \(url.path): \(done).")

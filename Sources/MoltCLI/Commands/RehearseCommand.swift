@@ -68,7 +68,8 @@ struct RehearseCommand: ParsableCommand {
         let migrated = info.version != schema.version
         let record = migrated ? after.history.last : nil
         try report(
-            info, store: url.path, schema: schema, after: after.objectCounts, record: record.map { ($0.steps, $0.objectsTouched, $0.stepRecords) },
+            info, store: url.path, schema: schema, after: after.objectCounts,
+            record: record.map { ($0.steps, $0.objectsTouched, $0.stepRecords) },
             elapsed: elapsed)
     }
 
@@ -82,8 +83,10 @@ struct RehearseCommand: ParsableCommand {
         let dryRun = try Store.dryRunMigration(at: location, to: schema, plan: plan)
         let elapsed = ContinuousClock.now - clock
         try report(
-            info, store: StoreAddress.describe(location), schema: schema, after: dryRun.steps.isEmpty ? info.objectCounts : dryRun.objectCounts,
-            record: dryRun.steps.isEmpty ? nil : (dryRun.steps, dryRun.objectsTouched, dryRun.stepRecords), elapsed: elapsed)
+            info, store: StoreAddress.describe(location), schema: schema,
+            after: dryRun.steps.isEmpty ? info.objectCounts : dryRun.objectCounts,
+            record: dryRun.steps.isEmpty ? nil : (dryRun.steps, dryRun.objectsTouched, dryRun.stepRecords),
+            elapsed: elapsed)
     }
 
     private func report(
@@ -105,7 +108,8 @@ struct RehearseCommand: ParsableCommand {
             store: store, fromVersion: info.version, toVersion: schema.version, entities: entities,
             steps: record?.steps ?? [],
             duration: elapsed.inSeconds,
-            objectsTouched: record?.objectsTouched ?? 0, stepRecords: record?.stepRecords ?? [], peakMemoryBytes: Files.peakResidentMemory())
+            objectsTouched: record?.objectsTouched ?? 0, stepRecords: record?.stepRecords ?? [],
+            peakMemoryBytes: Files.peakResidentMemory())
         if output.json {
             try Terminal.json(report)
         } else {
@@ -115,7 +119,9 @@ struct RehearseCommand: ParsableCommand {
 
     private func print(_ report: Report) {
         let how = StoreAddress.isPostgres(report.store) ? "in a transaction rolled back" : "on a copy"
-        Terminal.line("Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), \(how) (the store is untouched)")
+        Terminal.line(
+            "Rehearsal of \(report.store): version \(report.fromVersion) → \(report.toVersion), \(how) (the store is untouched)"
+        )
         Terminal.line()
         Terminal.line("Objects before → after:")
         for entity in report.entities {

@@ -17,7 +17,8 @@ struct CoreDataHistoryConversion {
         var order: [String] = []
         var groups: [String: (CoreDataApproximation, [Int])] = [:]
         for approximation in approximations {
-            let key = "\(approximation.kind.rawValue)|\(approximation.entity)|\(approximation.property ?? "")|\(approximation.what)"
+            let key =
+                "\(approximation.kind.rawValue)|\(approximation.entity)|\(approximation.property ?? "")|\(approximation.what)"
             let index = versionNames.firstIndex(of: approximation.version) ?? 0
             if groups[key] == nil {
                 order.append(key)
@@ -53,19 +54,24 @@ extension CoreDataHistory {
     ///   with the versions it is in and the `--approximate` value that accepts it; the errors of
     ///   ``CoreDataModel/conversion(version:previous:)``.
     func conversion(accepting accepted: AcceptedApproximations) throws -> CoreDataHistoryConversion {
-        var result = CoreDataHistoryConversion(schemas: [], versionNames: models.map(\.name), approximations: [], transients: [], notes: [])
+        var result = CoreDataHistoryConversion(
+            schemas: [], versionNames: models.map(\.name), approximations: [], transients: [], notes: [])
         var seenTransients = Set<String>()
         for (index, model) in models.enumerated() {
             let converted = try model.conversion(version: index + 1, previous: index > 0 ? models[index - 1] : nil)
             result.schemas.append(converted.schema)
             result.approximations += converted.approximations
             result.notes += converted.notes
-            for name in converted.transients where seenTransients.insert(name).inserted { result.transients.append(name) }
+            for name in converted.transients where seenTransients.insert(name).inserted {
+                result.transients.append(name)
+            }
         }
         let refused = result.groupedApproximations.filter { !accepted.accepts($0.approximation.kind) }
         guard refused.isEmpty else {
             let kinds = Set(refused.map(\.approximation.kind)).sorted()
-            let lines = refused.map { "  \(Self.line($0.approximation, $0.versions)) (accept: --approximate \($0.approximation.kind.rawValue))" }
+            let lines = refused.map {
+                "  \(Self.line($0.approximation, $0.versions)) (accept: --approximate \($0.approximation.kind.rawValue))"
+            }
             throw CLIFailure(
                 .failure,
                 """

@@ -19,12 +19,21 @@ struct CoreDataHistory {
     init(at url: URL) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw CLIFailure(.badInput, "There is no Core Data model at \(url.path). Give the path of an .xcdatamodeld or .xcdatamodel folder.")
+            throw CLIFailure(
+                .badInput,
+                "There is no Core Data model at \(url.path). Give the path of an .xcdatamodeld or .xcdatamodel folder.")
         }
         if !isDirectory.boolValue {
-            models = [try Self.readVersion(contents: url, name: url.deletingLastPathComponent().deletingPathExtension().lastPathComponent)]
+            models = [
+                try Self.readVersion(
+                    contents: url, name: url.deletingLastPathComponent().deletingPathExtension().lastPathComponent)
+            ]
         } else if url.pathExtension == "xcdatamodel" {
-            models = [try Self.readVersion(contents: url.appendingPathComponent("contents"), name: url.deletingPathExtension().lastPathComponent)]
+            models = [
+                try Self.readVersion(
+                    contents: url.appendingPathComponent("contents"),
+                    name: url.deletingPathExtension().lastPathComponent)
+            ]
         } else {
             let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
                 .filter { $0.hasSuffix(".xcdatamodel") }
@@ -32,13 +41,15 @@ struct CoreDataHistory {
             guard !names.isEmpty else {
                 throw CLIFailure(
                     .badInput,
-                    "\(url.path) holds no .xcdatamodel version: give the path of an .xcdatamodeld folder (Xcode's versioned model) or of one .xcdatamodel.")
+                    "\(url.path) holds no .xcdatamodel version: give the path of an .xcdatamodeld folder (Xcode's versioned model) or of one .xcdatamodel."
+                )
             }
             let ordered = try Self.order(names)
             if let current = try Self.currentVersion(in: url), current != ordered.last {
                 throw CLIFailure(
                     .badInput,
-                    "\(url.lastPathComponent): .xccurrentversion names '\(current)' as the current version, but by their names the versions end with '\(ordered.last!)': molt cannot tell the order in which they shipped. Rename the versions so that their numbers follow the order of release.")
+                    "\(url.lastPathComponent): .xccurrentversion names '\(current)' as the current version, but by their names the versions end with '\(ordered.last!)': molt cannot tell the order in which they shipped. Rename the versions so that their numbers follow the order of release."
+                )
             }
             models = try ordered.map { name in
                 try Self.readVersion(contents: url.appendingPathComponent("\(name).xcdatamodel/contents"), name: name)
@@ -64,11 +75,15 @@ struct CoreDataHistory {
         guard stems.count == 1 else {
             throw CLIFailure(
                 .badInput,
-                "The model's versions have names of different stems (\(stems.sorted().map { "'\($0)'" }.joined(separator: ", "))), so their order cannot be read from their numbers. Convert the versions one by one (molt convert-model VERSION.xcdatamodel), in the order they shipped.")
+                "The model's versions have names of different stems (\(stems.sorted().map { "'\($0)'" }.joined(separator: ", "))), so their order cannot be read from their numbers. Convert the versions one by one (molt convert-model VERSION.xcdatamodel), in the order they shipped."
+            )
         }
         let sorted = parsed.sorted { $0.number.lexicographicallyPrecedes($1.number) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.number == b.number {
-            throw CLIFailure(.badInput, "The versions '\(a.name)' and '\(b.name)' have the same number, so their order cannot be told. Rename one of them.")
+            throw CLIFailure(
+                .badInput,
+                "The versions '\(a.name)' and '\(b.name)' have the same number, so their order cannot be told. Rename one of them."
+            )
         }
         return sorted.map(\.name)
     }
@@ -80,7 +95,9 @@ struct CoreDataHistory {
         guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
             let name = plist["_XCCurrentVersionName"] as? String
         else {
-            throw CLIFailure(.badInput, "\(url.path) is not a property list naming _XCCurrentVersionName. Restore it from version control.")
+            throw CLIFailure(
+                .badInput,
+                "\(url.path) is not a property list naming _XCCurrentVersionName. Restore it from version control.")
         }
         return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
     }
@@ -89,7 +106,8 @@ struct CoreDataHistory {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CLIFailure(
                 .badInput,
-                "Core Data model '\(name)' has no contents file at \(url.path): versions saved before Xcode 4 keep a binary form that molt cannot read. Open the model in Xcode once to write it as XML, or leave this version out.")
+                "Core Data model '\(name)' has no contents file at \(url.path): versions saved before Xcode 4 keep a binary form that molt cannot read. Open the model in Xcode once to write it as XML, or leave this version out."
+            )
         }
         return try CoreDataModel(contentsXML: data, name: name)
     }

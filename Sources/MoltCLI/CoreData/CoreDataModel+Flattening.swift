@@ -12,10 +12,14 @@ extension CoreDataModel {
                 guard let parent = byName[parentName] else {
                     throw CLIFailure(
                         .badInput,
-                        "Core Data model '\(name)': entity '\(entity.name)' names parent entity '\(parentName)', which is not in the model. Restore the model from version control.")
+                        "Core Data model '\(name)': entity '\(entity.name)' names parent entity '\(parentName)', which is not in the model. Restore the model from version control."
+                    )
                 }
                 guard !chain.contains(where: { $0.name == parent.name }), parent.name != entity.name else {
-                    throw CLIFailure(.badInput, "Core Data model '\(name)': the parents of entity '\(entity.name)' form a loop through '\(parentName)'.")
+                    throw CLIFailure(
+                        .badInput,
+                        "Core Data model '\(name)': the parents of entity '\(entity.name)' form a loop through '\(parentName)'."
+                    )
                 }
                 chain.insert(parent, at: 0)
                 next = parent.parent

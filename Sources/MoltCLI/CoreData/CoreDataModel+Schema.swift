@@ -31,15 +31,19 @@ extension CoreDataModel {
         var approximations: [CoreDataApproximation] = []
         var transients: [String] = []
         func approximate(_ kind: CoreDataApproximation.Kind, _ entity: String, _ property: String?, _ what: String) {
-            approximations.append(CoreDataApproximation(kind: kind, version: name, entity: entity, property: property, what: what))
+            approximations.append(
+                CoreDataApproximation(kind: kind, version: name, entity: entity, property: property, what: what))
         }
         var entities: [Entity] = []
         for entity in flat.entities {
             if let parent = entity.parent, let own = self.entity(named: entity.name) {
-                let inherited = entity.attributes.count + entity.relationships.count - own.attributes.count - own.relationships.count
+                let inherited =
+                    entity.attributes.count + entity.relationships.count - own.attributes.count
+                    - own.relationships.count
                 approximate(
                     .inheritance, entity.name, nil,
-                    "is a sub-entity of '\(parent)': written as an entity of its own that holds its \(inherited) inherited properties too; a fetch of '\(parent)' will not return its objects")
+                    "is a sub-entity of '\(parent)': written as an entity of its own that holds its \(inherited) inherited properties too; a fetch of '\(parent)' will not return its objects"
+                )
             }
             let attributes = try convertAttributes(of: entity, transients: &transients, approximate: approximate)
             var relationships: [Relationship] = []
@@ -50,7 +54,8 @@ extension CoreDataModel {
                 }
                 relationships.append(convert(relationship, of: entity.name, approximate: approximate))
             }
-            let indexes = Self.indexes(of: entity, attributes: attributes, relationships: relationships) { property, what in
+            let indexes = Self.indexes(of: entity, attributes: attributes, relationships: relationships) {
+                property, what in
                 approximate(.relationshipIndexes, entity.name, property, what)
             }
             entities.append(Entity(entity.name, attributes: attributes, relationships: relationships, indexes: indexes))
@@ -59,7 +64,8 @@ extension CoreDataModel {
         var notes: [String] = []
         var deletions: [Deletion] = []
         if let previous {
-            deletions = try CoreDataRenames.resolve(&entities, current: flat, previous: previous.flattened(), notes: &notes)
+            deletions = try CoreDataRenames.resolve(
+                &entities, current: flat, previous: previous.flattened(), notes: &notes)
         } else {
             CoreDataRenames.declareAsWritten(&entities, current: flat)
         }
@@ -67,7 +73,8 @@ extension CoreDataModel {
         do {
             try schema.validate()
         } catch let error as MoltError {
-            throw CLIFailure(.badInput, "Core Data model '\(name)' cannot be written as a Molt schema: \(error.message)")
+            throw CLIFailure(
+                .badInput, "Core Data model '\(name)' cannot be written as a Molt schema: \(error.message)")
         }
         return CoreDataConversion(schema: schema, approximations: approximations, transients: transients, notes: notes)
     }
@@ -85,7 +92,8 @@ extension CoreDataModel {
             }
             let (type, approximation) = try Self.attributeType(of: attribute, entity: entity.name, version: name)
             if let (kind, what) = approximation { approximate(kind, entity.name, attribute.name, what) }
-            let (value, defaultApproximation) = try Self.defaultValue(of: attribute, as: type, entity: entity.name, version: name)
+            let (value, defaultApproximation) = try Self.defaultValue(
+                of: attribute, as: type, entity: entity.name, version: name)
             if let what = defaultApproximation { approximate(.defaults, entity.name, attribute.name, what) }
             attributes.append(Attribute(attribute.name, type, isOptional: attribute.isOptional, default: value))
         }
@@ -111,7 +119,8 @@ extension CoreDataModel {
         if !subEntities.isEmpty {
             approximate(
                 .inheritance, entity, relationship.name,
-                "points at '\(relationship.destination)', whose sub-entities (\(subEntities.joined(separator: ", "))) it may hold in Core Data: in Molt it holds '\(relationship.destination)' objects only")
+                "points at '\(relationship.destination)', whose sub-entities (\(subEntities.joined(separator: ", "))) it may hold in Core Data: in Molt it holds '\(relationship.destination)' objects only"
+            )
         }
         if !relationship.isOptional {
             approximate(
@@ -134,7 +143,8 @@ extension CoreDataModel {
                 relationship.name, toMany: relationship.destination, ordered: relationship.isOrdered,
                 inverse: relationship.inverse, deleteRule: deleteRule)
         }
-        return Relationship(relationship.name, to: relationship.destination, inverse: relationship.inverse, deleteRule: deleteRule)
+        return Relationship(
+            relationship.name, to: relationship.destination, inverse: relationship.inverse, deleteRule: deleteRule)
     }
 
     /// Removes the inverses that flattening broke: a sub-entity's copy of an inherited relationship whose inverse
@@ -146,11 +156,14 @@ extension CoreDataModel {
                 let relationship = entities[e].relationships[r]
                 guard let inverseName = relationship.inverse else { continue }
                 let inverse = byName[relationship.destination]?.relationship(named: inverseName)
-                if let inverse, inverse.destination == entities[e].name, inverse.inverse == relationship.name { continue }
+                if let inverse, inverse.destination == entities[e].name, inverse.inverse == relationship.name {
+                    continue
+                }
                 entities[e].relationships[r].inverse = nil
                 approximate(
                     entities[e].name, relationship.name,
-                    "its inverse '\(relationship.destination).\(inverseName)' points at '\(inverse?.destination ?? "?")', an entity of the same hierarchy: written without an inverse")
+                    "its inverse '\(relationship.destination).\(inverseName)' points at '\(inverse?.destination ?? "?")', an entity of the same hierarchy: written without an inverse"
+                )
             }
         }
     }

@@ -26,15 +26,28 @@ extension CoreDataModel {
         case "URI": return (.string, nil)
         case "Integer 16", "Integer 32":
             let bits = attribute.type == "Integer 16" ? 16 : 32
-            return (.int, (.sizedIntegers, "\(attribute.type) is written as int (64-bit): a value beyond \(bits) bits is no longer refused"))
+            return (
+                .int,
+                (
+                    .sizedIntegers,
+                    "\(attribute.type) is written as int (64-bit): a value beyond \(bits) bits is no longer refused"
+                )
+            )
         case "Float":
             return (.double, (.float, "Float (32-bit) is written as double: a value is no longer rounded to 32 bits"))
         case "Decimal":
-            return (.double, (.decimal, "Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept"))
+            return (
+                .double,
+                (
+                    .decimal,
+                    "Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept"
+                )
+            )
         default:
             throw CLIFailure(
                 .badInput,
-                "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' has type '\(attribute.type)', which molt convert-model cannot write (it knows String, Boolean, Date, Double, Float, Decimal, Integer 16/32/64, Binary, Transformable, URI, UUID). Change the attribute's type, or make it transient if it is not stored.")
+                "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' has type '\(attribute.type)', which molt convert-model cannot write (it knows String, Boolean, Date, Double, Float, Decimal, Integer 16/32/64, Binary, Transformable, URI, UUID). Change the attribute's type, or make it transient if it is not stored."
+            )
         }
     }
 
@@ -65,7 +78,10 @@ extension CoreDataModel {
             if let number = Double(text), let exact = Int64(exactly: number) { return (.int(exact), nil) }
             if text == "YES" || text == "NO" {
                 let number: Int64 = text == "YES" ? 1 : 0
-                return (.int(number), "the default '\(text)' is not a number; it is written as \(number), as Core Data's model compiler reads it")
+                return (
+                    .int(number),
+                    "the default '\(text)' is not a number; it is written as \(number), as Core Data's model compiler reads it"
+                )
             }
             throw unreadable(text, attribute, entity, version)
         case .double:
@@ -79,10 +95,13 @@ extension CoreDataModel {
         }
     }
 
-    private static func unreadable(_ text: String, _ attribute: CoreDataAttribute, _ entity: String, _ version: String) -> CLIFailure {
+    private static func unreadable(
+        _ text: String, _ attribute: CoreDataAttribute, _ entity: String, _ version: String
+    ) -> CLIFailure {
         CLIFailure(
             .badInput,
-            "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' (\(attribute.type)) has the default '\(text)', which is not a value of its type. Correct the default in the model.")
+            "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' (\(attribute.type)) has the default '\(text)', which is not a value of its type. Correct the default in the model."
+        )
     }
 
     /// The entity's indexes: uniqueness constraints as unique indexes, attributes marked indexed and compound and
@@ -90,7 +109,8 @@ extension CoreDataModel {
     /// relationships, as Molt's do; one over a to-many relationship (or a property that is not stored) is left out
     /// and reported through `approximate`.
     static func indexes(
-        of entity: CoreDataEntity, attributes: [Attribute], relationships: [Relationship], approximate: (String?, String) -> Void
+        of entity: CoreDataEntity, attributes: [Attribute], relationships: [Relationship],
+        approximate: (String?, String) -> Void
     ) -> [Index] {
         let stored = Set(attributes.map(\.name) + relationships.filter { $0.kind == .toOne }.map(\.name))
         var result: [Index] = []
@@ -102,17 +122,20 @@ extension CoreDataModel {
                 let what = unique ? "uniqueness constraint" : "index"
                 approximate(
                     others.first,
-                    "the \(what) on (\(names.joined(separator: ", "))) includes \(toMany.isEmpty ? "'\(others.joined(separator: "', '"))', which is not a stored attribute" : "the to-many relationship '\(toMany.joined(separator: "', '"))'"): left out, as Molt indexes attributes and to-one relationships only")
+                    "the \(what) on (\(names.joined(separator: ", "))) includes \(toMany.isEmpty ? "'\(others.joined(separator: "', '"))', which is not a stored attribute" : "the to-many relationship '\(toMany.joined(separator: "', '"))'"): left out, as Molt indexes attributes and to-one relationships only"
+                )
                 return
             }
-        if let existing = result.firstIndex(where: { $0.attributes == names }) {
+            if let existing = result.firstIndex(where: { $0.attributes == names }) {
                 if unique { result[existing].isUnique = true }
                 return
             }
             result.append(Index(names, unique: unique))
         }
         for constraint in entity.uniquenessConstraints { add(constraint, unique: true) }
-        for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient { add([attribute.name], unique: false) }
+        for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
+            add([attribute.name], unique: false)
+        }
         for index in entity.indexes { add(index, unique: false) }
         return result
     }

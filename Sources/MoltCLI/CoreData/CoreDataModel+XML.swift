@@ -22,12 +22,14 @@ extension CoreDataModel {
             let detail = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
             throw CLIFailure(
                 .badInput,
-                "Core Data model '\(name)': its contents are not well-formed XML (line \(parser.lineNumber): \(detail)). Restore the file from version control.")
+                "Core Data model '\(name)': its contents are not well-formed XML (line \(parser.lineNumber): \(detail)). Restore the file from version control."
+            )
         }
         guard reader.sawModel else {
             throw CLIFailure(
                 .badInput,
-                "Core Data model '\(name)': its contents have no <model> element, so it is not a Core Data model (Xcode writes `<model type=\"com.apple.IDECoreDataModeler.DataModel\" …>`). Give the path of an .xcdatamodel or .xcdatamodeld folder.")
+                "Core Data model '\(name)': its contents have no <model> element, so it is not a Core Data model (Xcode writes `<model type=\"com.apple.IDECoreDataModeler.DataModel\" …>`). Give the path of an .xcdatamodel or .xcdatamodeld folder."
+            )
         }
         self.init(name: name, entities: reader.entities)
     }
@@ -65,13 +67,18 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
                 name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES",
                 renamingIdentifier: attributes["elementID"])
         case "attribute" where stack.last == "entity":
-            guard let name = attributes["name"], let type = attributes["attributeType"] ?? (attributes["transient"] == "YES" ? "Undefined" : nil)
-            else { return fail(parser, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.") }
+            guard let name = attributes["name"],
+                let type = attributes["attributeType"] ?? (attributes["transient"] == "YES" ? "Undefined" : nil)
+            else {
+                return fail(
+                    parser, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.")
+            }
             current?.attributes.append(
                 CoreDataAttribute(
                     name: name, type: type, isOptional: attributes["optional"] == "YES",
                     isTransient: attributes["transient"] == "YES", isIndexed: attributes["indexed"] == "YES",
-                    defaultText: attributes["defaultValueString"], defaultDateInterval: attributes["defaultDateTimeInterval"],
+                    defaultText: attributes["defaultValueString"],
+                    defaultDateInterval: attributes["defaultDateTimeInterval"],
                     renamingIdentifier: attributes["elementID"]))
         case "relationship" where stack.last == "entity":
             readRelationship(parser, attributes)
@@ -85,7 +92,8 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         case "compoundIndex", "fetchIndex":
             current?.indexes.append([])
         case "index" where stack.last == "compoundIndex", "fetchIndexElement" where stack.last == "fetchIndex":
-            if let value = attributes["value"] ?? attributes["property"], var entity = current, !entity.indexes.isEmpty {
+            if let value = attributes["value"] ?? attributes["property"], var entity = current, !entity.indexes.isEmpty
+            {
                 entity.indexes[entity.indexes.count - 1].append(value)
                 current = entity
             }
@@ -94,7 +102,10 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         case _ where Self.ignoredInEntity.contains(element):
             break
         case _ where stack.last == "entity":
-            fail(parser, "entity '\(current?.name ?? "?")' holds a <\(element)> element, which molt convert-model does not know. Remove it from the model, or report it so that the converter learns it.")
+            fail(
+                parser,
+                "entity '\(current?.name ?? "?")' holds a <\(element)> element, which molt convert-model does not know. Remove it from the model, or report it so that the converter learns it."
+            )
         default:
             // Outside entities: layout (<elements>), configurations, fetch requests: nothing that is stored.
             break
@@ -125,7 +136,10 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         relationship.maxCount = attributes["maxCount"].flatMap { Int($0) }
         if let rule = attributes["deletionRule"] {
             guard let known = CoreDataRelationship.DeleteRule(rawValue: rule) else {
-                return fail(parser, "relationship '\(entity).\(name)' has deletionRule '\(rule)', which is not one of Nullify, Cascade, Deny, No Action.")
+                return fail(
+                    parser,
+                    "relationship '\(entity).\(name)' has deletionRule '\(rule)', which is not one of Nullify, Cascade, Deny, No Action."
+                )
             }
             relationship.deleteRule = known
         }

@@ -19,25 +19,31 @@ enum CoreDataRenames {
     /// for a type change (its app ships a mapping model for the step), and Molt likewise refuses the step until a
     /// stage converts the values or the snapshot declares the attribute replaced; a note says so. Each case is
     /// noted.
-    static func resolve(_ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]) -> [Deletion] {
+    static func resolve(
+        _ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]
+    ) -> [Deletion] {
         let entityMatches = match(current.entities, previous.entities, \.name, \.renamingIdentifier)
         var deletions: [Deletion] = []
         // New entity name → the name of the entity of `previous` it comes from.
         let origins = Dictionary(
-            entityMatches.map { (current.entities[$0.key].name, previous.entities[$0.value.index].name) }, uniquingKeysWith: { a, _ in a })
+            entityMatches.map { (current.entities[$0.key].name, previous.entities[$0.value.index].name) },
+            uniquingKeysWith: { a, _ in a })
         let matchedOld = Set(entityMatches.values.map(\.index))
-        for (index, old) in previous.entities.enumerated() where !matchedOld.contains(index) && current.entity(named: old.name) == nil {
+        for (index, old) in previous.entities.enumerated()
+        where !matchedOld.contains(index) && current.entity(named: old.name) == nil {
             deletions.append(.entity(old.name))
         }
         for (newIndex, found) in entityMatches.sorted(by: { $0.key < $1.key }) {
             let new = current.entities[newIndex], old = previous.entities[found.index]
             if found.byName {
                 notes.append(
-                    "\(current.name): entity '\(new.name)' (renaming identifier '\(new.identity)') matches no entity of '\(previous.name)' by identifier; taken as its entity '\(old.name)' (renaming identifier '\(old.identity)'), which has the same name")
+                    "\(current.name): entity '\(new.name)' (renaming identifier '\(new.identity)') matches no entity of '\(previous.name)' by identifier; taken as its entity '\(old.name)' (renaming identifier '\(old.identity)'), which has the same name"
+                )
             }
             guard let e = entities.firstIndex(where: { $0.name == new.name }) else { continue }
             if old.name != new.name { entities[e].originalName = old.name }
-            deletions += resolveProperties(&entities[e], new: new, old: old, origins: origins, current: current, previous: previous, notes: &notes)
+            deletions += resolveProperties(
+                &entities[e], new: new, old: old, origins: origins, current: current, previous: previous, notes: &notes)
         }
         return deletions
     }
@@ -49,21 +55,28 @@ enum CoreDataRenames {
         current: CoreDataModel, previous: CoreDataModel, notes: inout [String]
     ) -> [Deletion] {
         var deletions: [Deletion] = []
-        let attributes = match(new.attributes.filter { !$0.isTransient }, old.attributes.filter { !$0.isTransient }, \.name, \.renamingIdentifier)
-        let newAttributes = new.attributes.filter { !$0.isTransient }, oldAttributes = old.attributes.filter { !$0.isTransient }
+        let attributes = match(
+            new.attributes.filter { !$0.isTransient }, old.attributes.filter { !$0.isTransient }, \.name,
+            \.renamingIdentifier)
+        let newAttributes = new.attributes.filter { !$0.isTransient },
+            oldAttributes = old.attributes.filter { !$0.isTransient }
         for (i, found) in attributes.sorted(by: { $0.key < $1.key }) {
             resolveAttribute(
                 &entity, newAttributes[i], from: oldAttributes[found.index], byName: found.byName, new: new, old: old,
                 current: current, previous: previous, notes: &notes)
         }
-        let newRelationships = new.relationships.filter { !$0.isTransient }, oldRelationships = old.relationships.filter { !$0.isTransient }
+        let newRelationships = new.relationships.filter { !$0.isTransient },
+            oldRelationships = old.relationships.filter { !$0.isTransient }
         let relationships = match(newRelationships, oldRelationships, \.name, \.renamingIdentifier)
         let keptNames = Set(newAttributes.map(\.name) + newRelationships.map(\.name))
-        let keptAttributes = Set(attributes.values.map(\.index)), keptRelationships = Set(relationships.values.map(\.index))
-        for (index, removed) in oldAttributes.enumerated() where !keptAttributes.contains(index) && !keptNames.contains(removed.name) {
+        let keptAttributes = Set(attributes.values.map(\.index)),
+            keptRelationships = Set(relationships.values.map(\.index))
+        for (index, removed) in oldAttributes.enumerated()
+        where !keptAttributes.contains(index) && !keptNames.contains(removed.name) {
             deletions.append(.property(removed.name, of: old.name))
         }
-        for (index, removed) in oldRelationships.enumerated() where !keptRelationships.contains(index) && !keptNames.contains(removed.name) {
+        for (index, removed) in oldRelationships.enumerated()
+        where !keptRelationships.contains(index) && !keptNames.contains(removed.name) {
             deletions.append(.property(removed.name, of: old.name))
         }
         for (i, found) in relationships.sorted(by: { $0.key < $1.key }) {
@@ -77,7 +90,8 @@ enum CoreDataRenames {
                     deletions.append(.property(o.name, of: old.name))
                 }
                 notes.append(
-                    "\(current.name): '\(new.name).\(r.name)' points to '\(r.destination)', which does not come from '\(o.destination)', its destination in '\(previous.name)': Core Data drops the links, so the snapshot declares '\(old.name).\(o.name)' \(r.name == o.name ? "replaced" : "deleted") and the relationship starts empty")
+                    "\(current.name): '\(new.name).\(r.name)' points to '\(r.destination)', which does not come from '\(o.destination)', its destination in '\(previous.name)': Core Data drops the links, so the snapshot declares '\(old.name).\(o.name)' \(r.name == o.name ? "replaced" : "deleted") and the relationship starts empty"
+                )
                 continue
             }
             if r.name != o.name, let k = entity.relationships.firstIndex(where: { $0.name == r.name }) {
@@ -85,7 +99,8 @@ enum CoreDataRenames {
             }
         }
         deletions += replacedAcrossKinds(
-            new: new, old: old, matched: (attributes, relationships), current: current, previous: previous, notes: &notes)
+            new: new, old: old, matched: (attributes, relationships), current: current, previous: previous,
+            notes: &notes)
         return deletions
     }
 
@@ -103,34 +118,44 @@ enum CoreDataRenames {
             oldType != newType, !oldType.widens(to: newType)
         {
             notes.append(
-                "\(current.name): '\(new.name).\(a.name)' is \(a.type) (written as \(newType.rawValue)), and '\(old.name).\(o.name)' was \(o.type) (\(oldType.rawValue)) in '\(previous.name)': Core Data infers no mapping for a type change (the app ships a mapping model for this step), and Molt refuses the step until a stage converts the values or the snapshot declares the attribute replaced")
+                "\(current.name): '\(new.name).\(a.name)' is \(a.type) (written as \(newType.rawValue)), and '\(old.name).\(o.name)' was \(o.type) (\(oldType.rawValue)) in '\(previous.name)': Core Data infers no mapping for a type change (the app ships a mapping model for this step), and Molt refuses the step until a stage converts the values or the snapshot declares the attribute replaced"
+            )
         }
     }
 
     /// The properties that keep their name but change kind (relationship ↔ attribute), declared replaced: Core Data
     /// has no mapping from one kind to the other, so the old values or links go and the new property starts empty.
     private static func replacedAcrossKinds(
-        new: CoreDataEntity, old: CoreDataEntity, matched: (attributes: [Int: (index: Int, byName: Bool)], relationships: [Int: (index: Int, byName: Bool)]),
+        new: CoreDataEntity, old: CoreDataEntity,
+        matched: (attributes: [Int: (index: Int, byName: Bool)], relationships: [Int: (index: Int, byName: Bool)]),
         current: CoreDataModel, previous: CoreDataModel, notes: inout [String]
     ) -> [Deletion] {
         var deletions: [Deletion] = []
-        let newAttributes = new.attributes.filter { !$0.isTransient }, oldAttributes = old.attributes.filter { !$0.isTransient }
-        let newRelationships = new.relationships.filter { !$0.isTransient }, oldRelationships = old.relationships.filter { !$0.isTransient }
+        let newAttributes = new.attributes.filter { !$0.isTransient },
+            oldAttributes = old.attributes.filter { !$0.isTransient }
+        let newRelationships = new.relationships.filter { !$0.isTransient },
+            oldRelationships = old.relationships.filter { !$0.isTransient }
         let attributes = matched.attributes, relationships = matched.relationships
-        let keptAttributes = Set(attributes.values.map(\.index)), keptRelationships = Set(relationships.values.map(\.index))
+        let keptAttributes = Set(attributes.values.map(\.index)),
+            keptRelationships = Set(relationships.values.map(\.index))
         let matchedNewAttributes = Set(attributes.keys.map { newAttributes[$0].name })
         let matchedNewRelationships = Set(relationships.keys.map { newRelationships[$0].name })
         for a in newAttributes where !matchedNewAttributes.contains(a.name) {
-            guard let index = oldRelationships.firstIndex(where: { $0.name == a.name }), !keptRelationships.contains(index) else { continue }
+            guard let index = oldRelationships.firstIndex(where: { $0.name == a.name }),
+                !keptRelationships.contains(index)
+            else { continue }
             deletions.append(.replaced(a.name, of: old.name))
             notes.append(
-                "\(current.name): '\(new.name).\(a.name)' is an attribute, and a relationship of the same name in '\(previous.name)': Core Data drops the relationship's links and adds the attribute, so the snapshot declares '\(old.name).\(a.name)' replaced")
+                "\(current.name): '\(new.name).\(a.name)' is an attribute, and a relationship of the same name in '\(previous.name)': Core Data drops the relationship's links and adds the attribute, so the snapshot declares '\(old.name).\(a.name)' replaced"
+            )
         }
         for r in newRelationships where !matchedNewRelationships.contains(r.name) {
-            guard let index = oldAttributes.firstIndex(where: { $0.name == r.name }), !keptAttributes.contains(index) else { continue }
+            guard let index = oldAttributes.firstIndex(where: { $0.name == r.name }), !keptAttributes.contains(index)
+            else { continue }
             deletions.append(.replaced(r.name, of: old.name))
             notes.append(
-                "\(current.name): '\(new.name).\(r.name)' is a relationship, and an attribute of the same name in '\(previous.name)': Core Data drops the attribute's values and adds the relationship, so the snapshot declares '\(old.name).\(r.name)' replaced")
+                "\(current.name): '\(new.name).\(r.name)' is a relationship, and an attribute of the same name in '\(previous.name)': Core Data drops the attribute's values and adds the relationship, so the snapshot declares '\(old.name).\(r.name)' replaced"
+            )
         }
         return deletions
     }
@@ -142,19 +167,26 @@ enum CoreDataRenames {
             guard let e = entities.firstIndex(where: { $0.name == source.name }) else { continue }
             if let id = source.renamingIdentifier, id != source.name { entities[e].originalName = id }
             for a in source.attributes {
-                if let id = a.renamingIdentifier, id != a.name, let k = entities[e].attributes.firstIndex(where: { $0.name == a.name }) {
+                if let id = a.renamingIdentifier, id != a.name,
+                    let k = entities[e].attributes.firstIndex(where: { $0.name == a.name })
+                {
                     entities[e].attributes[k].originalName = id
                 }
             }
             for r in source.relationships {
-                if let id = r.renamingIdentifier, id != r.name, let k = entities[e].relationships.firstIndex(where: { $0.name == r.name }) {
+                if let id = r.renamingIdentifier, id != r.name,
+                    let k = entities[e].relationships.firstIndex(where: { $0.name == r.name })
+                {
                     entities[e].relationships[k].originalName = id
                 }
             }
         }
     }
 
-    private static func note(_ current: CoreDataModel, _ previous: CoreDataModel, _ entity: String, _ property: String, _ id: String, _ oldID: String) -> String {
+    private static func note(
+        _ current: CoreDataModel, _ previous: CoreDataModel, _ entity: String, _ property: String, _ id: String,
+        _ oldID: String
+    ) -> String {
         "\(current.name): '\(entity).\(property)' (renaming identifier '\(id)') matches no property of '\(previous.name)' by identifier; taken as the property of the same name (renaming identifier '\(oldID)')"
     }
 

@@ -17,10 +17,16 @@ enum DemoSchemas {
         Version(schema: v0, story: "the memo app ships: title, date, subtitle, content, favorite, objectID key"),
         Version(schema: v1, story: "add `count: Int` (Realm: only the version number changes)"),
         Version(schema: v2, story: "remove `count` again (Realm: only the version number changes)"),
-        Version(schema: v3, story: "rename memoTitle → title (Realm: `renameProperty`); here `originalName: \"memoTitle\"`"),
-        Version(schema: v4, story: "add a required memoDescription computed from each memo (Realm: `enumerateObjects`): a custom stage"),
-        Version(schema: v5, story: "add count = 100 for every existing memo (Realm: `new[\"count\"] = 100`); here a default"),
-        Version(schema: v6, story: "count Int → Double, optional → required with a fallback (Realm: `old[\"count\"] ?? 0`)"),
+        Version(
+            schema: v3, story: "rename memoTitle → title (Realm: `renameProperty`); here `originalName: \"memoTitle\"`"),
+        Version(
+            schema: v4,
+            story: "add a required memoDescription computed from each memo (Realm: `enumerateObjects`): a custom stage"),
+        Version(
+            schema: v5, story: "add count = 100 for every existing memo (Realm: `new[\"count\"] = 100`); here a default"
+        ),
+        Version(
+            schema: v6, story: "count Int → Double, optional → required with a fallback (Realm: `old[\"count\"] ?? 0`)"),
     ]
 
     static let v0 = Schema(version: 0) {
@@ -100,7 +106,9 @@ enum DemoSchemas {
             "favorite": .bool(index % 3 == 0),
         ]
         if index % 4 != 0 { values["memoSubtitle"] = .string("subtitle \(index + 1)") }
-        if index % 5 != 0 { values["memoContent"] = .string("Memo number \(index + 1), written on day \(index / 24 + 1).") }
+        if index % 5 != 0 {
+            values["memoContent"] = .string("Memo number \(index + 1), written on day \(index / 24 + 1).")
+        }
         return values
     }
 }

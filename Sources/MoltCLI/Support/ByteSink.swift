@@ -67,7 +67,9 @@ final class ByteSink {
     func flush() throws {
         var offset = 0
         while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in write(descriptor, raw.baseAddress! + offset, raw.count - offset) }
+            let written = buffer.withUnsafeBytes { raw in
+                write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))

@@ -14,7 +14,8 @@ enum ExitStatus: Int32, CaseIterable {
     /// The exit status for an error thrown by the Molt library.
     init(for error: MoltError) {
         switch error.code {
-        case .invalidSchema, .notAMoltStore, .corruptStore, .storeNotFound, .unsupportedFormat, .invalidValue, .needsRecovery:
+        case .invalidSchema, .notAMoltStore, .corruptStore, .storeNotFound, .unsupportedFormat, .invalidValue,
+            .needsRecovery:
             self = .badInput
         case .storeIsNewer, .schemaChangedWithoutVersionBump:
             self = .versionConflict
@@ -35,8 +36,10 @@ enum ExitStatus: Int32, CaseIterable {
         case .usage: "usage error (unknown option, missing argument, value out of range)"
         case .badInput:
             "bad input file: no such file, not a Molt store, damaged file, a journal left by a dead writer (for a read command), invalid JSON, invalid schema"
-        case .versionConflict: "version conflict: the store is newer than the schema, or a version changed without a bump"
-        case .notInferable: "the migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion"
+        case .versionConflict:
+            "version conflict: the store is newer than the schema, or a version changed without a bump"
+        case .notInferable:
+            "the migration cannot be inferred: a step needs a custom stage, a mapping or a declared deletion"
         }
     }
 

@@ -39,7 +39,8 @@ enum Files {
         if StoreAddress.isPostgres(path) {
             throw CLIFailure(
                 .badInput,
-                "This command works on an SQLite store file, and \(StoreAddress.redacted(path)) is a PostgreSQL database: a PostgreSQL store needs no recovery or file check (a failed migration rolls back in the server). Give the path of a store file.")
+                "This command works on an SQLite store file, and \(StoreAddress.redacted(path)) is a PostgreSQL database: a PostgreSQL store needs no recovery or file check (a failed migration rolls back in the server). Give the path of a store file."
+            )
         }
         let url = url(path)
         // One stat(2): FileManager's attributesOfItem also looks up the owner's and group's names (reading
@@ -52,7 +53,9 @@ enum Files {
             throw CLIFailure(.badInput, "\(url.path) is a folder, not a Molt store. Give the path of the store's file.")
         }
         if info.st_size == 0 {
-            throw CLIFailure(.badInput, "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written.")
+            throw CLIFailure(
+                .badInput,
+                "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written.")
         }
         return url
     }
@@ -99,7 +102,8 @@ enum Files {
 
     /// A new, empty temporary folder.
     static func temporaryFolder(_ prefix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

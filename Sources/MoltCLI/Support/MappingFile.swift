@@ -31,9 +31,11 @@ enum MappingFile {
         guard target.version > stored.version else {
             throw CLIFailure(
                 .usage,
-                "--mapping needs a target version newer than the store's (\(stored.version)), but the schema is version \(target.version); nothing was written.")
+                "--mapping needs a target version newer than the store's (\(stored.version)), but the schema is version \(target.version); nothing was written."
+            )
         }
-        return try MigrationPlan(schemas: [stored, target], stages: [.mapping(from: stored.version, to: target.version, mappings)])
+        return try MigrationPlan(
+            schemas: [stored, target], stages: [.mapping(from: stored.version, to: target.version, mappings)])
     }
 
     /// The mappings of the file at `url`.
@@ -49,7 +51,8 @@ enum MappingFile {
             guard let bare = try? JSONDecoder().decode([EntityMapping].self, from: data) else {
                 throw CLIFailure(
                     .badInput,
-                    "\(url.lastPathComponent) is not a mapping file\(decodingDetail(wrapped)): it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions), and optionally \"overrides\" keyed by engine (\"sqlite\", \"postgresql\").")
+                    "\(url.lastPathComponent) is not a mapping file\(decodingDetail(wrapped)): it must be JSON with a \"mappings\" array of objects with \"destination\" and \"attributes\" (SQL expressions), and optionally \"overrides\" keyed by engine (\"sqlite\", \"postgresql\")."
+                )
             }
             return bare
         }
@@ -60,13 +63,18 @@ enum MappingFile {
         guard let error = error as? DecodingError else { return "" }
         let context: DecodingError.Context
         switch error {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
         @unknown default: return ""
         }
         guard !context.codingPath.isEmpty else { return "" }
         let path = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
         let detail: String
-        if case .keyNotFound(let key, _) = error { detail = "\"\(key.stringValue)\" is missing" } else { detail = context.debugDescription }
+        if case .keyNotFound(let key, _) = error {
+            detail = "\"\(key.stringValue)\" is missing"
+        } else {
+            detail = context.debugDescription
+        }
         return " (at \(path.hasPrefix(".") ? String(path.dropFirst()) : path): \(detail))"
     }
 }

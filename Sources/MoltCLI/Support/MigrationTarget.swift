@@ -35,7 +35,8 @@ struct MigrationTarget {
             if let version = target.toVersion {
                 throw CLIFailure(
                     .usage,
-                    "--to-version \(version) picks a version of a folder of snapshots, but \(target.to) is not a folder; give the folder to --to, or leave out --to-version.")
+                    "--to-version \(version) picks a version of a folder of snapshots, but \(target.to) is not a folder; give the folder to --to, or leave out --to-version."
+                )
             }
             schema = try Files.schema(at: target.to)
             folder = nil
@@ -47,17 +48,22 @@ struct MigrationTarget {
         if let path = mapping.mapping {
             throw CLIFailure(
                 .usage,
-                "--mapping \(path) gives the mapping of one step, but --to is a folder: put each step's mapping in the folder as <from>-to-<to>.mapping.json (for example \(folder.mappingURL(from: 3, to: 4).lastPathComponent)), and leave out --mapping.")
+                "--mapping \(path) gives the mapping of one step, but --to is a folder: put each step's mapping in the folder as <from>-to-<to>.mapping.json (for example \(folder.mappingURL(from: 3, to: 4).lastPathComponent)), and leave out --mapping."
+            )
         }
         let all = try folder.recordedVersions()
         guard let newest = all.last else {
             throw CLIFailure(
-                .badInput, "The folder \(url.path) holds no schema snapshot; snapshots are named <version>.json (`molt schema STORE > \(target.to)/0.json`).")
+                .badInput,
+                "The folder \(url.path) holds no schema snapshot; snapshots are named <version>.json (`molt schema STORE > \(target.to)/0.json`)."
+            )
         }
         let version = target.toVersion ?? newest
         guard all.contains(version) else {
             throw CLIFailure(
-                .usage, "--to-version \(version): the folder \(url.path) has no \(version).json; its versions are \(Self.list(all)).")
+                .usage,
+                "--to-version \(version): the folder \(url.path) has no \(version).json; its versions are \(Self.list(all))."
+            )
         }
         self.folder = folder
         self.schema = try folder.schema(version: version)
@@ -84,7 +90,8 @@ struct MigrationTarget {
         guard versions.contains(stored.version) else {
             throw CLIFailure(
                 .badInput,
-                "The store is at version \(stored.version), which has no snapshot in \(folder.directory.path) (its versions are \(Self.list(versions))). Record it from the store: `molt schema STORE > \(folder.url(version: stored.version).path)`.")
+                "The store is at version \(stored.version), which has no snapshot in \(folder.directory.path) (its versions are \(Self.list(versions))). Record it from the store: `molt schema STORE > \(folder.url(version: stored.version).path)`."
+            )
         }
         let walked = versions.filter { $0 >= stored.version }
         let recorded = try folder.schema(version: stored.version)
@@ -92,7 +99,8 @@ struct MigrationTarget {
             let changes = SchemaDiff(from: stored, to: recorded).changes.map { "- \($0)" }.joined(separator: "\n")
             throw MoltError(
                 .schemaChangedWithoutVersionBump,
-                "\(folder.url(version: stored.version).path) differs from the schema of version \(stored.version) recorded in the store:\n\(changes)\nA shipped version must not change: restore \(stored.version).json as it shipped (or record it from the store: `molt schema STORE > \(folder.url(version: stored.version).path)`), and put the change in a new version.")
+                "\(folder.url(version: stored.version).path) differs from the schema of version \(stored.version) recorded in the store:\n\(changes)\nA shipped version must not change: restore \(stored.version).json as it shipped (or record it from the store: `molt schema STORE > \(folder.url(version: stored.version).path)`), and put the change in a new version."
+            )
         }
         let schemas = try [recorded] + walked.dropFirst().map { try folder.schema(version: $0) }
         var stages: [MigrationStage] = []
@@ -101,7 +109,8 @@ struct MigrationTarget {
             stages.append(.mapping(from: step.from, to: step.to, mappings))
         }
         // The library's own routing, so that a step that needs a mapping is named with the file that would hold it.
-        for step in try MigrationPlan(uncheckedSchemas: schemas, stages: stages).route(from: stored) where step.stage == nil {
+        for step in try MigrationPlan(uncheckedSchemas: schemas, stages: stages).route(from: stored)
+        where step.stage == nil {
             guard let error = step.diff.notInferableError else { continue }
             let file = folder.mappingURL(from: step.from.version, to: step.to.version).path
             throw MoltError(

@@ -27,7 +27,9 @@ struct TargetSchemaOptions: ParsableArguments {
             valueName: "new.json|dir"))
     var to: String
 
-    @Option(name: .long, help: ArgumentHelp("With a folder: the version to walk to (default: the folder's newest).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With a folder: the version to walk to (default: the folder's newest).", valueName: "n"))
     var toVersion: Int?
 
     func validate() throws {
@@ -38,7 +40,10 @@ struct TargetSchemaOptions: ParsableArguments {
 
 /// `--mapping FILE`: declarative SQL-expression mappings for the steps Molt cannot infer (see ``MappingFile``).
 struct MappingOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Declarative SQL-expression mappings for the steps that cannot be inferred.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Declarative SQL-expression mappings for the steps that cannot be inferred.", valueName: "file"))
     var mapping: String?
 
     func validate() throws {

@@ -23,7 +23,9 @@ enum StoreAddress {
         guard isPostgres(text) else { return .file(Files.url(text)) }
         #if PostgreSQL
         guard let url = URL(string: text) else {
-            throw CLIFailure(.badInput, "'\(text)' is not a valid URL; write postgres://user:password@host:port/database?schema=name.")
+            throw CLIFailure(
+                .badInput,
+                "'\(text)' is not a valid URL; write postgres://user:password@host:port/database?schema=name.")
         }
         return try .postgres(url)
         #else
@@ -33,7 +35,8 @@ enum StoreAddress {
 
     /// Why a `molt` built without the `PostgreSQL` trait refuses a `postgres://` store, and how to get one that
     /// opens it.
-    static let withoutPostgres = "This molt was built for SQLite files only (without the PostgreSQL trait), so it cannot open a postgres:// store. Build it with PostgreSQL support: swift build -c release --static-swift-stdlib --product molt (the default traits)."
+    static let withoutPostgres =
+        "This molt was built for SQLite files only (without the PostgreSQL trait), so it cannot open a postgres:// store. Build it with PostgreSQL support: swift build -c release --static-swift-stdlib --product molt (the default traits)."
 
     /// Where a store is, for reports: its path, or its URL without the password.
     static func describe(_ location: StoreLocation) -> String { location.url?.path ?? location.description }

@@ -75,7 +75,9 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Draws `done` of `total` bytes of an input file.
     func update(bytes done: Int, of total: Int) {
-        draw(total == 0 ? 1 : Double(done) / Double(total), key: "bytes", "\(Format.bytes(done)) of \(Format.bytes(total))")
+        draw(
+            total == 0 ? 1 : Double(done) / Double(total), key: "bytes",
+            "\(Format.bytes(done)) of \(Format.bytes(total))")
     }
 
     /// Draws `done` of `total` objects.
@@ -87,7 +89,10 @@ final class ProgressBar: @unchecked Sendable {
         state.withLock { state in draw(fraction, key: key, detail, &state) }
     }
 
-    private func draw(_ fraction: Double, key: String, _ detail: String, _ state: inout (drawn: Bool, last: (percent: Int, key: String)?)) {
+    private func draw(
+        _ fraction: Double, key: String, _ detail: String,
+        _ state: inout (drawn: Bool, last: (percent: Int, key: String)?)
+    ) {
         let width = 30
         let fraction = min(max(fraction, 0), 1)
         let filled = Int((fraction * Double(width)).rounded(.down))

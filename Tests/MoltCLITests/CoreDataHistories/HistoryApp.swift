@@ -32,10 +32,17 @@ struct HistoryApp: CustomStringConvertible, @unchecked Sendable {  // immutable 
             27: [.empties(["ProductCategory"])],
             29: [.empties(["ProductTag"])],
             32: [.renamesEntity(from: "Attribute", to: "GenericAttribute")],
-            33: [.computes(entity: "Product", attribute: "date", sql: "dateCreated", value: { $0["dateCreated"] ?? .null })],
+            33: [
+                .computes(
+                    entity: "Product", attribute: "date", sql: "dateCreated", value: { $0["dateCreated"] ?? .null })
+            ],
             40: [.empties(["ProductAttribute"])],
             43: [.empties(["SiteVisitStats", "TopEarnerStats"])],
             75: [.empties(["Customer", "CustomerSearchResult"])],
-            112: [.computes(entity: "Site", attribute: "visibility", sql: "CASE WHEN isPublic THEN 1 ELSE 0 END", value: { $0["isPublic"] == .bool(true) ? .int(1) : .int(0) })],
+            112: [
+                .computes(
+                    entity: "Site", attribute: "visibility", sql: "CASE WHEN isPublic THEN 1 ELSE 0 END",
+                    value: { $0["isPublic"] == .bool(true) ? .int(1) : .int(0) })
+            ],
         ])
 }

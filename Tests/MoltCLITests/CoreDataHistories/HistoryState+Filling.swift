@@ -25,7 +25,8 @@ extension HistoryState {
                 let nulls = rows.keys.filter { (rows[$0]![attribute.name] ?? .null) == .null }
                 guard empty || !attribute.isOptional && !nulls.isEmpty else { continue }
                 for id in rows.keys.sorted() where (rows[id]![attribute.name] ?? .null) == .null {
-                    rows[id]![attribute.name] = Self.value(attribute.type, entity: entity.name, attribute: attribute.name, k: k, n: Int(id))
+                    rows[id]![attribute.name] = Self.value(
+                        attribute.type, entity: entity.name, attribute: attribute.name, k: k, n: Int(id))
                     changed = true
                 }
             }
@@ -38,8 +39,11 @@ extension HistoryState {
                 done.insert("\(entity.name).\(relationship.name)")
                 let inverse = relationship.inverse.flatMap { byName[relationship.destination]?.relationship(named: $0) }
                 if let inverse { done.insert("\(relationship.destination).\(inverse.name)") }
-                let hasLinks = (objects[entity.name] ?? [:]).values.contains { !ids($0[relationship.name]).isEmpty }
-                    || inverse.map { inv in (objects[relationship.destination] ?? [:]).values.contains { !ids($0[inv.name]).isEmpty } } ?? false
+                let hasLinks =
+                    (objects[entity.name] ?? [:]).values.contains { !ids($0[relationship.name]).isEmpty }
+                    || inverse.map { inv in
+                        (objects[relationship.destination] ?? [:]).values.contains { !ids($0[inv.name]).isEmpty }
+                    } ?? false
                 guard !hasLinks else { continue }
                 link(entity.name, relationship, inverse)
                 changed = true
@@ -85,7 +89,9 @@ extension HistoryState {
         var unique: [(Int64, Int64)] = []
         for pair in pairs where !unique.contains(where: { $0 == pair }) { unique.append(pair) }
         write(unique, source, relationship)
-        if let inverse, !(inverse.name == relationship.name && source == destination) { write(unique.map { ($1, $0) }, destination, inverse) }
+        if let inverse, !(inverse.name == relationship.name && source == destination) {
+            write(unique.map { ($1, $0) }, destination, inverse)
+        }
     }
 
     /// Sets `relationship` of every object of `entity` from `pairs`; a to-many holds its links in descending
@@ -98,7 +104,9 @@ extension HistoryState {
             case .toMany: objects[entity]![id]![relationship.name] = .array(targets.sorted(by: >).map { .int($0) })
             }
         }
-        if relationship.kind == .toMany && relationship.isOrdered { knownOrder.insert("\(entity).\(relationship.name)") }
+        if relationship.kind == .toMany && relationship.isOrdered {
+            knownOrder.insert("\(entity).\(relationship.name)")
+        }
     }
 
     /// A value of `type` that no other object or attribute of the walk holds, and that fits every type Core Data
@@ -111,7 +119,11 @@ extension HistoryState {
         case .bool: return .bool(n % 2 == 1)
         case .date: return .double(1_600_000_000 + Double(k * 1000 + n) + 0.25)
         case .data: return .string(Data("\(entity).\(attribute) #\(n)".utf8).base64EncodedString())
-        case .uuid: return .string(String(format: "%08lX-%04lX-4000-8000-%012lX", k, n % 0xFFFF, entity.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF_FFFF_FFFF }))
+        case .uuid:
+            return .string(
+                String(
+                    format: "%08lX-%04lX-4000-8000-%012lX", k, n % 0xFFFF,
+                    entity.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF_FFFF_FFFF }))
         }
     }
 }

@@ -39,7 +39,8 @@ extension HistoryState {
             let name = entity.originalName ?? entity.name
             return oldByName[name] == nil ? nil : name
         }
-        let sources = Dictionary(new.entities.compactMap { e in sourceName(e).map { (e.name, $0) } }, uniquingKeysWith: { a, _ in a })
+        let sources = Dictionary(
+            new.entities.compactMap { e in sourceName(e).map { (e.name, $0) } }, uniquingKeysWith: { a, _ in a })
         for entity in new.entities {
             var rows: [Int64: [String: JSONValue]] = [:]
             guard let sourceEntityName = sources[entity.name], let source = oldByName[sourceEntityName] else {
@@ -92,9 +93,12 @@ extension HistoryState {
             for id in (result.objects[entity] ?? [:]).keys {
                 var targets: [Int64] = []
                 if let inverseKey, carried.contains(inverseKey), let inverse = relationship.inverse {
-                    targets = (result.objects[relationship.destination] ?? [:]).filter { result.ids($0.value[inverse]).contains(id) }.keys.sorted()
+                    targets = (result.objects[relationship.destination] ?? [:]).filter {
+                        result.ids($0.value[inverse]).contains(id)
+                    }.keys.sorted()
                 }
-                let value: JSONValue = relationship.kind == .toOne
+                let value: JSONValue =
+                    relationship.kind == .toOne
                     ? (targets.first.map { JSONValue.int($0) } ?? .null) : .array(targets.map { JSONValue.int($0) })
                 result.objects[entity]![id]![relationship.name] = value
             }
@@ -128,7 +132,8 @@ extension HistoryState {
     /// a conversion Molt does not make is written as a text that no store holds, so that the comparison names it.
     static func convert(_ value: JSONValue, from: AttributeType, to: AttributeType) -> JSONValue {
         guard from != to, value != .null else { return value }
-        guard let typed = DataFile.value(value, for: from), let converted = ValueConversion.convert(typed, to: to) else {
+        guard let typed = DataFile.value(value, for: from), let converted = ValueConversion.convert(typed, to: to)
+        else {
             return .string("no conversion of \(value) from \(from.rawValue) to \(to.rawValue)")
         }
         return DataFile.json(converted)

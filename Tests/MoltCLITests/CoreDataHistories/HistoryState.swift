@@ -29,11 +29,12 @@ struct HistoryState: Equatable {
     func dataFile(version: Int) throws -> Data {
         var entities: [String: JSONValue] = [:]
         for (entity, byID) in objects {
-            entities[entity] = .array(byID.keys.sorted().map { id in
-                var row = byID[id]!
-                row["_id"] = .int(id)
-                return .object(row)
-            })
+            entities[entity] = .array(
+                byID.keys.sorted().map { id in
+                    var row = byID[id]!
+                    row["_id"] = .int(id)
+                    return .object(row)
+                })
         }
         let file: JSONValue = .object([
             "format": .string(DataFile.formatName), "formatVersion": .int(Int64(DataFile.currentFormatVersion)),
@@ -72,12 +73,18 @@ extension HistoryState {
                 for attribute in entity.attributes {
                     let a = want[attribute.name] ?? .null, b = row[attribute.name] ?? .null
                     // Compared as values of the attribute's type: JSON writes the double 3.0 as 3.
-                    if a != b, DataFile.value(a, for: attribute.type) == nil || DataFile.value(a, for: attribute.type) != DataFile.value(b, for: attribute.type) { add("'\(entity.name).\(attribute.name)' of _id \(id): expected \(a), found \(b)") }
+                    if a != b,
+                        DataFile.value(a, for: attribute.type) == nil
+                            || DataFile.value(a, for: attribute.type) != DataFile.value(b, for: attribute.type)
+                    {
+                        add("'\(entity.name).\(attribute.name)' of _id \(id): expected \(a), found \(b)")
+                    }
                 }
                 for relationship in entity.relationships {
                     let key = "\(entity.name).\(relationship.name)"
                     let a = ids(want[relationship.name]), b = ids(row[relationship.name])
-                    let same = relationship.kind == .toMany && !knownOrder.contains(key) ? a.sorted() == b.sorted() : a == b
+                    let same =
+                        relationship.kind == .toMany && !knownOrder.contains(key) ? a.sorted() == b.sorted() : a == b
                     if !same { add("'\(key)' of _id \(id): expected links \(a), found \(b)") }
                 }
             }
@@ -91,12 +98,18 @@ extension HistoryState {
         let byName = Dictionary(schema.entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for entity in schema.entities {
             for relationship in entity.relationships {
-                guard let inverse = relationship.inverse, byName[relationship.destination]?.relationship(named: inverse) != nil else { continue }
+                guard let inverse = relationship.inverse,
+                    byName[relationship.destination]?.relationship(named: inverse) != nil
+                else { continue }
                 for (id, row) in (objects[entity.name] ?? [:]).sorted(by: { $0.key < $1.key }) {
                     for target in ids(row[relationship.name]) {
                         let back = ids(objects[relationship.destination]?[target]?[inverse])
                         if !back.contains(id), result.count < limit {
-                            result.append(HistoryDifference(description: "'\(entity.name).\(relationship.name)' of _id \(id) holds \(target), but '\(relationship.destination).\(inverse)' of \(target) holds \(back)"))
+                            result.append(
+                                HistoryDifference(
+                                    description:
+                                        "'\(entity.name).\(relationship.name)' of _id \(id) holds \(target), but '\(relationship.destination).\(inverse)' of \(target) holds \(back)"
+                                ))
                         }
                     }
                 }

@@ -16,7 +16,8 @@ struct HistoryWalk {
     }
 
     /// The folder walk; `MOLT_WALK_MODE=snapshot` walks one snapshot per step instead, to compare the two.
-    static let mode: Mode = ProcessInfo.processInfo.environment["MOLT_WALK_MODE"] == "snapshot" ? .snapshotPerStep : .folder
+    static let mode: Mode =
+        ProcessInfo.processInfo.environment["MOLT_WALK_MODE"] == "snapshot" ? .snapshotPerStep : .folder
 
     /// Where the shared histories are: `../shared/coredata-models` beside the package root.
     static let shared: URL = URL(fileURLWithPath: #filePath)
@@ -48,7 +49,9 @@ struct HistoryWalk {
         /// Wall-clock seconds spent in each `molt` command (`convert-model`, `migrate`, `export`, `import`); the
         /// whole walk's migrate is `migrate (whole)`.
         var seconds: [String: Double]
-        var failures: [Int: String] { Dictionary(steps.compactMap { s in s.failure.map { (s.to, $0) } }, uniquingKeysWith: { a, _ in a }) }
+        var failures: [Int: String] {
+            Dictionary(steps.compactMap { s in s.failure.map { (s.to, $0) } }, uniquingKeysWith: { a, _ in a })
+        }
     }
 
     func run() throws -> Outcome {
@@ -69,14 +72,17 @@ struct HistoryWalk {
         try reseed(store, state, schemas[0], work, molt)
         var chained = state
         for version in 2...count {
-            chained = chained.migrated(from: schemas[version - 2], to: schemas[version - 1], effects: app.effects[version] ?? [])
+            chained = chained.migrated(
+                from: schemas[version - 2], to: schemas[version - 1], effects: app.effects[version] ?? [])
         }
         let whole = try molt(["migrate", store.path, "--to", snapshots.path], as: "migrate (whole)")
         let wholeWalkFailure: String?
         if whole.status != 0 {
-            wholeWalkFailure = "molt migrate --to DIR exit \(whole.status): \(whole.stderr.split(separator: "\n").first ?? "")"
+            wholeWalkFailure =
+                "molt migrate --to DIR exit \(whole.status): \(whole.stderr.split(separator: "\n").first ?? "")"
         } else {
-            wholeWalkFailure = try compare(store, expected: chained, schema: schemas[count - 1], after: "the walk 1 → \(count)", molt)
+            wholeWalkFailure = try compare(
+                store, expected: chained, schema: schemas[count - 1], after: "the walk 1 → \(count)", molt)
         }
 
         // Version by version, filling what each version adds, every value checked after each step.
@@ -91,7 +97,8 @@ struct HistoryWalk {
             if migrate.status != 0 {
                 failure = "molt migrate exit \(migrate.status): \(migrate.stderr.split(separator: "\n").first ?? "")"
             } else {
-                failure = try compare(store, expected: expected, schema: new, after: "\(version - 1) → \(version)", molt)
+                failure = try compare(
+                    store, expected: expected, schema: new, after: "\(version - 1) → \(version)", molt)
             }
             results.append(StepResult(to: version, failure: failure))
             state = expected
@@ -100,18 +107,30 @@ struct HistoryWalk {
                 reseeds += 1
             }
         }
-        return Outcome(versions: count, wholeWalkFailure: wholeWalkFailure, steps: results, reseeds: reseeds, seconds: seconds)
+        return Outcome(
+            versions: count, wholeWalkFailure: wholeWalkFailure, steps: results, reseeds: reseeds, seconds: seconds)
     }
 
     /// Converts the app's model into `snapshots` (`1.json … N.json`), declares the entity renames its mapping models
     /// did, and writes a `FROM-to-TO.mapping.json` for each step whose mapping model did more than the snapshots
     /// say. Returns the schemas and their count.
-    private func prepare(_ snapshots: URL, _ molt: ([String], String?) throws -> Molt.Result) throws -> ([Schema], Int) {
-        let convert = try molt(["convert-model", Self.shared.appendingPathComponent(app.model).path, "--out", snapshots.path, "--approximate", "all"], nil)
-        guard convert.status == 0 else { throw WalkError(description: "molt convert-model failed for \(app.name):\n\(convert)") }
-        let count = try FileManager.default.contentsOfDirectory(atPath: snapshots.path).filter { SnapshotFolder.version(ofFileNamed: $0) != nil }.count
+    private func prepare(_ snapshots: URL, _ molt: ([String], String?) throws -> Molt.Result) throws -> ([Schema], Int)
+    {
+        let convert = try molt(
+            [
+                "convert-model", Self.shared.appendingPathComponent(app.model).path, "--out", snapshots.path,
+                "--approximate", "all",
+            ], nil)
+        guard convert.status == 0 else {
+            throw WalkError(description: "molt convert-model failed for \(app.name):\n\(convert)")
+        }
+        let count = try FileManager.default.contentsOfDirectory(atPath: snapshots.path).filter {
+            SnapshotFolder.version(ofFileNamed: $0) != nil
+        }.count
         for (version, effects) in app.effects {
-            for case .renamesEntity(let from, let to) in effects { try declareRename(from: from, to: to, version: version, in: snapshots) }
+            for case .renamesEntity(let from, let to) in effects {
+                try declareRename(from: from, to: to, version: version, in: snapshots)
+            }
         }
         for (to, effects) in app.effects {
             let mappings = effects.compactMap(\.mapping).flatMap { (mapping: JSONValue) -> [JSONValue] in
@@ -128,7 +147,8 @@ struct HistoryWalk {
     /// Nil when the store holds `expected` under `schema` and every link reads the same from both sides; otherwise
     /// the differences.
     private func compare(
-        _ store: URL, expected: HistoryState, schema: Schema, after step: String, _ molt: ([String], String?) throws -> Molt.Result
+        _ store: URL, expected: HistoryState, schema: Schema, after step: String,
+        _ molt: ([String], String?) throws -> Molt.Result
     ) throws -> String? {
         let export = try molt(["export", store.path], nil)
         guard export.status == 0 else { throw WalkError(description: "molt export failed after \(step):\n\(export)") }
@@ -142,7 +162,9 @@ struct HistoryWalk {
         case .snapshotPerStep:
             let mapping = snapshots.appendingPathComponent("\(version - 1)-to-\(version).mapping.json")
             let extra = FileManager.default.fileExists(atPath: mapping.path) ? ["--mapping", mapping.path] : []
-            return ["migrate", store.path, "--to", snapshots.appendingPathComponent("\(version).json").path, "--skip-check"] + extra
+            return [
+                "migrate", store.path, "--to", snapshots.appendingPathComponent("\(version).json").path, "--skip-check",
+            ] + extra
         case .folder:
             return ["migrate", store.path, "--to", snapshots.path, "--to-version", String(version), "--skip-check"]
         }
@@ -150,14 +172,20 @@ struct HistoryWalk {
 
     /// Creates the store again at `schema` from `state`, through `molt import`.
     private func reseed(
-        _ store: URL, _ state: HistoryState, _ schema: Schema, _ work: TemporaryDirectory, _ molt: ([String], String?) throws -> Molt.Result
+        _ store: URL, _ state: HistoryState, _ schema: Schema, _ work: TemporaryDirectory,
+        _ molt: ([String], String?) throws -> Molt.Result
     ) throws {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store.path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: store.path + suffix)
+        }
         let data = work.file("data.json"), snapshot = work.file("schema.json")
         try state.dataFile(version: schema.version).write(to: data)
         try schema.snapshotJSON().write(to: snapshot)
         let result = try molt(["import", store.path, "--schema", snapshot.path, data.path], nil)
-        guard result.status == 0 else { throw WalkError(description: "molt import of the \(app.name) data at version \(schema.version) failed:\n\(result)") }
+        guard result.status == 0 else {
+            throw WalkError(
+                description: "molt import of the \(app.name) data at version \(schema.version) failed:\n\(result)")
+        }
     }
 
     /// Declares in the converted snapshot a rename that the app's mapping model did (the model itself does not say
@@ -166,17 +194,23 @@ struct HistoryWalk {
     /// comes from the old one; with the rename it does, and the mapping model kept their links).
     private func declareRename(from: String, to: String, version: Int, in snapshots: URL) throws {
         let url = snapshots.appendingPathComponent("\(version).json")
-        let previous = try Schema(unvalidatedSnapshotJSON: Data(contentsOf: snapshots.appendingPathComponent("\(version - 1).json")))
+        let previous = try Schema(
+            unvalidatedSnapshotJSON: Data(contentsOf: snapshots.appendingPathComponent("\(version - 1).json")))
         var schema = try Schema(unvalidatedSnapshotJSON: Data(contentsOf: url))
-        guard let index = schema.entities.firstIndex(where: { $0.name == to }) else { throw WalkError(description: "\(version).json has no entity '\(to)'") }
+        guard let index = schema.entities.firstIndex(where: { $0.name == to }) else {
+            throw WalkError(description: "\(version).json has no entity '\(to)'")
+        }
         schema.entities[index].originalName = from
         let entities = schema.entities
         schema.deletions.removeAll { deletion in
             if deletion == .entity(from) { return true }
             guard deletion.isReplaced, let property = deletion.property,
-                previous.entities.first(where: { $0.name == deletion.entity })?.relationship(named: property)?.destination == from
+                previous.entities.first(where: { $0.name == deletion.entity })?.relationship(named: property)?
+                    .destination == from
             else { return false }
-            return entities.contains { $0.relationship(named: property)?.destination == to && ($0.originalName ?? $0.name) == deletion.entity }
+            return entities.contains {
+                $0.relationship(named: property)?.destination == to && ($0.originalName ?? $0.name) == deletion.entity
+            }
         }
         try schema.validate()
         try schema.snapshotJSON().write(to: url)

@@ -72,7 +72,8 @@ enum Fixtures {
             for i in 0..<count {
                 var values: [String: Value] = [
                     "objectID": .uuid(UUID()), "memoTitle": .string("Memo \(i)"),
-                    "memoDate": .date(Date(timeIntervalSince1970: 1_700_000_000 + Double(i))), "favorite": .bool(i.isMultiple(of: 2)),
+                    "memoDate": .date(Date(timeIntervalSince1970: 1_700_000_000 + Double(i))),
+                    "favorite": .bool(i.isMultiple(of: 2)),
                 ]
                 if i % 3 != 0 { values["memoSubtitle"] = .string("sub \(i)") }
                 try objects.insert("UserMemo", values)
@@ -94,8 +95,13 @@ enum Fixtures {
             let inbox = try objects.insert("Folder", ["name": "Inbox"])
             let empty = try objects.insert("Folder", ["name": "Ünïcødé \"quoted\", comma\nnewline"])
             _ = empty
-            let doubles: [Double?] = [0.1, -1e-300, 1.7976931348623157e308, .infinity, -.infinity, nil, 123456789.123456789, .leastNonzeroMagnitude]
-            let dates: [Double] = [0, -86_400.5, 1_700_000_000.123456789, 4_102_444_800.000001, 1e-6, 978_307_200.25, -1, 0.3]
+            let doubles: [Double?] = [
+                0.1, -1e-300, 1.7976931348623157e308, .infinity, -.infinity, nil, 123456789.123456789,
+                .leastNonzeroMagnitude,
+            ]
+            let dates: [Double] = [
+                0, -86_400.5, 1_700_000_000.123456789, 4_102_444_800.000001, 1e-6, 978_307_200.25, -1, 0.3,
+            ]
             let ints: [Int64] = [0, .max, .min, -1, 42, 1 << 53 + 1, -(1 << 53) - 1, 7]
             var notes: [DynamicObject] = []
             for i in 0..<doubles.count {

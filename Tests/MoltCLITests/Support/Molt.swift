@@ -27,7 +27,9 @@ enum Molt {
             folders.append(bundle.bundleURL.deletingLastPathComponent())
         }
         folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        return folders.map { $0.appendingPathComponent("molt") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return folders.map { $0.appendingPathComponent("molt") }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
     }()
 
     /// Runs `molt` with these arguments, in `directory` if given, with a fixed terminal width and no colour.
@@ -35,7 +37,10 @@ enum Molt {
     /// With `shell`, the arguments go to `/bin/bash` instead, with `molt` on its `PATH`.
     static func run(_ arguments: [String], in directory: URL? = nil, shell: Bool = false) throws -> Result {
         guard let binary else {
-            throw NotBuilt(description: "The molt executable was not found next to the test bundle; build it (`swift build`) or set MOLT_BINARY.")
+            throw NotBuilt(
+                description:
+                    "The molt executable was not found next to the test bundle; build it (`swift build`) or set MOLT_BINARY."
+            )
         }
         let process = Process()
         process.executableURL = shell ? URL(fileURLWithPath: "/bin/bash") : binary

@@ -93,8 +93,12 @@ enum Memo {
     /// Two memos in one folder, in the schema of `version` (0…4).
     static func fixtures(at version: Int) -> [Fixture] {
         let title = version >= 3 ? "title" : "memoTitle"
-        var groceries: [String: Value] = ["objectID": .uuid(ids[0]), title: "Milk", "memoDate": .date(day), "favorite": true]
-        var work: [String: Value] = ["objectID": .uuid(ids[1]), title: "Report", "memoDate": .date(day), "memoContent": "Q3"]
+        var groceries: [String: Value] = [
+            "objectID": .uuid(ids[0]), title: "Milk", "memoDate": .date(day), "favorite": true,
+        ]
+        var work: [String: Value] = [
+            "objectID": .uuid(ids[1]), title: "Report", "memoDate": .date(day), "memoContent": "Q3",
+        ]
         if version == 1 { groceries["count"] = 3 }
         if version >= 4 {
             groceries["memoDescription"] = "Milk"

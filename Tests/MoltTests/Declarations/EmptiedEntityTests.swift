@@ -20,7 +20,9 @@ struct EmptiedEntityTests {
         return (before, try StoreDump(store), try store.history())
     }
 
-    @Test("WooCommerce: a mapping empties an entity the new version keeps; links to its objects go", arguments: StoreKind.durable)
+    @Test(
+        "WooCommerce: a mapping empties an entity the new version keeps; links to its objects go",
+        arguments: StoreKind.durable)
     func emptyKeptEntity(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let (before, after, history) = try Self.migrate(kind, to: Self.v1(), [.emptying("Tag")], in: dir)
@@ -44,7 +46,9 @@ struct EmptiedEntityTests {
         #expect(after == expected)
     }
 
-    @Test("no delete rule runs: a cascade of the emptied entity deletes nothing else, the objects it pointed to stay, unlinked", arguments: StoreKind.durable)
+    @Test(
+        "no delete rule runs: a cascade of the emptied entity deletes nothing else, the objects it pointed to stay, unlinked",
+        arguments: StoreKind.durable)
     func cascadeDoesNotFollow(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Self.v1 { $0.edit("Author") { $0.editRelationship("books") { $0.deleteRule = .cascade } } }
@@ -55,7 +59,9 @@ struct EmptiedEntityTests {
         #expect(history.last?.stepRecords.map(\.objectsDeleted) == [3])
     }
 
-    @Test("a deny rule does not stop the emptying: as in Core Data, the links go with the objects", arguments: StoreKind.durable)
+    @Test(
+        "a deny rule does not stop the emptying: as in Core Data, the links go with the objects",
+        arguments: StoreKind.durable)
     func denyDoesNotStop(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let v1 = Self.v1 { $0.edit("Author") { $0.editRelationship("books") { $0.deleteRule = .deny } } }
@@ -65,7 +71,9 @@ struct EmptiedEntityTests {
         #expect(after == expected)
     }
 
-    @Test("an emptying mapping names only a kept entity, and is not mixed with an in-place mapping of it", arguments: StoreKind.durable)
+    @Test(
+        "an emptying mapping names only a kept entity, and is not mixed with an in-place mapping of it",
+        arguments: StoreKind.durable)
     func misuse(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)
@@ -74,16 +82,24 @@ struct EmptiedEntityTests {
         let v1 = Self.v1 { $0.entities.append(Entity("Shelf") { Attribute("name", .string) }) }
         func refusal(_ mappings: [EntityMapping]) throws -> String? {
             let plan = try MigrationPlan(schemas: [Library.v0(), v1], stages: [.mapping(from: 0, to: 1, mappings)])
-            return moltError { _ = try Store.open(at: location, schema: v1, options: kind.options.migrating(with: plan)) }?.message
+            return moltError {
+                _ = try Store.open(at: location, schema: v1, options: kind.options.migrating(with: plan))
+            }?.message
         }
-        #expect(try refusal([.emptying("Shelf")])
-            == "A mapping empties 'Shelf', but 'Shelf' is new in version 1: it has no objects to delete. Remove that mapping.")
+        #expect(
+            try refusal([.emptying("Shelf")])
+                == "A mapping empties 'Shelf', but 'Shelf' is new in version 1: it has no objects to delete. Remove that mapping."
+        )
         var filtered = EntityMapping.emptying("Tag")
         filtered.filter = "label = 'sf'"
-        #expect(try refusal([filtered])
-            == "The mapping that empties 'Tag' also gives a source, a filter, attributes, links or overrides; an emptying mapping names only its entity (\"destination\" and \"empty\"). Put the rest in a mapping of its own.")
-        #expect(try refusal([.emptying("Tag"), EntityMapping(destination: "Tag", attributes: ["label": "upper(label)"])])
-            == "'Tag' is emptied, and another mapping of the stage 0 → 1 updates its objects in place; remove one of the two.")
+        #expect(
+            try refusal([filtered])
+                == "The mapping that empties 'Tag' also gives a source, a filter, attributes, links or overrides; an emptying mapping names only its entity (\"destination\" and \"empty\"). Put the rest in a mapping of its own."
+        )
+        #expect(
+            try refusal([.emptying("Tag"), EntityMapping(destination: "Tag", attributes: ["label": "upper(label)"])])
+                == "'Tag' is emptied, and another mapping of the stage 0 → 1 updates its objects in place; remove one of the two."
+        )
         #expect(FileState(location) == state)
     }
 }

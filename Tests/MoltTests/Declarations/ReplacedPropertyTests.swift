@@ -31,8 +31,10 @@ struct ReplacedPropertyTests {
                 }
             },
             empty: .null,
-            line: "0 → 1 inferred: Attribute 'Book.tags' has been added in place of relationship 'Book.tags' (to-many 'Tag'), starting empty. Relationship 'Book.tags' has been replaced by attribute 'Book.tags' (string): its links are deleted (declared).",
-            dropped: DroppedData(entity: "Book", property: "tags", isRelationship: true, count: 12, isDeclared: true, isReplaced: true)),
+            line:
+                "0 → 1 inferred: Attribute 'Book.tags' has been added in place of relationship 'Book.tags' (to-many 'Tag'), starting empty. Relationship 'Book.tags' has been replaced by attribute 'Book.tags' (string): its links are deleted (declared).",
+            dropped: DroppedData(
+                entity: "Book", property: "tags", isRelationship: true, count: 12, isDeclared: true, isReplaced: true)),
         Replacement(
             name: "to-one relationship → attribute", property: "author",
             change: { schema in
@@ -43,8 +45,10 @@ struct ReplacedPropertyTests {
                 schema.edit("Author") { $0.editRelationship("books") { $0.inverse = nil } }
             },
             empty: "unknown",
-            line: "0 → 1 inferred: Relationship 'Author.books' has changed its inverse. Attribute 'Book.author' has been added in place of relationship 'Book.author' (to-one 'Author'), starting empty. Relationship 'Book.author' has been replaced by attribute 'Book.author' (string): its links are deleted (declared).",
-            dropped: DroppedData(entity: "Book", property: "author", isRelationship: true, count: 5, isDeclared: true, isReplaced: true)),
+            line:
+                "0 → 1 inferred: Relationship 'Author.books' has changed its inverse. Attribute 'Book.author' has been added in place of relationship 'Book.author' (to-one 'Author'), starting empty. Relationship 'Book.author' has been replaced by attribute 'Book.author' (string): its links are deleted (declared).",
+            dropped: DroppedData(
+                entity: "Book", property: "author", isRelationship: true, count: 5, isDeclared: true, isReplaced: true)),
         Replacement(
             name: "attribute → to-one relationship", property: "cover",
             change: { schema in
@@ -54,7 +58,8 @@ struct ReplacedPropertyTests {
                 }
             },
             empty: nil,
-            line: "0 → 1 inferred: Relationship 'Book.cover' has been added in place of attribute 'Book.cover' (data), starting empty. Attribute 'Book.cover' has been replaced by relationship 'Book.cover' (to-one 'Tag'): its values are deleted (declared).",
+            line:
+                "0 → 1 inferred: Relationship 'Book.cover' has been added in place of attribute 'Book.cover' (data), starting empty. Attribute 'Book.cover' has been replaced by relationship 'Book.cover' (to-one 'Tag'): its values are deleted (declared).",
             dropped: DroppedData(entity: "Book", property: "cover", count: 1, isDeclared: true, isReplaced: true)),
         Replacement(
             name: "attribute → to-many relationship", property: "code",
@@ -65,17 +70,27 @@ struct ReplacedPropertyTests {
                 }
             },
             empty: nil,
-            line: "0 → 1 inferred: Relationship 'Book.code' has been added in place of attribute 'Book.code' (uuid), starting empty. Attribute 'Book.code' has been replaced by relationship 'Book.code' (to-many 'Tag'): its values are deleted (declared).",
+            line:
+                "0 → 1 inferred: Relationship 'Book.code' has been added in place of attribute 'Book.code' (uuid), starting empty. Attribute 'Book.code' has been replaced by relationship 'Book.code' (to-many 'Tag'): its values are deleted (declared).",
             dropped: DroppedData(entity: "Book", property: "code", count: 6, isDeclared: true, isReplaced: true)),
         Replacement(
             name: "attribute → attribute of an incompatible type", property: "title",
-            change: { schema in schema.edit("Book") { $0.editAttribute("title") { $0.type = .int; $0.defaultValue = .int(0) } } },
+            change: { schema in
+                schema.edit("Book") {
+                    $0.editAttribute("title") {
+                        $0.type = .int; $0.defaultValue = .int(0)
+                    }
+                }
+            },
             empty: .int(0),
-            line: "0 → 1 inferred: Attribute 'Book.title' has been added in place of attribute 'Book.title' (string), starting empty. Attribute 'Book.title' has been replaced by attribute 'Book.title' (int): its values are deleted (declared).",
+            line:
+                "0 → 1 inferred: Attribute 'Book.title' has been added in place of attribute 'Book.title' (string), starting empty. Attribute 'Book.title' has been replaced by attribute 'Book.title' (int): its values are deleted (declared).",
             dropped: DroppedData(entity: "Book", property: "title", count: 6, isDeclared: true, isReplaced: true)),
     ]
 
-    @Test("Mastodon 2 → 3: a relationship turned into an attribute of the same name is refused, naming the declaration; nothing is written", arguments: StoreKind.durable)
+    @Test(
+        "Mastodon 2 → 3: a relationship turned into an attribute of the same name is refused, naming the declaration; nothing is written",
+        arguments: StoreKind.durable)
     func undeclaredIsRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)
@@ -84,15 +99,18 @@ struct ReplacedPropertyTests {
         let v1 = Library.v0().next(1, Self.replacements[0].change)
         let error = moltError { _ = try Store.open(at: location, schema: v1, options: kind.options) }
         #expect(error?.code == .migrationNotInferable)
-        #expect(error?.message == """
-            Molt cannot infer the migration from version 0 to 1:
-            - Attribute 'Book.tags' was the relationship 'Book.tags' between versions 0 and 1; Molt cannot turn a relationship into an attribute by itself. Fill the attribute in a custom stage from version 0 to 1; or, if the new 'tags' replaces it (its links deleted, the new one starting empty), declare `Schema(version: 1, deleting: [.replaced("tags", of: "Book")])` (in a snapshot: "deletions" : [{"entity" : "Book", "property" : "tags", "replaced" : true}]).
-            """)
+        #expect(
+            error?.message == """
+                Molt cannot infer the migration from version 0 to 1:
+                - Attribute 'Book.tags' was the relationship 'Book.tags' between versions 0 and 1; Molt cannot turn a relationship into an attribute by itself. Fill the attribute in a custom stage from version 0 to 1; or, if the new 'tags' replaces it (its links deleted, the new one starting empty), declare `Schema(version: 1, deleting: [.replaced("tags", of: "Book")])` (in a snapshot: "deletions" : [{"entity" : "Book", "property" : "tags", "replaced" : true}]).
+                """)
         #expect(FileState(location) == state)
         #expect(try Store.inspect(at: location).version == 0)
     }
 
-    @Test("a declared replacement deletes the old values or links, starts the new property empty, and says so", arguments: StoreKind.durable, replacements)
+    @Test(
+        "a declared replacement deletes the old values or links, starts the new property empty, and says so",
+        arguments: StoreKind.durable, replacements)
     func declaredReplacement(kind: StoreKind, replacement: Replacement) throws {
         let dir = TemporaryDirectory()
         var v1 = Library.v0().next(1, replacement.change)
@@ -109,7 +127,8 @@ struct ReplacedPropertyTests {
         #expect(after == expected)
         #expect(history.map(\.steps) == [[replacement.line]])
         #expect(history.last?.dropped == [replacement.dropped])
-        #expect(history.last?.stepRecords.first?.summary == "0 → 1 inferred: dropped \(replacement.dropped.description)")
+        #expect(
+            history.last?.stepRecords.first?.summary == "0 → 1 inferred: dropped \(replacement.dropped.description)")
         // The store reopens at version 1 and takes values and links in the new property.
         let store = try Store.open(at: try kind.location(in: dir), schema: v1, options: kind.options)
         defer { try? store.close() }
@@ -127,7 +146,9 @@ struct ReplacedPropertyTests {
         }
     }
 
-    @Test("a custom stage reads the replaced property on the old side and fills the new one of the same name", arguments: StoreKind.durable)
+    @Test(
+        "a custom stage reads the replaced property on the old side and fills the new one of the same name",
+        arguments: StoreKind.durable)
     func customStage(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         var v1 = Library.v0().next(1) { schema in
@@ -137,7 +158,9 @@ struct ReplacedPropertyTests {
         v1.deletions = [.replaced("tags", of: "Book"), .replaced("title", of: "Book")]
         let stage = MigrationStage.custom(from: 0, to: 1) { migration in
             try migration.enumerateObjects(ofType: "Book") { old, new in
-                let labels = try migration.old.destinations("tags", of: old.dynamicObject).compactMap { $0["label"].string }.sorted()
+                let labels = try migration.old.destinations("tags", of: old.dynamicObject).compactMap {
+                    $0["label"].string
+                }.sorted()
                 new["tags"] = .string(labels.joined(separator: ","))
                 new["title"] = .int(Int64(old["title"].string?.count ?? 0))
             }
@@ -147,7 +170,8 @@ struct ReplacedPropertyTests {
         let plan = try MigrationPlan(schemas: [Library.v0(), v1], stages: [stage])
         let store = try Store.open(at: location, schema: v1, options: kind.options.migrating(with: plan))
         defer { try? store.close() }
-        let labels = Dictionary(uniqueKeysWithValues: before.entities["Tag"]!.map { ($0.key, $0.value.values["label"]!.string!) })
+        let labels = Dictionary(
+            uniqueKeysWithValues: before.entities["Tag"]!.map { ($0.key, $0.value.values["label"]!.string!) })
         let expected = before.mapping("Book") { object in
             object.values["tags"] = .string(object.links["tags"]!.map { labels[$0]! }.sorted().joined(separator: ","))
             object.values["title"] = .int(Int64(object.values["title"]!.string!.count))
@@ -165,7 +189,10 @@ struct ReplacedPropertyTests {
         let diff = SchemaDiff(from: Library.v0(), to: v1)
         #expect(diff.isInferable)
         #expect(diff.likelyRenames.isEmpty)
-        #expect(diff.losses.map { [$0.entity, $0.property ?? "", "\($0.isDeclared)", "\($0.isReplaced)"] } == [["Book", "title", "true", "true"]])
+        #expect(
+            diff.losses.map { [$0.entity, $0.property ?? "", "\($0.isDeclared)", "\($0.isReplaced)"] } == [
+                ["Book", "title", "true", "true"]
+            ])
         #expect(diff.originalName(ofProperty: "title", inEntity: "Book") == nil)
     }
 
@@ -178,7 +205,9 @@ struct ReplacedPropertyTests {
         #expect(!json.contains(#""entity" : "Gone",\#n      "replaced""#))
         #expect(try Schema(snapshotJSON: Data(json.utf8)).deletions == v1.deletions)
         let broken = json.replacingOccurrences(of: #""property" : "tags","#, with: "")
-        #expect(moltError { _ = try Schema(snapshotJSON: Data(broken.utf8)) }?.message
-            == "The schema snapshot declares entity 'Book' \"replaced\" without a \"property\": only a property is replaced. Name the replaced property, or remove \"replaced\" to delete the entity.")
+        #expect(
+            moltError { _ = try Schema(snapshotJSON: Data(broken.utf8)) }?.message
+                == "The schema snapshot declares entity 'Book' \"replaced\" without a \"property\": only a property is replaced. Name the replaced property, or remove \"replaced\" to delete the entity."
+        )
     }
 }

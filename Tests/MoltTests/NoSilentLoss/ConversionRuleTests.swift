@@ -8,8 +8,16 @@ import Testing
 struct ConversionRuleTests {
     static let big: Int64 = 9_007_199_254_740_993  // 2^53 + 1: no exact double
 
-    static let v1 = Schema(version: 1) { Entity("Reading") { Attribute("value", .int); Attribute("taken", .date) } }
-    static let v2 = Schema(version: 2) { Entity("Reading") { Attribute("value", .double); Attribute("taken", .string) } }
+    static let v1 = Schema(version: 1) {
+        Entity("Reading") {
+            Attribute("value", .int); Attribute("taken", .date)
+        }
+    }
+    static let v2 = Schema(version: 2) {
+        Entity("Reading") {
+            Attribute("value", .double); Attribute("taken", .string)
+        }
+    }
     static let v2Renamed = Schema(version: 2) {
         Entity("Reading") {
             Attribute("amount", .double, isOptional: true)
@@ -28,13 +36,26 @@ struct ConversionRuleTests {
         "Attribute 'Reading.\(attribute)' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 of the object with _id 1 has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int."
     }
 
-    @Test("an integer beyond 2^53 becoming a double is refused on every path, with the same message", arguments: StoreKind.durable)
+    @Test(
+        "an integer beyond 2^53 becoming a double is refused on every path, with the same message",
+        arguments: StoreKind.durable)
     func inexactDoubleEverywhere(kind: StoreKind) throws {
         let taken = Date(timeIntervalSince1970: 1_700_000_000)
         let stages: [(String, MigrationStage?, Schema)] = [
-            ("inferred", nil, Schema(version: 2) { Entity("Reading") { Attribute("value", .double); Attribute("taken", .date) } }),
+            (
+                "inferred", nil,
+                Schema(version: 2) {
+                    Entity("Reading") {
+                        Attribute("value", .double); Attribute("taken", .date)
+                    }
+                }
+            ),
             ("stage workspace", .custom(from: 1, to: 2) { _ in }, Self.v2),
-            ("renameProperty", .custom(from: 1, to: 2) { try $0.renameProperty(onType: "Reading", from: "value", to: "amount") }, Self.v2Renamed),
+            (
+                "renameProperty",
+                .custom(from: 1, to: 2) { try $0.renameProperty(onType: "Reading", from: "value", to: "amount") },
+                Self.v2Renamed
+            ),
         ]
         for (path, stage, target) in stages {
             let dir = TemporaryDirectory()
@@ -42,36 +63,54 @@ struct ConversionRuleTests {
             try Self.makeStore(url, kind: kind, value: Self.big, taken: taken)
             let bytes = FileState(url)
             let plan = try MigrationPlan(schemas: [Self.v1, target], stages: stage.map { [$0] } ?? [])
-            let error = moltError { _ = try Store.open(at: url, schema: target, options: kind.options.migrating(with: plan)) }
+            let error = moltError {
+                _ = try Store.open(at: url, schema: target, options: kind.options.migrating(with: plan))
+            }
             #expect(error?.message == Self.refusal(path == "renameProperty" ? "amount" : "value"), "\(path)")
             #expect(FileState(url) == bytes, "\(path)")
         }
     }
 
-    @Test("a mapping whose expression gives an integer beyond 2^53 for a double attribute is refused", arguments: StoreKind.durable)
+    @Test(
+        "a mapping whose expression gives an integer beyond 2^53 for a double attribute is refused",
+        arguments: StoreKind.durable)
     func inexactDoubleMapping(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
         try Self.makeStore(url, kind: kind, value: Self.big, taken: Date(timeIntervalSince1970: 0))
         let bytes = FileState(url)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2Renamed], stages: [
-            .mapping(from: 1, to: 2, [EntityMapping(destination: "Reading", attributes: ["amount": "value + 0"])]),
-        ])
-        let error = moltError { _ = try Store.open(at: url, schema: Self.v2Renamed, options: kind.options.migrating(with: plan)) }
-        #expect(error?.message == "Attribute 'Reading.amount' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 (given by the expression `value + 0` of the mapping of 'Reading' into 'Reading', for source _id 1) has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int.")
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2Renamed],
+            stages: [
+                .mapping(from: 1, to: 2, [EntityMapping(destination: "Reading", attributes: ["amount": "value + 0"])])
+            ])
+        let error = moltError {
+            _ = try Store.open(at: url, schema: Self.v2Renamed, options: kind.options.migrating(with: plan))
+        }
+        #expect(
+            error?.message
+                == "Attribute 'Reading.amount' cannot be widened from 'int' to 'double' in version 2: the value 9007199254740993 (given by the expression `value + 0` of the mapping of 'Reading' into 'Reading', for source _id 1) has no exact double, and Molt never rounds a value silently. Convert the values in a custom stage to version 2, or keep the attribute an int."
+        )
         #expect(FileState(url) == bytes)
     }
 
     @Test("a stage's write of an integer beyond 2^53 into a double attribute is refused, naming it")
     func inexactDoubleWrite() throws {
         let store = try Store.inMemory(schema: Self.v2Renamed)
-        let error = moltError { try store.write { _ = try $0.insert("Reading", ["amount": .int(Self.big), "taken": .date(Date())]) } }
-        #expect(error?.message == "Attribute 'Reading.amount' holds double values, but the value 9007199254740993 has no exact double, and Molt never rounds a value silently. Write the double you want (rounded as you choose), or keep the attribute an int.")
+        let error = moltError {
+            try store.write { _ = try $0.insert("Reading", ["amount": .int(Self.big), "taken": .date(Date())]) }
+        }
+        #expect(
+            error?.message
+                == "Attribute 'Reading.amount' holds double values, but the value 9007199254740993 has no exact double, and Molt never rounds a value silently. Write the double you want (rounded as you choose), or keep the attribute an int."
+        )
         try store.write { _ = try $0.insert("Reading", ["amount": .int(1 << 53), "taken": .date(Date())]) }
         #expect(try store.read { try $0.fetch("Reading").first?["amount"] } == .double(9_007_199_254_740_992))
     }
 
-    @Test("date → string keeps every digit and reads back as the same date, inferred or in a stage", arguments: StoreKind.durable)
+    @Test(
+        "date → string keeps every digit and reads back as the same date, inferred or in a stage",
+        arguments: StoreKind.durable)
     func dateToString(kind: StoreKind) throws {
         let taken = Date(timeIntervalSince1970: 1_700_000_000.123456789)
         var texts: [Value] = []

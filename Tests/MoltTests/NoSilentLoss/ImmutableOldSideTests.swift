@@ -55,7 +55,9 @@ struct ImmutableOldSideTests {
 
     /// Runs `body` as the stage 1 → 2 on a fresh store of `kind`, then returns the migrated store's notes.
     @discardableResult
-    static func runStage(_ kind: StoreKind, _ body: @escaping @Sendable (Migration) throws -> Void) throws -> [DynamicObject] {
+    static func runStage(
+        _ kind: StoreKind, _ body: @escaping @Sendable (Migration) throws -> Void
+    ) throws -> [DynamicObject] {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)
         try makeStore(url, kind: kind)
@@ -97,7 +99,9 @@ struct ImmutableOldSideTests {
         #expect(notes.map { $0["rank"] } == [3, 4, 5])
     }
 
-    @Test("values rewritten on the new side: the old side, and a second pass, still read version A", arguments: StoreKind.durable)
+    @Test(
+        "values rewritten on the new side: the old side, and a second pass, still read version A",
+        arguments: StoreKind.durable)
     func rewrittenValues(kind: StoreKind) throws {
         let notes = try Self.runStage(kind) { migration in
             try migration.enumerateObjects(ofType: "Note") { old, new in
@@ -134,7 +138,8 @@ struct ImmutableOldSideTests {
         #expect(notes.last?["title"] == "changed")
     }
 
-    @Test("relationships relinked on the new side are walked as version A on the old side", arguments: StoreKind.durable)
+    @Test(
+        "relationships relinked on the new side are walked as version A on the old side", arguments: StoreKind.durable)
     func relinked(kind: StoreKind) throws {
         let notes = try Self.runStage(kind) { migration in
             let home = try migration.new.fetch("Folder", where: .equal("name", "Home"))[0]

@@ -36,7 +36,9 @@ struct WideningBoundsTests {
         return (recorded.statements, verified)
     }
 
-    @Test("within ±2^53 the bounds alone prove the widening exact; beyond, each value is read", arguments: StoreKind.durable)
+    @Test(
+        "within ±2^53 the bounds alone prove the widening exact; beyond, each value is read",
+        arguments: StoreKind.durable)
     func boundsThenValues(kind: StoreKind) throws {
         let readsValues = { (statements: [String]) in statements.contains { $0.contains("LIMIT 1") } }
         let within = try Self.count(kind, pages: [1 << 53, -(1 << 53), 7])

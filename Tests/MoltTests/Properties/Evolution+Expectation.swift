@@ -56,7 +56,11 @@ extension Evolution {
             switch step.kind {
             case 0:  // rename an attribute
                 let name = newName()
-                schema.edit(entity) { $0.editAttribute(target.name) { $0.name = name; $0.originalName = target.name } }
+                schema.edit(entity) {
+                    $0.editAttribute(target.name) {
+                        $0.name = name; $0.originalName = target.name
+                    }
+                }
                 expected = expected.renamingAttribute(entity, target.name, to: name)
             case 1 where !ints.isEmpty:  // widen an int to double: exact within 2^53, refused beyond
                 let widened = ints[step.pick % ints.count].name
@@ -67,7 +71,9 @@ extension Evolution {
                     }
                 }
                 for object in (expected.entities[entity] ?? [:]).values {
-                    if case .int(let v) = object.values[widened], Double(exactly: v) == nil { refusedAt = refusedAt ?? version }
+                    if case .int(let v) = object.values[widened], Double(exactly: v) == nil {
+                        refusedAt = refusedAt ?? version
+                    }
                 }
                 expected = expected.converting(entity, widened) { value in
                     if case .int(let v) = value, let exact = Double(exactly: v) { return .double(exact) }
@@ -76,23 +82,33 @@ extension Evolution {
             case 2 where !optionals.isEmpty:  // make an optional attribute required, with a default for its nulls
                 let made = optionals[step.pick % optionals.count]
                 let fallback = Self.defaultValue(step.value, made.type)
-                schema.edit(entity) { $0.editAttribute(made.name) { $0.isOptional = false; $0.defaultValue = fallback } }
+                schema.edit(entity) {
+                    $0.editAttribute(made.name) {
+                        $0.isOptional = false; $0.defaultValue = fallback
+                    }
+                }
                 expected = expected.converting(entity, made.name) { $0.isNull ? fallback : $0 }
             case 4 where current.count > 1:  // remove an attribute, declared
                 schema.edit(entity) { $0.attributes.removeAll { $0.name == target.name } }
                 schema.deletions = [.property(target.name, of: entity)]
                 expected = expected.removingAttribute(entity, target.name)
             case 5 where !required.isEmpty:  // make a required attribute optional
-                schema.edit(entity) { $0.editAttribute(required[step.pick % required.count].name) { $0.isOptional = true } }
+                schema.edit(entity) {
+                    $0.editAttribute(required[step.pick % required.count].name) { $0.isOptional = true }
+                }
             case 6:  // rename the entity
                 let name = "Item\(version)"
-                schema.edit(entity) { $0.name = name; $0.originalName = entity }
+                schema.edit(entity) {
+                    $0.name = name; $0.originalName = entity
+                }
                 expected = expected.renamingEntity(entity, to: name)
                 entity = name
             default:  // add an attribute: optional (null), or required with a default
                 let name = newName(), type = Self.types[step.type]
                 let fallback = step.isOptional ? Value.null : Self.defaultValue(step.value, type)
-                schema.edit(entity) { $0.attributes.append(Attribute(name, type, isOptional: step.isOptional, default: fallback)) }
+                schema.edit(entity) {
+                    $0.attributes.append(Attribute(name, type, isOptional: step.isOptional, default: fallback))
+                }
                 expected = expected.setting(entity, name, to: fallback)
             }
             schemas.append(schema)

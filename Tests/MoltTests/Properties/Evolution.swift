@@ -38,9 +38,13 @@ struct Evolution: Sendable, CustomStringConvertible {
     static let types: [AttributeType] = [.int, .double, .string, .bool]
 
     var description: String {
-        let attributeText = attributes.map { "\(Self.types[$0.type])\($0.isOptional ? "?" : "")" }.joined(separator: ", ")
-        let stepText = steps.map { "(kind \($0.kind), pick \($0.pick), type \($0.type), optional \($0.isOptional), \($0.value))" }
-        return "attributes [\(attributeText)], \(objects.count) objects \(objects), steps \(stepText), \(wal ? "wal" : "rollback")"
+        let attributeText = attributes.map { "\(Self.types[$0.type])\($0.isOptional ? "?" : "")" }.joined(
+            separator: ", ")
+        let stepText = steps.map {
+            "(kind \($0.kind), pick \($0.pick), type \($0.type), optional \($0.isOptional), \($0.value))"
+        }
+        return
+            "attributes [\(attributeText)], \(objects.count) objects \(objects), steps \(stepText), \(wal ? "wal" : "rollback")"
     }
 
     // MARK: - Generators
@@ -56,12 +60,18 @@ struct Evolution: Sendable, CustomStringConvertible {
     }
 
     /// Doubles: ordinary ones and the edges SQLite must keep (infinities, negative zero, extremes).
-    static let doubles = zip(Gen.int(in: 0...5), Gen.double(in: -1e6...1e6), Gen.element(of: [Double.infinity, -.infinity, -0.0, 1e300, .leastNonzeroMagnitude, .greatestFiniteMagnitude])).map {
+    static let doubles = zip(
+        Gen.int(in: 0...5), Gen.double(in: -1e6...1e6),
+        Gen.element(of: [Double.infinity, -.infinity, -0.0, 1e300, .leastNonzeroMagnitude, .greatestFiniteMagnitude])
+    ).map {
         (choice: Int, ordinary: Double, edge: Double?) -> Double in choice == 0 ? edge ?? 0 : ordinary
     }
 
     /// Text: letters and digits, or text that quoting and encodings must keep whole.
-    static let strings = zip(Gen.bool, Gen.letterOrNumber.string(of: 0...8), Gen.element(of: ["", " ", "é", "🙂 x", "O'Brien", "a\"b", "NULL", "1", "1.0", "--", "\u{FEFF}z", "\r\n"])).map {
+    static let strings = zip(
+        Gen.bool, Gen.letterOrNumber.string(of: 0...8),
+        Gen.element(of: ["", " ", "é", "🙂 x", "O'Brien", "a\"b", "NULL", "1", "1.0", "--", "\u{FEFF}z", "\r\n"])
+    ).map {
         (ordinary: Bool, text: String, edge: String?) -> String in ordinary ? text : edge ?? ""
     }
 
@@ -69,7 +79,8 @@ struct Evolution: Sendable, CustomStringConvertible {
         RawValue(int: $0, double: $1, string: $2, bool: $3, isNull: $4)
     }
 
-    static let stepGenerator = zip(Gen.int(in: 0...6), Gen.int(in: 0...99), Gen.int(in: 0...3), Gen.bool, rawValues).map {
+    static let stepGenerator = zip(Gen.int(in: 0...6), Gen.int(in: 0...99), Gen.int(in: 0...3), Gen.bool, rawValues).map
+    {
         Step(kind: $0, pick: $1, type: $2, isOptional: $3, value: $4)
     }
 

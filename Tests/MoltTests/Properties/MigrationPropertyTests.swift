@@ -9,7 +9,9 @@ import Testing
 /// the run (``PropertyRuns``).
 @Suite("Properties: random schema evolutions over random data")
 struct MigrationPropertyTests {
-    @Test("every value is kept as the declared changes say, or the migration is refused with not a byte written; one run equals step by step")
+    @Test(
+        "every value is kept as the declared changes say, or the migration is refused with not a byte written; one run equals step by step"
+    )
     func evolutions() async {
         var migrated = 0, refused = 0
         await PropertyRuns.check(defaultCount: 30, Evolution.generator) { evolution in
@@ -45,16 +47,20 @@ struct MigrationPropertyTests {
         let oneRunResult = try migrate(oneRun, kind: kind, through: schemas)
         switch (expected, oneRunResult) {
         case (.migrated(let dump), .success(let after)) where after != dump:
-            throw PropertyViolation("the migration in one run did not keep the values.\nExpected:\n\(dump)\nFound:\n\(after)")
+            throw PropertyViolation(
+                "the migration in one run did not keep the values.\nExpected:\n\(dump)\nFound:\n\(after)")
         case (.migrated, .failure(let error)):
             throw PropertyViolation("a migration that keeps every value was refused: \(error)")
         case (.refused(let version), .success):
             throw PropertyViolation("the migration to version \(version) loses a value but was not refused")
         case (.refused(let version), .failure(let error)):
             guard Self.isInexactWidening(error, version: version) else {
-                throw PropertyViolation("the migration was refused, but not for the int → double widening of version \(version): \(error)")
+                throw PropertyViolation(
+                    "the migration was refused, but not for the int → double widening of version \(version): \(error)")
             }
-            guard FileState(oneRun) == bytes else { throw PropertyViolation("the refused migration in one run wrote to the store") }
+            guard FileState(oneRun) == bytes else {
+                throw PropertyViolation("the refused migration in one run wrote to the store")
+            }
         default:
             break
         }
@@ -69,14 +75,16 @@ struct MigrationPropertyTests {
                     throw PropertyViolation("the refused migration to version \(last) wrote to the store")
                 }
                 guard expected == .refused(version: last), Self.isInexactWidening(error, version: last) else {
-                    throw PropertyViolation("version by version, the migration to version \(last) was refused: \(error)")
+                    throw PropertyViolation(
+                        "version by version, the migration to version \(last) was refused: \(error)")
                 }
                 break
             }
         }
         switch (oneRunResult, stepResult) {
         case (.success(let one), .success(let steps)) where one != steps:
-            throw PropertyViolation("one run and version by version differ.\nOne run:\n\(one)\nVersion by version:\n\(steps)")
+            throw PropertyViolation(
+                "one run and version by version differ.\nOne run:\n\(one)\nVersion by version:\n\(steps)")
         case (.failure(let one), .failure(let steps)) where one.code != steps.code || one.message != steps.message:
             throw PropertyViolation("one run and version by version were refused differently: \(one) / \(steps)")
         case (.success, .failure), (.failure, .success):

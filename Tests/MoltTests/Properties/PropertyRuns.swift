@@ -20,7 +20,8 @@ enum PropertyRuns {
 
     /// The number of cases: `MOLT_PROPERTY_ITERATIONS`, or `defaultCount`.
     static func iterations(default defaultCount: Int) -> Int {
-        ProcessInfo.processInfo.environment["MOLT_PROPERTY_ITERATIONS"].flatMap { Int($0) }.map { max($0, 1) } ?? defaultCount
+        ProcessInfo.processInfo.environment["MOLT_PROPERTY_ITERATIONS"].flatMap { Int($0) }.map { max($0, 1) }
+            ?? defaultCount
     }
 
     /// Checks `property` on `iterations(default:)` cases drawn by `generator`.
@@ -34,11 +35,14 @@ enum PropertyRuns {
         let count = iterations(default: defaultCount)
         let seedText = ProcessInfo.processInfo.environment["MOLT_PROPERTY_SEED"] ?? defaultSeed
         if seedText == "random" {
-            await propertyCheck(count: count, input: generator, perform: { try property($0) }, sourceLocation: sourceLocation)
+            await propertyCheck(
+                count: count, input: generator, perform: { try property($0) }, sourceLocation: sourceLocation)
             return
         }
         guard var rng = Xoshiro(seed: seedText) else {
-            Issue.record("MOLT_PROPERTY_SEED is not a seed: give 32 bytes in Base64, or `random`.", sourceLocation: sourceLocation)
+            Issue.record(
+                "MOLT_PROPERTY_SEED is not a seed: give 32 bytes in Base64, or `random`.",
+                sourceLocation: sourceLocation)
             return
         }
         for index in 0..<count {

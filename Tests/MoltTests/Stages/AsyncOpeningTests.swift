@@ -9,8 +9,10 @@ struct AsyncOpeningTests {
     func progressSequence() async throws {
         let dir = TemporaryDirectory()
         try StageBehaviorTests.makeStore(.file(dir.file()), kind: .wal, count: 3000)
-        let plan = try MigrationPlan(schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
-        let opening = Store.opening(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
+        let plan = try MigrationPlan(
+            schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
+        let opening = Store.opening(
+            at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
         var fractions: [Double] = []
         for await step in opening.progress { fractions.append(step.fractionCompleted) }
         let store = try await opening.store
@@ -23,12 +25,15 @@ struct AsyncOpeningTests {
     func cancel() async throws {
         let dir = TemporaryDirectory()
         try StageBehaviorTests.makeStore(.file(dir.file()), kind: .wal, count: 3000)
-        let plan = try MigrationPlan(schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
-        let opening = Store.opening(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
+        let plan = try MigrationPlan(
+            schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
+        let opening = Store.opening(
+            at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
         opening.cancel()
         await #expect(throws: MoltError.self) { try await opening.store }
         #expect(try Store.version(at: dir.file()) == 1)
-        let store = try await Store.open(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
+        let store = try await Store.open(
+            at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
         #expect(try await store.read { try $0.count("Item") } == 3000)
     }
 
@@ -36,7 +41,8 @@ struct AsyncOpeningTests {
     func blockedOpensLeaveThePoolFree() async throws {
         let dir = TemporaryDirectory()
         try StageBehaviorTests.makeStore(.file(dir.file()), kind: .wal, count: 10)
-        let plan = try MigrationPlan(schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
+        let plan = try MigrationPlan(
+            schemas: [StageBehaviorTests.v1, StageBehaviorTests.v2], stages: [StageBehaviorTests.parse])
         // Another connection holds the write lock: every migrating open must wait for it.
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
@@ -52,7 +58,8 @@ struct AsyncOpeningTests {
         let finished = Counter()
         let opens = (0..<waiting).map { _ in
             Task {
-                let store = try await Store.open(at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
+                let store = try await Store.open(
+                    at: dir.file(), schema: StageBehaviorTests.v2, options: .init().migrating(with: plan))
                 finished.increment()
                 return store
             }

@@ -6,10 +6,14 @@ import Testing
 @Suite("Mappings: per-engine overrides")
 struct MappingOverrideTests {
     static let v1 = Schema(version: 1) {
-        Entity("Item") { Attribute("number", .int); Attribute("label", .string) }
+        Entity("Item") {
+            Attribute("number", .int); Attribute("label", .string)
+        }
     }
     static let v2 = Schema(version: 2) {
-        Entity("Item") { Attribute("number", .int); Attribute("label", .string); Attribute("code", .string, default: "-") }
+        Entity("Item") {
+            Attribute("number", .int); Attribute("label", .string); Attribute("code", .string, default: "-")
+        }
     }
 
     static func makeStore(_ location: StoreLocation, kind: StoreKind) throws {
@@ -65,27 +69,38 @@ struct MappingOverrideTests {
         #expect(try Self.migrate(mapping, kind: kind).codes == ["short keep", "-", "-"])
     }
 
-    @Test("without the override, the engine that cannot run the expression refuses it, naming it; nothing is written", arguments: StoreKind.durable)
+    @Test(
+        "without the override, the engine that cannot run the expression refuses it, naming it; nothing is written",
+        arguments: StoreKind.durable)
     func missingOverrideRefused(kind: StoreKind) throws {
         // One engine's spelling only: SQLite has no `repeat` and no `::`; PostgreSQL has no `printf`.
-        let engineOwn = kind == .postgres ? "printf('%05d', number)" : "repeat('0', 5 - length(number::text)) || number::text"
+        let engineOwn =
+            kind == .postgres ? "printf('%05d', number)" : "repeat('0', 5 - length(number::text)) || number::text"
         let outcome = try Self.migrate(EntityMapping(destination: "Item", attributes: ["code": engineOwn]), kind: kind)
         #expect(outcome.error?.message.contains("`\(engineOwn)`") == true, "\(String(describing: outcome.error))")
         #expect(outcome.unchanged)
     }
 
-    @Test("an override naming an attribute the destination lacks is refused on every engine, naming the engine", arguments: StoreKind.durable)
+    @Test(
+        "an override naming an attribute the destination lacks is refused on every engine, naming the engine",
+        arguments: StoreKind.durable)
     func overrideOfUnknownAttribute(kind: StoreKind) throws {
         var mapping = Self.padded
         mapping.overrides[.postgresql]?.attributes["cod"] = "'x'"
         let outcome = try Self.migrate(mapping, kind: kind)
-        #expect(outcome.error?.message == "The PostgreSQL override of the mapping into 'Item' sets 'cod', which is not an attribute of 'Item' in version 2.")
+        #expect(
+            outcome.error?.message
+                == "The PostgreSQL override of the mapping into 'Item' sets 'cod', which is not an attribute of 'Item' in version 2."
+        )
         #expect(outcome.unchanged)
 
         mapping = Self.padded
         mapping.overrides[.sqlite] = .init(sourceKeys: ["folder": "_id"])
         let linkOutcome = try Self.migrate(mapping, kind: kind)
-        #expect(linkOutcome.error?.message == "The SQLite override of the mapping into 'Item' gives a source key for 'folder', which is not one of the mapping's links; add the link to `links`.")
+        #expect(
+            linkOutcome.error?.message
+                == "The SQLite override of the mapping into 'Item' gives a source key for 'folder', which is not one of the mapping's links; add the link to `links`."
+        )
         #expect(linkOutcome.unchanged)
     }
 
@@ -104,7 +119,8 @@ struct MappingOverrideTests {
             try JSONDecoder().decode(EntityMapping.self, from: unknown)
         } throws: { error in
             guard case DecodingError.dataCorrupted(let context) = error else { return false }
-            return context.debugDescription == "unknown engine 'postgres' in the overrides; the engines are 'sqlite' and 'postgresql'"
+            return context.debugDescription
+                == "unknown engine 'postgres' in the overrides; the engines are 'sqlite' and 'postgresql'"
         }
     }
 }

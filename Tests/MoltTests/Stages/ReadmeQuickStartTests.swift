@@ -24,11 +24,16 @@ struct ReadmeQuickStartTests {
             }
         }
         let old = try Store.open(at: url, schema: v1)
-        try old.write { objects in try objects.insert("Person", ["firstName": "Grace", "lastName": "Hopper", "age": 85]) }
+        try old.write { objects in
+            try objects.insert("Person", ["firstName": "Grace", "lastName": "Hopper", "age": 85])
+        }
         try old.close()
 
-        let stage: MigrationStage = asMapping
-            ? .mapping(from: 1, to: 2, [EntityMapping(destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"])])
+        let stage: MigrationStage =
+            asMapping
+            ? .mapping(
+                from: 1, to: 2,
+                [EntityMapping(destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"])])
             : .custom(from: 1, to: 2) { migration in
                 try migration.enumerateObjects(ofType: "Person") { old, new in
                     new["fullName"] = .string("\(old["firstName"].string ?? "") \(old["lastName"].string ?? "")")
@@ -40,7 +45,8 @@ struct ReadmeQuickStartTests {
             try objects.insert("Person", ["fullName": "Ada Lovelace", "yearsSinceBirth": 36])
         }
         let adults = try store.read { objects in
-            try objects.fetch("Person", where: .greaterOrEqual("yearsSinceBirth", 18), orderBy: [.ascending("fullName")])
+            try objects.fetch(
+                "Person", where: .greaterOrEqual("yearsSinceBirth", 18), orderBy: [.ascending("fullName")])
         }
         #expect(adults.map { $0["fullName"] } == ["Ada Lovelace", "Grace Hopper"])
         #expect(adults.map { $0["yearsSinceBirth"] } == [36, 85])

@@ -46,31 +46,40 @@ struct RealmChainedRenameTests {
         let store = try Store.open(at: location, schema: schema(version), options: kind.options)
         try store.write { objects in
             for note in notes {
-                try objects.insert("Note", [
-                    "uuid": .uuid(note.id), ["name", "title", "heading"][version]: .string(note.title),
-                    ["count", "total", "amount"][version]: version < 2 ? .int(note.count) : .double(Double(note.count)),
-                    "body": note.body.map(Value.string) ?? .null,
-                ])
+                try objects.insert(
+                    "Note",
+                    [
+                        "uuid": .uuid(note.id), ["name", "title", "heading"][version]: .string(note.title),
+                        ["count", "total", "amount"][version]: version < 2
+                            ? .int(note.count) : .double(Double(note.count)),
+                        "body": note.body.map(Value.string) ?? .null,
+                    ])
             }
         }
         try store.close()
     }
 
     /// Every note, read at `version`'s names, equals what was written at version 0.
-    static func expectNotes(in store: Store, at version: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectNotes(in store: Store, at version: Int, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let titleName = ["name", "title", "heading"][version]
         let countName = ["count", "total", "amount"][version]
         let stored = try store.read { objects in try objects.fetch("Note") }
         #expect(stored.count == notes.count, sourceLocation: sourceLocation)
         for note in notes {
-            let object = try #require(try store.read { try $0.object("Note", primaryKey: .uuid(note.id)) }, sourceLocation: sourceLocation)
+            let object = try #require(
+                try store.read { try $0.object("Note", primaryKey: .uuid(note.id)) }, sourceLocation: sourceLocation)
             #expect(object[titleName] == .string(note.title), sourceLocation: sourceLocation)
-            #expect(object[countName] == (version < 2 ? .int(note.count) : .double(Double(note.count))), sourceLocation: sourceLocation)
+            #expect(
+                object[countName] == (version < 2 ? .int(note.count) : .double(Double(note.count))),
+                sourceLocation: sourceLocation)
             #expect(object["body"] == (note.body.map(Value.string) ?? .null), sourceLocation: sourceLocation)
         }
     }
 
-    @Test("a version-0 store jumps to version 2 through both chained renames, every value kept", arguments: StoreKind.durable)
+    @Test(
+        "a version-0 store jumps to version 2 through both chained renames, every value kept",
+        arguments: StoreKind.durable)
     func jumpOverTheIntermediateName(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)
@@ -93,20 +102,24 @@ struct RealmChainedRenameTests {
         try Self.makeStore(at: location, version: 0, kind: kind)
 
         let release1 = MigrationPlan.realm(schema: Self.schema(1), migrationBlock: Self.block(upTo: 1))
-        let atVersion1 = try Store.open(at: location, schema: Self.schema(1), options: kind.options.migrating(with: release1))
+        let atVersion1 = try Store.open(
+            at: location, schema: Self.schema(1), options: kind.options.migrating(with: release1))
         #expect(atVersion1.outcome == .migrated(fromVersion: 0))
         try Self.expectNotes(in: atVersion1, at: 1)
         try atVersion1.close()
 
         let release2 = MigrationPlan.realm(schema: Self.schema(2), migrationBlock: Self.block(upTo: 2))
-        let atVersion2 = try Store.open(at: location, schema: Self.schema(2), options: kind.options.migrating(with: release2))
+        let atVersion2 = try Store.open(
+            at: location, schema: Self.schema(2), options: kind.options.migrating(with: release2))
         defer { try? atVersion2.close() }
         #expect(atVersion2.outcome == .migrated(fromVersion: 1))
         try Self.expectNotes(in: atVersion2, at: 2)
         #expect(try atVersion2.history().map { "\($0.fromVersion) → \($0.toVersion)" } == ["0 → 1", "1 → 2"])
     }
 
-    @Test("after chained renames the old side reads the attribute by every name it was given", arguments: StoreKind.durable)
+    @Test(
+        "after chained renames the old side reads the attribute by every name it was given",
+        arguments: StoreKind.durable)
     func oldSideReadsEveryName(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)
@@ -120,7 +133,8 @@ struct RealmChainedRenameTests {
             try migration.enumerateObjects(ofType: "Note") { old, new in
                 #expect(old["heading"] == old["name"] && old["title"] == old["name"])
                 #expect(old["amount"] == old["count"] && old["total"] == old["count"])
-                new["summary"] = .string("\(old["heading"].string ?? "?") × \(old["amount"].int.map(String.init) ?? "?")")
+                new["summary"] = .string(
+                    "\(old["heading"].string ?? "?") × \(old["amount"].int.map(String.init) ?? "?")")
             }
         }
         let store = try Store.open(at: location, schema: target, options: kind.options.migrating(with: plan))
@@ -132,7 +146,9 @@ struct RealmChainedRenameTests {
         }
     }
 
-    @Test("a rename to a name the new version lacks, never renamed on, is refused by name and leaves the store unchanged", arguments: StoreKind.durable)
+    @Test(
+        "a rename to a name the new version lacks, never renamed on, is refused by name and leaves the store unchanged",
+        arguments: StoreKind.durable)
     func danglingIntermediateNameIsRefused(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)
@@ -148,13 +164,15 @@ struct RealmChainedRenameTests {
                 try migration.renameProperty(onType: "Note", from: "total", to: "amount")
             }
         }
-        let error = try #require(moltError {
-            _ = try Store.open(at: location, schema: Self.schema(2), options: kind.options.migrating(with: plan))
-        })
+        let error = try #require(
+            moltError {
+                _ = try Store.open(at: location, schema: Self.schema(2), options: kind.options.migrating(with: plan))
+            })
         #expect(error.code == .invalidValue && error.entity == "Note" && error.property == "title")
-        #expect(error.message == """
-            renameProperty(onType: "Note", from: "name", to: "title") gave 'Note.name' the name 'title', which version 2 does not have, and no later renameProperty renamed 'title' on to an attribute it has (uuid, heading, amount, body). Rename it on (for example `renameProperty(onType: "Note", from: "title", to: …)` in the block of the version that renamed it again), or rename 'name' straight to an attribute of version 2. The store was left at version 0.
-            """)
+        #expect(
+            error.message == """
+                renameProperty(onType: "Note", from: "name", to: "title") gave 'Note.name' the name 'title', which version 2 does not have, and no later renameProperty renamed 'title' on to an attribute it has (uuid, heading, amount, body). Rename it on (for example `renameProperty(onType: "Note", from: "title", to: …)` in the block of the version that renamed it again), or rename 'name' straight to an attribute of version 2. The store was left at version 0.
+                """)
         #expect(FileState(location) == before)
         let untouched = try Store.open(at: location, schema: Self.schema(0), options: kind.options)
         defer { try? untouched.close() }
@@ -169,9 +187,14 @@ struct RealmChainedRenameTests {
         let plan = MigrationPlan.realm(schema: Self.schema(2)) { migration, _ in
             try migration.renameProperty(onType: "Note", from: "name", to: "count")
         }
-        let error = try #require(moltError {
-            _ = try Store.open(at: location, schema: Self.schema(2), options: StoreKind.rollback.options.migrating(with: plan))
-        })
-        #expect(error.message == "Cannot rename 'Note.name' to 'count': version 2 has no attribute 'count', and in version 0 'count' is another attribute. Rename 'name' to an attribute of version 2.")
+        let error = try #require(
+            moltError {
+                _ = try Store.open(
+                    at: location, schema: Self.schema(2), options: StoreKind.rollback.options.migrating(with: plan))
+            })
+        #expect(
+            error.message
+                == "Cannot rename 'Note.name' to 'count': version 2 has no attribute 'count', and in version 0 'count' is another attribute. Rename 'name' to an attribute of version 2."
+        )
     }
 }

@@ -55,7 +55,8 @@ struct Seed000MemoTests {
             let date = Date(timeIntervalSince1970: Double(1_600_000_000 + i * 60))
             let subtitle: String? = i % 3 == 0 ? nil : "sub \(i)"
             let content: String? = i % 2 == 0 ? "content \(i)" : nil
-            return Memo(id: UUID(), title: "memo \(i)", date: date, subtitle: subtitle, content: content, favorite: i % 5 == 0)
+            return Memo(
+                id: UUID(), title: "memo \(i)", date: date, subtitle: subtitle, content: content, favorite: i % 5 == 0)
         }
     }
 
@@ -78,7 +79,9 @@ struct Seed000MemoTests {
         try store.close()
     }
 
-    @Test("a store of every version reaches version 6 with every value as the stages say", arguments: Array(0...5), StoreKind.durable)
+    @Test(
+        "a store of every version reaches version 6 with every value as the stages say", arguments: Array(0...5),
+        StoreKind.durable)
     func everyVersion(start: Int, kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = try kind.location(in: dir)

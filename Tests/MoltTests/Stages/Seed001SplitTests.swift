@@ -39,10 +39,12 @@ struct Seed001SplitTests {
         let store = try Store.open(at: url, schema: v1, options: kind.options)
         try store.write { objects in
             for p in people {
-                try objects.insert("Person", [
-                    "firstName": .string(p.first), "lastName": .string(p.last), "age": .int(Int64(p.age)),
-                    "street": p.street.map(Value.string) ?? .null, "city": p.city.map(Value.string) ?? .null,
-                ])
+                try objects.insert(
+                    "Person",
+                    [
+                        "firstName": .string(p.first), "lastName": .string(p.last), "age": .int(Int64(p.age)),
+                        "street": p.street.map(Value.string) ?? .null, "city": p.city.map(Value.string) ?? .null,
+                    ])
             }
         }
         try store.close()
@@ -54,7 +56,8 @@ struct Seed001SplitTests {
             #expect(persons.count == people.count)
             #expect(try objects.count("Address") == people.filter { $0.street != nil }.count)
             for p in people {
-                let person = try #require(try objects.fetch("Person", where: .equal("fullName", .string("\(p.first) \(p.last)"))).first)
+                let person = try #require(
+                    try objects.fetch("Person", where: .equal("fullName", .string("\(p.first) \(p.last)"))).first)
                 #expect(person["yearsSinceBirth"] == .int(Int64(p.age)))
                 let address = try objects.destination("address", of: person)
                 if let street = p.street {
@@ -73,20 +76,24 @@ struct Seed001SplitTests {
     func inCode(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeV1(try kind.location(in: dir), kind)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .custom(from: 1, to: 2) { migration in
-                try migration.enumerateObjects(ofType: "Person") { old, new in
-                    new["fullName"] = .string("\(old["firstName"].string!) \(old["lastName"].string!)")
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    try migration.enumerateObjects(ofType: "Person") { old, new in
+                        new["fullName"] = .string("\(old["firstName"].string!) \(old["lastName"].string!)")
+                    }
+                    // Realm's documented example writes the same in one enumerate; links need the person first.
+                    for old in try migration.old.fetch("Person", where: .isNotNull("street")) {
+                        let address = try migration.create(
+                            "Address", value: ["street": old["street"], "city": old["city"]])
+                        let person = try #require(try migration.new.object("Person", id: old.id!))
+                        try migration.new.set("address", of: person, to: address)
+                    }
                 }
-                // Realm's documented example writes the same in one enumerate; links need the person first.
-                for old in try migration.old.fetch("Person", where: .isNotNull("street")) {
-                    let address = try migration.create("Address", value: ["street": old["street"], "city": old["city"]])
-                    let person = try #require(try migration.new.object("Person", id: old.id!))
-                    try migration.new.set("address", of: person, to: address)
-                }
-            }
-        ])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
+            ])
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         try Self.check(store)
     }
 
@@ -94,15 +101,22 @@ struct Seed001SplitTests {
     func asMapping(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeV1(try kind.location(in: dir), kind)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .mapping(from: 1, to: 2, [
-                EntityMapping(
-                    destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"],
-                    links: [.init(relationship: "address", to: "Address")]),
-                EntityMapping(destination: "Address", source: "Person", filter: "street IS NOT NULL", attributes: ["street": "street", "city": "city"]),
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .mapping(
+                    from: 1, to: 2,
+                    [
+                        EntityMapping(
+                            destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"],
+                            links: [.init(relationship: "address", to: "Address")]),
+                        EntityMapping(
+                            destination: "Address", source: "Person", filter: "street IS NOT NULL",
+                            attributes: ["street": "street", "city": "city"]),
+                    ])
             ])
-        ])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         try Self.check(store)
     }
 
@@ -110,16 +124,21 @@ struct Seed001SplitTests {
     func mappingMissingRequired() throws {
         let dir = TemporaryDirectory()
         try Self.makeV1(.file(dir.file()), .wal)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .mapping(from: 1, to: 2, [
-                EntityMapping(destination: "Person", attributes: ["fullName": "firstName"]),
-                EntityMapping(destination: "Address", source: "Person", attributes: ["street": "street"]),
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .mapping(
+                    from: 1, to: 2,
+                    [
+                        EntityMapping(destination: "Person", attributes: ["fullName": "firstName"]),
+                        EntityMapping(destination: "Address", source: "Person", attributes: ["street": "street"]),
+                    ])
             ])
-        ])
         #expect {
             try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
         } throws: { error in
-            (error as? MoltError)?.message == "The mapping of 'Person' into 'Address' gives no value to the required attribute 'Address.city'; add it to `attributes`."
+            (error as? MoltError)?.message
+                == "The mapping of 'Person' into 'Address' gives no value to the required attribute 'Address.city'; add it to `attributes`."
         }
         #expect(try Store.version(at: dir.file()) == 1)
     }

@@ -45,17 +45,21 @@ struct Seed002NotesTests {
     }
 
     /// v2 → v3: every note's single image becomes its first Image, linked back: a declarative mapping.
-    static let imagesMapping = MigrationStage.mapping(from: 2, to: 3, [
-        EntityMapping(destination: "Image", source: "Note", filter: "image IS NOT NULL", attributes: ["bytes": "image"],
-                      links: [.init(relationship: "note", to: "Note")]),
-        EntityMapping(destination: "Note"),
-    ])
+    static let imagesMapping = MigrationStage.mapping(
+        from: 2, to: 3,
+        [
+            EntityMapping(
+                destination: "Image", source: "Note", filter: "image IS NOT NULL", attributes: ["bytes": "image"],
+                links: [.init(relationship: "note", to: "Note")]),
+            EntityMapping(destination: "Note"),
+        ])
 
     /// v3 → v4: each Image becomes an Attachment of kind "image" (a custom hook: Core Data's policy subclass).
     static let attachmentsStage = MigrationStage.custom(from: 3, to: 4) { migration in
         try migration.enumerateOldObjects(ofType: "Image") { old in
             let bytes = old["bytes"].data ?? Data()
-            let attachment = try migration.create("Attachment", value: ["kind": "image", "bytes": .data(bytes), "byteCount": .int(Int64(bytes.count))])
+            let attachment = try migration.create(
+                "Attachment", value: ["kind": "image", "bytes": .data(bytes), "byteCount": .int(Int64(bytes.count))])
             let noteID = try migration.old.destination("note", of: old.dynamicObject)?.id
             if let noteID, let note = try migration.new.object("Note", id: noteID) {
                 try migration.new.add(attachment, to: "attachments", of: note)
@@ -67,8 +71,10 @@ struct Seed002NotesTests {
     static let shortcut = MigrationStage.custom(from: 2, to: 4) { migration in
         try migration.enumerateOldObjects(ofType: "Note") { old in
             guard let bytes = old["image"].data else { return }
-            let attachment = try migration.create("Attachment", value: ["kind": "image", "bytes": .data(bytes), "byteCount": .int(Int64(bytes.count))])
-            try migration.new.add(attachment, to: "attachments", of: try #require(try migration.new.object("Note", id: old.id)))
+            let attachment = try migration.create(
+                "Attachment", value: ["kind": "image", "bytes": .data(bytes), "byteCount": .int(Int64(bytes.count))])
+            try migration.new.add(
+                attachment, to: "attachments", of: try #require(try migration.new.object("Note", id: old.id)))
         }
     }
 
@@ -78,7 +84,9 @@ struct Seed002NotesTests {
         let images: [Data?] = (0..<12).map { i in i % 3 == 0 ? nil : Data((0..<(i * 10)).map { UInt8($0 % 256) }) }
         try store.write { objects in
             for (i, image) in images.enumerated() {
-                var values: [String: Value] = ["text": .string("note \(i)"), "createdAt": .date(Date(timeIntervalSince1970: Double(i)))]
+                var values: [String: Value] = [
+                    "text": .string("note \(i)"), "createdAt": .date(Date(timeIntervalSince1970: Double(i))),
+                ]
                 if version == 2 { values["image"] = image.map(Value.data) ?? .null }
                 try objects.insert("Note", values)
             }
@@ -112,8 +120,10 @@ struct Seed002NotesTests {
     func stepByStep(start: Int, kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let images = try Self.makeStore(try kind.location(in: dir), version: start, kind: kind)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2, Self.v3, Self.v4], stages: [Self.imagesMapping, Self.attachmentsStage])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v4, options: kind.options.migrating(with: plan))
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2, Self.v3, Self.v4], stages: [Self.imagesMapping, Self.attachmentsStage])
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.v4, options: kind.options.migrating(with: plan))
         try Self.check(store, images: images)
         #expect(try store.history().last?.steps.count == 4 - start)
     }
@@ -123,8 +133,10 @@ struct Seed002NotesTests {
         let dir = TemporaryDirectory()
         let images = try Self.makeStore(try kind.location(in: dir), version: start, kind: kind)
         let plan = try MigrationPlan(
-            schemas: [Self.v1, Self.v2, Self.v3, Self.v4], stages: [Self.imagesMapping, Self.attachmentsStage, Self.shortcut])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v4, options: kind.options.migrating(with: plan))
+            schemas: [Self.v1, Self.v2, Self.v3, Self.v4],
+            stages: [Self.imagesMapping, Self.attachmentsStage, Self.shortcut])
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.v4, options: kind.options.migrating(with: plan))
         try Self.check(store, images: images)
         let steps = try #require(try store.history().last?.steps)
         #expect(steps.last?.hasPrefix("2 → 4 custom") == true)

@@ -32,7 +32,9 @@ struct Seed003And004Tests {
         }
     }
 
-    @Test("an optional property added and one deleted need only the version; a combine and an initial object need a block", arguments: StoreKind.durable)
+    @Test(
+        "an optional property added and one deleted need only the version; a combine and an initial object need a block",
+        arguments: StoreKind.durable)
     func seed003(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         do {
@@ -50,7 +52,8 @@ struct Seed003And004Tests {
             try store.close()
         }
         let plan = try MigrationPlan(schemas: [Self.person1, Self.person2, Self.person3], stages: [Self.combineStage])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.person3, options: kind.options.migrating(with: plan))
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.person3, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             #expect(try objects.fetch("Person").map { $0["fullName"] } == ["Taro Yamada", "Hanako Sato"])
             #expect(try objects.fetch("Settings").map { $0["theme"] } == ["light"])
@@ -69,18 +72,26 @@ struct Seed003And004Tests {
 
     static let kinds = ["Wine": "grape", "Coffee": "bean", "Whiskey": "distillery", "Cocktail": "recipe"]
 
-    static let notes1 = Schema(version: 1, entities: kinds.keys.sorted().map { kind in
-        Entity("\(kind)Note", attributes: [
-            Attribute("name", .string), Attribute(kinds[kind]!, .string), Attribute("rating", .int),
-        ])
-    })
+    static let notes1 = Schema(
+        version: 1,
+        entities: kinds.keys.sorted().map { kind in
+            Entity(
+                "\(kind)Note",
+                attributes: [
+                    Attribute("name", .string), Attribute(kinds[kind]!, .string), Attribute("rating", .int),
+                ])
+        })
 
     /// Four models conforming to one shape (title, rating, ordered ingredients), sharing `Ingredient`.
-    static let notes2 = Schema(version: 2, entities: kinds.keys.sorted().map { kind in
-        Entity("\(kind)Note", attributes: [Attribute("title", .string), Attribute("rating", .int)], relationships: [
-            Relationship("ingredients", toMany: "Ingredient", ordered: true, deleteRule: .cascade),
-        ])
-    } + [Entity("Ingredient", attributes: [Attribute("name", .string), Attribute("detail", .string)])])
+    static let notes2 = Schema(
+        version: 2,
+        entities: kinds.keys.sorted().map { kind in
+            Entity(
+                "\(kind)Note", attributes: [Attribute("title", .string), Attribute("rating", .int)],
+                relationships: [
+                    Relationship("ingredients", toMany: "Ingredient", ordered: true, deleteRule: .cascade)
+                ])
+        } + [Entity("Ingredient", attributes: [Attribute("name", .string), Attribute("detail", .string)])])
 
     /// 1 → 2 in SwiftData's two phases: willMigrate creates the shared Ingredients, didMigrate links them.
     static let tastingStage = MigrationStage.custom(
@@ -98,14 +109,18 @@ struct Seed003And004Tests {
             for (k, field) in Self.kinds {
                 try migration.enumerateObjects(ofType: "\(k)Note") { old, new in
                     new["title"] = old["name"]
-                    let ingredient = try #require(try migration.new.fetch(
-                        "Ingredient", where: .equal("name", .string(field)) && .equal("detail", old[field])).first)
+                    let ingredient = try #require(
+                        try migration.new.fetch(
+                            "Ingredient", where: .equal("name", .string(field)) && .equal("detail", old[field])
+                        ).first)
                     try migration.new.set("ingredients", of: new.dynamicObject, to: [ingredient])
                 }
             }
         })
 
-    @Test("four note types map into the shared structure; what willMigrate creates is there in didMigrate", arguments: StoreKind.durable)
+    @Test(
+        "four note types map into the shared structure; what willMigrate creates is there in didMigrate",
+        arguments: StoreKind.durable)
     func seed004(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         var expected: [String: [(name: String, detail: String, rating: Int64)]] = [:]
@@ -116,14 +131,17 @@ struct Seed003And004Tests {
                     for i in 0..<5 {
                         let row = (name: "\(k) \(i)", detail: "\(field) \(i)", rating: Int64(i))
                         expected["\(k)Note", default: []].append(row)
-                        try objects.insert("\(k)Note", ["name": .string(row.name), field: .string(row.detail), "rating": .int(row.rating)])
+                        try objects.insert(
+                            "\(k)Note",
+                            ["name": .string(row.name), field: .string(row.detail), "rating": .int(row.rating)])
                     }
                 }
             }
             try store.close()
         }
         let plan = try MigrationPlan(schemas: [Self.notes1, Self.notes2], stages: [Self.tastingStage])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.notes2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.notes2, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             #expect(try objects.count("Ingredient") == 20)
             for (entity, rows) in expected {
@@ -147,7 +165,9 @@ struct Seed003And004Tests {
         }
     }
 
-    @Test("the seed-004 trap one level up: a plan that forgets the stage is refused, naming every entity, not run", arguments: StoreKind.files)
+    @Test(
+        "the seed-004 trap one level up: a plan that forgets the stage is refused, naming every entity, not run",
+        arguments: StoreKind.files)
     func seed004ForgottenStage(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let url = dir.file()
@@ -158,10 +178,15 @@ struct Seed003And004Tests {
         try store.close()
         let bytes = FileState(url)
         let plan = try MigrationPlan(schemas: [Self.notes1, Self.mergedNotes])
-        let error = moltError { _ = try Store.open(at: url, schema: Self.mergedNotes, options: kind.options.migrating(with: plan)) }
+        let error = moltError {
+            _ = try Store.open(at: url, schema: Self.mergedNotes, options: kind.options.migrating(with: plan))
+        }
         #expect(error?.code == .dataLossRefused)
         for k in Self.kinds.keys {
-            #expect(error?.message.contains("Version 2 removes entity '\(k)Note', which holds 1 object; they would be deleted. If its objects become other objects, write a custom stage from version 1 to 2 that reads them") == true)
+            #expect(
+                error?.message.contains(
+                    "Version 2 removes entity '\(k)Note', which holds 1 object; they would be deleted. If its objects become other objects, write a custom stage from version 1 to 2 that reads them"
+                ) == true)
         }
         #expect(FileState(url) == bytes)
     }

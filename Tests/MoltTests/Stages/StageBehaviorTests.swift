@@ -33,7 +33,9 @@ struct StageBehaviorTests {
         try store.write { objects in
             let shelves = [try objects.insert("Shelf", ["label": "A"]), try objects.insert("Shelf", ["label": "B"])]
             for i in 0..<count {
-                let item = try objects.insert("Item", ["code": .string("c\(i)"), "quantity": .string("\(i * 2)"), "price": .double(Double(i) / 4)])
+                let item = try objects.insert(
+                    "Item",
+                    ["code": .string("c\(i)"), "quantity": .string("\(i * 2)"), "price": .double(Double(i) / 4)])
                 try objects.set("shelf", of: item, to: shelves[i % 2])
                 if i % 10 == 0 { try objects.insert("Legacy", ["note": .string("note for c\(i)")]) }
             }
@@ -59,12 +61,15 @@ struct StageBehaviorTests {
 
     static func fileBytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 
-    @Test("a stage converts a type with code, and queries both versions, including an entity the new one removed", arguments: StoreKind.durable)
+    @Test(
+        "a stage converts a type with code, and queries both versions, including an entity the new one removed",
+        arguments: StoreKind.durable)
     func typeChangeAndQueries(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(try kind.location(in: dir), kind: kind)
         let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse])
-        let store = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
+        let store = try Store.open(
+            at: try kind.location(in: dir), schema: Self.v2, options: kind.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             let items = try objects.fetch("Item")
             #expect(items.map { $0["quantity"] } == (0..<50).map { .int(Int64($0 * 2)) })
@@ -75,7 +80,9 @@ struct StageBehaviorTests {
         }
     }
 
-    @Test("an error thrown in the middle of a stage leaves the store exactly at its old version", arguments: StoreKind.durable)
+    @Test(
+        "an error thrown in the middle of a stage leaves the store exactly at its old version",
+        arguments: StoreKind.durable)
     func rollbackOnError(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(try kind.location(in: dir), kind: kind)
@@ -112,7 +119,8 @@ struct StageBehaviorTests {
         let dir = TemporaryDirectory()
         try Self.makeStore(try kind.location(in: dir), kind: kind, count: 3000)
         let cancellation = MigrationCancellation()
-        var options = kind.options.migrating(with: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse]))
+        var options = kind.options.migrating(
+            with: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse]))
         options.cancellation = cancellation
         options.progress = { progress in
             if progress.entity == "Item", progress.completed >= 1024 { cancellation.cancel() }
@@ -120,7 +128,8 @@ struct StageBehaviorTests {
         #expect {
             try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: options)
         } throws: { error in
-            (error as? MoltError)?.message == "The migration was cancelled during the step from version 1 to 2; it was rolled back and the store is still at its old version."
+            (error as? MoltError)?.message
+                == "The migration was cancelled during the step from version 1 to 2; it was rolled back and the store is still at its old version."
         }
         #expect(try Store.version(at: try kind.location(in: dir)) == 1)
         #expect(try Store.inspect(at: try kind.location(in: dir)).objectCounts["Item"] == 3000)
@@ -131,7 +140,8 @@ struct StageBehaviorTests {
         let dir = TemporaryDirectory()
         try Self.makeStore(try kind.location(in: dir), kind: kind, count: 2500)
         let events = Events()
-        var options = kind.options.migrating(with: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse]))
+        var options = kind.options.migrating(
+            with: try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [Self.parse]))
         options.progress = { events.append($0) }
         _ = try Store.open(at: try kind.location(in: dir), schema: Self.v2, options: options)
         let all = events.all
@@ -140,24 +150,31 @@ struct StageBehaviorTests {
         #expect(fractions.last == 1)
         let items = all.filter { $0.phase == "enumerating 'Item'" }
         #expect(items.map(\.completed) == [0, 1024, 2048, 2500])
-        #expect(items.allSatisfy { $0.total == 2500 && $0.entity == "Item" && $0.fromVersion == 1 && $0.toVersion == 2 })
+        #expect(
+            items.allSatisfy { $0.total == 2500 && $0.entity == "Item" && $0.fromVersion == 1 && $0.toVersion == 2 })
         // The table rebuilt at the end of the stage reports the rows it copied.
         #expect(all.filter { $0.phase == "rebuilding 'Item'" }.map(\.completed) == [0, 2500])
     }
 
-    @Test("progress never goes back when a stage walks several entities, then a mapping stage runs", arguments: StoreKind.files)
+    @Test(
+        "progress never goes back when a stage walks several entities, then a mapping stage runs",
+        arguments: StoreKind.files)
     func progressOverSeveralUnits(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         try ImmutableOldSideTests.makeStore(dir.file(), kind: kind)
-        let v3 = ImmutableOldSideTests.v2.next(3) { $0.edit("Tag") { $0.attributes.append(Attribute("upper", .string, isOptional: true)) } }
-        let plan = try MigrationPlan(schemas: [ImmutableOldSideTests.v1, ImmutableOldSideTests.v2, v3], stages: [
-            .custom(from: 1, to: 2) { migration in
-                try migration.enumerateObjects(ofType: "Note") { old, new in new["summary"] = old["title"] }
-                try migration.enumerateObjects(ofType: "Folder") { _, _ in }
-                try migration.enumerateObjects(ofType: "Tag") { _, _ in }
-            },
-            .mapping(from: 2, to: 3, [EntityMapping(destination: "Tag", attributes: ["upper": "upper(label)"])]),
-        ])
+        let v3 = ImmutableOldSideTests.v2.next(3) {
+            $0.edit("Tag") { $0.attributes.append(Attribute("upper", .string, isOptional: true)) }
+        }
+        let plan = try MigrationPlan(
+            schemas: [ImmutableOldSideTests.v1, ImmutableOldSideTests.v2, v3],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    try migration.enumerateObjects(ofType: "Note") { old, new in new["summary"] = old["title"] }
+                    try migration.enumerateObjects(ofType: "Folder") { _, _ in }
+                    try migration.enumerateObjects(ofType: "Tag") { _, _ in }
+                },
+                .mapping(from: 2, to: 3, [EntityMapping(destination: "Tag", attributes: ["upper": "upper(label)"])]),
+            ])
         let events = Events()
         var options = kind.options.migrating(with: plan)
         options.progress = { events.append($0) }
@@ -175,17 +192,20 @@ struct StageBehaviorTests {
     func requiredLeftEmpty() throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(.file(dir.file()), kind: .wal)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .custom(from: 1, to: 2) { migration in
-                try migration.enumerateObjects(ofType: "Item") { old, new in
-                    if old["code"] != "c7" { new["quantity"] = 1 }
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    try migration.enumerateObjects(ofType: "Item") { old, new in
+                        if old["code"] != "c7" { new["quantity"] = 1 }
+                    }
                 }
-            }
-        ])
+            ])
         #expect {
             try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
         } throws: { error in
-            (error as? MoltError)?.message == "Attribute 'Item.quantity' is required in version 2, but 1 object(s) have no value after the stage 1 → 2. Set it for every object in the stage (for example `new[\"quantity\"] = …` in `enumerateObjects(ofType: \"Item\")`), give the attribute a default, or make it optional. The store was left at version 1."
+            (error as? MoltError)?.message
+                == "Attribute 'Item.quantity' is required in version 2, but 1 object(s) have no value after the stage 1 → 2. Set it for every object in the stage (for example `new[\"quantity\"] = …` in `enumerateObjects(ofType: \"Item\")`), give the attribute a default, or make it optional. The store was left at version 1."
         }
         #expect(try Store.version(at: dir.file()) == 1)
     }
@@ -196,13 +216,20 @@ struct StageBehaviorTests {
         try Self.makeStore(.file(dir.file()), kind: .wal)
         typealias Write = @Sendable (inout MigrationObject) -> Void
         let cases: [(Write, String)] = [
-            ({ $0["quantiti"] = 1 }, "Entity 'Item' has no attribute 'quantiti' in version 2; it has code, quantity, price, legacyNote."),
+            (
+                { $0["quantiti"] = 1 },
+                "Entity 'Item' has no attribute 'quantiti' in version 2; it has code, quantity, price, legacyNote."
+            ),
             ({ $0["quantity"] = "12" }, "Attribute 'Item.quantity' holds int values in version 2, not \"12\"."),
         ]
         for (body, message) in cases {
-            let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-                .custom(from: 1, to: 2) { migration in try migration.enumerateObjects(ofType: "Item") { _, new in body(&new) } }
-            ])
+            let plan = try MigrationPlan(
+                schemas: [Self.v1, Self.v2],
+                stages: [
+                    .custom(from: 1, to: 2) { migration in
+                        try migration.enumerateObjects(ofType: "Item") { _, new in body(&new) }
+                    }
+                ])
             #expect {
                 try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
             } throws: { error in
@@ -216,13 +243,22 @@ struct StageBehaviorTests {
     func mappingWrongType() throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(.file(dir.file()), kind: .wal)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: ["quantity": "CASE WHEN code = 'c3' THEN 'many' ELSE 1 END"])])
-        ])
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .mapping(
+                    from: 1, to: 2,
+                    [
+                        EntityMapping(
+                            destination: "Item",
+                            attributes: ["quantity": "CASE WHEN code = 'c3' THEN 'many' ELSE 1 END"])
+                    ])
+            ])
         #expect {
             try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
         } throws: { error in
-            (error as? MoltError)?.message == "The mapping of 'Item' into 'Item' gives 'Item.quantity' a text value ('many' for _id 4), but the attribute holds int values. Fix its expression `CASE WHEN code = 'c3' THEN 'many' ELSE 1 END` (for example with CAST); the store was left at version 1."
+            (error as? MoltError)?.message
+                == "The mapping of 'Item' into 'Item' gives 'Item.quantity' a text value ('many' for _id 4), but the attribute holds int values. Fix its expression `CASE WHEN code = 'c3' THEN 'many' ELSE 1 END` (for example with CAST); the store was left at version 1."
         }
         #expect(try Store.version(at: dir.file()) == 1)
     }
@@ -231,15 +267,24 @@ struct StageBehaviorTests {
     func mappingBlobIntoString() throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(.file(dir.file()), kind: .wal)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: [
-                "quantity": "CAST(quantity AS INTEGER)", "legacyNote": "CAST(code AS BLOB)",
-            ])])
-        ])
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .mapping(
+                    from: 1, to: 2,
+                    [
+                        EntityMapping(
+                            destination: "Item",
+                            attributes: [
+                                "quantity": "CAST(quantity AS INTEGER)", "legacyNote": "CAST(code AS BLOB)",
+                            ])
+                    ])
+            ])
         #expect {
             try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
         } throws: { error in
-            (error as? MoltError)?.message == "The mapping of 'Item' into 'Item' gives 'Item.legacyNote' a blob value (X'6330' for _id 1), but the attribute holds string values. Fix its expression `CAST(code AS BLOB)` (for example with CAST); the store was left at version 1."
+            (error as? MoltError)?.message
+                == "The mapping of 'Item' into 'Item' gives 'Item.legacyNote' a blob value (X'6330' for _id 1), but the attribute holds string values. Fix its expression `CAST(code AS BLOB)` (for example with CAST); the store was left at version 1."
         }
     }
 
@@ -247,13 +292,18 @@ struct StageBehaviorTests {
     func deletionsUnlink() throws {
         let dir = TemporaryDirectory()
         try Self.makeStore(.file(dir.file()), kind: .wal)
-        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-            .custom(from: 1, to: 2) { migration in
-                try migration.enumerateObjects(ofType: "Item") { old, new in new["quantity"] = .int(Int64(old["quantity"].string!)!) }
-                try migration.new.deleteAll("Shelf", where: .equal("label", "A"))
-            }
-        ])
-        let store = try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
+        let plan = try MigrationPlan(
+            schemas: [Self.v1, Self.v2],
+            stages: [
+                .custom(from: 1, to: 2) { migration in
+                    try migration.enumerateObjects(ofType: "Item") { old, new in
+                        new["quantity"] = .int(Int64(old["quantity"].string!)!)
+                    }
+                    try migration.new.deleteAll("Shelf", where: .equal("label", "A"))
+                }
+            ])
+        let store = try Store.open(
+            at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
         try store.read { (objects: Objects) throws in
             let items = try objects.fetch("Item")
             #expect(try items.filter { try objects.destination("shelf", of: $0) == nil }.count == 25)
@@ -266,12 +316,20 @@ struct StageBehaviorTests {
         let dir = TemporaryDirectory()
         try Self.makeStore(.file(dir.file()), kind: .wal)
         for (type, message) in [
-            ("Legacy", "Entity 'Legacy' does not exist in version 2: enumerate its old objects with `enumerateOldObjects(ofType: \"Legacy\")` and create what replaces them."),
-            ("Nothing", "Entity 'Nothing' exists in neither version 1 (Item, Shelf, Legacy) nor version 2 (Item, Shelf)."),
+            (
+                "Legacy",
+                "Entity 'Legacy' does not exist in version 2: enumerate its old objects with `enumerateOldObjects(ofType: \"Legacy\")` and create what replaces them."
+            ),
+            (
+                "Nothing",
+                "Entity 'Nothing' exists in neither version 1 (Item, Shelf, Legacy) nor version 2 (Item, Shelf)."
+            ),
         ] {
-            let plan = try MigrationPlan(schemas: [Self.v1, Self.v2], stages: [
-                .custom(from: 1, to: 2) { migration in try migration.enumerateObjects(ofType: type) { _, _ in } }
-            ])
+            let plan = try MigrationPlan(
+                schemas: [Self.v1, Self.v2],
+                stages: [
+                    .custom(from: 1, to: 2) { migration in try migration.enumerateObjects(ofType: type) { _, _ in } }
+                ])
             #expect {
                 try Store.open(at: dir.file(), schema: Self.v2, options: StoreKind.wal.options.migrating(with: plan))
             } throws: { error in

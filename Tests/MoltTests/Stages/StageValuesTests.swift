@@ -23,12 +23,17 @@ struct StageValuesTests {
         ["s": "{a,b}", "d": .data(Data("\\x41".utf8)), "x": .double(-.infinity), "i": 0],
         ["s": "NULL", "x": .double(1e-300), "u": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)],
         ["s": "", "x": .double(0.1), "t": .date(Date(timeIntervalSince1970: -1.5))],
-        ["s": " spaced, \"quoted\" \\ back ", "x": .double(.greatestFiniteMagnitude), "t": .date(Date(timeIntervalSince1970: 1_700_000_000.123456))],
+        [
+            "s": " spaced, \"quoted\" \\ back ", "x": .double(.greatestFiniteMagnitude),
+            "t": .date(Date(timeIntervalSince1970: 1_700_000_000.123456)),
+        ],
         ["s": "é漢🙂\t\n", "x": .double(.leastNonzeroMagnitude)],
         [:],
     ]
 
-    @Test("strings, bytes, numbers at their limits, dates, UUIDs and nulls come back as the stage wrote them", arguments: StoreKind.durable)
+    @Test(
+        "strings, bytes, numbers at their limits, dates, UUIDs and nulls come back as the stage wrote them",
+        arguments: StoreKind.durable)
     func everyValueWhole(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let location = try kind.location(in: dir)

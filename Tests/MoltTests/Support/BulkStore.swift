@@ -22,7 +22,9 @@ enum BulkStore {
         v0().next(1) {
             $0.edit("Item") {
                 $0.editAttribute("n") { $0.type = .double }
-                $0.editAttribute("score") { $0.isOptional = false; $0.defaultValue = -1.0 }
+                $0.editAttribute("score") {
+                    $0.isOptional = false; $0.defaultValue = -1.0
+                }
                 $0.attributes.append(Attribute("note", .string, default: "new"))
                 $0.indexes = [Index(["name"])]
             }
@@ -36,7 +38,9 @@ enum BulkStore {
             for room in ["hall", "attic", "cellar"] { _ = try objects.insert("Shelf", ["room": .string(room)]) }
         }
         try store.close()
-        try RawSQL.execute(url, """
+        try RawSQL.execute(
+            url,
+            """
             WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < \(count))
             INSERT INTO Item (_id, name, n, score, shelf)
             SELECT i, 'item ' || i, i * 7 - 1000, CASE WHEN i % 3 = 0 THEN NULL ELSE i / 4.0 END,
@@ -52,7 +56,9 @@ enum BulkStore {
             for room in ["hall", "attic", "cellar"] { _ = try objects.insert("Shelf", ["room": .string(room)]) }
         }
         try store.close()
-        try RawSQL.execute(location, """
+        try RawSQL.execute(
+            location,
+            """
             INSERT INTO "Item" ("_id", name, n, score, shelf)
             SELECT i, 'item ' || i, i * 7 - 1000, CASE WHEN i % 3 = 0 THEN NULL ELSE i / 4.0 END,
                    CASE WHEN i % 5 = 0 THEN NULL ELSE i % 3 + 1 END
@@ -62,18 +68,27 @@ enum BulkStore {
 
     /// Every item as one line of text, in identifier order: what must survive a crash value by value.
     static func rows(_ url: URL) throws -> [String] {
-        try RawSQL.texts(url, "SELECT _id || '|' || name || '|' || n || '|' || ifnull(score, '-') || '|' || ifnull(shelf, '-') FROM Item ORDER BY _id")
+        try RawSQL.texts(
+            url,
+            "SELECT _id || '|' || name || '|' || n || '|' || ifnull(score, '-') || '|' || ifnull(shelf, '-') FROM Item ORDER BY _id"
+        )
     }
 
     /// The rows expected after migrating a version-0 store to version 1, computed from the version-0 store:
     /// `n` as a real, a null score as -1.0, the note "new".
     static func expectedRowsV1(_ url: URL) throws -> [String] {
-        try RawSQL.texts(url, "SELECT _id || '|' || name || '|' || CAST(n AS REAL) || '|' || ifnull(score, -1.0) || '|' || ifnull(shelf, '-') || '|new' FROM Item ORDER BY _id")
+        try RawSQL.texts(
+            url,
+            "SELECT _id || '|' || name || '|' || CAST(n AS REAL) || '|' || ifnull(score, -1.0) || '|' || ifnull(shelf, '-') || '|new' FROM Item ORDER BY _id"
+        )
     }
 
     /// Every item as one line of text after version 1.
     static func rowsV1(_ url: URL) throws -> [String] {
-        try RawSQL.texts(url, "SELECT _id || '|' || name || '|' || n || '|' || score || '|' || ifnull(shelf, '-') || '|' || note FROM Item ORDER BY _id")
+        try RawSQL.texts(
+            url,
+            "SELECT _id || '|' || name || '|' || n || '|' || score || '|' || ifnull(shelf, '-') || '|' || note FROM Item ORDER BY _id"
+        )
     }
 
     /// The shelves, read through Molt.

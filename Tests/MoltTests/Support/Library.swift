@@ -47,13 +47,17 @@ enum Library {
         let tags = try ["classic", "short", "sf", "italian"].map { try objects.insert("Tag", ["label": .string($0)]) }
         let prices: [Value] = [.double(9.5), .null, .double(12.25), .double(0.1), .null, .double(1e20)]
         for i in 0..<6 {
-            let book = try objects.insert("Book", [
-                "isbn": .string("isbn-\(i)"), "title": .string("Book \(i)"), "pages": .int(Int64(100 * i - 50)),
-                "price": prices[i], "inPrint": .bool(i % 2 == 0), "published": .date(dates[i]),
-                "code": .uuid(codes[i]), "cover": i == 3 ? .data(Data([0, 1, 2, 255])) : .null,
-            ])
+            let book = try objects.insert(
+                "Book",
+                [
+                    "isbn": .string("isbn-\(i)"), "title": .string("Book \(i)"), "pages": .int(Int64(100 * i - 50)),
+                    "price": prices[i], "inPrint": .bool(i % 2 == 0), "published": .date(dates[i]),
+                    "code": .uuid(codes[i]), "cover": i == 3 ? .data(Data([0, 1, 2, 255])) : .null,
+                ])
             if i < 5 { try objects.set("author", of: book, to: authors[i % 3]) }
-            for t in [(i + 2) % 4, i % 4, (i + 3) % 4].prefix(i % 3 + 1) { try objects.add(tags[t], to: "tags", of: book) }
+            for t in [(i + 2) % 4, i % 4, (i + 3) % 4].prefix(i % 3 + 1) {
+                try objects.add(tags[t], to: "tags", of: book)
+            }
         }
     }
 

@@ -54,7 +54,8 @@ enum RawSQL {
 
     /// The root page of every table and index, by name: a rebuilt table gets a new one.
     static func rootPages(_ url: URL) throws -> [String: String] {
-        let rows = try strings(url, "SELECT name || '=' || rootpage FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let rows = try strings(
+            url, "SELECT name || '=' || rootpage FROM sqlite_master WHERE type = 'table' ORDER BY name")
         var result: [String: String] = [:]
         for row in rows {
             let parts = row.split(separator: "=", maxSplits: 1).map(String.init)
@@ -87,7 +88,9 @@ extension RawSQL {
 
     /// The first column of every row of a query on the store at `location`, as text.
     static func strings(_ location: StoreLocation, _ sql: String) throws -> [String] {
-        if let (url, namespace) = postgres(location) { return try PostgresMaintenance.strings(sql, namespace: namespace, at: url) }
+        if let (url, namespace) = postgres(location) {
+            return try PostgresMaintenance.strings(sql, namespace: namespace, at: url)
+        }
         return try strings(location.url!, sql)
     }
 
@@ -95,7 +98,9 @@ extension RawSQL {
     /// the table is rewritten.
     static func rootPages(_ location: StoreLocation) throws -> [String: String] {
         guard postgres(location) != nil else { return try rootPages(location.url!) }
-        let rows = try strings(location, """
+        let rows = try strings(
+            location,
+            """
             SELECT c.relname || '=' || c.relfilenode FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND c.relkind = 'r' ORDER BY c.relname
             """)
@@ -110,8 +115,11 @@ extension RawSQL {
 
 extension RawSQL {
     /// The first column of every row of the query for this kind's engine, on the store in `directory`.
-    static func strings(_ kind: StoreKind, _ directory: TemporaryDirectory, sqlite: String, postgres: String) throws -> [String] {
-        kind == .postgres ? try strings(try kind.location(in: directory), postgres) : try strings(directory.file(), sqlite)
+    static func strings(
+        _ kind: StoreKind, _ directory: TemporaryDirectory, sqlite: String, postgres: String
+    ) throws -> [String] {
+        kind == .postgres
+            ? try strings(try kind.location(in: directory), postgres) : try strings(directory.file(), sqlite)
     }
 
     /// PostgreSQL: the columns of `table` named `column` (none or one).

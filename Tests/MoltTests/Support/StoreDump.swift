@@ -136,7 +136,9 @@ struct FileState: Equatable {
         self.init(tables: nil)
         // Rows are counted in tables only (an index cannot be selected from); an index is its storage identity.
         do {
-            tables = try RawSQL.strings(location, """
+            tables = try RawSQL.strings(
+                location,
+                """
                 SELECT c.relname || ' ' || c.relfilenode || CASE WHEN c.relkind = 'r' THEN ' ' || (xpath('/row/n/text()', query_to_xml(
                     format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname), false, true, '')))[1]::text
                     || ' ' || coalesce((xpath('/row/x/text()', query_to_xml(

@@ -43,7 +43,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 
     /// Opens (creating or migrating) this kind's store in `directory`.
-    func open(in directory: TemporaryDirectory, schema: Schema, options: Store.Options? = nil, name: String = "store.sqlite") throws -> Store {
+    func open(
+        in directory: TemporaryDirectory, schema: Schema, options: Store.Options? = nil, name: String = "store.sqlite"
+    ) throws -> Store {
         var options = options ?? self.options
         if options.journalMode == .preserve || self.isFile { options.journalMode = self.options.journalMode }
         return try Store.open(at: try location(in: directory, name: name), schema: schema, options: options)
@@ -79,7 +81,8 @@ final class TemporaryDirectory: @unchecked Sendable {
     func namespace(_ name: String = "store.sqlite") -> String {
         lock.withLock {
             if let existing = namespaces[name] { return existing }
-            let namespace = "Molt Test \(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
+            let namespace =
+                "Molt Test \(UUID().uuidString.prefix(13).lowercased().replacingOccurrences(of: "-", with: ""))"
             namespaces[name] = namespace
             return namespace
         }
@@ -94,9 +97,12 @@ final class TemporaryDirectory: @unchecked Sendable {
 /// The PostgreSQL server the tests use: `MOLT_POSTGRES_URL` (for example
 /// `postgres://postgres@127.0.0.1:54329/postgres`), set by `.ci/run` around a throw-away cluster.
 enum PostgresTestServer {
-    static let url: URL? = ProcessInfo.processInfo.environment["MOLT_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+    static let url: URL? = ProcessInfo.processInfo.environment["MOLT_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : URL(string: $0)
+    }
 
-    static let skipReason: Comment = "PostgreSQL case skipped: MOLT_POSTGRES_URL is not set (bash .ci/run starts a throw-away server and sets it)"
+    static let skipReason: Comment =
+        "PostgreSQL case skipped: MOLT_POSTGRES_URL is not set (bash .ci/run starts a throw-away server and sets it)"
 
     /// The server's URL, or the running test case cancelled with the reason when there is none.
     static func requireURL() throws -> URL {

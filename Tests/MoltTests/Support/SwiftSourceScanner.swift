@@ -20,8 +20,11 @@ enum SwiftSourceScanner {
         var result: [Function] = []
         for match in pattern.matches(in: code, range: NSRange(code.startIndex..., in: code)) {
             let start = code.utf8.distance(from: code.utf8.startIndex, to: Range(match.range, in: code)!.lowerBound)
-            guard let open = bodyStart(in: bytes, after: start), let close = matchingBrace(in: bytes, from: open) else { continue }
-            let name = (code as NSString).substring(with: match.range(at: 1)).replacingOccurrences(of: "func ", with: "")
+            guard let open = bodyStart(in: bytes, after: start), let close = matchingBrace(in: bytes, from: open) else {
+                continue
+            }
+            let name = (code as NSString).substring(with: match.range(at: 1)).replacingOccurrences(
+                of: "func ", with: "")
             let firstLine = bytes[..<start].filter { $0 == UInt8(ascii: "\n") }.count + 1
             let lastLine = firstLine + bytes[start...close].filter { $0 == UInt8(ascii: "\n") }.count
             result.append(Function(name: name, line: firstLine, lines: lastLine - firstLine + 1))
@@ -85,9 +88,13 @@ enum SwiftSourceScanner {
                 } else if c == slash, at(i + 1) == star {
                     var depth = 0, end = i
                     repeat {
-                        if at(end) == slash, at(end + 1) == star { depth += 1; end += 2 }
-                        else if at(end) == star, at(end + 1) == slash { depth -= 1; end += 2 }
-                        else { end += 1 }
+                        if at(end) == slash, at(end + 1) == star {
+                            depth += 1; end += 2
+                        } else if at(end) == star, at(end + 1) == slash {
+                            depth -= 1; end += 2
+                        } else {
+                            end += 1
+                        }
                     } while depth > 0 && end < bytes.count
                     blank(i..<min(end, bytes.count))
                     i = end
@@ -101,7 +108,11 @@ enum SwiftSourceScanner {
                     stack[stack.count - 1] = .code(parentheses: parentheses + 1)
                     i += 1
                 } else if c == UInt8(ascii: ")") {
-                    if parentheses == 0 && stack.count > 1 { stack.removeLast() } else { stack[stack.count - 1] = .code(parentheses: parentheses - 1) }
+                    if parentheses == 0 && stack.count > 1 {
+                        stack.removeLast()
+                    } else {
+                        stack[stack.count - 1] = .code(parentheses: parentheses - 1)
+                    }
                     i += 1
                 } else {
                     i += 1

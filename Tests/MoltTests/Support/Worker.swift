@@ -9,7 +9,8 @@ final class Worker: @unchecked Sendable {
 
         var description: String {
             switch self {
-            case .binaryNotFound(let places): return "molt-test-worker was not found in \(places.joined(separator: ", "))"
+            case .binaryNotFound(let places):
+                return "molt-test-worker was not found in \(places.joined(separator: ", "))"
             case .unexpectedEnd(let output): return "the worker ended before the expected line; it printed: \(output)"
             }
         }
@@ -43,7 +44,8 @@ final class Worker: @unchecked Sendable {
 
     /// Starts `molt-test-worker open STORE SCHEMA rollback|wal [--hold]`, the schema written beside the store.
     convenience init(open store: URL, schema: Schema, kind: StoreKind, hold: Bool = false) throws {
-        try self.init(store: store.path, schemaFolder: store.deletingLastPathComponent(), schema: schema, kind: kind, hold: hold)
+        try self.init(
+            store: store.path, schemaFolder: store.deletingLastPathComponent(), schema: schema, kind: kind, hold: hold)
     }
 
     /// Starts a worker on this kind's store in `directory` (a file, or the directory's PostgreSQL namespace).
@@ -51,7 +53,8 @@ final class Worker: @unchecked Sendable {
         let store: String
         if kind == .postgres {
             var components = URLComponents(url: try PostgresTestServer.requireURL(), resolvingAgainstBaseURL: false)!
-            components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: directory.namespace())]
+            components.queryItems =
+                (components.queryItems ?? []) + [URLQueryItem(name: "schema", value: directory.namespace())]
             store = components.string!
         } else {
             store = directory.file().path

@@ -29,7 +29,8 @@ enum ChildProcess {
     ///
     /// - Throws: ``BenchmarkError`` when the program cannot be started.
     static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdout: URL? = nil, cap: Double? = nil
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdout: URL? = nil,
+        cap: Double? = nil
     ) throws -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -76,7 +77,8 @@ enum ChildProcess {
         // Above the floor, ru_maxrss is the child's own peak, exactly; at the floor, the child stayed below it and
         // its `VmHWM`, read every few milliseconds while it ran, is the figure.
         let peak = maxrss > floor + 0.5 || sampled == 0 ? maxrss : sampled
-        return Outcome(seconds: capped ? (cap ?? 0) : (end - start).seconds, peakMiB: peak, capped: capped, status: exit, pid: pid)
+        return Outcome(
+            seconds: capped ? (cap ?? 0) : (end - start).seconds, peakMiB: peak, capped: capped, status: exit, pid: pid)
     }
 
     /// Reads a running child's `VmHWM` every few milliseconds, and kills it when the cap is reached.
@@ -127,14 +129,19 @@ enum ChildProcess {
     /// else the root package's `.build/release/molt`.
     static func moltBinary() throws -> URL {
         var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["MOLT_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
+        if let path = ProcessInfo.processInfo.environment["MOLT_BINARY"] {
+            candidates.append(URL(fileURLWithPath: path))
+        }
         candidates.append(selfExecutable().deletingLastPathComponent().appendingPathComponent("molt"))
         let here = URL(fileURLWithPath: #filePath)  // Benchmarks/Sources/MoltBenchmarks/Harness/ChildProcess.swift
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/release/molt"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw BenchmarkError(description: "no molt binary: build it with `swift build -c release --package-path Benchmarks` (or set MOLT_BINARY); looked at \(candidates.map(\.path).joined(separator: ", "))")
+            throw BenchmarkError(
+                description:
+                    "no molt binary: build it with `swift build -c release --package-path Benchmarks` (or set MOLT_BINARY); looked at \(candidates.map(\.path).joined(separator: ", "))"
+            )
         }
         return found
     }
@@ -162,7 +169,9 @@ enum ChildProcess {
         let output = scratch.appendingPathComponent("sqlite3-output-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: output) }
         let outcome = try run(try sqlite3Binary(), [database] + commands, stdout: output)
-        guard outcome.status == 0 else { throw BenchmarkError(description: "sqlite3 failed (exit \(outcome.status)) on \(commands)") }
+        guard outcome.status == 0 else {
+            throw BenchmarkError(description: "sqlite3 failed (exit \(outcome.status)) on \(commands)")
+        }
         return try String(contentsOf: output, encoding: .utf8)
     }
 }

@@ -47,7 +47,8 @@ enum Fixture {
         return try queue.read { db in
             let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?"
             let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
-            return "\(journal.uppercased()), synchronous=\(["OFF", "NORMAL", "FULL", "EXTRA"][safe: synchronous] ?? "\(synchronous)")"
+            return
+                "\(journal.uppercased()), synchronous=\(["OFF", "NORMAL", "FULL", "EXTRA"][safe: synchronous] ?? "\(synchronous)")"
         }
     }
 
@@ -56,17 +57,19 @@ enum Fixture {
         try Store.open(at: url, schema: v1).close()
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try queue.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
-                INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n
-                """)
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                INSERT INTO Item (_id, title, body, count, score, created, legacy, folder)
-                SELECT x, printf('Memo number %08d', x), printf('Body of memo %08d, some words', x),
-                       x % 1000, x * 0.5, 1700000000.0 + x, printf('L%06d', x % 1000000), x % 100 + 1
-                FROM n
-                """, arguments: [rows])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
+                    INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n
+                    """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                    INSERT INTO Item (_id, title, body, count, score, created, legacy, folder)
+                    SELECT x, printf('Memo number %08d', x), printf('Body of memo %08d, some words', x),
+                           x % 1000, x * 0.5, 1700000000.0 + x, printf('L%06d', x % 1000000), x % 100 + 1
+                    FROM n
+                    """, arguments: [rows])
         }
         try queue.close()
     }
@@ -102,7 +105,8 @@ enum Fixture {
         let columns = try db.columns(in: table)
         let declared = columns.map { "\($0.name) \($0.type)\($0.isNotNull ? " NOT NULL" : "")" }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(table)\"") ?? 0
-        let sample = columns.contains { $0.name == "_id" }
+        let sample =
+            columns.contains { $0.name == "_id" }
             ? try Row.fetchOne(db, sql: "SELECT * FROM \"\(table)\" WHERE _id = 7")?.description ?? "-" : "-"
         return "\(declared.joined(separator: ", ")) | \(count) rows | \(sample)"
     }
@@ -121,10 +125,15 @@ extension Fixture {
                 let columns = try db.columns(in: table).map(\.name)
                 let weight = columns.contains("_id") ? "\"_id\"" : "\"\(columns[0])\""
                 let sums = columns.flatMap { column in
-                    ["total(\"\(column)\")", "total(length(\"\(column)\"))", "total(length(\"\(column)\") * \(weight))"]
+                    [
+                        "total(\"\(column)\")", "total(length(\"\(column)\"))",
+                        "total(length(\"\(column)\") * \(weight))",
+                    ]
                 }
                 let row = try Row.fetchOne(db, sql: "SELECT \(sums.joined(separator: ", ")) FROM \"\(table)\"")
-                let totals = row.map { row in (0..<row.count).map { "\(row[$0] as Double? ?? 0)" }.joined(separator: " ") } ?? "-"
+                let totals =
+                    row.map { row in (0..<row.count).map { "\(row[$0] as Double? ?? 0)" }.joined(separator: " ") }
+                    ?? "-"
                 return "\(table): \(try shape(of: table, at: db)) | \(totals)"
             }.joined(separator: "\n  ")
         }

@@ -44,7 +44,9 @@ struct Measurement: Codable, Sendable {
     }
 
     /// The peaks of each repetition as a measurement of their own (in MiB), for a memory target.
-    var peaks: Measurement { Measurement(samples: peakSamples, peakSamples: peakSamples, unit: .mebibytes, capped: capped) }
+    var peaks: Measurement {
+        Measurement(samples: peakSamples, peakSamples: peakSamples, unit: .mebibytes, capped: capped)
+    }
 
     /// The same measurement per object: every sample divided by `count`.
     func perObject(_ count: Int) -> Measurement {
@@ -105,7 +107,8 @@ struct Target: Codable, Sendable, CustomStringConvertible {
 
     var description: String {
         let digits = (maxRatio * 10).rounded() == maxRatio * 10 ? "%.1f" : "%.2f"
-        return (inclusive ? "≤ " : "< ") + (absolute ? String(format: "%.0f MiB", maxRatio) : String(format: digits + "x", maxRatio))
+        return (inclusive ? "≤ " : "< ")
+            + (absolute ? String(format: "%.0f MiB", maxRatio) : String(format: digits + "x", maxRatio))
     }
 }
 
@@ -133,9 +136,14 @@ struct Comparison: Codable, Sendable {
         return false
     }
 
-    enum CodingKeys: String, CodingKey { case scenario, label, baselineDescription = "baseline_is", molt, baseline, target, ratio, passed }
+    enum CodingKeys: String, CodingKey {
+        case scenario, label, baselineDescription = "baseline_is", molt, baseline, target, ratio, passed
+    }
 
-    init(scenario: String, label: String, baselineDescription: String, molt: Measurement, baseline: Measurement, target: Target?) {
+    init(
+        scenario: String, label: String, baselineDescription: String, molt: Measurement, baseline: Measurement,
+        target: Target?
+    ) {
         self.scenario = scenario
         self.label = label
         self.baselineDescription = baselineDescription

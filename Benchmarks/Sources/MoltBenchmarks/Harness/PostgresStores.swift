@@ -19,13 +19,15 @@ final class PostgresStores {
     /// The server's URL, without query (as psql takes it), or nil when ``variable`` is unset.
     static var serverURL: URL? {
         guard let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty,
-              var components = URLComponents(string: text) else { return nil }
+            var components = URLComponents(string: text)
+        else { return nil }
         components.query = nil
         return components.url
     }
 
     /// Why the PostgreSQL scenarios did not run, for the log.
-    static let skipReason = "skipped: \(variable) is not set (start a throwaway server with `source .ci/postgres start`)"
+    static let skipReason =
+        "skipped: \(variable) is not set (start a throwaway server with `source .ci/postgres start`)"
 
     let runner: Runner
     let server: URL
@@ -39,7 +41,8 @@ final class PostgresStores {
     private var copies = 0
 
     /// Stores at `schema` (version 1) of `count` objects, filled by the statements `fill(namespace, count)`.
-    init(_ runner: Runner, server: URL, name: String, schema: Schema, fill: @escaping (String, Int) -> [String]) throws {
+    init(_ runner: Runner, server: URL, name: String, schema: Schema, fill: @escaping (String, Int) -> [String]) throws
+    {
         self.runner = runner
         self.server = server
         self.name = name
@@ -49,7 +52,9 @@ final class PostgresStores {
     }
 
     deinit {
-        let dropped = ([live].compactMap { $0 } + templates.values).map { "DROP SCHEMA IF EXISTS \(Self.quote($0)) CASCADE" }
+        let dropped = ([live].compactMap { $0 } + templates.values).map {
+            "DROP SCHEMA IF EXISTS \(Self.quote($0)) CASCADE"
+        }
         if !dropped.isEmpty { _ = try? sql(dropped) }
     }
 
@@ -62,10 +67,13 @@ final class PostgresStores {
 
     /// The namespace a store URL names.
     static func namespace(of url: URL) -> String {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value ?? "molt"
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "schema" }?.value
+            ?? "molt"
     }
 
-    static func quote(_ identifier: String) -> String { "\"\(identifier.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+    static func quote(_ identifier: String) -> String {
+        "\"\(identifier.replacingOccurrences(of: "\"", with: "\"\""))\""
+    }
 
     /// `"namespace"."table"`.
     static func table(_ table: String, in url: URL) -> String { "\(quote(namespace(of: url))).\(quote(table))" }
@@ -83,7 +91,9 @@ final class PostgresStores {
         try create(namespace)
         templates[count] = namespace
         _ = try sql(["SET session_replication_role = replica"] + fill(Self.quote(namespace), count))
-        log("  made PostgreSQL template of \(Runner.label(count)) \(name) in \(format(seconds: (ContinuousClock.now - start).seconds))")
+        log(
+            "  made PostgreSQL template of \(Runner.label(count)) \(name) in \(format(seconds: (ContinuousClock.now - start).seconds))"
+        )
         return namespace
     }
 
@@ -100,7 +110,9 @@ final class PostgresStores {
         // Session replication role "replica" skips the reference triggers: the template's links are valid.
         var statements = ["SET session_replication_role = replica"]
         statements += tables.map { "INSERT INTO \(n).\($0) SELECT * FROM \(t).\($0)" }
-        statements += tables.map { "SELECT setval(pg_get_serial_sequence('\(n).\($0)', '_id'), max(\"_id\")) FROM \(n).\($0) HAVING max(\"_id\") IS NOT NULL" }
+        statements += tables.map {
+            "SELECT setval(pg_get_serial_sequence('\(n).\($0)', '_id'), max(\"_id\")) FROM \(n).\($0) HAVING max(\"_id\") IS NOT NULL"
+        }
         statements += tables.map { "VACUUM (FREEZE, ANALYZE) \(n).\($0)" }
         statements.append("CHECKPOINT")
         _ = try sql(statements)
@@ -125,8 +137,11 @@ final class PostgresStores {
     func sql(_ statements: [String]) throws -> String {
         let output = runner.folder.appendingPathComponent("psql-output-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: output) }
-        let outcome = try ChildProcess.run(psql, psqlArguments(["SET client_min_messages = warning"] + statements), stdout: output)
-        guard outcome.status == 0 else { throw BenchmarkError(description: "psql failed (exit \(outcome.status)) on \(statements)") }
+        let outcome = try ChildProcess.run(
+            psql, psqlArguments(["SET client_min_messages = warning"] + statements), stdout: output)
+        guard outcome.status == 0 else {
+            throw BenchmarkError(description: "psql failed (exit \(outcome.status)) on \(statements)")
+        }
         return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -135,13 +150,18 @@ final class PostgresStores {
     func psqlJob(count: Int, table: String, _ statements: [String], check: SameResult?) -> Runner.Job {
         Runner.Job(count: count) { [self] url, stopwatch in
             let qualified = Self.table(table, in: url)
-            try stopwatch.timeProcess(psql, psqlArguments(statements.map { $0.replacingOccurrences(of: "{table}", with: qualified) }, transaction: true))
+            try stopwatch.timeProcess(
+                psql,
+                psqlArguments(
+                    statements.map { $0.replacingOccurrences(of: "{table}", with: qualified) }, transaction: true))
             try check?.compare(try shape(of: table, at: url))
         }
     }
 
     /// `Store.open` migrating the store to `schema` (with `options`); closing it is not timed.
-    func molt(count: Int, to schema: Schema, options: Store.Options = Store.Options(), table: String, check: SameResult?) -> Runner.Job {
+    func molt(
+        count: Int, to schema: Schema, options: Store.Options = Store.Options(), table: String, check: SameResult?
+    ) -> Runner.Job {
         Runner.Job(count: count) { [self] url, stopwatch in
             let store = try stopwatch.time { try Store.open(at: .postgres(url), schema: schema, options: options) }
             try store.close()
@@ -175,8 +195,12 @@ extension ChildProcess {
         var candidates: [String] = []
         if let bin = environment["MOLT_PG_BIN"] { candidates.append("\(bin)/psql") }
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        for version in versions.compactMap(Int.init).sorted(by: >) { candidates.append("/usr/lib/postgresql/\(version)/bin/psql") }
-        for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") { candidates.append("\(folder)/psql") }
+        for version in versions.compactMap(Int.init).sorted(by: >) {
+            candidates.append("/usr/lib/postgresql/\(version)/bin/psql")
+        }
+        for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            candidates.append("\(folder)/psql")
+        }
         for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
             return URL(fileURLWithPath: candidate)
         }
@@ -211,7 +235,7 @@ extension PostgresStores {
                 SELECT x, CASE x % 5 WHEN 0 THEN 'Ada' WHEN 1 THEN 'Grace' WHEN 2 THEN 'Alan' WHEN 3 THEN 'Barbara' ELSE 'Edsger' END,
                        'Lastname' || lpad(x::text, 7, '0')
                 FROM generate_series(1, \(count)) AS x
-                """,
+                """
             ]
         }
     }

@@ -21,7 +21,9 @@ final class Runner {
     private var templates: [Int: URL] = [:]
     private var copies = 0
 
-    init(smallCount: Int, largeCount: Int, repetitions: Int, cap: Double?, quick: Bool, workerArguments: [String]) throws {
+    init(
+        smallCount: Int, largeCount: Int, repetitions: Int, cap: Double?, quick: Bool, workerArguments: [String]
+    ) throws {
         self.smallCount = smallCount
         self.largeCount = largeCount
         self.repetitions = repetitions
@@ -58,7 +60,9 @@ final class Runner {
             template = folder.appendingPathComponent("template-\(count).sqlite")
             let start = ContinuousClock.now
             try Fixture.create(rows: count, at: template)
-            log("  made template of \(Runner.label(count)) objects in \(format(seconds: (ContinuousClock.now - start).seconds))")
+            log(
+                "  made template of \(Runner.label(count)) objects in \(format(seconds: (ContinuousClock.now - start).seconds))"
+            )
             templates[count] = template
         }
         copies += 1
@@ -102,7 +106,8 @@ final class Runner {
     }
 
     /// `Store.open` migrating a store of `count` objects to `schema`; closing the store is not timed.
-    func molt(count: Int, to schema: Schema, options: Store.Options = Store.Options(), check: SameResult? = nil) -> Job {
+    func molt(count: Int, to schema: Schema, options: Store.Options = Store.Options(), check: SameResult? = nil) -> Job
+    {
         Job(count: count) { url, stopwatch in
             let store = try stopwatch.time { try Store.open(at: url, schema: schema, options: options) }
             try store.close()
@@ -115,7 +120,8 @@ final class Runner {
     /// keys are off around it and those tables' links are checked before commit, as SQLite's table-rebuild
     /// procedure says. Closing is not timed.
     func baseline(
-        count: Int, statements: [String], rebuilding: [String] = [], fastSecureDelete: Bool = false, check: SameResult? = nil
+        count: Int, statements: [String], rebuilding: [String] = [], fastSecureDelete: Bool = false,
+        check: SameResult? = nil
     ) -> Job {
         Job(count: count) { url, stopwatch in
             let queue = try stopwatch.time { () throws -> DatabaseQueue in
@@ -125,7 +131,8 @@ final class Runner {
                     if fastSecureDelete { try db.execute(sql: "PRAGMA secure_delete = FAST") }
                     try db.inTransaction(.immediate) {
                         for statement in statements { try db.execute(sql: statement) }
-                        for table in rebuilding where try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(\"\(table)\")") != nil {
+                        for table in rebuilding
+                        where try Row.fetchOne(db, sql: "PRAGMA foreign_key_check(\"\(table)\")") != nil {
                             throw BenchmarkError(description: "the hand-written rebuild broke a link of \(table)")
                         }
                         return .commit

@@ -33,7 +33,10 @@ struct Stopwatch {
     mutating func timeProcess(_ executable: URL, _ arguments: [String], stdout: URL? = nil, cap: Double? = nil) throws {
         let outcome = try ChildProcess.run(executable, arguments, stdout: stdout, cap: cap)
         guard outcome.capped || outcome.status == 0 else {
-            throw BenchmarkError(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed (exit \(outcome.status))")
+            throw BenchmarkError(
+                description:
+                    "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed (exit \(outcome.status))"
+            )
         }
         record(seconds: outcome.seconds, peakMiB: outcome.peakMiB, capped: outcome.capped)
     }

@@ -24,7 +24,9 @@ final class TemplateStores {
         let url = runner.folder.appendingPathComponent("\(name)-\(count).sqlite")
         let start = ContinuousClock.now
         try create(count, url)
-        log("  made template of \(Runner.label(count)) \(name) in \(format(seconds: (ContinuousClock.now - start).seconds))")
+        log(
+            "  made template of \(Runner.label(count)) \(name) in \(format(seconds: (ContinuousClock.now - start).seconds))"
+        )
         templates[count] = url
         return url
     }

@@ -18,14 +18,16 @@ extension Runner {
     /// The time and peak memory are the worker's own figures for the timed part (process start and setup are
     /// not counted), or the cap and the worker's `ru_maxrss` when it was stopped.
     func inWorker(
-        _ scenario: some WorkerJobs, _ name: String, count: Int, capped: Bool = true, check: ((URL) throws -> Void)? = nil
+        _ scenario: some WorkerJobs, _ name: String, count: Int, capped: Bool = true,
+        check: ((URL) throws -> Void)? = nil
     ) -> Job {
         Job(count: count) { [self] url, stopwatch in
             let output = folder.appendingPathComponent("job-\(UUID().uuidString).json")
             defer { try? FileManager.default.removeItem(at: output) }
             let outcome = try ChildProcess.run(
                 ChildProcess.selfExecutable(), ["--worker", scenario.name] + workerArguments,
-                environment: [Runner.jobVariable: "\(name)\t\(count)\t\(url.path)"], stdout: output, cap: capped ? cap : nil)
+                environment: [Runner.jobVariable: "\(name)\t\(count)\t\(url.path)"], stdout: output,
+                cap: capped ? cap : nil)
             if outcome.capped {
                 // A killed worker could not remove its runner's folder.
                 try? FileManager.default.removeItem(at: Runner.folder(of: outcome.pid))
@@ -33,7 +35,9 @@ extension Runner {
                 return
             }
             guard outcome.status == 0 else {
-                throw BenchmarkError(description: "the \(scenario.name) job \(name) on \(Runner.label(count)) failed (exit \(outcome.status))")
+                throw BenchmarkError(
+                    description:
+                        "the \(scenario.name) job \(name) on \(Runner.label(count)) failed (exit \(outcome.status))")
             }
             let measured = try JSONDecoder().decode(Measurement.self, from: Data(contentsOf: output))
             stopwatch.record(seconds: measured.samples.first ?? .nan, peakMiB: measured.peakMemoryMiB)
@@ -50,7 +54,8 @@ extension Runner {
         }
         var stopwatch = Stopwatch()
         try jobs.job(parts[0], count: count, runner: self).body(URL(fileURLWithPath: parts[2]), &stopwatch)
-        let measurement = Measurement(samples: [stopwatch.elapsed.seconds], peakSamples: stopwatch.peakMemoryMiB.map { [$0] } ?? [])
+        let measurement = Measurement(
+            samples: [stopwatch.elapsed.seconds], peakSamples: stopwatch.peakMemoryMiB.map { [$0] } ?? [])
         FileHandle.standardOutput.write(try JSONEncoder().encode(measurement))
     }
 }

@@ -31,22 +31,25 @@ struct EnumerateBigRows: WorkerJobs {
         }
     }
 
-    static let plan = try! MigrationPlan(schemas: [v1, v2], stages: [
-        .custom(from: 1, to: 2) { migration in
-            try migration.enumerateObjects(ofType: "Blob") { old, new in
-                new["size"] = .int(Int64(old["payload"].data?.count ?? -1))
+    static let plan = try! MigrationPlan(
+        schemas: [v1, v2],
+        stages: [
+            .custom(from: 1, to: 2) { migration in
+                try migration.enumerateObjects(ofType: "Blob") { old, new in
+                    new["size"] = .int(Int64(old["payload"].data?.count ?? -1))
+                }
             }
-        },
-    ])
+        ])
 
     static func create(rows: Int, at url: URL) throws {
         try Store.open(at: url, schema: v1).close()
         let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
         try queue.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                INSERT INTO Blob (_id, name, payload) SELECT x, printf('blob %05d', x), zeroblob(?) FROM n
-                """, arguments: [rows, payloadBytes])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                    INSERT INTO Blob (_id, name, payload) SELECT x, printf('blob %05d', x), zeroblob(?) FROM n
+                    """, arguments: [rows, payloadBytes])
         }
         try queue.close()
     }
@@ -55,9 +58,13 @@ struct EnumerateBigRows: WorkerJobs {
     static func check(_ same: SameResult) -> (URL) throws -> Void {
         { url in
             let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
-            let wrong = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Blob WHERE size IS NOT length(payload)") ?? -1 }
+            let wrong = try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Blob WHERE size IS NOT length(payload)") ?? -1
+            }
             try queue.close()
-            guard wrong == 0 else { throw BenchmarkError(description: "\(wrong) blobs have a wrong size at \(url.lastPathComponent)") }
+            guard wrong == 0 else {
+                throw BenchmarkError(description: "\(wrong) blobs have a wrong size at \(url.lastPathComponent)")
+            }
             try same.check(url)
         }
     }
@@ -66,7 +73,9 @@ struct EnumerateBigRows: WorkerJobs {
         switch name {
         case "molt":
             return Runner.Job(count: count) { url, stopwatch in
-                let store = try stopwatch.time { try Store.open(at: url, schema: Self.v2, options: Store.Options().migrating(with: Self.plan)) }
+                let store = try stopwatch.time {
+                    try Store.open(at: url, schema: Self.v2, options: Store.Options().migrating(with: Self.plan))
+                }
                 try store.close()
             }
         case "grdb":
@@ -100,16 +109,19 @@ struct EnumerateBigRows: WorkerJobs {
         var comparisons: [Comparison] = []
         for rows in runner.quick ? [10, 40] : [200, 2_000] {
             let same = SameResult(tables: ["Blob"])
-            let m = try stores.measure([
-                runner.inWorker(self, "molt", count: rows, capped: false, check: Self.check(same)),
-                runner.inWorker(self, "grdb", count: rows, capped: false, check: Self.check(same)),
-            ], repetitions: runner.repetitions)
+            let m = try stores.measure(
+                [
+                    runner.inWorker(self, "molt", count: rows, capped: false, check: Self.check(same)),
+                    runner.inWorker(self, "grdb", count: rows, capped: false, check: Self.check(same)),
+                ], repetitions: runner.repetitions)
             let label = "\(rows) rows of 1 MiB"
             comparisons += [
-                Comparison(scenario: name, label: "peak RSS, \(label)", baselineDescription: "GRDB row cursor, UPDATE by _id",
-                           molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
-                Comparison(scenario: name, label: "time, \(label)", baselineDescription: "GRDB row cursor, UPDATE by _id",
-                           molt: m[0], baseline: m[1], target: nil),
+                Comparison(
+                    scenario: name, label: "peak RSS, \(label)", baselineDescription: "GRDB row cursor, UPDATE by _id",
+                    molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
+                Comparison(
+                    scenario: name, label: "time, \(label)", baselineDescription: "GRDB row cursor, UPDATE by _id",
+                    molt: m[0], baseline: m[1], target: nil),
             ]
         }
         return comparisons

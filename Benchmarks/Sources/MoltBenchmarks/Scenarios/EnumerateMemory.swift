@@ -23,20 +23,25 @@ struct EnumerateMemory: WorkerJobs {
         let stores = TemplateStores.people(runner)
         let (small, large) = stores.counts
         let check = People.check(nil)
-        let m = try stores.measure([
-            runner.inWorker(self, "molt", count: small, capped: false, check: check),
-            runner.inWorker(self, "molt", count: large, capped: false, check: check),
-            runner.inWorker(self, "raw", count: large, capped: false, check: check),
-            runner.inWorker(self, "fetchAll", count: large, capped: false, check: check),
-        ], repetitions: runner.repetitions)
+        let m = try stores.measure(
+            [
+                runner.inWorker(self, "molt", count: small, capped: false, check: check),
+                runner.inWorker(self, "molt", count: large, capped: false, check: check),
+                runner.inWorker(self, "raw", count: large, capped: false, check: check),
+                runner.inWorker(self, "fetchAll", count: large, capped: false, check: check),
+            ], repetitions: runner.repetitions)
         let (s, l) = (Runner.label(small), Runner.label(large))
         return [
-            Comparison(scenario: name, label: "peak MiB, enumerate \(l) vs \(s)", baselineDescription: "Molt on \(s) people",
-                       molt: m[1].peaks, baseline: m[0].peaks, target: .atMost(1.2)),
-            Comparison(scenario: name, label: "peak MiB, enumerate \(l)", baselineDescription: "raw C streaming loop, \(l)",
-                       molt: m[1].peaks, baseline: m[2].peaks, target: nil),
-            Comparison(scenario: name, label: "peak MiB, enumerate \(l)", baselineDescription: "GRDB, fetch all rows first, \(l)",
-                       molt: m[1].peaks, baseline: m[3].peaks, target: nil),
+            Comparison(
+                scenario: name, label: "peak MiB, enumerate \(l) vs \(s)", baselineDescription: "Molt on \(s) people",
+                molt: m[1].peaks, baseline: m[0].peaks, target: .atMost(1.2)),
+            Comparison(
+                scenario: name, label: "peak MiB, enumerate \(l)", baselineDescription: "raw C streaming loop, \(l)",
+                molt: m[1].peaks, baseline: m[2].peaks, target: nil),
+            Comparison(
+                scenario: name, label: "peak MiB, enumerate \(l)",
+                baselineDescription: "GRDB, fetch all rows first, \(l)",
+                molt: m[1].peaks, baseline: m[3].peaks, target: nil),
         ]
     }
 }

@@ -15,11 +15,14 @@ struct Export: Scenario {
     static let queries = [
         ("Folder", "SELECT _id, name FROM Folder ORDER BY _id"),
         ("Tag", "SELECT _id, name FROM Tag ORDER BY _id"),
-        ("Item", """
+        (
+            "Item",
+            """
             SELECT _id, title, body, count, score, created, legacy, folder,
                    (SELECT json_group_array(target) FROM (SELECT target FROM Item_tags WHERE owner = Item._id ORDER BY rowid)) AS tags
             FROM Item ORDER BY _id
-            """),
+            """
+        ),
     ]
 
     func run(_ runner: Runner) throws -> [Comparison] {
@@ -36,23 +39,28 @@ struct Export: Scenario {
             defer { try? FileManager.default.removeItem(at: file) }
             try stopwatch.timeProcess(molt, ["export", url.path], stdout: file, cap: runner.cap)
             guard !stopwatch.capped else { return }
-            try same.compare(LinkedStore.jsonSummary(entities.map { ($0, file, "$.entities.\($0)") }, scratch: runner.folder))
+            try same.compare(
+                LinkedStore.jsonSummary(entities.map { ($0, file, "$.entities.\($0)") }, scratch: runner.folder))
         }
         let baselineJob = Runner.Job(count: count) { url, stopwatch in
             let files = entities.map { output.appendingPathExtension("\($0).json") }
             defer { for file in files { try? FileManager.default.removeItem(at: file) } }
             let commands = zip(Self.queries, files).flatMap { query, file in [".once \(file.path)", query.1] }
             try stopwatch.timeProcess(sqlite3, ["-json", url.path] + commands)
-            try same.compare(LinkedStore.jsonSummary(zip(entities, files).map { ($0, $1, "$") }, scratch: runner.folder))
+            try same.compare(
+                LinkedStore.jsonSummary(zip(entities, files).map { ($0, $1, "$") }, scratch: runner.folder))
         }
         let m = try stores.measure([moltJob, baselineJob], repetitions: runner.repetitions)
         let label = Runner.label(count)
         log("  \(label): molt export \(perObject(m[0], count)), sqlite3 -json \(perObject(m[1], count)) per object")
         return [
-            Comparison(scenario: name, label: "export \(label) items (to-one + to-many)", baselineDescription: "sqlite3 -json, one query per entity",
-                       molt: m[0], baseline: m[1], target: .atMost(3)),
-            Comparison(scenario: name, label: "peak RSS, export \(label)", baselineDescription: "sqlite3 -json (peak RSS)",
-                       molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
+            Comparison(
+                scenario: name, label: "export \(label) items (to-one + to-many)",
+                baselineDescription: "sqlite3 -json, one query per entity",
+                molt: m[0], baseline: m[1], target: .atMost(3)),
+            Comparison(
+                scenario: name, label: "peak RSS, export \(label)", baselineDescription: "sqlite3 -json (peak RSS)",
+                molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
         ]
     }
 }

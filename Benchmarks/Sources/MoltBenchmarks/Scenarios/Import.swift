@@ -13,7 +13,8 @@ import Molt
 /// have the same fingerprint (every table's columns, row count and sums over every value).
 struct Import: Scenario {
     let name = "import"
-    let summary = "molt import of 1M items with a to-one and a to-many link vs a GRDB cached-statement import; peak RSS ≤ 64 MiB"
+    let summary =
+        "molt import of 1M items with a to-one and a to-many link vs a GRDB cached-statement import; peak RSS ≤ 64 MiB"
 
     func run(_ runner: Runner) throws -> [Comparison] {
         let count = runner.largeCount
@@ -40,10 +41,13 @@ struct Import: Scenario {
         let label = Runner.label(count)
         log("  \(label): molt import \(perObject(m[0], count)), GRDB \(perObject(m[1], count)) per object")
         return [
-            Comparison(scenario: name, label: "import \(label) items (to-one + to-many)", baselineDescription: "GRDB cached statements, streaming scan",
-                       molt: m[0], baseline: m[1], target: .atMost(3)),
-            Comparison(scenario: name, label: "peak RSS, import \(label)", baselineDescription: "GRDB import (peak RSS)",
-                       molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
+            Comparison(
+                scenario: name, label: "import \(label) items (to-one + to-many)",
+                baselineDescription: "GRDB cached statements, streaming scan",
+                molt: m[0], baseline: m[1], target: .atMost(3)),
+            Comparison(
+                scenario: name, label: "peak RSS, import \(label)", baselineDescription: "GRDB import (peak RSS)",
+                molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
         ]
     }
 }

@@ -22,7 +22,8 @@ enum ImportByHand {
                         try scanner.beginObject()
                         while let name = try scanner.nextKey() {
                             guard let entity = schema.entity(named: name) else {
-                                throw BenchmarkError(description: "\(file.lastPathComponent) has objects of unknown entity \(name)")
+                                throw BenchmarkError(
+                                    description: "\(file.lastPathComponent) has objects of unknown entity \(name)")
                             }
                             try insert(entity, from: &scanner, db)
                         }
@@ -35,14 +36,20 @@ enum ImportByHand {
 
     /// Inserts the objects of the array at the scanner's position.
     private static func insert(_ entity: Entity, from scanner: inout JSONScanner, _ db: Database) throws {
-        let columns = ["_id"] + entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name)
+        let columns =
+            ["_id"] + entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name)
         let column = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
         let manyNames = entity.relationships.filter { $0.kind == .toMany }.map(\.name)
         let many = Dictionary(uniqueKeysWithValues: manyNames.enumerated().map { ($1, $0) })
         let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let insert = prepared(try db.cachedStatement(
-            sql: "INSERT INTO \"\(entity.name)\" (\(quoted)) VALUES (?\(String(repeating: ", ?", count: columns.count - 1)))"))
-        let joins = try manyNames.map { prepared(try db.cachedStatement(sql: "INSERT INTO \"\(entity.name)_\($0)\" (owner, target) VALUES (?, ?)")) }
+        let insert = prepared(
+            try db.cachedStatement(
+                sql:
+                    "INSERT INTO \"\(entity.name)\" (\(quoted)) VALUES (?\(String(repeating: ", ?", count: columns.count - 1)))"
+            ))
+        let joins = try manyNames.map {
+            prepared(try db.cachedStatement(sql: "INSERT INTO \"\(entity.name)_\($0)\" (owner, target) VALUES (?, ?)"))
+        }
         var values = [DatabaseValue](repeating: .null, count: columns.count)
         var links = [[Int64]](repeating: [], count: manyNames.count)
         try scanner.beginArray()
@@ -78,7 +85,9 @@ enum ImportByHand {
 /// (``prepared(_:)``).
 /// A cached statement whose arguments GRDB considers set, so that ``bind(_:to:)`` can bind them directly.
 private func prepared(_ statement: Statement) -> Statement {
-    statement.setUncheckedArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: Int(sqlite3_bind_parameter_count(statement.sqliteStatement)))))
+    statement.setUncheckedArguments(
+        StatementArguments(
+            Array(repeating: DatabaseValue.null, count: Int(sqlite3_bind_parameter_count(statement.sqliteStatement)))))
     return statement
 }
 
@@ -92,7 +101,10 @@ private func bind(_ values: [DatabaseValue], to statement: Statement) {
         case .int64(let v): sqlite3_bind_int64(handle, index, v)
         case .double(let v): sqlite3_bind_double(handle, index, v)
         case .string(let v): sqlite3_bind_text(handle, index, v, -1, People.transient)
-        case .blob(let v): _ = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), People.transient) }
+        case .blob(let v):
+            _ = v.withUnsafeBytes {
+                sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), People.transient)
+            }
         }
     }
 }
@@ -111,7 +123,9 @@ struct JSONScanner {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09
+        {
             index += 1
         }
     }
@@ -200,7 +214,8 @@ struct JSONScanner {
                 let (plus, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
                 if overflow1 || overflow2 { isInteger = false }
                 integer = plus
-            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+")
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: "-")
             {
                 isInteger = false
@@ -245,13 +260,20 @@ struct JSONScanner {
                 case UInt8(ascii: "b"): result.append(0x08)
                 case UInt8(ascii: "f"): result.append(0x0C)
                 case UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count, let unit = UInt16(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self), radix: 16) else {
+                    guard index + 4 <= bytes.count,
+                        let unit = UInt16(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self),
+                            radix: 16)
+                    else {
                         throw failure("bad \\u escape")
                     }
                     index += 4
                     var units = [unit]
                     if UTF16.isLeadSurrogate(unit), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                        let low = UInt16(String(decoding: UnsafeBufferPointer(rebasing: bytes[index + 2..<index + 6]), as: UTF8.self), radix: 16)
+                        let low = UInt16(
+                            String(
+                                decoding: UnsafeBufferPointer(rebasing: bytes[index + 2..<index + 6]), as: UTF8.self),
+                            radix: 16)
                     {
                         units.append(low)
                         index += 6

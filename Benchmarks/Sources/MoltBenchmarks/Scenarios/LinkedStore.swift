@@ -33,24 +33,27 @@ enum LinkedStore {
         guard rows > 0 else { return }
         let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
         try queue.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
-                INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n;
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
-                INSERT INTO Tag (_id, name) SELECT x, printf('Tag %03d', x) FROM n;
-                """)
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                INSERT INTO Item (_id, title, body, count, score, created, legacy, folder)
-                SELECT x, printf('Memo number %08d', x), printf('Body of memo %08d, some words', x),
-                       x % 1000, x * 0.5, 1700000000.0 + x, CASE WHEN x % 3 = 0 THEN NULL ELSE printf('L%06d', x % 1000000) END,
-                       x % 100 + 1
-                FROM n
-                """, arguments: [rows])
-            try db.execute(sql: """
-                INSERT INTO Item_tags (owner, target) SELECT _id, _id % 100 + 1 FROM Item;
-                INSERT INTO Item_tags (owner, target) SELECT _id, (_id + 37) % 100 + 1 FROM Item;
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
+                    INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n;
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
+                    INSERT INTO Tag (_id, name) SELECT x, printf('Tag %03d', x) FROM n;
+                    """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                    INSERT INTO Item (_id, title, body, count, score, created, legacy, folder)
+                    SELECT x, printf('Memo number %08d', x), printf('Body of memo %08d, some words', x),
+                           x % 1000, x * 0.5, 1700000000.0 + x, CASE WHEN x % 3 = 0 THEN NULL ELSE printf('L%06d', x % 1000000) END,
+                           x % 100 + 1
+                    FROM n
+                    """, arguments: [rows])
+            try db.execute(
+                sql: """
+                    INSERT INTO Item_tags (owner, target) SELECT _id, _id % 100 + 1 FROM Item;
+                    INSERT INTO Item_tags (owner, target) SELECT _id, (_id + 37) % 100 + 1 FROM Item;
+                    """)
         }
         try queue.close()
     }
@@ -59,7 +62,9 @@ enum LinkedStore {
     /// reads: `{"format": "molt-data", "formatVersion": 1, "schemaVersion": 1, "entities": {…}}`), for the import
     /// scenario's input. Setup, not timed.
     static func writeDataFile(from store: URL, to file: URL) throws {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchmarkError(description: "cannot write \(file.path)") }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw BenchmarkError(description: "cannot write \(file.path)")
+        }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         var buffer = ""
@@ -86,17 +91,21 @@ enum LinkedStore {
                 let rows = try Row.fetchCursor(db, sql: "SELECT _id, name FROM \(entity) ORDER BY _id")
                 var first = true
                 while let row = try rows.next() {
-                    buffer += (first ? "" : ",") + "{\"_id\":\(json(row[0] as DatabaseValue)),\"name\":\(json(row[1] as DatabaseValue))}"
+                    buffer +=
+                        (first ? "" : ",")
+                        + "{\"_id\":\(json(row[0] as DatabaseValue)),\"name\":\(json(row[1] as DatabaseValue))}"
                     first = false
                 }
                 buffer += "]"
             }
             buffer += ",\"Item\":["
             let columns = itemColumns.joined(separator: ", ")
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT _id, \(columns), (SELECT json_group_array(target) FROM (SELECT target FROM Item_tags WHERE owner = Item._id ORDER BY rowid))
-                FROM Item ORDER BY _id
-                """)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT _id, \(columns), (SELECT json_group_array(target) FROM (SELECT target FROM Item_tags WHERE owner = Item._id ORDER BY rowid))
+                    FROM Item ORDER BY _id
+                    """)
             var first = true
             while let row = try rows.next() {
                 buffer += first ? "{" : ",{"
@@ -119,12 +128,19 @@ enum LinkedStore {
     /// `molt export` file, `$` in a file of one `sqlite3 -json` result.
     static func jsonSummary(_ files: [(entity: String, file: URL, path: String)], scratch: URL) throws -> String {
         let queries = files.map { entity, file, path in
-            let sums = entity == "Item"
-                ? ["total(value->>'_id')", "total(length(value->>'title'))", "total(length(value->>'body'))", "total(value->>'count')",
-                   "total(value->>'score')", "total(value->>'created')", "total(length(value->>'legacy'))", "total(value->>'folder')",
-                   "total(json_array_length(value->>'tags'))", "total((SELECT total(t.value) FROM json_each(j.value->>'tags') t))"]
+            let sums =
+                entity == "Item"
+                ? [
+                    "total(value->>'_id')", "total(length(value->>'title'))", "total(length(value->>'body'))",
+                    "total(value->>'count')",
+                    "total(value->>'score')", "total(value->>'created')", "total(length(value->>'legacy'))",
+                    "total(value->>'folder')",
+                    "total(json_array_length(value->>'tags'))",
+                    "total((SELECT total(t.value) FROM json_each(j.value->>'tags') t))",
+                ]
                 : ["total(value->>'_id')", "total(length(value->>'name'))"]
-            return "SELECT '\(entity)', count(*), \(sums.joined(separator: ", ")) FROM json_each(readfile('\(file.path)'), '\(path)') j;"
+            return
+                "SELECT '\(entity)', count(*), \(sums.joined(separator: ", ")) FROM json_each(readfile('\(file.path)'), '\(path)') j;"
         }
         return try ChildProcess.sqlite3Output(":memory:", queries, scratch: scratch)
     }

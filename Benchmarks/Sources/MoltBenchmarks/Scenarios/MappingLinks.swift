@@ -35,10 +35,14 @@ struct MappingLinks: WorkerJobs {
                     }
                 }
             case .merge:
-                return Schema(version: 1, entities: [Entity("Folder", attributes: [Attribute("name", .string)])] + MappingLinks.kinds.map { entity, _ in
-                    Entity(entity, attributes: [Attribute("title", .string), Attribute("body", .string)],
-                           relationships: [Relationship("folder", to: "Folder")])
-                })
+                return Schema(
+                    version: 1,
+                    entities: [Entity("Folder", attributes: [Attribute("name", .string)])]
+                        + MappingLinks.kinds.map { entity, _ in
+                            Entity(
+                                entity, attributes: [Attribute("title", .string), Attribute("body", .string)],
+                                relationships: [Relationship("folder", to: "Folder")])
+                        })
             }
         }
 
@@ -75,14 +79,18 @@ struct MappingLinks: WorkerJobs {
             switch self {
             case .split:
                 return [
-                    EntityMapping(destination: "Address", source: "Person", attributes: ["street": "street", "city": "city"]),
+                    EntityMapping(
+                        destination: "Address", source: "Person", attributes: ["street": "street", "city": "city"]),
                     EntityMapping(destination: "Person", links: [.init(relationship: "address", to: "Address")]),
                 ]
             case .merge:
-                return [EntityMapping(destination: "Folder")] + MappingLinks.kinds.map { entity, kind in
-                    EntityMapping(destination: "Note", source: entity, attributes: ["title": "title", "body": "body", "kind": "'\(kind)'"],
-                                  links: [.init(relationship: "folder", to: "Folder", sourceKey: "folder")])
-                }
+                return [EntityMapping(destination: "Folder")]
+                    + MappingLinks.kinds.map { entity, kind in
+                        EntityMapping(
+                            destination: "Note", source: entity,
+                            attributes: ["title": "title", "body": "body", "kind": "'\(kind)'"],
+                            links: [.init(relationship: "folder", to: "Folder", sourceKey: "folder")])
+                    }
             }
         }
 
@@ -98,24 +106,27 @@ struct MappingLinks: WorkerJobs {
             try queue.write { db in
                 switch self {
                 case .split:
-                    try db.execute(sql: """
-                        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                        INSERT INTO Person (_id, firstName, lastName, street, city)
-                        SELECT x, printf('First%d', x % 977), printf('Lastname%07d', x), printf('%d Long Street', x % 9999), printf('City %03d', x % 300)
-                        FROM n
-                        """, arguments: [count])
-                case .merge:
-                    try db.execute(sql: """
-                        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
-                        INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n
-                        """)
-                    for (index, (entity, _)) in MappingLinks.kinds.enumerated() {
-                        try db.execute(sql: """
+                    try db.execute(
+                        sql: """
                             WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                            INSERT INTO \(entity) (_id, title, body, folder)
-                            SELECT x, printf('Note %08d', x), printf('Body of note %08d, some words', x), x % 100 + 1
-                            FROM n WHERE x % 4 = ?
-                            """, arguments: [count, index])
+                            INSERT INTO Person (_id, firstName, lastName, street, city)
+                            SELECT x, printf('First%d', x % 977), printf('Lastname%07d', x), printf('%d Long Street', x % 9999), printf('City %03d', x % 300)
+                            FROM n
+                            """, arguments: [count])
+                case .merge:
+                    try db.execute(
+                        sql: """
+                            WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100)
+                            INSERT INTO Folder (_id, name) SELECT x, printf('Folder %03d', x) FROM n
+                            """)
+                    for (index, (entity, _)) in MappingLinks.kinds.enumerated() {
+                        try db.execute(
+                            sql: """
+                                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                                INSERT INTO \(entity) (_id, title, body, folder)
+                                SELECT x, printf('Note %08d', x), printf('Body of note %08d, some words', x), x % 100 + 1
+                                FROM n WHERE x % 4 = ?
+                                """, arguments: [count, index])
                     }
                 }
             }
@@ -135,7 +146,9 @@ struct MappingLinks: WorkerJobs {
                     #"ALTER TABLE "Person_new" RENAME TO "Person""#,
                 ]
             case .merge:
-                return [#"CREATE TABLE "Note" ("_id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "body" TEXT NOT NULL, "kind" TEXT NOT NULL, "folder" INTEGER REFERENCES "Folder"("_id") ON DELETE SET NULL)"#]
+                return [
+                    #"CREATE TABLE "Note" ("_id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "body" TEXT NOT NULL, "kind" TEXT NOT NULL, "folder" INTEGER REFERENCES "Folder"("_id") ON DELETE SET NULL)"#
+                ]
                     + MappingLinks.kinds.map { entity, kind in
                         #"INSERT INTO "Note" ("title", "body", "kind", "folder") SELECT "title", "body", '\#(kind)', "folder" FROM "\#(entity)" ORDER BY "_id""#
                     }
@@ -148,7 +161,9 @@ struct MappingLinks: WorkerJobs {
     static let kinds = [("WineNote", "wine"), ("BookNote", "book"), ("FilmNote", "film"), ("PlaceNote", "place")]
 
     func job(_ name: String, count: Int, runner: Runner) throws -> Runner.Job {
-        guard let shape = Shape(rawValue: name) else { throw BenchmarkError(description: "no job \(name) in \(self.name)") }
+        guard let shape = Shape(rawValue: name) else {
+            throw BenchmarkError(description: "no job \(name) in \(self.name)")
+        }
         return runner.molt(count: count, to: shape.v2, options: Store.Options().migrating(with: shape.plan))
     }
 
@@ -160,22 +175,32 @@ struct MappingLinks: WorkerJobs {
             var costs: [Measurement] = []
             for count in sizes {
                 let same = SameResult(tables: shape.tables)
-                let m = try stores.measure([
-                    runner.inWorker(self, shape.rawValue, count: count, check: same.check),
-                    runner.baseline(count: count, statements: shape.statements, rebuilding: shape == .split ? ["Person"] : [], check: same),
-                ], repetitions: runner.repetitions)
+                let m = try stores.measure(
+                    [
+                        runner.inWorker(self, shape.rawValue, count: count, check: same.check),
+                        runner.baseline(
+                            count: count, statements: shape.statements, rebuilding: shape == .split ? ["Person"] : [],
+                            check: same),
+                    ], repetitions: runner.repetitions)
                 let label = Runner.label(count)
-                log("  \(shape.rawValue), \(label): Molt \(perObject(m[0], count)), SQL \(perObject(m[1], count)) per object")
+                log(
+                    "  \(shape.rawValue), \(label): Molt \(perObject(m[0], count)), SQL \(perObject(m[1], count)) per object"
+                )
                 costs.append(m[0].perObject(count))
-                comparisons.append(Comparison(
-                    scenario: name, label: "\(shape.rawValue), per object, \(label)", baselineDescription: "one pass by hand in SQL",
-                    molt: m[0].perObject(count), baseline: m[1].perObject(count), target: nil))
+                comparisons.append(
+                    Comparison(
+                        scenario: name, label: "\(shape.rawValue), per object, \(label)",
+                        baselineDescription: "one pass by hand in SQL",
+                        molt: m[0].perObject(count), baseline: m[1].perObject(count), target: nil))
             }
             for (index, count) in sizes.enumerated().dropFirst() {
-                comparisons.append(Comparison(
-                    scenario: name, label: "\(shape.rawValue), per object, \(Runner.label(count)) vs \(Runner.label(sizes[0]))",
-                    baselineDescription: "Molt per object at \(Runner.label(sizes[0]))", molt: costs[index], baseline: costs[0],
-                    target: .atMost(1.5)))
+                comparisons.append(
+                    Comparison(
+                        scenario: name,
+                        label: "\(shape.rawValue), per object, \(Runner.label(count)) vs \(Runner.label(sizes[0]))",
+                        baselineDescription: "Molt per object at \(Runner.label(sizes[0]))", molt: costs[index],
+                        baseline: costs[0],
+                        target: .atMost(1.5)))
             }
         }
         return comparisons

@@ -16,9 +16,12 @@ struct MappingMerge: Scenario {
         attributes.insert(Attribute("summary", .string), at: 0)
     }
 
-    static let plan = try! MigrationPlan(schemas: [Fixture.v1, v2], stages: [
-        .mapping(from: 1, to: 2, [EntityMapping(destination: "Item", attributes: ["summary": "title || ': ' || body"])]),
-    ])
+    static let plan = try! MigrationPlan(
+        schemas: [Fixture.v1, v2],
+        stages: [
+            .mapping(
+                from: 1, to: 2, [EntityMapping(destination: "Item", attributes: ["summary": "title || ': ' || body"])])
+        ])
 
     static let rebuild = [
         #"CREATE TABLE "Item_new" ("_id" INTEGER PRIMARY KEY, "summary" TEXT NOT NULL, "count" INTEGER NOT NULL, "score" REAL NOT NULL, "created" REAL NOT NULL, "legacy" TEXT, "folder" INTEGER REFERENCES "Folder"("_id") ON DELETE SET NULL)"#,
@@ -30,14 +33,18 @@ struct MappingMerge: Scenario {
     func run(_ runner: Runner) throws -> [Comparison] {
         let count = runner.largeCount
         let same = SameResult(tables: ["Item"])
-        let m = try runner.measure([
-            runner.molt(count: count, to: Self.v2, options: Store.Options().migrating(with: Self.plan), check: same),
-            runner.baseline(count: count, statements: Self.rebuild, rebuilding: ["Item"], check: same),
-        ], repetitions: runner.repetitions)
+        let m = try runner.measure(
+            [
+                runner.molt(
+                    count: count, to: Self.v2, options: Store.Options().migrating(with: Self.plan), check: same),
+                runner.baseline(count: count, statements: Self.rebuild, rebuilding: ["Item"], check: same),
+            ], repetitions: runner.repetitions)
         log("  \(Runner.label(count)): Molt \(perObject(m[0], count)), rebuild \(perObject(m[1], count)) per object")
         return [
-            Comparison(scenario: name, label: "merge title + body, \(Runner.label(count))", baselineDescription: "one-pass INSERT … SELECT rebuild",
-                       molt: m[0], baseline: m[1], target: .atMost(1.15)),
+            Comparison(
+                scenario: name, label: "merge title + body, \(Runner.label(count))",
+                baselineDescription: "one-pass INSERT … SELECT rebuild",
+                molt: m[0], baseline: m[1], target: .atMost(1.15))
         ]
     }
 }

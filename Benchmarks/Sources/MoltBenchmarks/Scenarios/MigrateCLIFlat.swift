@@ -32,7 +32,8 @@ struct MigrateCLIFlat: Scenario {
         let (sameMedium, sameLarge) = (SameResult(), SameResult())
         func migrate(_ count: Int, skippingCheck: Bool, check: SameResult?) -> Runner.Job {
             Runner.Job(count: count) { url, stopwatch in
-                try stopwatch.timeProcess(molt, ["migrate", url.path, "--to", snapshot.path] + (skippingCheck ? ["--skip-check"] : []))
+                try stopwatch.timeProcess(
+                    molt, ["migrate", url.path, "--to", snapshot.path] + (skippingCheck ? ["--skip-check"] : []))
                 try check?.check(url)
             }
         }
@@ -42,25 +43,33 @@ struct MigrateCLIFlat: Scenario {
                 try check.check(url)
             }
         }
-        let m = try runner.measure([
-            migrate(medium, skippingCheck: false, check: sameMedium),
-            alter(medium, check: sameMedium),
-            migrate(small, skippingCheck: true, check: nil),
-            migrate(large, skippingCheck: true, check: sameLarge),
-            migrate(large, skippingCheck: false, check: sameLarge),
-            alter(large, check: sameLarge),
-        ], repetitions: runner.cheapRepetitions)
+        let m = try runner.measure(
+            [
+                migrate(medium, skippingCheck: false, check: sameMedium),
+                alter(medium, check: sameMedium),
+                migrate(small, skippingCheck: true, check: nil),
+                migrate(large, skippingCheck: true, check: sameLarge),
+                migrate(large, skippingCheck: false, check: sameLarge),
+                alter(large, check: sameLarge),
+            ], repetitions: runner.cheapRepetitions)
         let (s, mid, l) = (Runner.label(small), Runner.label(medium), Runner.label(large))
         let build = MoltBinary.describe(molt)
         return [
-            Comparison(scenario: name, label: "molt migrate, \(mid) (\(build))", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
-                       molt: m[0], baseline: m[1], target: .atMost(3)),
-            Comparison(scenario: name, label: "molt migrate --skip-check, \(l) vs \(s) objects", baselineDescription: "the same on \(s) objects",
-                       molt: m[3], baseline: m[2], target: .atMost(1.2)),
-            Comparison(scenario: name, label: "molt migrate --skip-check, \(l)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
-                       molt: m[3], baseline: m[5], target: nil),
-            Comparison(scenario: name, label: "molt migrate, \(l)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
-                       molt: m[4], baseline: m[5], target: nil),
+            Comparison(
+                scenario: name, label: "molt migrate, \(mid) (\(build))",
+                baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
+                molt: m[0], baseline: m[1], target: .atMost(3)),
+            Comparison(
+                scenario: name, label: "molt migrate --skip-check, \(l) vs \(s) objects",
+                baselineDescription: "the same on \(s) objects",
+                molt: m[3], baseline: m[2], target: .atMost(1.2)),
+            Comparison(
+                scenario: name, label: "molt migrate --skip-check, \(l)",
+                baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
+                molt: m[3], baseline: m[5], target: nil),
+            Comparison(
+                scenario: name, label: "molt migrate, \(l)", baselineDescription: "sqlite3 ALTER TABLE ADD COLUMN",
+                molt: m[4], baseline: m[5], target: nil),
         ]
     }
 }

@@ -15,15 +15,18 @@ struct OpenWide: Scenario {
     let summary = "Store.open of an up-to-date store: 50 entities vs 1"
 
     static func schema(entities: Int) -> Schema {
-        Schema(version: 1, entities: (0..<entities).map { i in
-            Entity(
-                "Entity\(i)",
-                attributes: [
-                    Attribute("name", .string), Attribute("count", .int), Attribute("score", .double), Attribute("created", .date),
-                    Attribute("note", .string, isOptional: true), Attribute("flag", .bool, default: false),
-                ],
-                relationships: i == 0 ? [] : [Relationship("previous", to: "Entity\(i - 1)")])
-        })
+        Schema(
+            version: 1,
+            entities: (0..<entities).map { i in
+                Entity(
+                    "Entity\(i)",
+                    attributes: [
+                        Attribute("name", .string), Attribute("count", .int), Attribute("score", .double),
+                        Attribute("created", .date),
+                        Attribute("note", .string, isOptional: true), Attribute("flag", .bool, default: false),
+                    ],
+                    relationships: i == 0 ? [] : [Relationship("previous", to: "Entity\(i - 1)")])
+            })
     }
 
     static func create(entities: Int, at url: URL) throws {
@@ -32,8 +35,13 @@ struct OpenWide: Scenario {
         try store.write { objects in
             for entity in schema.entities {
                 for i in 0..<100 {
-                    try objects.insert(entity.name, ["name": .string("\(entity.name) \(i)"), "count": .int(Int64(i)), "score": .double(Double(i)),
-                                                     "created": .date(Date(timeIntervalSince1970: Double(i)))])
+                    try objects.insert(
+                        entity.name,
+                        [
+                            "name": .string("\(entity.name) \(i)"), "count": .int(Int64(i)),
+                            "score": .double(Double(i)),
+                            "created": .date(Date(timeIntervalSince1970: Double(i))),
+                        ])
                 }
             }
         }
@@ -46,7 +54,9 @@ struct OpenWide: Scenario {
             let schema = Self.schema(entities: entities)
             return Runner.Job(count: entities) { url, stopwatch in
                 let store = try stopwatch.time { try Store.open(at: url, schema: schema) }
-                guard try store.read({ try $0.count("Entity0") }) == 100 else { throw BenchmarkError(description: "the store lost objects") }
+                guard try store.read({ try $0.count("Entity0") }) == 100 else {
+                    throw BenchmarkError(description: "the store lost objects")
+                }
                 try store.close()
             }
         }
@@ -62,14 +72,20 @@ struct OpenWide: Scenario {
         }
         let m = try stores.measure([open(1), open(50), grdb(50), grdb(1)], repetitions: runner.cheapRepetitions * 2)
         return [
-            Comparison(scenario: name, label: "open up-to-date store, 50 vs 1 entities", baselineDescription: "Store.open, 1 entity",
-                       molt: m[1], baseline: m[0], target: .atMost(1.5)),
-            Comparison(scenario: name, label: "open up-to-date store, 50 entities", baselineDescription: "GRDB open + PRAGMA user_version",
-                       molt: m[1], baseline: m[2], target: nil),
+            Comparison(
+                scenario: name, label: "open up-to-date store, 50 vs 1 entities",
+                baselineDescription: "Store.open, 1 entity",
+                molt: m[1], baseline: m[0], target: .atMost(1.5)),
+            Comparison(
+                scenario: name, label: "open up-to-date store, 50 entities",
+                baselineDescription: "GRDB open + PRAGMA user_version",
+                molt: m[1], baseline: m[2], target: nil),
             // Not Molt: how much SQLite's own load of a 50-table schema costs over a 1-table one, as GRDB opens
             // them; the floor of the 50-vs-1 ratio above for any library on SQLite.
-            Comparison(scenario: name, label: "reference: GRDB's own open, 50 vs 1 entities", baselineDescription: "GRDB open, 1 entity",
-                       molt: m[2], baseline: m[3], target: nil),
+            Comparison(
+                scenario: name, label: "reference: GRDB's own open, 50 vs 1 entities",
+                baselineDescription: "GRDB open, 1 entity",
+                molt: m[2], baseline: m[3], target: nil),
         ]
     }
 }

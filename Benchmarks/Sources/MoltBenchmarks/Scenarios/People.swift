@@ -25,18 +25,24 @@ enum People {
     }
 
     /// The `enumerateObjects` stage, written as a user would.
-    static let enumeratePlan = try! MigrationPlan(schemas: [v1, v2], stages: [
-        .custom(from: 1, to: 2) { migration in
-            try migration.enumerateObjects(ofType: "Person") { old, new in
-                new["fullName"] = .string((old["firstName"].string ?? "") + " " + (old["lastName"].string ?? ""))
+    static let enumeratePlan = try! MigrationPlan(
+        schemas: [v1, v2],
+        stages: [
+            .custom(from: 1, to: 2) { migration in
+                try migration.enumerateObjects(ofType: "Person") { old, new in
+                    new["fullName"] = .string((old["firstName"].string ?? "") + " " + (old["lastName"].string ?? ""))
+                }
             }
-        },
-    ])
+        ])
 
     /// The same change as a SQL-expression mapping.
-    static let mappingPlan = try! MigrationPlan(schemas: [v1, v2], stages: [
-        .mapping(from: 1, to: 2, [EntityMapping(destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"])]),
-    ])
+    static let mappingPlan = try! MigrationPlan(
+        schemas: [v1, v2],
+        stages: [
+            .mapping(
+                from: 1, to: 2,
+                [EntityMapping(destination: "Person", attributes: ["fullName": "firstName || ' ' || lastName"])])
+        ])
 
     static let addColumn = #"ALTER TABLE "Person" ADD COLUMN "fullName" TEXT"#
     static let select = #"SELECT "_id", "firstName", "lastName" FROM "Person""#
@@ -49,13 +55,14 @@ enum People {
         try Store.open(at: url, schema: v1).close()
         let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
         try queue.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
-                INSERT INTO Person (_id, firstName, lastName)
-                SELECT x, CASE x % 5 WHEN 0 THEN 'Ada' WHEN 1 THEN 'Grace' WHEN 2 THEN 'Alan' WHEN 3 THEN 'Barbara' ELSE 'Edsger' END,
-                       printf('Lastname%07d', x)
-                FROM n
-                """, arguments: [rows])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+                    INSERT INTO Person (_id, firstName, lastName)
+                    SELECT x, CASE x % 5 WHEN 0 THEN 'Ada' WHEN 1 THEN 'Grace' WHEN 2 THEN 'Alan' WHEN 3 THEN 'Barbara' ELSE 'Edsger' END,
+                           printf('Lastname%07d', x)
+                    FROM n
+                    """, arguments: [rows])
         }
         try queue.close()
     }
@@ -66,10 +73,14 @@ enum People {
         { url in
             let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
             let wrong = try queue.read { db in
-                try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "Person" WHERE "fullName" IS NOT "firstName" || ' ' || "lastName""#) ?? -1
+                try Int.fetchOne(
+                    db, sql: #"SELECT COUNT(*) FROM "Person" WHERE "fullName" IS NOT "firstName" || ' ' || "lastName""#)
+                    ?? -1
             }
             try queue.close()
-            guard wrong == 0 else { throw BenchmarkError(description: "\(wrong) people have a wrong fullName at \(url.lastPathComponent)") }
+            guard wrong == 0 else {
+                throw BenchmarkError(description: "\(wrong) people have a wrong fullName at \(url.lastPathComponent)")
+            }
             try same?.check(url)
         }
     }
@@ -79,7 +90,9 @@ enum People {
     /// `Store.open` migrating with `plan`; closing the store (which checkpoints the WAL) is not timed.
     static func molt(count: Int, plan: MigrationPlan, check: @escaping (URL) throws -> Void) -> Runner.Job {
         Runner.Job(count: count) { url, stopwatch in
-            let store = try stopwatch.time { try Store.open(at: url, schema: v2, options: Store.Options().migrating(with: plan)) }
+            let store = try stopwatch.time {
+                try Store.open(at: url, schema: v2, options: Store.Options().migrating(with: plan))
+            }
             try store.close()
             try check(url)
         }
@@ -95,15 +108,19 @@ enum People {
             var connection: OpaquePointer?
             defer { sqlite3_close_v2(connection) }
             try stopwatch.time {
-                guard sqlite3_open_v2(url.path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-                      let db = connection else { throw BenchmarkError(description: "cannot open \(url.path)") }
+                guard
+                    sqlite3_open_v2(url.path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+                        == SQLITE_OK,
+                    let db = connection
+                else { throw BenchmarkError(description: "cannot open \(url.path)") }
                 try exec(db, "PRAGMA foreign_keys = ON")
                 try exec(db, "BEGIN IMMEDIATE; \(addColumn)")
                 var select: OpaquePointer?
                 var update: OpaquePointer?
                 defer { sqlite3_finalize(select); sqlite3_finalize(update) }
                 guard sqlite3_prepare_v2(db, People.select, -1, &select, nil) == SQLITE_OK,
-                      sqlite3_prepare_v2(db, People.update, -1, &update, nil) == SQLITE_OK else { throw failure(db) }
+                    sqlite3_prepare_v2(db, People.update, -1, &update, nil) == SQLITE_OK
+                else { throw failure(db) }
                 while true {
                     let code = sqlite3_step(select)
                     if code == SQLITE_DONE { break }
@@ -113,7 +130,9 @@ enum People {
                     let last = text(select, 2)
                     var fullName = first + " " + last
                     fullName.withUTF8 { buffer in
-                        _ = sqlite3_bind_text(update, 1, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(buffer.count), transient)
+                        _ = sqlite3_bind_text(
+                            update, 1, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                            Int32(buffer.count), transient)
                     }
                     sqlite3_bind_int64(update, 2, id)
                     guard sqlite3_step(update) == SQLITE_DONE else { throw failure(db) }
@@ -126,7 +145,9 @@ enum People {
             sqlite3_prepare_v2(connection, "PRAGMA journal_mode", -1, &statement, nil)
             let mode = sqlite3_step(statement) == SQLITE_ROW ? text(statement, 0) : "?"
             sqlite3_finalize(statement)
-            guard mode == "wal" else { throw BenchmarkError(description: "the C loop ran in journal mode \(mode), not WAL") }
+            guard mode == "wal" else {
+                throw BenchmarkError(description: "the C loop ran in journal mode \(mode), not WAL")
+            }
             sqlite3_close_v2(connection)
             connection = nil
             try check(url)
@@ -136,7 +157,9 @@ enum People {
     /// The same loop written with GRDB's conveniences, opened with ``Fixture/configuration``: a row cursor,
     /// typed subscripts, a prepared statement executed with arguments. With `fetchingAllFirst`, the naive form
     /// that fetches every row into an array before updating (for the memory comparison).
-    static func grdbLoop(count: Int, fetchingAllFirst: Bool = false, check: @escaping (URL) throws -> Void) -> Runner.Job {
+    static func grdbLoop(
+        count: Int, fetchingAllFirst: Bool = false, check: @escaping (URL) throws -> Void
+    ) -> Runner.Job {
         Runner.Job(count: count) { url, stopwatch in
             let queue = try stopwatch.time { () throws -> DatabaseQueue in
                 let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
@@ -188,11 +211,14 @@ enum People {
 
     // MARK: - SQLite C helpers
 
-    nonisolated(unsafe) static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    nonisolated(unsafe) static let transient = unsafeBitCast(
+        OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))),
+            as: UTF8.self)
     }
 
     static func exec(_ db: OpaquePointer, _ sql: String) throws {
@@ -200,7 +226,8 @@ enum People {
     }
 
     static func failure(_ db: OpaquePointer?) -> BenchmarkError {
-        BenchmarkError(description: "SQLite: \(db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open")")
+        BenchmarkError(
+            description: "SQLite: \(db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "cannot open")")
     }
 }
 

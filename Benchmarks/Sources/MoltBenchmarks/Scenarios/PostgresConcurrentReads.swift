@@ -28,29 +28,32 @@ struct PostgresConcurrentReads: Scenario {
         let reads = runner.quick ? 2_000 : 40_000
         var generator = SplitMix(seed: 21)
         let ids = (0..<reads).map { _ in Int64(generator.next() % UInt64(count)) + 1 }
-        let m = try stores.measure([
-            Self.moltJob(count: count, ids: ids, lookup: true),
-            Self.moltJob(count: count, ids: ids, lookup: false),
-            Runner.Job(count: count) { url, stopwatch in
-                let namespace = PostgresStores.namespace(of: url)
-                try blocking {
-                    try await Self.withClient(server: server) { client in
-                        try await Self.baseline(client, namespace: namespace, ids: Array(ids.prefix(Self.tasks)))
-                        let start = ContinuousClock.now
-                        try await Self.baseline(client, namespace: namespace, ids: ids)
-                        return ContinuousClock.now - start
-                    }
-                }.record(in: &stopwatch)
-            },
-        ], repetitions: runner.repetitions)
+        let m = try stores.measure(
+            [
+                Self.moltJob(count: count, ids: ids, lookup: true),
+                Self.moltJob(count: count, ids: ids, lookup: false),
+                Runner.Job(count: count) { url, stopwatch in
+                    let namespace = PostgresStores.namespace(of: url)
+                    try blocking {
+                        try await Self.withClient(server: server) { client in
+                            try await Self.baseline(client, namespace: namespace, ids: Array(ids.prefix(Self.tasks)))
+                            let start = ContinuousClock.now
+                            try await Self.baseline(client, namespace: namespace, ids: ids)
+                            return ContinuousClock.now - start
+                        }
+                    }.record(in: &stopwatch)
+                },
+            ], repetitions: runner.repetitions)
         let rates = m.map { Int(Double(reads) / $0.median) }
         log("  store.object \(rates[0]), store.read { object } \(rates[1]), postgres-nio \(rates[2]) reads/s (medians)")
         return [
             Comparison(
-                scenario: name, label: "\(Self.tasks) tasks, \(reads) store.object(id:)", baselineDescription: "PostgresClient of 16, same SELECT",
+                scenario: name, label: "\(Self.tasks) tasks, \(reads) store.object(id:)",
+                baselineDescription: "PostgresClient of 16, same SELECT",
                 molt: m[0], baseline: m[2], target: .atMost(1.25)),
             Comparison(
-                scenario: name, label: "\(Self.tasks) tasks, \(reads) store.read { object }", baselineDescription: "PostgresClient of 16, same SELECT",
+                scenario: name, label: "\(Self.tasks) tasks, \(reads) store.read { object }",
+                baselineDescription: "PostgresClient of 16, same SELECT",
                 molt: m[1], baseline: m[2], target: nil),
         ]
     }
@@ -59,7 +62,8 @@ struct PostgresConcurrentReads: Scenario {
     /// no transaction) or through `store.read { … }` (a read-only transaction around it).
     static func moltJob(count: Int, ids: [Int64], lookup: Bool) -> Runner.Job {
         Runner.Job(count: count) { url, stopwatch in
-            let store = try Store.open(at: .postgres(url, options: PostgresStoreOptions().pooling(Self.tasks)), schema: Fixture.v1)
+            let store = try Store.open(
+                at: .postgres(url, options: PostgresStoreOptions().pooling(Self.tasks)), schema: Fixture.v1)
             defer { try? store.close() }
             try blocking { try await Self.molt(store, ids: Array(ids.prefix(Self.tasks)), lookup: lookup) }
             try stopwatch.time { try blocking { try await Self.molt(store, ids: ids, lookup: lookup) } }
@@ -72,7 +76,10 @@ struct PostgresConcurrentReads: Scenario {
             for part in split(ids) {
                 group.addTask {
                     for id in part {
-                        let object = lookup ? try await store.object("Item", id: id) : try await store.read { try $0.object("Item", id: id) }
+                        let object =
+                            lookup
+                            ? try await store.object("Item", id: id)
+                            : try await store.read { try $0.object("Item", id: id) }
                         guard object != nil else {
                             throw BenchmarkError(description: "Molt found no item \(id)")
                         }
@@ -116,7 +123,9 @@ struct PostgresConcurrentReads: Scenario {
     }
 
     /// Runs `body` with a client of `tasks` connections, running until `body` returns.
-    static func withClient<T: Sendable>(server: URL, _ body: @escaping @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    static func withClient<T: Sendable>(
+        server: URL, _ body: @escaping @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
         guard let url = URLComponents(url: server, resolvingAgainstBaseURL: false) else {
             throw BenchmarkError(description: "\(PostgresStores.variable) is not a URL: \(server)")
         }

@@ -22,15 +22,21 @@ enum PostgresCursorLoop {
         var logger = Logger(label: "molt-benchmarks.postgres")
         logger.logLevel = .critical
         let connection = try await PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try configuration(server), id: 1, logger: logger)
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try configuration(server), id: 1,
+            logger: logger)
         do {
             let table = "\(PostgresStores.quote(namespace)).\"Person\""
             try await connection.query("BEGIN", logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: #"ALTER TABLE \#(table) ADD COLUMN "fullName" text COLLATE "C""#), logger: logger)
             try await connection.query(
-                PostgresQuery(unsafeSQL: #"DECLARE people NO SCROLL CURSOR FOR SELECT "_id", "firstName", "lastName" FROM \#(table)"#),
+                PostgresQuery(unsafeSQL: #"ALTER TABLE \#(table) ADD COLUMN "fullName" text COLLATE "C""#),
                 logger: logger)
-            let update = #"UPDATE \#(table) AS p SET "fullName" = v.f FROM unnest($1::bigint[], $2::text[]) AS v(id, f) WHERE p."_id" = v.id"#
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        #"DECLARE people NO SCROLL CURSOR FOR SELECT "_id", "firstName", "lastName" FROM \#(table)"#),
+                logger: logger)
+            let update =
+                #"UPDATE \#(table) AS p SET "fullName" = v.f FROM unnest($1::bigint[], $2::text[]) AS v(id, f) WHERE p."_id" = v.id"#
             let fetch = PostgresQuery(unsafeSQL: "FETCH \(batch) FROM people")
             var ids: [Int64] = []
             var names: [String] = []
@@ -65,8 +71,10 @@ enum PostgresCursorLoop {
             throw BenchmarkError(description: "\(PostgresStores.variable) is not a URL: \(url)")
         }
         return PostgresConnection.Configuration(
-            host: components.host ?? "localhost", port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: components.path.split(separator: "/").first.map(String.init), tls: .disable)
+            host: components.host ?? "localhost", port: components.port ?? 5432,
+            username: components.user ?? "postgres",
+            password: components.password, database: components.path.split(separator: "/").first.map(String.init),
+            tls: .disable)
     }
 }
 

@@ -21,27 +21,38 @@ struct PostgresEnumerateObjects: Scenario {
             let same = SameResult(table: "Person")
             func check(_ url: URL) throws {
                 let wrong = try stores.sql([
-                    #"SELECT count(*) FROM \#(PostgresStores.table("Person", in: url)) WHERE "fullName" IS DISTINCT FROM "firstName" || ' ' || "lastName""#,
+                    #"SELECT count(*) FROM \#(PostgresStores.table("Person", in: url)) WHERE "fullName" IS DISTINCT FROM "firstName" || ' ' || "lastName""#
                 ])
-                guard wrong == "0" else { throw BenchmarkError(description: "\(wrong) people have a wrong fullName in \(url)") }
+                guard wrong == "0" else {
+                    throw BenchmarkError(description: "\(wrong) people have a wrong fullName in \(url)")
+                }
                 try same.compare(try stores.shape(of: "Person", at: url))
             }
-            let m = try stores.measure([
-                Runner.Job(count: count) { url, stopwatch in
-                    let store = try stopwatch.time { try Store.open(at: .postgres(url), schema: People.v2, options: options) }
-                    try store.close()
-                    try check(url)
-                },
-                Runner.Job(count: count) { url, stopwatch in
-                    let namespace = PostgresStores.namespace(of: url)
-                    try stopwatch.time { try blocking { try await PostgresCursorLoop.run(server: server, namespace: namespace) } }
-                    try check(url)
-                },
-            ], repetitions: runner.repetitions)
-            comparisons.append(Comparison(
-                scenario: name, label: "enumerateObjects, \(Runner.label(count))",
-                baselineDescription: "postgres-nio cursor, UPDATE … FROM unnest per 1,024", molt: m[0], baseline: m[1], target: .atMost(1.5)))
-            log("  \(Runner.label(count)): Molt \(perObject(m[0], count)), postgres-nio loop \(perObject(m[1], count)) per object")
+            let m = try stores.measure(
+                [
+                    Runner.Job(count: count) { url, stopwatch in
+                        let store = try stopwatch.time {
+                            try Store.open(at: .postgres(url), schema: People.v2, options: options)
+                        }
+                        try store.close()
+                        try check(url)
+                    },
+                    Runner.Job(count: count) { url, stopwatch in
+                        let namespace = PostgresStores.namespace(of: url)
+                        try stopwatch.time {
+                            try blocking { try await PostgresCursorLoop.run(server: server, namespace: namespace) }
+                        }
+                        try check(url)
+                    },
+                ], repetitions: runner.repetitions)
+            comparisons.append(
+                Comparison(
+                    scenario: name, label: "enumerateObjects, \(Runner.label(count))",
+                    baselineDescription: "postgres-nio cursor, UPDATE … FROM unnest per 1,024", molt: m[0],
+                    baseline: m[1], target: .atMost(1.5)))
+            log(
+                "  \(Runner.label(count)): Molt \(perObject(m[0], count)), postgres-nio loop \(perObject(m[1], count)) per object"
+            )
         }
         return comparisons
     }

@@ -8,9 +8,11 @@ import Molt
 /// sub-second measurements (``Runner/cheapRepetitions``), as `enumerate-objects` and `mapping-expression` do.
 struct PostgresTypeChange: Scenario {
     let name = "pg-type-change"
-    let summary = "PostgreSQL: widen int → double (ALTER COLUMN … TYPE … USING), 100k and 1M items, vs the same ALTER via psql"
+    let summary =
+        "PostgreSQL: widen int → double (ALTER COLUMN … TYPE … USING), 100k and 1M items, vs the same ALTER via psql"
 
-    static let statement = #"ALTER TABLE {table} ALTER COLUMN "count" TYPE double precision USING ("count")::double precision"#
+    static let statement =
+        #"ALTER TABLE {table} ALTER COLUMN "count" TYPE double precision USING ("count")::double precision"#
 
     func run(_ runner: Runner) throws -> [Comparison] {
         guard let server = PostgresStores.serverURL else {
@@ -23,15 +25,20 @@ struct PostgresTypeChange: Scenario {
         }
         let stores = try PostgresStores.items(runner, server: server)
         var comparisons: [Comparison] = []
-        for (count, repetitions) in [(stores.counts.small, runner.cheapRepetitions), (stores.counts.large, runner.repetitions)] {
+        for (count, repetitions) in [
+            (stores.counts.small, runner.cheapRepetitions), (stores.counts.large, runner.repetitions),
+        ] {
             let same = SameResult()
-            let m = try stores.measure([
-                stores.molt(count: count, to: v2, table: "Item", check: same),
-                stores.psqlJob(count: count, table: "Item", [Self.statement], check: same),
-            ], repetitions: repetitions)
-            comparisons.append(Comparison(
-                scenario: name, label: "int → double, \(Runner.label(count)) items", baselineDescription: "psql: ALTER COLUMN TYPE … USING",
-                molt: m[0], baseline: m[1], target: .atMost(1.2)))
+            let m = try stores.measure(
+                [
+                    stores.molt(count: count, to: v2, table: "Item", check: same),
+                    stores.psqlJob(count: count, table: "Item", [Self.statement], check: same),
+                ], repetitions: repetitions)
+            comparisons.append(
+                Comparison(
+                    scenario: name, label: "int → double, \(Runner.label(count)) items",
+                    baselineDescription: "psql: ALTER COLUMN TYPE … USING",
+                    molt: m[0], baseline: m[1], target: .atMost(1.2)))
         }
         return comparisons
     }

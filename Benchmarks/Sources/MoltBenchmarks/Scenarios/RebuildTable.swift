@@ -27,15 +27,22 @@ struct RebuildTable: Scenario {
         var fast = Store.Options()
         fast.secureDelete = .fast
         var result: [Comparison] = []
-        for (label, options, isFast) in [("secure_delete default", Store.Options(), false), ("secure_delete FAST", fast, true)] {
+        for (label, options, isFast) in [
+            ("secure_delete default", Store.Options(), false), ("secure_delete FAST", fast, true),
+        ] {
             let same = SameResult()
-            let m = try runner.measure([
-                runner.molt(count: count, to: v2, options: options, check: same),
-                runner.baseline(count: count, statements: Self.rebuild, rebuilding: ["Item"], fastSecureDelete: isFast, check: same),
-            ], repetitions: runner.repetitions)
-            result.append(Comparison(
-                scenario: name, label: "\(Runner.label(count)), \(label)", baselineDescription: "hand-written INSERT … SELECT rebuild",
-                molt: m[0], baseline: m[1], target: .atMost(1.3)))
+            let m = try runner.measure(
+                [
+                    runner.molt(count: count, to: v2, options: options, check: same),
+                    runner.baseline(
+                        count: count, statements: Self.rebuild, rebuilding: ["Item"], fastSecureDelete: isFast,
+                        check: same),
+                ], repetitions: runner.repetitions)
+            result.append(
+                Comparison(
+                    scenario: name, label: "\(Runner.label(count)), \(label)",
+                    baselineDescription: "hand-written INSERT … SELECT rebuild",
+                    molt: m[0], baseline: m[1], target: .atMost(1.3)))
         }
         return result
     }

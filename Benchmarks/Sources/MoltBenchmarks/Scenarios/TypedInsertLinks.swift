@@ -15,7 +15,8 @@ import Molt
 /// stores must have the same fingerprint. Reported at 20k (the issue's size, for information) and 1M.
 struct TypedInsertLinks: WorkerJobs {
     let name = "typed-insert-links"
-    let summary = "Typed insert of 1M items with a to-one + inverse vs GRDB's cached-statement insert of the same rows and links"
+    let summary =
+        "Typed insert of 1M items with a to-one + inverse vs GRDB's cached-statement insert of the same rows and links"
 
     /// What `@Model struct Folder { var name: String; @Relationship(inverse: "folder") var items: ToMany<Item> }`
     /// expands to.
@@ -27,7 +28,8 @@ struct TypedInsertLinks: WorkerJobs {
         init(name: String) { self.name = name }
 
         static let entity = Entity(
-            "Folder", attributes: [Attribute("name", .string)], relationships: [Relationship("items", toMany: "Item", inverse: "folder")])
+            "Folder", attributes: [Attribute("name", .string)],
+            relationships: [Relationship("items", toMany: "Item", inverse: "folder")])
 
         init(row: ModelRow) throws {
             persistentID = row.id
@@ -54,7 +56,8 @@ struct TypedInsertLinks: WorkerJobs {
         init(values: TypedRecords.TypedItem, folder: ToOne<Folder>) { (self.values, self.folder) = (values, folder) }
 
         static let entity = Entity(
-            "Item", attributes: TypedRecords.TypedItem.entity.attributes, relationships: [Relationship("folder", to: "Folder", inverse: "items")])
+            "Item", attributes: TypedRecords.TypedItem.entity.attributes,
+            relationships: [Relationship("folder", to: "Folder", inverse: "items")])
 
         init(row: ModelRow) throws {
             persistentID = row.id
@@ -78,7 +81,9 @@ struct TypedInsertLinks: WorkerJobs {
 
     /// The items, folder `i % 100 + 1` for item `i` (folders get identifiers 1…100, inserted first).
     static func items(_ count: Int) -> [Item] {
-        TypedRecords.items(count).enumerated().map { i, values in Item(values: values, folder: ToOne(id: Int64(i % folders + 1))) }
+        TypedRecords.items(count).enumerated().map { i, values in
+            Item(values: values, folder: ToOne(id: Int64(i % folders + 1)))
+        }
     }
 
     func job(_ name: String, count: Int, runner: Runner) throws -> Runner.Job {
@@ -111,11 +116,16 @@ struct TypedInsertLinks: WorkerJobs {
                         try folder.execute()
                     }
                     let item = try db.cachedStatement(
-                        sql: #"INSERT INTO "Item" ("title", "body", "count", "score", "created", "legacy", "folder") VALUES (?, ?, ?, ?, ?, ?, ?)"#)
-                    let link = try db.cachedStatement(sql: #"INSERT INTO "Folder_items" ("owner", "target") VALUES (?, ?)"#)
+                        sql:
+                            #"INSERT INTO "Item" ("title", "body", "count", "score", "created", "legacy", "folder") VALUES (?, ?, ?, ?, ?, ?, ?)"#
+                    )
+                    let link = try db.cachedStatement(
+                        sql: #"INSERT INTO "Folder_items" ("owner", "target") VALUES (?, ?)"#)
                     for i in items {
                         let v = i.values
-                        item.setUncheckedArguments([v.title, v.body, v.count, v.score, v.created.timeIntervalSince1970, v.legacy, i.folder.id])
+                        item.setUncheckedArguments([
+                            v.title, v.body, v.count, v.score, v.created.timeIntervalSince1970, v.legacy, i.folder.id,
+                        ])
                         try item.execute()
                         link.setUncheckedArguments([i.folder.id, db.lastInsertedRowID])
                         try link.execute()
@@ -127,22 +137,27 @@ struct TypedInsertLinks: WorkerJobs {
     }
 
     func run(_ runner: Runner) throws -> [Comparison] {
-        let stores = TemplateStores(runner, name: "typed-links") { _, url in try Store.open(at: url, schema: Self.schema).close() }
+        let stores = TemplateStores(runner, name: "typed-links") { _, url in
+            try Store.open(at: url, schema: Self.schema).close()
+        }
         var comparisons: [Comparison] = []
         for count in [max(runner.largeCount / 50, 1), runner.largeCount] {
             let same = SameResult(tables: ["Folder", "Item", "Folder_items"])
-            let m = try runner.measure([
-                runner.inWorker(self, "molt", count: count, check: same.check),
-                Runner.Job(count: count) { url, stopwatch in
-                    try Self.grdb(count: count).body(url, &stopwatch)
-                    try same.check(url)
-                },
-            ], repetitions: runner.repetitions, freshStore: { _ in try stores.freshStore(count: 0) })
+            let m = try runner.measure(
+                [
+                    runner.inWorker(self, "molt", count: count, check: same.check),
+                    Runner.Job(count: count) { url, stopwatch in
+                        try Self.grdb(count: count).body(url, &stopwatch)
+                        try same.check(url)
+                    },
+                ], repetitions: runner.repetitions, freshStore: { _ in try stores.freshStore(count: 0) })
             let label = Runner.label(count)
             log("  \(label): Molt \(perObject(m[0], count)), GRDB \(perObject(m[1], count)) per object")
-            comparisons.append(Comparison(
-                scenario: name, label: "insert \(label) items with to-one + inverse", baselineDescription: "GRDB cached statements, same rows and links",
-                molt: m[0], baseline: m[1], target: count == runner.largeCount ? .atMost(1.3) : nil))
+            comparisons.append(
+                Comparison(
+                    scenario: name, label: "insert \(label) items with to-one + inverse",
+                    baselineDescription: "GRDB cached statements, same rows and links",
+                    molt: m[0], baseline: m[1], target: count == runner.largeCount ? .atMost(1.3) : nil))
         }
         return comparisons
     }

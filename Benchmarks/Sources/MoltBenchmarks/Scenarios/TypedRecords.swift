@@ -34,13 +34,18 @@ struct TypedRecords: Scenario {
         var persistentID: Int64? = nil
 
         init(title: String, body: String, count: Int, score: Double, created: Date, legacy: String?) {
-            (self.title, self.body, self.count, self.score, self.created, self.legacy) = (title, body, count, score, created, legacy)
+            (self.title, self.body, self.count, self.score, self.created, self.legacy) = (
+                title, body, count, score, created, legacy
+            )
         }
 
-        static let entity = Entity("TypedItem", attributes: [
-            Attribute("title", .string), Attribute("body", .string), Attribute("count", .int),
-            Attribute("score", .double), Attribute("created", .date), Attribute("legacy", .string, isOptional: true),
-        ])
+        static let entity = Entity(
+            "TypedItem",
+            attributes: [
+                Attribute("title", .string), Attribute("body", .string), Attribute("count", .int),
+                Attribute("score", .double), Attribute("created", .date),
+                Attribute("legacy", .string, isOptional: true),
+            ])
 
         init(row: ModelRow) throws {
             persistentID = row.id
@@ -103,13 +108,16 @@ struct TypedRecords: Scenario {
         }
     }
 
-    static let insertSQL = #"INSERT INTO "GRDBItem" ("title", "body", "count", "score", "created", "legacy") VALUES (?, ?, ?, ?, ?, ?)"#
+    static let insertSQL =
+        #"INSERT INTO "GRDBItem" ("title", "body", "count", "score", "created", "legacy") VALUES (?, ?, ?, ?, ?, ?)"#
 
     /// Inserts the records through one cached statement, arguments set without GRDB's per-call validation.
     static func insertCached(_ records: [GRDBItem], _ db: Database) throws {
         let statement = try db.cachedStatement(sql: insertSQL)
         for r in records {
-            statement.setUncheckedArguments([r.title, r.body, r.count, r.score, r.created.timeIntervalSince1970, r.legacy])
+            statement.setUncheckedArguments([
+                r.title, r.body, r.count, r.score, r.created.timeIntervalSince1970, r.legacy,
+            ])
             try statement.execute()
         }
     }
@@ -118,7 +126,8 @@ struct TypedRecords: Scenario {
         (0..<count).map { i in
             TypedItem(
                 title: "Item \(i)", body: "Body of item number \(i), some text", count: i, score: Double(i) / 7,
-                created: Date(timeIntervalSince1970: 1_700_000_000 + Double(i)), legacy: i % 3 == 0 ? nil : "legacy \(i)")
+                created: Date(timeIntervalSince1970: 1_700_000_000 + Double(i)),
+                legacy: i % 3 == 0 ? nil : "legacy \(i)")
         }
     }
 
@@ -131,10 +140,11 @@ struct TypedRecords: Scenario {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS "GRDBItem" ("id" INTEGER PRIMARY KEY\(autoIncrement ? " AUTOINCREMENT" : ""), "title" TEXT NOT NULL, "body" TEXT NOT NULL,
-                "count" INTEGER NOT NULL, "score" REAL NOT NULL, "created" REAL NOT NULL, "legacy" TEXT)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS "GRDBItem" ("id" INTEGER PRIMARY KEY\(autoIncrement ? " AUTOINCREMENT" : ""), "title" TEXT NOT NULL, "body" TEXT NOT NULL,
+                    "count" INTEGER NOT NULL, "score" REAL NOT NULL, "created" REAL NOT NULL, "legacy" TEXT)
+                    """)
         }
         return queue
     }
@@ -142,17 +152,27 @@ struct TypedRecords: Scenario {
     func run(_ runner: Runner) throws -> [Comparison] {
         let n = runner.largeCount
         let typed = Self.items(n)
-        let records = typed.map { GRDBItem(id: nil, title: $0.title, body: $0.body, count: $0.count, score: $0.score, created: $0.created, legacy: $0.legacy) }
+        let records = typed.map {
+            GRDBItem(
+                id: nil, title: $0.title, body: $0.body, count: $0.count, score: $0.score, created: $0.created,
+                legacy: $0.legacy)
+        }
         let schema = Schema(version: 1, entities: [TypedItem.entity])
-        func file(_ url: URL, _ name: String) -> URL { url.deletingLastPathComponent().appendingPathComponent("\(name)-\(UUID().uuidString).sqlite") }
-        func remove(_ url: URL) { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) } }
+        func file(_ url: URL, _ name: String) -> URL {
+            url.deletingLastPathComponent().appendingPathComponent("\(name)-\(UUID().uuidString).sqlite")
+        }
+        func remove(_ url: URL) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        }
 
         let moltInsert = Runner.Job(count: runner.smallCount) { scratch, stopwatch in
             let url = file(scratch, "typed")
             defer { remove(url) }
             let store = try Store.open(at: url, schema: schema)
             try stopwatch.time { try store.write { objects in for item in typed { try objects.insert(item) } } }
-            guard try store.read({ try $0.count(TypedItem.self) }) == n else { throw BenchmarkError(description: "Molt inserted the wrong count") }
+            guard try store.read({ try $0.count(TypedItem.self) }) == n else {
+                throw BenchmarkError(description: "Molt inserted the wrong count")
+            }
             try store.close()
         }
         let grdbInsert = Runner.Job(count: runner.smallCount) { scratch, stopwatch in
@@ -160,7 +180,9 @@ struct TypedRecords: Scenario {
             defer { remove(url) }
             let queue = try Self.grdbQueue(at: url)
             try stopwatch.time { try queue.write { db in for record in records { try record.insert(db) } } }
-            guard try queue.read({ try GRDBItem.fetchCount($0) }) == n else { throw BenchmarkError(description: "GRDB inserted the wrong count") }
+            guard try queue.read({ try GRDBItem.fetchCount($0) }) == n else {
+                throw BenchmarkError(description: "GRDB inserted the wrong count")
+            }
             try queue.close()
         }
         func grdbCachedInsert(autoIncrement: Bool) -> Runner.Job {
@@ -169,7 +191,9 @@ struct TypedRecords: Scenario {
                 defer { remove(url) }
                 let queue = try Self.grdbQueue(at: url, autoIncrement: autoIncrement)
                 try stopwatch.time { try queue.write { db in try Self.insertCached(records, db) } }
-                guard try queue.read({ try GRDBItem.fetchCount($0) }) == n else { throw BenchmarkError(description: "GRDB inserted the wrong count") }
+                guard try queue.read({ try GRDBItem.fetchCount($0) }) == n else {
+                    throw BenchmarkError(description: "GRDB inserted the wrong count")
+                }
                 try queue.close()
             }
         }
@@ -179,7 +203,11 @@ struct TypedRecords: Scenario {
             let store = try Store.open(at: url, schema: schema)
             try store.write { objects in for item in typed { try objects.insert(item) } }
             let fetched = try stopwatch.time { try store.read { try $0.fetch(TypedItem.self) } }
-            guard fetched.count == n, fetched.last.map({ var t = typed[n - 1]; t.persistentID = Int64(n); return $0 == t }) ?? true else {
+            guard fetched.count == n,
+                fetched.last.map({
+                    var t = typed[n - 1]; t.persistentID = Int64(n); return $0 == t
+                }) ?? true
+            else {
                 throw BenchmarkError(description: "Molt fetched other values")
             }
             try store.close()
@@ -190,7 +218,11 @@ struct TypedRecords: Scenario {
             let queue = try Self.grdbQueue(at: url)
             try queue.write { db in try Self.insertCached(records, db) }  // setup: the fastest way
             let fetched = try stopwatch.time { try queue.read { try GRDBItem.fetchAll($0) } }
-            guard fetched.count == n, fetched.last.map({ var r = records[n - 1]; r.id = Int64(n); return $0 == r }) ?? true else {
+            guard fetched.count == n,
+                fetched.last.map({
+                    var r = records[n - 1]; r.id = Int64(n); return $0 == r
+                }) ?? true
+            else {
                 throw BenchmarkError(description: "GRDB fetched other values")
             }
             try queue.close()
@@ -200,29 +232,46 @@ struct TypedRecords: Scenario {
             defer { remove(url) }
             let queue = try Self.grdbQueue(at: url)
             try queue.write { db in try Self.insertCached(records, db) }
-            let fetched = try stopwatch.time { try queue.read { try GRDBRowItem.fetchAll($0, sql: #"SELECT * FROM "GRDBItem""#) } }
+            let fetched = try stopwatch.time {
+                try queue.read { try GRDBRowItem.fetchAll($0, sql: #"SELECT * FROM "GRDBItem""#) }
+            }
             let last = records[n - 1]
-            guard fetched.count == n, fetched.last.map({ [$0.title, $0.legacy] == [last.title, last.legacy] && $0.created == last.created }) ?? true else {
+            guard fetched.count == n,
+                fetched.last.map({ [$0.title, $0.legacy] == [last.title, last.legacy] && $0.created == last.created })
+                    ?? true
+            else {
                 throw BenchmarkError(description: "GRDB fetched other values")
             }
             try queue.close()
         }
         let m = try runner.measure(
-            [moltInsert, grdbCachedInsert(autoIncrement: true), grdbInsert, moltFetch, grdbRowFetch, grdbFetch,
-             grdbCachedInsert(autoIncrement: false)],
+            [
+                moltInsert, grdbCachedInsert(autoIncrement: true), grdbInsert, moltFetch, grdbRowFetch, grdbFetch,
+                grdbCachedInsert(autoIncrement: false),
+            ],
             repetitions: runner.repetitions)
         let label = Runner.label(n)
         return [
-            Comparison(scenario: name, label: "insert \(label) typed objects", baselineDescription: "GRDB cached statement, unchecked arguments",
-                       molt: m[0], baseline: m[1], target: .atMost(1.3)),
-            Comparison(scenario: name, label: "insert \(label) typed objects", baselineDescription: "the same, plain INTEGER PRIMARY KEY",
-                       molt: m[0], baseline: m[6], target: nil),
-            Comparison(scenario: name, label: "insert \(label) typed objects", baselineDescription: "GRDB Codable records, insert(db)",
-                       molt: m[0], baseline: m[2], target: nil),
-            Comparison(scenario: name, label: "fetch \(label) typed objects", baselineDescription: "GRDB init(row:) by column index, fetchAll",
-                       molt: m[3], baseline: m[4], target: .atMost(1.3)),
-            Comparison(scenario: name, label: "fetch \(label) typed objects", baselineDescription: "GRDB Codable records, fetchAll(db)",
-                       molt: m[3], baseline: m[5], target: nil),
+            Comparison(
+                scenario: name, label: "insert \(label) typed objects",
+                baselineDescription: "GRDB cached statement, unchecked arguments",
+                molt: m[0], baseline: m[1], target: .atMost(1.3)),
+            Comparison(
+                scenario: name, label: "insert \(label) typed objects",
+                baselineDescription: "the same, plain INTEGER PRIMARY KEY",
+                molt: m[0], baseline: m[6], target: nil),
+            Comparison(
+                scenario: name, label: "insert \(label) typed objects",
+                baselineDescription: "GRDB Codable records, insert(db)",
+                molt: m[0], baseline: m[2], target: nil),
+            Comparison(
+                scenario: name, label: "fetch \(label) typed objects",
+                baselineDescription: "GRDB init(row:) by column index, fetchAll",
+                molt: m[3], baseline: m[4], target: .atMost(1.3)),
+            Comparison(
+                scenario: name, label: "fetch \(label) typed objects",
+                baselineDescription: "GRDB Codable records, fetchAll(db)",
+                molt: m[3], baseline: m[5], target: nil),
         ]
     }
 }

@@ -57,7 +57,8 @@ struct ClinicData: Sendable {
             return Owner(
                 id: id, name: index % 97 == 0 ? awkwardNames[index / 97 % awkwardNames.count] : "Owner \(index)",
                 email: index % 3 == 0 ? nil : "owner\(index)@example.org", street: "\(index) Main Street",
-                city: "City \(index % 50)", joined: 1_600_000_000 + Double(index) + Double.random(in: 0..<1, using: &random),
+                city: "City \(index % 50)",
+                joined: 1_600_000_000 + Double(index) + Double.random(in: 0..<1, using: &random),
                 pets: [])
         }
         var pets: [Pet] = []
@@ -67,17 +68,22 @@ struct ClinicData: Sendable {
             let owner: Int64? = random.chance(0.9) ? Int64.random(in: 1...Int64(ownerCount), using: &random) : nil
             if let owner { owners[Int(owner - 1)].pets.append(id) }
             let edge = index % 211
-            pets.append(Pet(
-                id: id,
-                name: index % 13 == 0 ? awkwardNames[index / 13 % awkwardNames.count] : "Pet \(index + 1)",
-                species: species[Int.random(in: 0..<species.count, using: &random)],
-                weight: edge < edgeWeights.count ? edgeWeights[edge] : Int64.random(in: 1...90_000, using: &random),
-                birth: edge < edgeDates.count
-                    ? edgeDates[edge] : (random.chance(0.8) ? 1_500_000_000 + Double.random(in: 0..<1e8, using: &random) : nil),
-                vaccinated: random.chance(0.5),
-                chip: random.chance(0.5) ? UUID(uuid: uuidBytes(&random)).uuidString : nil,
-                photo: index % 101 == 0 ? "" : (random.chance(0.1) ? Data(random.bytes(Int.random(in: 1...16, using: &random))).base64EncodedString() : nil),
-                owner: owner))
+            pets.append(
+                Pet(
+                    id: id,
+                    name: index % 13 == 0 ? awkwardNames[index / 13 % awkwardNames.count] : "Pet \(index + 1)",
+                    species: species[Int.random(in: 0..<species.count, using: &random)],
+                    weight: edge < edgeWeights.count ? edgeWeights[edge] : Int64.random(in: 1...90_000, using: &random),
+                    birth: edge < edgeDates.count
+                        ? edgeDates[edge]
+                        : (random.chance(0.8) ? 1_500_000_000 + Double.random(in: 0..<1e8, using: &random) : nil),
+                    vaccinated: random.chance(0.5),
+                    chip: random.chance(0.5) ? UUID(uuid: uuidBytes(&random)).uuidString : nil,
+                    photo: index % 101 == 0
+                        ? ""
+                        : (random.chance(0.1)
+                            ? Data(random.bytes(Int.random(in: 1...16, using: &random))).base64EncodedString() : nil),
+                    owner: owner))
         }
         return ClinicData(owners: owners, pets: pets)
     }
@@ -107,7 +113,8 @@ struct ClinicData: Sendable {
 
     func ownerFields(_ owner: Owner) -> [String: JSON] {
         [
-            "name": .string(owner.name), "email": owner.email.map(JSON.string) ?? .null, "street": .string(owner.street),
+            "name": .string(owner.name), "email": owner.email.map(JSON.string) ?? .null,
+            "street": .string(owner.street),
             "city": .string(owner.city), "joined": .double(owner.joined), "pets": .array(owner.pets.map(JSON.int)),
         ]
     }
@@ -150,7 +157,9 @@ extension ObjectTable {
                 }
                 fields["_id"] = nil
                 for (key, value) in fields {
-                    if case .array(let ids) = value { fields[key] = .array(ids.sorted { ($0.intValue ?? 0) < ($1.intValue ?? 0) }) }
+                    if case .array(let ids) = value {
+                        fields[key] = .array(ids.sorted { ($0.intValue ?? 0) < ($1.intValue ?? 0) })
+                    }
                 }
                 objects[id] = fields
             }
@@ -180,7 +189,9 @@ extension ObjectTable {
                     let want = fields[key] ?? .raw("(absent)")
                     let got = actual[key] ?? .raw("(absent)")
                     if !want.sameData(as: got) {
-                        note("\(entity) _id \(id).\(key): \(Shell.shorten(got.text(), 80)), expected \(Shell.shorten(want.text(), 80))")
+                        note(
+                            "\(entity) _id \(id).\(key): \(Shell.shorten(got.text(), 80)), expected \(Shell.shorten(want.text(), 80))"
+                        )
                     }
                 }
             }

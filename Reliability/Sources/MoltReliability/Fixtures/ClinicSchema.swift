@@ -13,7 +13,8 @@ enum ClinicSchema {
         _ name: String, to destination: String, kind: String, inverse: String?, deleteRule: String = "nullify"
     ) -> JSON {
         var relationship: JSON = [
-            "name": .string(name), "destination": .string(destination), "kind": .string(kind), "deleteRule": .string(deleteRule),
+            "name": .string(name), "destination": .string(destination), "kind": .string(kind),
+            "deleteRule": .string(deleteRule),
         ]
         if kind == "toMany" { relationship["ordered"] = false }
         if let inverse { relationship["inverse"] = .string(inverse) }
@@ -30,7 +31,8 @@ enum ClinicSchema {
         entity(
             "Owner",
             attributes: [
-                attribute("name", "string"), attribute("email", "string", optional: true), attribute("street", "string"),
+                attribute("name", "string"), attribute("email", "string", optional: true),
+                attribute("street", "string"),
                 attribute("city", "string"), attribute("joined", "date"),
             ] + extra,
             relationships: [relationship("pets", to: "Pet", kind: "toMany", inverse: "owner")] + moreRelationships)

@@ -71,7 +71,8 @@ final class Fixtures: @unchecked Sendable {
         try StoreFiles.write(data.importFile(), to: dataFile)
         let wal = folder.appendingPathComponent("pristine-\(objects).sqlite")
         StoreFiles.remove(wal)
-        let run = try molt.run(["import", wal.path, "--schema", version1.path, dataFile.path], timeout: 120 + Double(objects) * 0.003)
+        let run = try molt.run(
+            ["import", wal.path, "--schema", version1.path, dataFile.path], timeout: 120 + Double(objects) * 0.003)
         guard run.exitCode == 0, !run.timedOut else {
             throw HarnessError("could not make the pristine store: \(run.commandLine) → \(run.outcome)\n\(run.excerpt)")
         }
@@ -83,11 +84,16 @@ final class Fixtures: @unchecked Sendable {
         let probe = try StoreProbe(probeCopy)
         StoreFiles.remove(probeCopy)
         guard probe.isSound, probe.version == 1 else {
-            throw HarnessError("the pristine store \(wal.path) made by molt import is not sound: \(probe.problems.joined(separator: "; "))")
+            throw HarnessError(
+                "the pristine store \(wal.path) made by molt import is not sound: \(probe.problems.joined(separator: "; "))"
+            )
         }
         let store = Pristine(objects: objects, data: data, wal: wal, rollback: rollback, digest: probe.digest)
         stores[objects] = store
-        log(String(format: "  made the pristine store of %d objects in %.1f s", objects, (ContinuousClock.now - start).seconds))
+        log(
+            String(
+                format: "  made the pristine store of %d objects in %.1f s", objects,
+                (ContinuousClock.now - start).seconds))
         return store
     }
 
@@ -103,7 +109,8 @@ final class Fixtures: @unchecked Sendable {
         let file = folder.appendingPathComponent("export-\(objects).json")
         let run = try molt.run(["export", copy.path], timeout: 120 + Double(objects) * 0.002, stdoutFile: file)
         guard run.exitCode == 0, !run.timedOut else {
-            throw HarnessError("could not export the pristine store: \(run.commandLine) → \(run.outcome)\n\(run.excerpt)")
+            throw HarnessError(
+                "could not export the pristine store: \(run.commandLine) → \(run.outcome)\n\(run.excerpt)")
         }
         exports[objects] = file
         return (file, run)

@@ -23,12 +23,15 @@ struct MigrationKind: Sendable {
 
     static let addAttribute = MigrationKind(
         name: "add-attribute",
-        target: ClinicSchema.with(version: 2, ClinicSchema.editing(ClinicSchema.version1, entity: "Pet") { pet in
-            ClinicSchema.adding([
-                ClinicSchema.attribute("nickname", "string", optional: true),
-                ClinicSchema.attribute("visits", "int", default: 0),
-            ], to: &pet)
-        }),
+        target: ClinicSchema.with(
+            version: 2,
+            ClinicSchema.editing(ClinicSchema.version1, entity: "Pet") { pet in
+                ClinicSchema.adding(
+                    [
+                        ClinicSchema.attribute("nickname", "string", optional: true),
+                        ClinicSchema.attribute("visits", "int", default: 0),
+                    ], to: &pet)
+            }),
         expected: { data in
             var table = data.objectTable()
             table["Pet"] = table["Pet"]!.mapValues { $0.merging(["nickname": .null, "visits": 0]) { $1 } }
@@ -37,14 +40,18 @@ struct MigrationKind: Sendable {
 
     static let rebuild = MigrationKind(
         name: "rebuild",
-        target: ClinicSchema.with(version: 2, ClinicSchema.editing(
-            ClinicSchema.editing(ClinicSchema.version1, entity: "Pet") { pet in
-                ClinicSchema.editing(attribute: "weight", of: &pet) { $0["type"] = "double" }
-            },
-            entity: "Owner"
-        ) { owner in
-            ClinicSchema.editing(attribute: "email", of: &owner) { $0["optional"] = false; $0["default"] = "" }
-        }),
+        target: ClinicSchema.with(
+            version: 2,
+            ClinicSchema.editing(
+                ClinicSchema.editing(ClinicSchema.version1, entity: "Pet") { pet in
+                    ClinicSchema.editing(attribute: "weight", of: &pet) { $0["type"] = "double" }
+                },
+                entity: "Owner"
+            ) { owner in
+                ClinicSchema.editing(attribute: "email", of: &owner) {
+                    $0["optional"] = false; $0["default"] = ""
+                }
+            }),
         expected: { data in
             var table = data.objectTable()
             table["Pet"] = table["Pet"]!.mapValues { pet in
@@ -62,9 +69,11 @@ struct MigrationKind: Sendable {
 
     static let mapping = MigrationKind(
         name: "mapping",
-        target: ClinicSchema.with(version: 2, ClinicSchema.editing(ClinicSchema.version1, entity: "Pet") { pet in
-            ClinicSchema.adding([ClinicSchema.attribute("label", "string")], to: &pet)
-        }),
+        target: ClinicSchema.with(
+            version: 2,
+            ClinicSchema.editing(ClinicSchema.version1, entity: "Pet") { pet in
+                ClinicSchema.adding([ClinicSchema.attribute("label", "string")], to: &pet)
+            }),
         mapping: ["mappings": [["destination": "Pet", "attributes": ["label": "name || ' the ' || species"]]]],
         expected: { data in
             var table = data.objectTable()
@@ -73,31 +82,36 @@ struct MigrationKind: Sendable {
         })
 
     /// Version 2 of the split: `Owner` without street and city, with `address` → `Address` (street, city, owner).
-    static let splitTarget: JSON = ClinicSchema.snapshot(version: 2, entities: [
-        ClinicSchema.entity(
-            "Owner",
-            attributes: [
-                ClinicSchema.attribute("name", "string"), ClinicSchema.attribute("email", "string", optional: true),
-                ClinicSchema.attribute("joined", "date"),
-            ],
-            relationships: [
-                ClinicSchema.relationship("pets", to: "Pet", kind: "toMany", inverse: "owner"),
-                ClinicSchema.relationship("address", to: "Address", kind: "toOne", inverse: "owner", deleteRule: "cascade"),
-            ]),
-        ClinicSchema.pet(),
-        ClinicSchema.entity(
-            "Address",
-            attributes: [ClinicSchema.attribute("street", "string"), ClinicSchema.attribute("city", "string")],
-            relationships: [ClinicSchema.relationship("owner", to: "Owner", kind: "toOne", inverse: "address")]),
-    ])
+    static let splitTarget: JSON = ClinicSchema.snapshot(
+        version: 2,
+        entities: [
+            ClinicSchema.entity(
+                "Owner",
+                attributes: [
+                    ClinicSchema.attribute("name", "string"), ClinicSchema.attribute("email", "string", optional: true),
+                    ClinicSchema.attribute("joined", "date"),
+                ],
+                relationships: [
+                    ClinicSchema.relationship("pets", to: "Pet", kind: "toMany", inverse: "owner"),
+                    ClinicSchema.relationship(
+                        "address", to: "Address", kind: "toOne", inverse: "owner", deleteRule: "cascade"),
+                ]),
+            ClinicSchema.pet(),
+            ClinicSchema.entity(
+                "Address",
+                attributes: [ClinicSchema.attribute("street", "string"), ClinicSchema.attribute("city", "string")],
+                relationships: [ClinicSchema.relationship("owner", to: "Owner", kind: "toOne", inverse: "address")]),
+        ])
 
     static let split = MigrationKind(
         name: "split",
         target: splitTarget,
-        mapping: ["mappings": [
-            ["destination": "Address", "source": "Owner", "attributes": ["street": "street", "city": "city"]],
-            ["destination": "Owner", "links": [["relationship": "address", "to": "Address"]]],
-        ]],
+        mapping: [
+            "mappings": [
+                ["destination": "Address", "source": "Owner", "attributes": ["street": "street", "city": "city"]],
+                ["destination": "Owner", "links": [["relationship": "address", "to": "Address"]]],
+            ]
+        ],
         expected: { data in
             var table = data.objectTable()
             table["Owner"] = table["Owner"]!.mapValues { owner in

@@ -33,7 +33,9 @@ extension Campaign {
     /// - Parameter checkExport: Also compare `molt export` of the result with the expected objects (slow on large
     ///   stores: about 0.2 ms per object).
     /// - Returns: The reference, and whether this call made it (then its outcome is the caller's to report).
-    func reference(_ kind: MigrationKind, objects: Int, mode: JournalMode, checkExport: Bool = true) throws -> (ReferenceMigration, fresh: Bool) {
+    func reference(
+        _ kind: MigrationKind, objects: Int, mode: JournalMode, checkExport: Bool = true
+    ) throws -> (ReferenceMigration, fresh: Bool) {
         let key = "\(kind.name)-\(objects)-\(mode.rawValue)"
         if let cached = references.withLock({ $0[key] }) { return (cached, false) }
         let pristine = try self.pristine(objects: objects)
@@ -50,7 +52,10 @@ extension Campaign {
         }
         if run.exitCode == 0 {
             if JournalMode(ofFileAt: store) != mode {
-                verdict.fail(.changed, "the store was in \(mode.rawValue) mode and must stay so; it is now \(JournalMode(ofFileAt: store)?.rawValue ?? "unknown")", run: run)
+                verdict.fail(
+                    .changed,
+                    "the store was in \(mode.rawValue) mode and must stay so; it is now \(JournalMode(ofFileAt: store)?.rawValue ?? "unknown")",
+                    run: run)
             }
             do {
                 let probe = try StoreProbe(store)
@@ -58,7 +63,10 @@ extension Campaign {
                     ends.newDigest = probe.digest
                     usable = true
                 } else {
-                    verdict.fail(.neitherVersion, "after exit 0 the store must be sound at version 2 with one history row; found version \(probe.version.map(String.init) ?? "none"), \(probe.historyCount) row(s). \(probe.problems.joined(separator: " "))", run: run)
+                    verdict.fail(
+                        .neitherVersion,
+                        "after exit 0 the store must be sound at version 2 with one history row; found version \(probe.version.map(String.init) ?? "none"), \(probe.historyCount) row(s). \(probe.problems.joined(separator: " "))",
+                        run: run)
                 }
             } catch {
                 verdict.fail(.neitherVersion, "after exit 0 SQLite cannot read the store: \(error)", run: run)
@@ -77,7 +85,8 @@ extension Campaign {
     /// The reference migrations of `kind` in both journal modes, or nil when one of them fails; the reference cases
     /// this call made are added to `result` (row `reference`), and when one fails `rows` are skipped.
     func references(
-        _ kind: MigrationKind, objects: Int, checkExport: Bool = true, skipping rows: [String], in result: inout KindResult
+        _ kind: MigrationKind, objects: Int, checkExport: Bool = true, skipping rows: [String],
+        in result: inout KindResult
     ) throws -> [JournalMode: ReferenceMigration]? {
         var references: [JournalMode: ReferenceMigration] = [:]
         for mode in JournalMode.allCases {
@@ -87,7 +96,11 @@ extension Campaign {
         }
         guard references.values.allSatisfy(\.usable) else {
             for row in rows {
-                result.skip(row, because: "the uninterrupted \(kind.name) migration fails (see row `reference`), so there is no new version to compare with")
+                result.skip(
+                    row,
+                    because:
+                        "the uninterrupted \(kind.name) migration fails (see row `reference`), so there is no new version to compare with"
+                )
             }
             return nil
         }
@@ -95,7 +108,9 @@ extension Campaign {
     }
 
     /// Compares `molt export` of a migrated store with the objects `kind` computes from `data`.
-    private func checkExportedObjects(_ store: URL, kind: MigrationKind, data: ClinicData, verdict: inout Verdict) throws {
+    private func checkExportedObjects(
+        _ store: URL, kind: MigrationKind, data: ClinicData, verdict: inout Verdict
+    ) throws {
         let copy = store.deletingLastPathComponent().appendingPathComponent("export-source.sqlite")
         try StoreFiles.copy(store, to: copy)
         defer { StoreFiles.remove(copy) }
@@ -110,7 +125,10 @@ extension Campaign {
             let exported = try ObjectTable(export: JSON(parsing: Data(contentsOf: file, options: .alwaysMapped)))
             let (lines, total) = kind.canonical(exported).differences(from: kind.expected(data))
             if total > 0 {
-                verdict.fail(.lostData, "the migrated objects differ from what \(kind.name) must produce in \(total) place(s): \(lines.joined(separator: "; "))", run: run)
+                verdict.fail(
+                    .lostData,
+                    "the migrated objects differ from what \(kind.name) must produce in \(total) place(s): \(lines.joined(separator: "; "))",
+                    run: run)
             }
         } catch {
             verdict.fail(.lostData, "the export of the migrated store cannot be read: \(error)", run: run)

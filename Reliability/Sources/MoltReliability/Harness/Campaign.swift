@@ -56,7 +56,9 @@ final class Campaign: Sendable {
     }
 
     /// `body` applied to every item, `jobs` at a time, results in the items' order.
-    func parallelMap<Item: Sendable, Result: Sendable>(_ items: [Item], _ body: @escaping @Sendable (Item) -> Result) -> [Result] {
+    func parallelMap<Item: Sendable, Result: Sendable>(
+        _ items: [Item], _ body: @escaping @Sendable (Item) -> Result
+    ) -> [Result] {
         let results = LockedBox([Result?](repeating: nil, count: items.count))
         let next = LockedBox(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in

@@ -72,7 +72,9 @@ final class ChildProcess {
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETPGROUP)))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETPGROUP)))
 
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -230,7 +232,9 @@ enum Shell {
     /// Quotes each word for a POSIX shell when it needs it.
     static func quote(_ words: [String]) -> String {
         words.map { word in
-            let safe = word.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0) }
+            let safe = word.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "-_./=:,+@%".unicodeScalars.contains($0)
+            }
             return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
     }

@@ -44,9 +44,10 @@ struct FileState: Equatable, Sendable {
             case (nil, let now?): lines.append("\(name) appeared (\(now.size) bytes)")
             case (let then?, nil): lines.append("\(name) was removed (it had \(then.size) bytes)")
             case (let then?, let now?) where then != now:
-                lines.append(then.size == now.size
-                    ? "\(name): its bytes changed"
-                    : "\(name): its size changed from \(then.size) to \(now.size) bytes")
+                lines.append(
+                    then.size == now.size
+                        ? "\(name): its bytes changed"
+                        : "\(name): its size changed from \(then.size) to \(now.size) bytes")
             default: break
             }
         }

@@ -28,19 +28,23 @@ struct Molt: Sendable {
 
     /// Starts `molt ARGUMENTS` and returns at once.
     func spawn(_ arguments: [String], stdoutFile: URL? = nil) throws -> ChildProcess {
-        try ChildProcess.spawn(command(arguments), scratch: scratch, stdoutFile: stdoutFile, environment: Self.environment)
+        try ChildProcess.spawn(
+            command(arguments), scratch: scratch, stdoutFile: stdoutFile, environment: Self.environment)
     }
 
     /// Runs any command (an absolute path first; `sh -c '…; exec molt …'`) to its end, or until the time limit.
     func runCommand(_ command: [String], timeout: Double? = nil) throws -> ProcessRun {
-        try ChildProcess.spawn(command, scratch: scratch, environment: Self.environment).wait(timeout: timeout ?? self.timeout)
+        try ChildProcess.spawn(command, scratch: scratch, environment: Self.environment).wait(
+            timeout: timeout ?? self.timeout)
     }
 
     /// Builds `molt` from the repository (`swift build -c release --product molt`) and returns its path.
     ///
     /// The build's output goes to standard error, so that a long first build shows its progress.
     static func build(repository: URL, log: (String) -> Void) throws -> String {
-        let swift = ["/usr/bin/env", "swift", "build", "-c", "release", "--product", "molt", "--package-path", repository.path]
+        let swift = [
+            "/usr/bin/env", "swift", "build", "-c", "release", "--product", "molt", "--package-path", repository.path,
+        ]
         log("building molt: \(Shell.quote(Array(swift.dropFirst())))")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swift[0])
@@ -50,7 +54,9 @@ struct Molt: Sendable {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw HarnessError("`swift build -c release --product molt` failed (exit \(process.terminationStatus)); fix the build or give --molt PATH")
+            throw HarnessError(
+                "`swift build -c release --product molt` failed (exit \(process.terminationStatus)); fix the build or give --molt PATH"
+            )
         }
         let binary = repository.appendingPathComponent(".build/release/molt").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
@@ -61,11 +67,11 @@ struct Molt: Sendable {
 
     /// The repository that holds this package: two folders up from `Reliability/Package.swift`'s sources.
     static var repository: URL {
-        URL(fileURLWithPath: #filePath)           // Reliability/Sources/MoltReliability/Harness/Molt.swift
-            .deletingLastPathComponent()           // Harness
-            .deletingLastPathComponent()           // MoltReliability
-            .deletingLastPathComponent()           // Sources
-            .deletingLastPathComponent()           // Reliability
-            .deletingLastPathComponent()           // the repository
+        URL(fileURLWithPath: #filePath)  // Reliability/Sources/MoltReliability/Harness/Molt.swift
+            .deletingLastPathComponent()  // Harness
+            .deletingLastPathComponent()  // MoltReliability
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // Reliability
+            .deletingLastPathComponent()  // the repository
     }
 }

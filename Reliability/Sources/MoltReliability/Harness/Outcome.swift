@@ -66,9 +66,10 @@ struct Verdict {
 
     /// Records a failure, with the command, how it ended and what it printed when a run is given.
     mutating func fail(_ failureClass: FailureClass, _ detail: String, run: ProcessRun? = nil) {
-        outcome.failures.append(Failure(
-            failureClass: failureClass, detail: detail, command: run?.commandLine, outcome: run?.outcome,
-            output: run?.excerpt))
+        outcome.failures.append(
+            Failure(
+                failureClass: failureClass, detail: detail, command: run?.commandLine, outcome: run?.outcome,
+                output: run?.excerpt))
     }
 }
 

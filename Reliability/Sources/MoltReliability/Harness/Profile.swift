@@ -39,7 +39,8 @@ struct Profile: Sendable {
         ulimitCases: 2, diskFullObjects: 2_000, timeout: 20)
 
     static let medium = Profile(
-        name: "medium", objects: 20_000, splitObjects: 4_000, trials: 30, processes: 8, rounds: 8, readersObjects: 50_000,
+        name: "medium", objects: 20_000, splitObjects: 4_000, trials: 30, processes: 8, rounds: 8,
+        readersObjects: 50_000,
         readersRounds: 1, damagedObjects: 120, randomDamages: 60, damageSampling: 1, randomInputs: 15, tmpfsCases: 10,
         ulimitCases: 6, diskFullObjects: 20_000, timeout: 60)
 

@@ -46,15 +46,18 @@ struct Report: Encodable {
         let header = ["kind", "cases", "passes"] + classes
         var lines = [header]
         for row in rows {
-            lines.append([row.kind, String(row.cases), String(row.passes)] + classes.map { String(row.failures[$0] ?? 0) })
+            lines.append(
+                [row.kind, String(row.cases), String(row.passes)] + classes.map { String(row.failures[$0] ?? 0) })
         }
-        let total = ["total", String(rows.map(\.cases).reduce(0, +)), String(rows.map(\.passes).reduce(0, +))]
+        let total =
+            ["total", String(rows.map(\.cases).reduce(0, +)), String(rows.map(\.passes).reduce(0, +))]
             + classes.map { name in String(rows.map { $0.failures[name] ?? 0 }.reduce(0, +)) }
         lines.append(total)
         let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
         func format(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
-                index == 0 ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                index == 0
+                    ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[index] - cell.count) + cell
             }.joined(separator: "  ")
         }
@@ -72,7 +75,9 @@ struct Report: Encodable {
             output.append("One example per kind and failure class (all of them with --json):")
             for row in rows {
                 for failureClass in FailureClass.allCases {
-                    guard let outcome = failures.first(where: { $0.row == row.kind && $0.classes.contains(failureClass) }),
+                    guard
+                        let outcome = failures.first(where: { $0.row == row.kind && $0.classes.contains(failureClass) }
+                        ),
                         let failure = outcome.failures.first(where: { $0.failureClass == failureClass })
                     else { continue }
                     output.append("")
@@ -81,7 +86,9 @@ struct Report: Encodable {
                     if let command = failure.command { output.append("  $ \(command)") }
                     if let outcome = failure.outcome { output.append("  → \(outcome)") }
                     if let text = failure.output {
-                        output += text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).map { "    " + $0 }
+                        output += text.split(separator: "\n", omittingEmptySubsequences: false).prefix(8).map {
+                            "    " + $0
+                        }
                     }
                 }
             }

@@ -38,9 +38,11 @@ enum StoreFiles {
     /// `text` made safe as a file name: letters, digits, `-`, `_` and `.` kept, anything else `_`; at most 120
     /// characters.
     static func safeName(_ text: String) -> String {
-        String(text.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        }.prefix(120))
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "_"
+            }.prefix(120))
     }
 
     /// A fresh, empty folder at `url` (whatever was there is removed).

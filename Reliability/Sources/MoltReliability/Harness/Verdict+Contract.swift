@@ -28,7 +28,9 @@ extension Verdict {
         if lines.isEmpty {
             fail(.wrongMessage, "exit \(code) without a message on standard error", run: run)
         } else if code == Expectations.badInput, lines.count != 1 || !lines[0].hasPrefix("error: ") {
-            fail(.wrongMessage, "exit 3 (bad input) must print one line `error: …`; it printed \(lines.count) line(s)", run: run)
+            fail(
+                .wrongMessage, "exit 3 (bad input) must print one line `error: …`; it printed \(lines.count) line(s)",
+                run: run)
         }
     }
 
@@ -51,14 +53,18 @@ extension Verdict {
         let survived = checkSurvived(run)
         if survived {
             let allowed = allowed ?? Expectations.exitsForFileProblems
-            checkExit(run, in: allowed, expected: expected ?? "one of \(allowed.sorted().map(String.init).joined(separator: ", "))")
+            checkExit(
+                run, in: allowed,
+                expected: expected ?? "one of \(allowed.sorted().map(String.init).joined(separator: ", "))")
             checkMessage(run)
         }
         let succeeded = survived && run.exitCode == 0
         if readsOnly {
             checkUnchanged(before: before, after: after, because: "a read command must write nothing", run: run)
         } else if !succeeded {
-            checkUnchanged(before: before, after: after, because: "a refused or failed command must leave the files as they were", run: run)
+            checkUnchanged(
+                before: before, after: after, because: "a refused or failed command must leave the files as they were",
+                run: run)
         }
         return succeeded
     }

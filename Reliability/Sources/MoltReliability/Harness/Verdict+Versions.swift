@@ -54,23 +54,35 @@ extension Verdict {
         }
         guard probe.problems.isEmpty, let version = probe.version, allowed.contains(version) else {
             let found = probe.version.map { "version \($0)" } ?? "no version"
-            fail(.neitherVersion, "the store must be at version \(wanted), intact; found \(found). \(probe.problems.joined(separator: " "))", run: infoRun)
+            fail(
+                .neitherVersion,
+                "the store must be at version \(wanted), intact; found \(found). \(probe.problems.joined(separator: " "))",
+                run: infoRun)
             return nil
         }
         if let infoRun, infoVersion != version {
             if infoRun.exitCode == 0 {
-                fail(.neitherVersion, "molt info reports version \(infoVersion.map(String.init) ?? "nothing"), but the store is at version \(version)", run: infoRun)
+                fail(
+                    .neitherVersion,
+                    "molt info reports version \(infoVersion.map(String.init) ?? "nothing"), but the store is at version \(version)",
+                    run: infoRun)
             } else if !infoRun.timedOut && !infoRun.termination.isCrash {
                 fail(.wrongExit, "molt info must read a store at version \(version); it failed", run: infoRun)
             }
         }
         let digest = version == ends.oldVersion ? ends.oldDigest : ends.newDigest
         if probe.digest != digest {
-            fail(.lostData, "the store is at version \(version), but its objects differ from the ones of version \(version) (table digest \(hex(probe.digest)), expected \(hex(digest)))")
+            fail(
+                .lostData,
+                "the store is at version \(version), but its objects differ from the ones of version \(version) (table digest \(hex(probe.digest)), expected \(hex(digest)))"
+            )
         }
         let history = ends.oldHistory + (version == ends.newVersion ? 1 : 0)
         if probe.historyCount != history {
-            fail(.neitherVersion, "at version \(version) the store must record \(history) migration(s) in _molt_history; it records \(probe.historyCount)")
+            fail(
+                .neitherVersion,
+                "at version \(version) the store must record \(history) migration(s) in _molt_history; it records \(probe.historyCount)"
+            )
         }
         return version
     }

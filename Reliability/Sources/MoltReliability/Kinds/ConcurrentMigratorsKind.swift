@@ -18,7 +18,8 @@ import Glibc
 /// ``Expectations/alreadyAtVersion(_:)``.
 struct ConcurrentMigratorsKind: CampaignKind {
     let name = "concurrent-migrators"
-    let summary = "8 processes run `molt migrate` on one store at once: one migrates, the others say another process did"
+    let summary =
+        "8 processes run `molt migrate` on one store at once: one migrates, the others say another process did"
     static let row = "concurrent-migrators"
     /// How long the gate holds the lock while the processes start.
     static let gateSeconds = 2.0
@@ -27,7 +28,9 @@ struct ConcurrentMigratorsKind: CampaignKind {
         var result = KindResult()
         let objects = campaign.profile.objects
         let kind = MigrationKind.rebuild
-        campaign.log("concurrent-migrators: \(campaign.profile.rounds) rounds of \(campaign.profile.processes) processes, \(objects) objects")
+        campaign.log(
+            "concurrent-migrators: \(campaign.profile.rounds) rounds of \(campaign.profile.processes) processes, \(objects) objects"
+        )
         guard let references = try campaign.references(kind, objects: objects, skipping: [Self.row], in: &result) else {
             return result
         }
@@ -52,7 +55,10 @@ struct ConcurrentMigratorsKind: CampaignKind {
         let store = roundFolder.appendingPathComponent("store.sqlite")
         try StoreFiles.copy(try campaign.pristine(objects: reference.objects).url(mode), to: store)
         var verdict = Verdict(
-            row: Self.row, name: "round \(round): \(campaign.profile.processes) processes, \(mode.rawValue), \(gated ? "gated" : "ungated")")
+            row: Self.row,
+            name:
+                "round \(round): \(campaign.profile.processes) processes, \(mode.rawValue), \(gated ? "gated" : "ungated")"
+        )
         let arguments = try campaign.fixtures.migrateArguments(store, reference.kind)
 
         var gate: SQLiteConnection?
@@ -107,7 +113,8 @@ struct ConcurrentMigratorsKind: CampaignKind {
         }
         verdict.checkAtOneVersion(store, reference.ends, allowed: [2], molt: campaign.molt)
         if !verdict.failed { try? FileManager.default.removeItem(at: roundFolder) }
-        let summary = "\(claims.count) said Migrated, \(waited) said migrated by another process, \(found) found it migrated, \(silent.count) other"
+        let summary =
+            "\(claims.count) said Migrated, \(waited) said migrated by another process, \(found) found it migrated, \(silent.count) other"
         return (verdict, summary)
     }
 }

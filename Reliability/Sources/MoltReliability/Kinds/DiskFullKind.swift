@@ -14,7 +14,8 @@ import Glibc
 /// (``Expectations/fileSizeLimitPhrases``).
 struct DiskFullKind: CampaignKind {
     let name = "disk-full"
-    let summary = "a rebuild on a full tmpfs and under `ulimit -f`: old version intact, no SIGXFSZ, a message that says the disk is full"
+    let summary =
+        "a rebuild on a full tmpfs and under `ulimit -f`: old version intact, no SIGXFSZ, a message that says the disk is full"
 
     /// How the cases ended, by row: migrated (enough room), stopped (exit 1), died (a signal or the time limit).
     private let tally = LockedBox([String: [String: Int]]())
@@ -22,8 +23,10 @@ struct DiskFullKind: CampaignKind {
     func run(_ campaign: Campaign) throws -> KindResult {
         var result = KindResult()
         let objects = campaign.profile.diskFullObjects
-        guard let references = try campaign.references(
-            .rebuild, objects: objects, checkExport: objects <= 20_000, skipping: ["disk-full tmpfs", "disk-full ulimit -f"], in: &result)
+        guard
+            let references = try campaign.references(
+                .rebuild, objects: objects, checkExport: objects <= 20_000,
+                skipping: ["disk-full tmpfs", "disk-full ulimit -f"], in: &result)
         else { return result }
         let folder = try campaign.folder("disk-full")
         var random = campaign.random("disk-full")
@@ -34,7 +37,9 @@ struct DiskFullKind: CampaignKind {
         }
         result.merge(try fileSizeLimit(references, folder: folder, random: &random, campaign: campaign))
         for (row, counts) in tally.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
-            result.notes.append("\(row): \(counts["migrated", default: 0]) migrated (enough room), \(counts["stopped", default: 0]) stopped with exit 1, \(counts["died", default: 0]) died")
+            result.notes.append(
+                "\(row): \(counts["migrated", default: 0]) migrated (enough room), \(counts["stopped", default: 0]) stopped with exit 1, \(counts["died", default: 0]) died"
+            )
         }
         return result
     }
@@ -53,21 +58,34 @@ struct DiskFullKind: CampaignKind {
             let room = Int(Double(size) * fraction)
             let bytes = (size + room + 4095) / 4096 * 4096 + 4096
             let mountPoint = try StoreFiles.freshFolder(folder.appendingPathComponent("tmpfs-\(index)"))
-            let mount = try campaign.molt.runCommand(["/usr/bin/env", "mount", "-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mountPoint.path])
+            let mount = try campaign.molt.runCommand([
+                "/usr/bin/env", "mount", "-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mountPoint.path,
+            ])
             guard mount.exitCode == 0 else {
-                result.skip(row, because: "`mount -t tmpfs` failed (\(mount.outcome)): \(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+                result.skip(
+                    row,
+                    because:
+                        "`mount -t tmpfs` failed (\(mount.outcome)): \(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+                )
                 return result
             }
             let store = mountPoint.appendingPathComponent("store.sqlite")
             let after = folder.appendingPathComponent("after-\(index)/store.sqlite")
-            var verdict = Verdict(row: row, name: "case \(index): \(mode.rawValue), \(size) bytes, \(bytes)-byte tmpfs (\(room) bytes of room)")
+            var verdict = Verdict(
+                row: row,
+                name: "case \(index): \(mode.rawValue), \(size) bytes, \(bytes)-byte tmpfs (\(room) bytes of room)")
             do {
                 defer { _ = try? campaign.molt.runCommand(["/usr/bin/env", "umount", mountPoint.path]) }
                 try StoreFiles.copy(pristine, to: store)
-                let run = try campaign.molt.run(try campaign.fixtures.migrateArguments(store, .rebuild), timeout: campaign.migrationTimeout(objects: reference.objects))
-                try FileManager.default.createDirectory(at: after.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let run = try campaign.molt.run(
+                    try campaign.fixtures.migrateArguments(store, .rebuild),
+                    timeout: campaign.migrationTimeout(objects: reference.objects))
+                try FileManager.default.createDirectory(
+                    at: after.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try StoreFiles.copy(store, to: after)
-                judge(run, store: after, reference: reference, phrases: Expectations.diskFullPhrases, what: "the disk is full", verdict: &verdict, campaign: campaign)
+                judge(
+                    run, store: after, reference: reference, phrases: Expectations.diskFullPhrases,
+                    what: "the disk is full", verdict: &verdict, campaign: campaign)
             }
             if !verdict.failed { try? FileManager.default.removeItem(at: after.deletingLastPathComponent()) }
             try? FileManager.default.removeItem(at: mountPoint)
@@ -91,11 +109,17 @@ struct DiskFullKind: CampaignKind {
             let caseFolder = try StoreFiles.freshFolder(folder.appendingPathComponent("ulimit-\(index)"))
             let store = caseFolder.appendingPathComponent("store.sqlite")
             try StoreFiles.copy(pristine, to: store)
-            var verdict = Verdict(row: row, name: "case \(index): \(mode.rawValue), \(size) bytes, ulimit -f \(blocks) (\(blocks * block) bytes)")
-            let command = ["/bin/sh", "-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\""]
+            var verdict = Verdict(
+                row: row,
+                name: "case \(index): \(mode.rawValue), \(size) bytes, ulimit -f \(blocks) (\(blocks * block) bytes)")
+            let command =
+                ["/bin/sh", "-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\""]
                 + campaign.molt.command(try campaign.fixtures.migrateArguments(store, .rebuild))
-            let run = try campaign.molt.runCommand(command, timeout: campaign.migrationTimeout(objects: reference.objects))
-            judge(run, store: store, reference: reference, phrases: Expectations.fileSizeLimitPhrases, what: "the file-size limit was reached", verdict: &verdict, campaign: campaign)
+            let run = try campaign.molt.runCommand(
+                command, timeout: campaign.migrationTimeout(objects: reference.objects))
+            judge(
+                run, store: store, reference: reference, phrases: Expectations.fileSizeLimitPhrases,
+                what: "the file-size limit was reached", verdict: &verdict, campaign: campaign)
             if !verdict.failed { try? FileManager.default.removeItem(at: caseFolder) }
             result.add(verdict)
         }
@@ -107,9 +131,13 @@ struct DiskFullKind: CampaignKind {
     private func ulimitBlockSize(_ folder: URL, _ campaign: Campaign) throws -> Int {
         let probe = folder.appendingPathComponent("ulimit-probe")
         defer { try? FileManager.default.removeItem(at: probe) }
-        _ = try campaign.molt.runCommand(["/bin/sh", "-c", "ulimit -f 1 && exec head -c 8192 /dev/zero > \"$0\"", probe.path])
+        _ = try campaign.molt.runCommand([
+            "/bin/sh", "-c", "ulimit -f 1 && exec head -c 8192 /dev/zero > \"$0\"", probe.path,
+        ])
         let size = StoreFiles.size(probe)
-        guard size == 512 || size == 1024 else { throw HarnessError("could not tell the size of a `ulimit -f` block (a 1-block file took \(size) bytes)") }
+        guard size == 512 || size == 1024 else {
+            throw HarnessError("could not tell the size of a `ulimit -f` block (a 1-block file took \(size) bytes)")
+        }
         return size
     }
 
@@ -132,7 +160,8 @@ struct DiskFullKind: CampaignKind {
 
     /// Exit 0 and version 2, or exit 1 with version 1 intact and a message with one of `phrases`; never a signal.
     private func judge(
-        _ run: ProcessRun, store: URL, reference: ReferenceMigration, phrases: [String], what: String, verdict: inout Verdict,
+        _ run: ProcessRun, store: URL, reference: ReferenceMigration, phrases: [String], what: String,
+        verdict: inout Verdict,
         campaign: Campaign
     ) {
         let ending = run.timedOut || run.termination.isCrash ? "died" : (run.exitCode == 0 ? "migrated" : "stopped")
@@ -149,7 +178,10 @@ struct DiskFullKind: CampaignKind {
         verdict.checkMessage(run)
         let message = run.stderr.lowercased()
         if !phrases.contains(where: { message.contains($0) }) {
-            verdict.fail(.wrongMessage, "the message must say that \(what) (one of: \(phrases.map { "\"\($0)\"" }.joined(separator: ", ")))", run: run)
+            verdict.fail(
+                .wrongMessage,
+                "the message must say that \(what) (one of: \(phrases.map { "\"\($0)\"" }.joined(separator: ", ")))",
+                run: run)
         }
         verdict.checkAtOneVersion(store, reference.ends, allowed: [1], molt: campaign.molt)
     }

@@ -13,7 +13,8 @@ import Glibc
 /// ``Expectations/starvationFactor`` times its duration alone plus ``Expectations/starvationSlack``.
 struct ReadersDuringMigrationKind: CampaignKind {
     let name = "readers-during-migration"
-    let summary = "readers loop `molt export` and `molt info` while a migration runs: no half-migrated read, no failed read, no starved migration"
+    let summary =
+        "readers loop `molt export` and `molt info` while a migration runs: no half-migrated read, no failed read, no starved migration"
 
     /// What a read must equal: the pristine store's output or the migrated one's.
     private struct Expected {
@@ -42,15 +43,21 @@ struct ReadersDuringMigrationKind: CampaignKind {
         var result = KindResult()
         let objects = campaign.profile.readersObjects
         let kind = MigrationKind.rebuild
-        campaign.log("readers-during-migration: \(objects) objects, \(campaign.profile.readersRounds) round(s) per journal mode")
-        guard let references = try campaign.references(
-            kind, objects: objects, checkExport: objects <= 200_000, skipping: JournalMode.allCases.map(row), in: &result)
+        campaign.log(
+            "readers-during-migration: \(objects) objects, \(campaign.profile.readersRounds) round(s) per journal mode")
+        guard
+            let references = try campaign.references(
+                kind, objects: objects, checkExport: objects <= 200_000, skipping: JournalMode.allCases.map(row),
+                in: &result)
         else { return result }
         let folder = try campaign.folder("readers")
         let expected = try self.expected(references[.wal]!, folder: folder, campaign: campaign)
         for mode in JournalMode.allCases {
             for round in 0..<campaign.profile.readersRounds {
-                result.merge(try self.round(round, mode: mode, reference: references[mode]!, expected: expected, folder: folder, campaign: campaign))
+                result.merge(
+                    try self.round(
+                        round, mode: mode, reference: references[mode]!, expected: expected, folder: folder,
+                        campaign: campaign))
             }
         }
         return result
@@ -64,8 +71,11 @@ struct ReadersDuringMigrationKind: CampaignKind {
         try StoreFiles.copy(reference.migrated, to: copy)
         defer { StoreFiles.remove(copy) }
         let newExport = folder.appendingPathComponent("export-new.json")
-        let exported = try campaign.molt.run(["export", copy.path], timeout: 120 + Double(reference.objects) * 0.002, stdoutFile: newExport)
-        guard exported.exitCode == 0 else { throw HarnessError("molt export of the migrated store failed: \(exported.excerpt)") }
+        let exported = try campaign.molt.run(
+            ["export", copy.path], timeout: 120 + Double(reference.objects) * 0.002, stdoutFile: newExport)
+        guard exported.exitCode == 0 else {
+            throw HarnessError("molt export of the migrated store failed: \(exported.excerpt)")
+        }
         let pristineCopy = folder.appendingPathComponent("pristine.sqlite")
         try StoreFiles.copy(try campaign.pristine(objects: reference.objects).wal, to: pristineCopy)
         defer { StoreFiles.remove(pristineCopy) }
@@ -91,7 +101,8 @@ struct ReadersDuringMigrationKind: CampaignKind {
     }
 
     private func round(
-        _ round: Int, mode: JournalMode, reference: ReferenceMigration, expected: Expected, folder: URL, campaign: Campaign
+        _ round: Int, mode: JournalMode, reference: ReferenceMigration, expected: Expected, folder: URL,
+        campaign: Campaign
     ) throws -> KindResult {
         var result = KindResult()
         let row = self.row(mode)
@@ -101,11 +112,14 @@ struct ReadersDuringMigrationKind: CampaignKind {
         try StoreFiles.copy(try campaign.pristine(objects: reference.objects).url(mode), to: store)
         let exportTimeout = 120 + Double(reference.objects) * 0.002
         let readers = [
-            Reader(label: "export", arguments: { _ in ["export", store.path] }, output: { outputs.appendingPathComponent("export-\($0).json") }),
+            Reader(
+                label: "export", arguments: { _ in ["export", store.path] },
+                output: { outputs.appendingPathComponent("export-\($0).json") }),
             Reader(label: "info", arguments: { _ in ["info", "--json", store.path] }, output: { _ in nil }),
         ]
         func start(_ reader: Reader) throws {
-            reader.child = try campaign.molt.spawn(reader.arguments(reader.runs), stdoutFile: reader.output(reader.runs))
+            reader.child = try campaign.molt.spawn(
+                reader.arguments(reader.runs), stdoutFile: reader.output(reader.runs))
         }
         for reader in readers { try start(reader) }
         usleep(300_000)
@@ -126,7 +140,9 @@ struct ReadersDuringMigrationKind: CampaignKind {
                 let startedAfter = migration.ended.map { child.started > $0 } ?? false
                 let timing = startedAfter ? "started after the migration ended" : "started during the migration"
                 var verdict = Verdict(row: row, name: "round \(round): \(reader.label) #\(reader.runs) (\(timing))")
-                check(run, reader: reader, output: reader.output(reader.runs), expected: expected, verdict: &verdict, counts: &counts)
+                check(
+                    run, reader: reader, output: reader.output(reader.runs), expected: expected, verdict: &verdict,
+                    counts: &counts)
                 result.add(verdict)
                 reader.runs += 1
                 if startedAfter { reader.readAfterMigration = true }
@@ -145,21 +161,30 @@ struct ReadersDuringMigrationKind: CampaignKind {
         }
         let budget = reference.seconds * Expectations.starvationFactor + Expectations.starvationSlack
         if run.exitCode == 0, run.seconds > budget {
-            verdict.fail(.slow, String(format: "the migration took %.2f s with readers, %.2f s alone: held back by the readers (budget %.2f s)", run.seconds, reference.seconds, budget), run: run)
+            verdict.fail(
+                .slow,
+                String(
+                    format:
+                        "the migration took %.2f s with readers, %.2f s alone: held back by the readers (budget %.2f s)",
+                    run.seconds, reference.seconds, budget), run: run)
         }
         if run.exitCode == 0 {
             verdict.checkAtOneVersion(store, reference.ends, allowed: [2], molt: campaign.molt)
         }
         result.add(verdict)
-        result.notes.append(String(
-            format: "%@ round %d: migration %.2f s with readers, %.2f s alone; reads: %d old, %d new, %d failed, %d at neither version",
-            row, round, run.seconds, reference.seconds, counts["old"]!, counts["new"]!, counts["failed"]!, counts["neither"]!))
+        result.notes.append(
+            String(
+                format:
+                    "%@ round %d: migration %.2f s with readers, %.2f s alone; reads: %d old, %d new, %d failed, %d at neither version",
+                row, round, run.seconds, reference.seconds, counts["old"]!, counts["new"]!, counts["failed"]!,
+                counts["neither"]!))
         if !result.outcomes.contains(where: { !$0.passed }) { try? FileManager.default.removeItem(at: roundFolder) }
         return result
     }
 
     private func check(
-        _ run: ProcessRun, reader: Reader, output: URL?, expected: Expected, verdict: inout Verdict, counts: inout [String: Int]
+        _ run: ProcessRun, reader: Reader, output: URL?, expected: Expected, verdict: inout Verdict,
+        counts: inout [String: Int]
     ) {
         guard verdict.checkSurvived(run), run.exitCode == 0 else {
             counts["failed"]! += 1
@@ -176,7 +201,10 @@ struct ReadersDuringMigrationKind: CampaignKind {
                 counts["new"]! += 1
             } else {
                 counts["neither"]! += 1
-                verdict.fail(.neitherVersion, "the export is neither the pristine store's nor the migrated store's (\(StoreFiles.size(output)) bytes; expected \(StoreFiles.size(expected.oldExport)) or \(StoreFiles.size(expected.newExport)))", run: run)
+                verdict.fail(
+                    .neitherVersion,
+                    "the export is neither the pristine store's nor the migrated store's (\(StoreFiles.size(output)) bytes; expected \(StoreFiles.size(expected.oldExport)) or \(StoreFiles.size(expected.newExport)))",
+                    run: run)
             }
             return
         }
@@ -193,7 +221,9 @@ struct ReadersDuringMigrationKind: CampaignKind {
 
     private static func sameBytes(_ a: URL, _ b: URL) -> Bool {
         guard StoreFiles.size(a) == StoreFiles.size(b) else { return false }
-        guard let left = try? Data(contentsOf: a, options: .alwaysMapped), let right = try? Data(contentsOf: b, options: .alwaysMapped) else {
+        guard let left = try? Data(contentsOf: a, options: .alwaysMapped),
+            let right = try? Data(contentsOf: b, options: .alwaysMapped)
+        else {
             return false
         }
         return left == right

@@ -37,7 +37,8 @@ struct RerunKind: CampaignKind {
                 let arguments = try campaign.fixtures.migrateArguments(store, variant.kind) + variant.options
                 let first = try campaign.molt.run(arguments)
                 guard first.exitCode == 0 else {
-                    verdict.fail(.wrongExit, "the first run must migrate the store (exit 0) before it can be re-run", run: first)
+                    verdict.fail(
+                        .wrongExit, "the first run must migrate the store (exit 0) before it can be re-run", run: first)
                     result.add(verdict)
                     continue
                 }
@@ -45,11 +46,16 @@ struct RerunKind: CampaignKind {
                 let second = try campaign.molt.run(arguments)
                 let after = FileState(of: caseFolder)
                 if verdict.checkSurvived(second) {
-                    verdict.checkExit(second, in: [0], expected: "exit 0: the store is already at version 2, nothing to do")
+                    verdict.checkExit(
+                        second, in: [0], expected: "exit 0: the store is already at version 2, nothing to do")
                     verdict.checkMessage(second)
-                    if second.exitCode == 0 { checkSaysSo(second, json: variant.options.contains("--json"), verdict: &verdict) }
+                    if second.exitCode == 0 {
+                        checkSaysSo(second, json: variant.options.contains("--json"), verdict: &verdict)
+                    }
                 }
-                verdict.checkUnchanged(before: before, after: after, because: "a re-run has nothing to do and must write nothing", run: second)
+                verdict.checkUnchanged(
+                    before: before, after: after, because: "a re-run has nothing to do and must write nothing",
+                    run: second)
                 if !verdict.failed { try? FileManager.default.removeItem(at: caseFolder) }
                 result.add(verdict)
             }
@@ -62,7 +68,8 @@ struct RerunKind: CampaignKind {
         if json {
             let report = try? JSON(parsing: run.stdout)
             if report?["fromVersion"]?.intValue != 2 || report?["toVersion"]?.intValue != 2 {
-                verdict.fail(.wrongMessage, "the JSON report of a re-run must show fromVersion 2 and toVersion 2", run: run)
+                verdict.fail(
+                    .wrongMessage, "the JSON report of a re-run must show fromVersion 2 and toVersion 2", run: run)
             }
         } else if !run.stdoutText.contains(Expectations.alreadyAtVersion(2)) {
             verdict.fail(.wrongMessage, "a re-run must say \"\(Expectations.alreadyAtVersion(2))\"", run: run)

@@ -12,7 +12,8 @@ import Glibc
 /// must still be one.
 struct SigkillKind: CampaignKind {
     let name = "sigkill"
-    let summary = "SIGKILL at a random moment of `molt migrate` (add attribute, rebuild, mapping, split; WAL and rollback journal)"
+    let summary =
+        "SIGKILL at a random moment of `molt migrate` (add attribute, rebuild, mapping, split; WAL and rollback journal)"
 
     /// Failing trials whose files are kept for a reproducer, per migration kind.
     static let keptFailures = 5
@@ -34,7 +35,9 @@ struct SigkillKind: CampaignKind {
             let wal = references[.wal], let rollback = references[.rollback]
         else { return result }
         if wal.ends.newDigest != rollback.ends.newDigest {
-            result.notes.append("\(row): WAL and rollback-journal migrations leave different tables (digests \(hex(wal.ends.newDigest)) and \(hex(rollback.ends.newDigest))); each trial is compared with its own mode's")
+            result.notes.append(
+                "\(row): WAL and rollback-journal migrations leave different tables (digests \(hex(wal.ends.newDigest)) and \(hex(rollback.ends.newDigest))); each trial is compared with its own mode's"
+            )
         }
         var random = campaign.random("sigkill-\(kind.name)")
         let folder = try campaign.folder("sigkill/\(kind.name)")
@@ -48,7 +51,9 @@ struct SigkillKind: CampaignKind {
             try StoreFiles.copy(campaign.fixtures.pristine(objects: objects, log: campaign.log).url(mode), to: store)
             var verdict = Verdict(
                 row: row,
-                name: String(format: "trial %d (%@, kill at %.1f ms of %.1f ms)", trial, mode.rawValue, delay * 1000, reference.seconds * 1000))
+                name: String(
+                    format: "trial %d (%@, kill at %.1f ms of %.1f ms)", trial, mode.rawValue, delay * 1000,
+                    reference.seconds * 1000))
 
             let arguments = try campaign.fixtures.migrateArguments(store, kind)
             let child = try campaign.molt.spawn(arguments)
@@ -72,14 +77,17 @@ struct SigkillKind: CampaignKind {
             if version == 1 { atOld += 1 }
             if version == 2 { atNew += 1 }
             if mode == .rollback, let found = JournalMode(ofFileAt: store), found != .rollback {
-                verdict.fail(.changed, "the store was in rollback-journal mode and must stay so; it is now \(found.rawValue)", run: run)
+                verdict.fail(
+                    .changed, "the store was in rollback-journal mode and must stay so; it is now \(found.rawValue)",
+                    run: run)
             }
             if verdict.failed {
                 kept += 1
                 let files = kept <= Self.keptFailures ? "files as killed: \(asKilled.path)" : "files not kept"
                 verdict.outcome.failures = verdict.outcome.failures.map { failure in
                     var failure = failure
-                    failure.detail += " [migration: \(Shell.quote(campaign.molt.command(arguments))), \(killed ? "killed" : run.outcome); \(files)]"
+                    failure.detail +=
+                        " [migration: \(Shell.quote(campaign.molt.command(arguments))), \(killed ? "killed" : run.outcome); \(files)]"
                     return failure
                 }
             }
@@ -88,9 +96,12 @@ struct SigkillKind: CampaignKind {
             }
             result.add(verdict)
         }
-        result.notes.append(String(
-            format: "%@: uninterrupted run %.0f ms (WAL), %.0f ms (rollback); after the kill %d at version 1, %d at version 2; %d finished before the kill",
-            row, references[.wal]!.seconds * 1000, references[.rollback]!.seconds * 1000, atOld, atNew, finishedFirst))
+        result.notes.append(
+            String(
+                format:
+                    "%@: uninterrupted run %.0f ms (WAL), %.0f ms (rollback); after the kill %d at version 1, %d at version 2; %d finished before the kill",
+                row, references[.wal]!.seconds * 1000, references[.rollback]!.seconds * 1000, atOld, atNew,
+                finishedFirst))
         return result
     }
 }

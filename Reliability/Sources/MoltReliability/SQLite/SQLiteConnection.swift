@@ -106,7 +106,8 @@ enum SQLiteValue: Equatable, Sendable, CustomStringConvertible {
         case SQLITE_TEXT:
             let count = Int(sqlite3_column_bytes(statement, column))
             let pointer = sqlite3_column_text(statement, column)
-            self = .text(pointer.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
+            self = .text(
+                pointer.map { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) } ?? "")
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, column))
             let pointer = sqlite3_column_blob(statement, column)

@@ -35,7 +35,8 @@ struct StoreProbe: Sendable, Equatable {
         var lines: [String] = []
         if integrity != ["ok"] { lines.append("integrity_check: " + integrity.prefix(3).joined(separator: "; ")) }
         if !foreignKeyViolations.isEmpty {
-            lines.append("foreign_key_check: \(foreignKeyViolations.count) violation(s), first \(foreignKeyViolations[0])")
+            lines.append(
+                "foreign_key_check: \(foreignKeyViolations.count) violation(s), first \(foreignKeyViolations[0])")
         }
         if version == nil { lines.append("no readable schemaVersion in _molt_metadata") }
         if let version, Int64(version) != userVersion {
@@ -48,8 +49,12 @@ struct StoreProbe: Sendable, Equatable {
         let db = try SQLiteConnection(url)
         defer { db.close() }
         integrity = try db.rows("PRAGMA integrity_check").compactMap { $0.first?.text }
-        foreignKeyViolations = try db.rows("PRAGMA foreign_key_check").map { $0.map(\.description).joined(separator: " ") }
-        version = try? db.scalar("SELECT value FROM _molt_metadata WHERE key = 'schemaVersion'")?.text.flatMap { Int($0) }
+        foreignKeyViolations = try db.rows("PRAGMA foreign_key_check").map {
+            $0.map(\.description).joined(separator: " ")
+        }
+        version = try? db.scalar("SELECT value FROM _molt_metadata WHERE key = 'schemaVersion'")?.text.flatMap {
+            Int($0)
+        }
         userVersion = try db.scalar("PRAGMA user_version")?.int ?? -1
         historyCount = Int((try? db.scalar("SELECT COUNT(*) FROM _molt_history")?.int) ?? -1)
         digest = try StoreProbe.digest(db)
@@ -60,10 +65,12 @@ struct StoreProbe: Sendable, Equatable {
         var fnv = FNV()
         let master = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
         for row in master { for value in row { value.hash(into: &fnv) } }
-        let tables = try db.rows("""
+        let tables = try db.rows(
+            """
             SELECT name FROM sqlite_master WHERE type = 'table' AND name <> '_molt_history' AND name NOT LIKE 'sqlite_%'
             ORDER BY name
-            """).compactMap { $0.first?.text }
+            """
+        ).compactMap { $0.first?.text }
         for table in tables {
             fnv.add(table)
             let quoted = SQLiteValue.identifier(table)

@@ -38,7 +38,9 @@ private struct JSONParser {
 
     mutating func expect(_ byte: UInt8) throws {
         skipSpace()
-        guard offset < bytes.count, bytes[offset] == byte else { throw error("expected '\(Character(UnicodeScalar(byte)))'") }
+        guard offset < bytes.count, bytes[offset] == byte else {
+            throw error("expected '\(Character(UnicodeScalar(byte)))'")
+        }
         offset += 1
     }
 
@@ -107,7 +109,9 @@ private struct JSONParser {
             let byte = bytes[offset]
             if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") {
                 offset += 1
-            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") {
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                || byte == UInt8(ascii: "+")
+            {
                 isInteger = false
                 offset += 1
             } else {
@@ -126,7 +130,9 @@ private struct JSONParser {
         var scalars = String.UnicodeScalarView()
         var run = offset
         func flush(_ end: Int) {
-            scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<end]), as: UTF8.self).unicodeScalars)
+            scalars.append(
+                contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<end]), as: UTF8.self)
+                    .unicodeScalars)
         }
         while offset < bytes.count {
             let byte = bytes[offset]
@@ -169,7 +175,8 @@ private struct JSONParser {
 
     mutating func hex4() throws -> UInt32 {
         guard offset + 4 <= bytes.count,
-            let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self), radix: 16)
+            let value = UInt32(
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + 4]), as: UTF8.self), radix: 16)
         else { throw error("bad \\u escape") }
         offset += 4
         return value

@@ -10,7 +10,9 @@ extension SQLiteConnection {
 
     func stampApplicationID(_ id: Int32) throws { try execute(.read, "PRAGMA application_id = \(id)") }
 
-    func stampSchemaVersion(_ version: Int) throws { try execute(.read, "PRAGMA user_version = \(Int32(clamping: version))") }
+    func stampSchemaVersion(_ version: Int) throws {
+        try execute(.read, "PRAGMA user_version = \(Int32(clamping: version))")
+    }
 
     /// SQLite files may come from any earlier Molt.
     var mayPredateCurrentFormat: Bool { true }

@@ -26,9 +26,13 @@ extension SQLiteConnection {
     func raiseIdentifierMark(of table: String, to mark: Int64) throws {
         // Read first: a rebuild of a table whose newest objects were never deleted writes nothing here.
         switch try identifierMark(of: table) {
-        case nil: try execute(.bookkeeping, "INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)", [.string(table), .int(mark)])
+        case nil:
+            try execute(
+                .bookkeeping, "INSERT INTO main.sqlite_sequence (name, seq) VALUES (?, ?)",
+                [.string(table), .int(mark)])
         case let current? where current < mark:
-            try execute(.bookkeeping, "UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?", [.int(mark), .string(table)])
+            try execute(
+                .bookkeeping, "UPDATE main.sqlite_sequence SET seq = ? WHERE name = ?", [.int(mark), .string(table)])
         default: return
         }
     }
@@ -48,7 +52,8 @@ extension SQLiteConnection {
         let plain = "\(dialect.quote(StoreLayout.idColumn)) INTEGER PRIMARY KEY"
         try mapping {
             // `sqlite_sequence` exists once an AUTOINCREMENT table was created; make sure it does.
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS main.\"_molt_sequence_probe\" (x INTEGER PRIMARY KEY AUTOINCREMENT)")
+            try db.execute(
+                sql: "CREATE TABLE IF NOT EXISTS main.\"_molt_sequence_probe\" (x INTEGER PRIMARY KEY AUTOINCREMENT)")
             try db.execute(sql: "DROP TABLE main.\"_molt_sequence_probe\"")
             let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
             try db.execute(sql: "PRAGMA writable_schema = ON")
@@ -63,7 +68,8 @@ extension SQLiteConnection {
             try db.execute(sql: "PRAGMA writable_schema = OFF")
         }
         for table in legacy {
-            let top = try fetchInt("SELECT MAX(\(dialect.quote(StoreLayout.idColumn))) FROM \(dialect.quote(table))") ?? 0
+            let top =
+                try fetchInt("SELECT MAX(\(dialect.quote(StoreLayout.idColumn))) FROM \(dialect.quote(table))") ?? 0
             try raiseIdentifierMark(of: table, to: top)
         }
         // The definitions are read back: one that did not take makes the transaction roll back.
@@ -71,7 +77,8 @@ extension SQLiteConnection {
         guard left.isEmpty else {
             throw MoltError(
                 .migrationFailed,
-                "Table(s) \(left.joined(separator: ", ")) could not be given AUTOINCREMENT identifiers; nothing was changed. Run `molt check` on the store and report the output.")
+                "Table(s) \(left.joined(separator: ", ")) could not be given AUTOINCREMENT identifiers; nothing was changed. Run `molt check` on the store and report the output."
+            )
         }
         return legacy
     }

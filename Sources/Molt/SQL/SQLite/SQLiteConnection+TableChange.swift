@@ -1,6 +1,8 @@
 extension SQLiteConnection {
     func indexNames() throws -> [String] {
-        try fetchRows("SELECT name FROM sqlite_master WHERE type = 'index'", types: [.string]).compactMap { $0.first?.string }
+        try fetchRows("SELECT name FROM sqlite_master WHERE type = 'index'", types: [.string]).compactMap {
+            $0.first?.string
+        }
     }
 
     /// Alters or rebuilds one table; a table is rebuilt at most once.
@@ -33,7 +35,9 @@ extension SQLiteConnection {
                     used.insert(name)
                     if name != column.name { renames.append((name, column.name)) }
                 case .literal(let value):
-                    adds.append(value.isNull ? definition(column.name) : "\(definition(column.name)) DEFAULT \(dialect.literal(value))")
+                    adds.append(
+                        value.isNull
+                            ? definition(column.name) : "\(definition(column.name)) DEFAULT \(dialect.literal(value))")
                 case .converted, .coalesce, .sql:
                     rebuild = true
                 }
@@ -93,12 +97,15 @@ extension SQLiteConnection {
     /// sparse the identifiers), so that progress is reported (and a cancellation honoured) while a large table
     /// is copied.
     private func copyInChunks(
-        into target: String, columns: [String], from table: String, sources: [String], progress: (Int, Int) throws -> Void
+        into target: String, columns: [String], from table: String, sources: [String],
+        progress: (Int, Int) throws -> Void
     ) throws -> Int {
         let q = dialect.quote
         let id = q(StoreLayout.idColumn)
         let total = Int(try fetchInt("SELECT COUNT(*) FROM \(q(table))") ?? 0)
-        let insert = try makeStatement(.insert(into: target, explicitID: true), """
+        let insert = try makeStatement(
+            .insert(into: target, explicitID: true),
+            """
             INSERT INTO \(q(target)) (\(columns.map(q).joined(separator: ", ")))
             SELECT \(sources.joined(separator: ", ")) FROM \(q(table)) WHERE \(id) > ? ORDER BY \(id) LIMIT \(Self.rebuildChunk)
             """)
@@ -119,7 +126,8 @@ extension SQLiteConnection {
         guard copied == total else {
             throw MoltError(
                 .migrationFailed,
-                "Rebuilding table '\(table)' copied \(copied) of its \(total) rows, so the migration was stopped and rolled back; nothing was lost. An expression that combines rows (count, sum, a window function) in a mapping does this: compute such values in a custom stage.")
+                "Rebuilding table '\(table)' copied \(copied) of its \(total) rows, so the migration was stopped and rolled back; nothing was lost. An expression that combines rows (count, sum, a window function) in a mapping does this: compute such values in a custom stage."
+            )
         }
         return copied
     }

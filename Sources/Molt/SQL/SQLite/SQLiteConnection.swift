@@ -83,7 +83,8 @@ final class SQLiteConnection: SQLConnection {
 
     func tableNames() throws -> [String] {
         try mapping {
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND NOT (name GLOB 'sqlite_*')")
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND NOT (name GLOB 'sqlite_*')")
         }
     }
 
@@ -93,7 +94,9 @@ final class SQLiteConnection: SQLConnection {
     func lockForChange(_ table: String) throws {}
 
     func tableExists(_ table: String) throws -> Bool {
-        try fetchInt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1", [.string(table)]) != nil
+        try fetchInt(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE LIMIT 1", [.string(table)])
+            != nil
     }
 
     func columnNames(in table: String) throws -> [String] {
@@ -116,7 +119,9 @@ final class SQLiteConnection: SQLConnection {
 
     static func columns(_ table: String, _ db: Database) throws -> [ColumnInfo] {
         try Row.fetchAll(db, sql: "PRAGMA table_info(\(SQLiteDialect.shared.quote(table)))").map { row in
-            ColumnInfo(name: row["name"], type: row["type"] ?? "", notNull: row["notnull"] == 1, primaryKey: (row["pk"] as Int? ?? 0) > 0)
+            ColumnInfo(
+                name: row["name"], type: row["type"] ?? "", notNull: row["notnull"] == 1,
+                primaryKey: (row["pk"] as Int? ?? 0) > 0)
         }
     }
 
@@ -127,7 +132,8 @@ final class SQLiteConnection: SQLConnection {
             let columns = try Row.fetchAll(db, sql: "PRAGMA index_info(\(q(name)))")
                 .sorted { ($0["seqno"] as Int? ?? 0) < ($1["seqno"] as Int? ?? 0) }
                 .compactMap { $0["name"] as String? }
-            return SQLIndexInfo(name: name, columns: columns, isUnique: row["unique"] == 1, isExplicit: row["origin"] == "c")
+            return SQLIndexInfo(
+                name: name, columns: columns, isUnique: row["unique"] == 1, isExplicit: row["origin"] == "c")
         }
     }
 
@@ -153,7 +159,9 @@ final class SQLiteConnection: SQLConnection {
             for start in stride(from: 0, to: groups.count, by: batch) {
                 let fresh = try DatabaseQueue()
                 try fresh.write { db in
-                    for statement in groups[start..<min(start + batch, groups.count)].joined() { try db.execute(sql: statement) }
+                    for statement in groups[start..<min(start + batch, groups.count)].joined() {
+                        try db.execute(sql: statement)
+                    }
                     shapes.merge(try Self.shapes(db)) { first, _ in first }
                 }
             }
@@ -190,7 +198,10 @@ final class SQLiteConnection: SQLConnection {
     /// The tables that are neither SQLite's nor Molt's own.
     static func applicationTables(_ db: Database) throws -> [String] {
         try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND NOT (name GLOB 'sqlite_*') AND NOT (name GLOB '_molt_*') ORDER BY name")
+            db,
+            sql:
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND NOT (name GLOB 'sqlite_*') AND NOT (name GLOB '_molt_*') ORDER BY name"
+        )
     }
 
     /// The shapes of the application's tables, as SQLite reports them.
@@ -210,9 +221,10 @@ final class SQLiteConnection: SQLConnection {
                 order.append(column.name)
             }
             let references = Set(try Self.foreignKeys(table, db).map { "\($0.from) → \($0.table)(\($0.to))" })
-            let indexes = Set(try Self.indexes(table, db).map { index in
-                "\(index.isUnique ? "unique" : "index")(\(index.columns.joined(separator: ", ")))"
-            })
+            let indexes = Set(
+                try Self.indexes(table, db).map { index in
+                    "\(index.isUnique ? "unique" : "index")(\(index.columns.joined(separator: ", ")))"
+                })
             result[table] = SQLTableShape(columns: columns, references: references, indexes: indexes, order: order)
         }
         return result

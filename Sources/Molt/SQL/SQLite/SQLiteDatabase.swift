@@ -106,7 +106,8 @@ package final class SQLiteDatabase: SQLFileDatabase {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in SQLiteFunctions.register(in: db) }
-        return SQLiteDatabase(queue: try DatabaseQueue(configuration: configuration), path: ":memory:", settings: Settings())
+        return SQLiteDatabase(
+            queue: try DatabaseQueue(configuration: configuration), path: ":memory:", settings: Settings())
     }
 
     private func mapping<T>(_ context: SQLiteErrors.Context, _ body: () throws -> T) throws -> T {
@@ -190,7 +191,9 @@ package final class SQLiteDatabase: SQLFileDatabase {
 
     /// The journal mode the file is in: `wal`, `delete`, `truncate`, `persist`, `memory` or `off`.
     package func journalMode() throws -> String {
-        try mapping(.file(path)) { try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete" } }
+        try mapping(.file(path)) {
+            try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete" }
+        }
     }
 
     /// Switches the file to write-ahead logging (a file already in WAL mode is not written to).
@@ -200,7 +203,8 @@ package final class SQLiteDatabase: SQLFileDatabase {
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
                     throw MoltError(
                         .ioError,
-                        "SQLite could not switch the store at \(path) to write-ahead logging; open it with `journalMode = .rollback`.")
+                        "SQLite could not switch the store at \(path) to write-ahead logging; open it with `journalMode = .rollback`."
+                    )
                 }
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
@@ -269,7 +273,9 @@ package final class SQLiteDatabase: SQLFileDatabase {
             do {
                 lines = try String.fetchAll(db, sql: sql)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
-                problems.append("the check stopped on a page SQLite cannot read (\(error.message ?? "database disk image is malformed"))")
+                problems.append(
+                    "the check stopped on a page SQLite cannot read (\(error.message ?? "database disk image is malformed"))"
+                )
                 continue
             }
             guard lines != ["ok"] else { continue }

@@ -47,7 +47,8 @@ package struct SQLiteDialect: SQLDialect {
         case (.int, .string): return "CAST(\(expression) AS TEXT)"
         case (.double, .string): return "\(SQLiteFunctions.doubleText)(\(expression))"
         case (.date, .string): return "\(SQLiteFunctions.dateText)(\(expression))"
-        case (.bool, .string): return "(CASE WHEN \(expression) IS NULL THEN NULL WHEN \(expression) = 0 THEN 'false' ELSE 'true' END)"
+        case (.bool, .string):
+            return "(CASE WHEN \(expression) IS NULL THEN NULL WHEN \(expression) = 0 THEN 'false' ELSE 'true' END)"
         default: return expression
         }
     }

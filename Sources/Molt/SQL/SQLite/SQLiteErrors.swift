@@ -22,7 +22,10 @@ package enum SQLiteErrors {
             case .objects: return ("the store", "the transaction was rolled back")
             case .file(let path): return ("the store at \(path)", "nothing was written")
             case .migration(let from, let to):
-                return ("the store", "the migration from version \(from) to \(to) was rolled back and the store is still at version \(from)")
+                return (
+                    "the store",
+                    "the migration from version \(from) to \(to) was rolled back and the store is still at version \(from)"
+                )
             }
         }
     }
@@ -61,33 +64,44 @@ package enum SQLiteErrors {
     }
 
     static func map(
-        code extended: Int32, message: String, sql: String?, systemErrno: Int32?, _ context: Context, cause: (any Error)?
+        code extended: Int32, message: String, sql: String?, systemErrno: Int32?, _ context: Context,
+        cause: (any Error)?
     ) -> MoltError {
         let primary = extended & 0xFF
         let (subject, nothing) = context.phrases
         // SQLite refusing the statement itself (syntax, unknown name, constraint, type), as opposed to a failure of
         // the file, the disk or a lock: callers that ran SQL of the app's (a mapping) name their own part.
-        let refused = [SQLITE_ERROR, SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_RANGE, SQLITE_TOOBIG, SQLITE_AUTH].contains(primary)
+        let refused = [SQLITE_ERROR, SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_RANGE, SQLITE_TOOBIG, SQLITE_AUTH]
+            .contains(primary)
         let wrapped: (any Error)? = refused ? SQLStatementRefusal(message: message, cause: cause) : cause
         func error(_ code: MoltError.Code, _ text: String) -> MoltError {
             MoltError(code, text, sql: sql, cause: wrapped)
         }
         // SQLite reports ENOSPC as SQLITE_FULL, but EFBIG only as a failed write, and the errno it keeps may be
         // overwritten by the rollback that follows: a failed write under a finite `ulimit -f` is taken for it.
-        let tooBig = systemErrno == EFBIG || (extended == SQLITE_IOERR | (3 << 8) && fileSizeIsLimited)  // SQLITE_IOERR_WRITE
+        let ioErrorWrite = SQLITE_IOERR | (3 << 8)  // SQLITE_IOERR_WRITE
+        let tooBig = systemErrno == EFBIG || (extended == ioErrorWrite && fileSizeIsLimited)
         let fullOrTooBig = systemErrno == ENOSPC || tooBig
         switch primary {
         case SQLITE_CONSTRAINT:
             return error(.constraintViolation, "A constraint was violated: \(message).")
         case SQLITE_FULL:
-            return error(.diskFull, "The disk is full while writing \(subject); \(nothing). Free some space and try again.")
+            return error(
+                .diskFull, "The disk is full while writing \(subject); \(nothing). Free some space and try again.")
         case SQLITE_IOERR where fullOrTooBig:
             let reason = tooBig ? "the process's file size limit (`ulimit -f`) was reached" : "the disk is full"
-            return error(.diskFull, "Writing \(subject) failed because \(reason); \(nothing). Free some space (or raise the limit) and try again.")
+            return error(
+                .diskFull,
+                "Writing \(subject) failed because \(reason); \(nothing). Free some space (or raise the limit) and try again."
+            )
         case SQLITE_TOOBIG:
-            return error(.invalidValue, "A value or statement is larger than SQLite accepts (\(message)); \(nothing). Store smaller values.")
+            return error(
+                .invalidValue,
+                "A value or statement is larger than SQLite accepts (\(message)); \(nothing). Store smaller values.")
         case SQLITE_IOERR:
-            return error(.ioError, "SQLite could not read or write \(subject): \(message); \(nothing). Check the disk and try again.")
+            return error(
+                .ioError,
+                "SQLite could not read or write \(subject): \(message); \(nothing). Check the disk and try again.")
         case SQLITE_INTERRUPT:
             return error(.cancelled, "The work was interrupted; \(nothing).")
         default:
@@ -106,24 +120,34 @@ package enum SQLiteErrors {
             if case .file(let path) = context {
                 return error(
                     .corruptStore,
-                    "The file at \(path) is not a readable Molt store: \(message). It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written.")
+                    "The file at \(path) is not a readable Molt store: \(message). It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."
+                )
             }
             return error(.corruptStore, "The store is damaged: \(message). Restore it from a backup.")
         case SQLITE_BUSY, SQLITE_LOCKED:
             if case .file(let path) = context {
                 return error(
                     .locked,
-                    "The store at \(path) stayed locked by another process (one migrating it takes the lock for the whole run); nothing was written. Open it again later, or raise `Store.Options.migrationWaitTimeout`.")
+                    "The store at \(path) stayed locked by another process (one migrating it takes the lock for the whole run); nothing was written. Open it again later, or raise `Store.Options.migrationWaitTimeout`."
+                )
             }
             return error(
-                .locked, "The store is locked by another connection or process (\(message)); \(nothing). Try again once it is done.")
+                .locked,
+                "The store is locked by another connection or process (\(message)); \(nothing). Try again once it is done."
+            )
         case SQLITE_READONLY:
-            return error(.readOnly, "\(subject.prefix(1).uppercased() + subject.dropFirst()) cannot be written (\(message)); \(nothing). Check the file's permissions, or open it for writing.")
+            return error(
+                .readOnly,
+                "\(subject.prefix(1).uppercased() + subject.dropFirst()) cannot be written (\(message)); \(nothing). Check the file's permissions, or open it for writing."
+            )
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
             if case .file(let path) = context {
-                return error(.ioError, "The store at \(path) cannot be opened: \(message). Check the path and its permissions.")
+                return error(
+                    .ioError, "The store at \(path) cannot be opened: \(message). Check the path and its permissions.")
             }
-            return error(.ioError, "SQLite cannot open a file it needs (\(message)); \(nothing). Check the folder's permissions.")
+            return error(
+                .ioError, "SQLite cannot open a file it needs (\(message)); \(nothing). Check the folder's permissions."
+            )
         default:
             if case .file(let path) = context {
                 return error(.ioError, "SQLite failed on \(path): \(message).")

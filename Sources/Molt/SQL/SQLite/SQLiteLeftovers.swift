@@ -70,13 +70,15 @@ struct SQLiteLeftovers {
         switch recoverableLeftover() {
         case .journal:
             throw needsRecovery(
-                "a rollback journal (\(path)-journal, \(size(SQLiteFiles.journal)) bytes) left by a process that stopped in the middle of a write")
+                "a rollback journal (\(path)-journal, \(size(SQLiteFiles.journal)) bytes) left by a process that stopped in the middle of a write"
+            )
         case .log:
             // Committed changes not yet copied into the file: SQLite reads them through the index, changing only
             // the index; without one it would create it.
             if isWALMode() && exists(SQLiteFiles.shm) { return .readOnly }
             throw needsRecovery(
-                "a write-ahead log (\(path)-wal, \(size(SQLiteFiles.wal)) bytes) with committed changes, left by a process that stopped before it closed the store")
+                "a write-ahead log (\(path)-wal, \(size(SQLiteFiles.wal)) bytes) with committed changes, left by a process that stopped before it closed the store"
+            )
         case nil:
             // A header whose journal versions SQLite does not know as a writer (3 and up makes the file read-only
             // to SQLite, which then cannot remove the `-wal` and `-shm` a WAL reader creates) is read alone too.
@@ -88,7 +90,8 @@ struct SQLiteLeftovers {
     private func needsRecovery(_ what: String) -> MoltError {
         MoltError(
             .needsRecovery,
-            "The store at \(path) has \(what). A read command does not apply or discard it, and nothing was written. Run `molt recover \(path)` (or open the store for writing with `Store.open`), then try again.")
+            "The store at \(path) has \(what). A read command does not apply or discard it, and nothing was written. Run `molt recover \(path)` (or open the store for writing with `Store.open`), then try again."
+        )
     }
 
     /// Whether bytes 18 and 19 of the header say write-ahead logging.
@@ -170,11 +173,14 @@ struct SQLiteWALFile {
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
+            | UInt32(bytes[offset + 3])
     }
 
     /// SQLite's WAL checksum over 8-byte chunks, continuing from `start`.
-    private static func checksum(_ bytes: ArraySlice<UInt8>, _ littleEndian: Bool, _ start: (UInt32, UInt32)) -> (UInt32, UInt32) {
+    private static func checksum(
+        _ bytes: ArraySlice<UInt8>, _ littleEndian: Bool, _ start: (UInt32, UInt32)
+    ) -> (UInt32, UInt32) {
         var (s1, s2) = start
         var index = bytes.startIndex
         func word(_ i: Int) -> UInt32 {

@@ -29,7 +29,9 @@ final class SQLiteQueryChecker: SQLQueryChecker {
     /// A scratch database with `schema`'s tables (empty).
     init(schema: Schema) throws {
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(":memory:", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let handle else {
+        guard sqlite3_open_v2(":memory:", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+            let handle
+        else {
             throw MoltError(.ioError, "SQLite could not open an in-memory database to check a mapping's SQL.")
         }
         connection = handle
@@ -37,14 +39,18 @@ final class SQLiteQueryChecker: SQLQueryChecker {
         let ddl = SchemaDDL(dialect: SQLiteDialect.shared)
         for statement in ddl.createChanges(schema).map(ddl.sql(for:)) {
             guard sqlite3_exec(handle, statement, nil, nil, nil) == SQLITE_OK else {
-                throw MoltError(.ioError, "SQLite could not build the tables of version \(schema.version) to check a mapping's SQL.")
+                throw MoltError(
+                    .ioError, "SQLite could not build the tables of version \(schema.version) to check a mapping's SQL."
+                )
             }
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_set_authorizer(handle, { context, action, first, second, _, _ in
-            let checker = Unmanaged<SQLiteQueryChecker>.fromOpaque(context!).takeUnretainedValue()
-            return checker.authorize(action, first.map { String(cString: $0) }, second.map { String(cString: $0) })
-        }, context)
+        sqlite3_set_authorizer(
+            handle,
+            { context, action, first, second, _, _ in
+                let checker = Unmanaged<SQLiteQueryChecker>.fromOpaque(context!).takeUnretainedValue()
+                return checker.authorize(action, first.map { String(cString: $0) }, second.map { String(cString: $0) })
+            }, context)
     }
 
     deinit { sqlite3_close_v2(connection) }
@@ -79,11 +85,15 @@ final class SQLiteQueryChecker: SQLQueryChecker {
             return "it is more than one statement"
         }
         guard sqlite3_stmt_readonly(statement) != 0 else { return "it writes" }
-        guard sqlite3_column_count(statement) == 1 else { return "it gives \(sqlite3_column_count(statement)) values, not one" }
+        guard sqlite3_column_count(statement) == 1 else {
+            return "it gives \(sqlite3_column_count(statement)) values, not one"
+        }
         return nil
     }
 }
 
 extension SQLiteDialect {
-    package func queryChecker(for schema: Schema) throws -> any SQLQueryChecker { try SQLiteQueryChecker(schema: schema) }
+    package func queryChecker(for schema: Schema) throws -> any SQLQueryChecker {
+        try SQLiteQueryChecker(schema: schema)
+    }
 }

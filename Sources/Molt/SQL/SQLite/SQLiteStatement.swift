@@ -30,7 +30,9 @@ struct SQLiteStatement: SQLStatement {
         case .bool(let v): code = sqlite3_bind_int64(handle, position, v ? 1 : 0)
         case .double(let v):
             guard !v.isNaN else {
-                throw MoltError(.invalidValue, "NaN cannot be stored: SQLite would keep it as null. Store a number, or null explicitly.")
+                throw MoltError(
+                    .invalidValue,
+                    "NaN cannot be stored: SQLite would keep it as null. Store a number, or null explicitly.")
             }
             code = sqlite3_bind_double(handle, position, v)
         case .date(let v): code = sqlite3_bind_double(handle, position, v.timeIntervalSince1970)
@@ -38,7 +40,8 @@ struct SQLiteStatement: SQLStatement {
         case .uuid(let v): code = Self.bindText(v.uuidString, handle, position)
         case .data(let v):
             code = v.withUnsafeBytes { bytes in
-                sqlite3_bind_blob64(handle, position, bytes.baseAddress ?? Self.empty, sqlite3_uint64(bytes.count), Self.transient)
+                sqlite3_bind_blob64(
+                    handle, position, bytes.baseAddress ?? Self.empty, sqlite3_uint64(bytes.count), Self.transient)
             }
         }
         guard code == SQLITE_OK else { throw error(code) }
@@ -152,7 +155,8 @@ struct SQLiteStatement: SQLStatement {
         return Data(bytes: bytes, count: count)
     }
 
-    nonisolated(unsafe) static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    nonisolated(unsafe) static let transient = unsafeBitCast(
+        OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
     nonisolated(unsafe) private static let empty = UnsafeRawPointer(bitPattern: 1)!
 
     /// Binds text with its byte count: a NUL inside is stored, not an end.

@@ -38,24 +38,37 @@ enum ImportInputs {
         let refused: Set<Int32> = [3]
         let robust = Expectations.exitsForFileProblems
         var mutations: [Mutation] = [
-            ("sides-disagree-owner-forgets-pet", edit { owners, _ in
-                owners[ownerIndex]["pets"] = .array(data.owners[ownerIndex].pets.filter { $0 != petID }.map(JSON.int))
-            }, refused),
-            ("sides-disagree-two-owners-claim-pet", edit { owners, _ in
-                owners[otherIndex]["pets"] = .array((data.owners[otherIndex].pets + [petID]).map(JSON.int))
-            }, refused),
+            (
+                "sides-disagree-owner-forgets-pet",
+                edit { owners, _ in
+                    owners[ownerIndex]["pets"] = .array(
+                        data.owners[ownerIndex].pets.filter { $0 != petID }.map(JSON.int))
+                }, refused
+            ),
+            (
+                "sides-disagree-two-owners-claim-pet",
+                edit { owners, _ in
+                    owners[otherIndex]["pets"] = .array((data.owners[otherIndex].pets + [petID]).map(JSON.int))
+                }, refused
+            ),
             ("sides-disagree-pet-names-other-owner", pet("owner", .int(otherID)), refused),
-            ("duplicate-pet-id", edit { _, pets in
-                var copy = pets[petIndex]
-                copy["name"] = "twin"
-                copy["owner"] = .null
-                pets.append(copy)
-            }, refused),
-            ("duplicate-owner-id", edit { owners, _ in
-                var copy = owners[otherIndex]
-                copy["pets"] = []
-                owners.append(copy)
-            }, refused),
+            (
+                "duplicate-pet-id",
+                edit { _, pets in
+                    var copy = pets[petIndex]
+                    copy["name"] = "twin"
+                    copy["owner"] = .null
+                    pets.append(copy)
+                }, refused
+            ),
+            (
+                "duplicate-owner-id",
+                edit { owners, _ in
+                    var copy = owners[otherIndex]
+                    copy["pets"] = []
+                    owners.append(copy)
+                }, refused
+            ),
             ("id-text", pet("_id", "1"), refused),
             ("id-fraction", pet("_id", .double(1.5)), refused),
             ("weight-text", pet("weight", "heavy"), refused),
@@ -67,9 +80,15 @@ enum ImportInputs {
             ("name-number", pet("name", 5), refused),
             ("name-null", pet("name", .null), refused),
             ("name-missing", pet("name", nil), refused),
-            ("name-nested-deeply", Data(text.replacingOccurrences(
-                of: "\"name\":\(JSON.string(data.pets[petIndex].name).text())",
-                with: "\"name\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8), refused),
+            (
+                "name-nested-deeply",
+                Data(
+                    text.replacingOccurrences(
+                        of: "\"name\":\(JSON.string(data.pets[petIndex].name).text())",
+                        with: "\"name\":" + String(repeating: "[", count: 100_000)
+                            + String(repeating: "]", count: 100_000)
+                    ).utf8), refused
+            ),
             ("birth-text", pet("birth", "yesterday"), refused),
             ("chip-not-uuid", pet("chip", "not-a-uuid"), refused),
             ("photo-not-base64", pet("photo", "!!!"), refused),
@@ -112,17 +131,29 @@ enum ImportInputs {
     /// into the existing store at version 1.
     static func cases(_ mutations: [Mutation], schema: URL) -> [InputCase] {
         mutations.map { name, data, allowed in
-            let expected = allowed == InputRun.refused ? InputRun.refusedText : "one of \(allowed.sorted()) (no crash, no change on refusal)"
+            let expected =
+                allowed == InputRun.refused
+                ? InputRun.refusedText : "one of \(allowed.sorted()) (no crash, no change on refusal)"
             return InputCase(
                 family: "import", name: name, files: { _ in ["data.json": data] },
                 runs: [
                     InputRun(
                         command: "import-new",
-                        arguments: { ["import", $0.appendingPathComponent("new.sqlite").path, "--schema", schema.path, $0.appendingPathComponent("data.json").path] },
+                        arguments: {
+                            [
+                                "import", $0.appendingPathComponent("new.sqlite").path, "--schema", schema.path,
+                                $0.appendingPathComponent("data.json").path,
+                            ]
+                        },
                         readsOnly: false, allowed: allowed, expected: expected),
                     InputRun(
                         command: "import-existing",
-                        arguments: { ["import", $0.appendingPathComponent("store.sqlite").path, "--schema", schema.path, $0.appendingPathComponent("data.json").path] },
+                        arguments: {
+                            [
+                                "import", $0.appendingPathComponent("store.sqlite").path, "--schema", schema.path,
+                                $0.appendingPathComponent("data.json").path,
+                            ]
+                        },
                         readsOnly: false, allowed: allowed, expected: expected),
                 ])
         }

@@ -40,11 +40,13 @@ extension InputCase {
     func check(_ run: InputRun, store: URL, runsFolder: URL, campaign: Campaign) -> CaseOutcome {
         var verdict = Verdict(row: "damaged-input \(family)", name: "\(name): \(run.command)")
         do {
-            let folder = try StoreFiles.freshFolder(runsFolder.appendingPathComponent(StoreFiles.safeName("\(family)-\(name)-\(run.command)")))
+            let folder = try StoreFiles.freshFolder(
+                runsFolder.appendingPathComponent(StoreFiles.safeName("\(family)-\(name)-\(run.command)")))
             try StoreFiles.copy(store, to: folder.appendingPathComponent("store.sqlite"))
             for (file, data) in files(folder) {
                 let url = folder.appendingPathComponent(file)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try data.write(to: url)
             }
             let before = FileState(of: folder)
@@ -60,10 +62,12 @@ extension InputCase {
                 verdict.checkUnchanged(before: before, after: after, because: "check only reads", run: result)
             } else {
                 verdict.checkFileCommand(
-                    result, before: before, after: after, readsOnly: run.readsOnly, allowed: run.allowed, expected: run.expected)
+                    result, before: before, after: after, readsOnly: run.readsOnly, allowed: run.allowed,
+                    expected: run.expected)
             }
             if let budget = run.budget, !result.timedOut, result.seconds > budget {
-                verdict.fail(.slow, String(format: "it took %.2f s; the budget is %.1f s", result.seconds, budget), run: result)
+                verdict.fail(
+                    .slow, String(format: "it took %.2f s; the budget is %.1f s", result.seconds, budget), run: result)
             }
             if !verdict.failed { try? FileManager.default.removeItem(at: folder) }
         } catch {

@@ -14,20 +14,25 @@ enum JSONMutation {
         return replace(&json, path: "", depth: 0, with: replacement, random: &random)
     }
 
-    private static func replace(_ json: inout JSON, path: String, depth: Int, with replacement: JSON, random: inout SeededGenerator) -> String {
+    private static func replace(
+        _ json: inout JSON, path: String, depth: Int, with replacement: JSON, random: inout SeededGenerator
+    ) -> String {
         // Go deeper with a probability that leaves every level a fair chance.
         let stopHere = random.chance(depth == 0 ? 0.05 : 0.3)
         switch json {
         case .object(var fields) where !fields.isEmpty && !stopHere:
             let key = fields.keys.sorted()[Int.random(in: 0..<fields.count, using: &random)]
             var child = fields[key]!
-            let childPath = replace(&child, path: path.isEmpty ? key : "\(path).\(key)", depth: depth + 1, with: replacement, random: &random)
+            let childPath = replace(
+                &child, path: path.isEmpty ? key : "\(path).\(key)", depth: depth + 1, with: replacement,
+                random: &random)
             fields[key] = child
             json = .object(fields)
             return childPath
         case .array(var items) where !items.isEmpty && !stopHere:
             let index = Int.random(in: 0..<items.count, using: &random)
-            let childPath = replace(&items[index], path: "\(path)[\(index)]", depth: depth + 1, with: replacement, random: &random)
+            let childPath = replace(
+                &items[index], path: "\(path)[\(index)]", depth: depth + 1, with: replacement, random: &random)
             json = .array(items)
             return childPath
         default:

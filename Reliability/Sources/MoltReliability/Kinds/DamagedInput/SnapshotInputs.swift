@@ -18,7 +18,8 @@ enum SnapshotInputs {
 
         static let invalid = Expected(diff: [3], plan: [3], migrate: [3], check: [3], text: InputRun.refusedText)
         static let robust = Expected(
-            diff: [0, 3], plan: Expectations.exitsForFileProblems, migrate: Expectations.exitsForFileProblems, check: [0, 1, 3],
+            diff: [0, 3], plan: Expectations.exitsForFileProblems, migrate: Expectations.exitsForFileProblems,
+            check: [0, 1, 3],
             text: "a documented status (no crash, no usage error)")
     }
 
@@ -56,7 +57,9 @@ enum SnapshotInputs {
     /// The fixed cases: (name, file content, expected statuses, file name in the `check` folder).
     static func fixed() -> [(String, Data, Expected, String)] {
         let text = base.text()
-        let deep = #"{"formatVersion":1,"version":2,"entities":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let deep =
+            #"{"formatVersion":1,"version":2,"entities":"# + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + "}"
         let cases: [(String, JSON, Expected)] = [
             ("version-string", withKey("version", "2"), .invalid),
             ("version-fraction", withKey("version", .double(2.5)), .invalid),
@@ -76,44 +79,128 @@ enum SnapshotInputs {
             ("entity-name-number", firstEntityName(123), .invalid),
             ("entity-name-empty", firstEntityName(""), .invalid),
             ("entity-name-sql", firstEntityName(#"Owner"; DROP TABLE "Pet"; --"#), .invalid),
-            ("entity-name-molt-metadata", addingEntities([ClinicSchema.entity("_molt_metadata", attributes: [])]), .invalid),
-            ("entity-name-molt-history", addingEntities([ClinicSchema.entity("_molt_history", attributes: [])]), .invalid),
-            ("entity-name-sqlite-master", addingEntities([ClinicSchema.entity("sqlite_master", attributes: [])]), .invalid),
-            ("entity-name-sqlite-sequence", addingEntities([ClinicSchema.entity("sqlite_sequence", attributes: [])]), .invalid),
+            (
+                "entity-name-molt-metadata", addingEntities([ClinicSchema.entity("_molt_metadata", attributes: [])]),
+                .invalid
+            ),
+            (
+                "entity-name-molt-history", addingEntities([ClinicSchema.entity("_molt_history", attributes: [])]),
+                .invalid
+            ),
+            (
+                "entity-name-sqlite-master", addingEntities([ClinicSchema.entity("sqlite_master", attributes: [])]),
+                .invalid
+            ),
+            (
+                "entity-name-sqlite-sequence", addingEntities([ClinicSchema.entity("sqlite_sequence", attributes: [])]),
+                .invalid
+            ),
             ("entity-duplicate", addingEntities([ClinicSchema.entity("Owner", attributes: [])]), .invalid),
-            ("entity-names-differ-in-case", addingEntities([
-                ClinicSchema.entity("Visit", attributes: [ClinicSchema.attribute("day", "date")]),
-                ClinicSchema.entity("visit", attributes: [ClinicSchema.attribute("day", "date")]),
-            ]), .invalid),
-            ("entity-name-case-of-join-table", addingEntities([ClinicSchema.entity("owner_PETS", attributes: [])]), .invalid),
-            ("attribute-names-differ-in-case", pet { ClinicSchema.adding([ClinicSchema.attribute("Name", "string", optional: true)], to: &$0) }, .invalid),
-            ("attribute-duplicate", pet { ClinicSchema.adding([ClinicSchema.attribute("name", "string", optional: true)], to: &$0) }, .invalid),
-            ("attribute-name-id", pet { ClinicSchema.adding([ClinicSchema.attribute("_id", "int", optional: true)], to: &$0) }, .invalid),
-            ("attribute-name-sql", pet { ClinicSchema.adding([ClinicSchema.attribute(#"x" TEXT); DROP TABLE "Owner"; --"#, "string", optional: true)], to: &$0) }, .invalid),
-            ("attribute-type-unknown", pet { ClinicSchema.editing(attribute: "weight", of: &$0) { $0["type"] = "integer" } }, .invalid),
-            ("attribute-type-number", pet { ClinicSchema.editing(attribute: "weight", of: &$0) { $0["type"] = 5 } }, .invalid),
-            ("attribute-optional-string", pet { ClinicSchema.editing(attribute: "weight", of: &$0) { $0["optional"] = "yes" } }, .invalid),
-            ("attribute-default-wrong-type", pet { ClinicSchema.editing(attribute: "visits", of: &$0) { $0["default"] = "zero" } }, .invalid),
-            ("attribute-default-overflow", pet { ClinicSchema.editing(attribute: "visits", of: &$0) { $0["default"] = .number("9223372036854775808") } }, .invalid),
-            ("attribute-default-1e400", pet { ClinicSchema.adding([ClinicSchema.attribute("score", "double", default: .number("1e400"))], to: &$0) }, .invalid),
+            (
+                "entity-names-differ-in-case",
+                addingEntities([
+                    ClinicSchema.entity("Visit", attributes: [ClinicSchema.attribute("day", "date")]),
+                    ClinicSchema.entity("visit", attributes: [ClinicSchema.attribute("day", "date")]),
+                ]), .invalid
+            ),
+            (
+                "entity-name-case-of-join-table", addingEntities([ClinicSchema.entity("owner_PETS", attributes: [])]),
+                .invalid
+            ),
+            (
+                "attribute-names-differ-in-case",
+                pet { ClinicSchema.adding([ClinicSchema.attribute("Name", "string", optional: true)], to: &$0) },
+                .invalid
+            ),
+            (
+                "attribute-duplicate",
+                pet { ClinicSchema.adding([ClinicSchema.attribute("name", "string", optional: true)], to: &$0) },
+                .invalid
+            ),
+            (
+                "attribute-name-id",
+                pet { ClinicSchema.adding([ClinicSchema.attribute("_id", "int", optional: true)], to: &$0) }, .invalid
+            ),
+            (
+                "attribute-name-sql",
+                pet {
+                    ClinicSchema.adding(
+                        [ClinicSchema.attribute(#"x" TEXT); DROP TABLE "Owner"; --"#, "string", optional: true)],
+                        to: &$0)
+                }, .invalid
+            ),
+            (
+                "attribute-type-unknown",
+                pet { ClinicSchema.editing(attribute: "weight", of: &$0) { $0["type"] = "integer" } }, .invalid
+            ),
+            (
+                "attribute-type-number", pet { ClinicSchema.editing(attribute: "weight", of: &$0) { $0["type"] = 5 } },
+                .invalid
+            ),
+            (
+                "attribute-optional-string",
+                pet { ClinicSchema.editing(attribute: "weight", of: &$0) { $0["optional"] = "yes" } }, .invalid
+            ),
+            (
+                "attribute-default-wrong-type",
+                pet { ClinicSchema.editing(attribute: "visits", of: &$0) { $0["default"] = "zero" } }, .invalid
+            ),
+            (
+                "attribute-default-overflow",
+                pet {
+                    ClinicSchema.editing(attribute: "visits", of: &$0) {
+                        $0["default"] = .number("9223372036854775808")
+                    }
+                }, .invalid
+            ),
+            (
+                "attribute-default-1e400",
+                pet {
+                    ClinicSchema.adding([ClinicSchema.attribute("score", "double", default: .number("1e400"))], to: &$0)
+                }, .invalid
+            ),
             ("relationship-to-nowhere", petRelationship { $0["destination"] = "Nope" }, .invalid),
             ("relationship-kind-unknown", petRelationship { $0["kind"] = "toSome" }, .invalid),
             ("relationship-inverse-mismatch", petRelationship { $0["inverse"] = "nope" }, .invalid),
             ("relationship-delete-rule-unknown", petRelationship { $0["deleteRule"] = "explode" }, .invalid),
             ("primary-key-missing", pet { $0["primaryKey"] = "nope" }, .invalid),
-            ("too-many-attributes", pet { pet in
-                ClinicSchema.adding((0..<2_100).map { ClinicSchema.attribute("extra\($0)", "string", optional: true) }, to: &pet)
-            }, .invalid),
-            ("version-int-max", withKey("version", .int(.max)),
+            (
+                "too-many-attributes",
+                pet { pet in
+                    ClinicSchema.adding(
+                        (0..<2_100).map { ClinicSchema.attribute("extra\($0)", "string", optional: true) }, to: &pet)
+                }, .invalid
+            ),
+            (
+                "version-int-max", withKey("version", .int(.max)),
                 // Stores record the version as a 32-bit number, so Molt refuses a greater one as an invalid schema
                 // (exit 3, naming the limit); accepting it for a diff and showing the gap in a check are fine too.
-                Expected(diff: [0, 3], plan: [0, 3], migrate: [0, 3], check: [1, 3], text: "a documented answer for a schema of version Int.max (accepted, a gap for check, or refused as beyond a store's 32-bit version)")),
-            ("same-version-other-content", withKey("version", 1),
-                Expected(diff: [0, 3], plan: [4], migrate: [4], check: nil, text: "exit 4: version 1 changed without a version bump")),
-            ("older-version", withKey("version", 0),
-                Expected(diff: [0, 3], plan: [4], migrate: [4], check: [0, 1], text: "exit 4: the store is newer than the snapshot")),
-            ("non-ascii-names", addingEntities([ClinicSchema.entity("Café", attributes: [ClinicSchema.attribute("prénom", "string", optional: true)])]),
-                Expected(diff: [0], plan: [0], migrate: [0], check: [0], text: "exit 0: a valid schema")),
+                Expected(
+                    diff: [0, 3], plan: [0, 3], migrate: [0, 3], check: [1, 3],
+                    text:
+                        "a documented answer for a schema of version Int.max (accepted, a gap for check, or refused as beyond a store's 32-bit version)"
+                )
+            ),
+            (
+                "same-version-other-content", withKey("version", 1),
+                Expected(
+                    diff: [0, 3], plan: [4], migrate: [4], check: nil,
+                    text: "exit 4: version 1 changed without a version bump")
+            ),
+            (
+                "older-version", withKey("version", 0),
+                Expected(
+                    diff: [0, 3], plan: [4], migrate: [4], check: [0, 1],
+                    text: "exit 4: the store is newer than the snapshot")
+            ),
+            (
+                "non-ascii-names",
+                addingEntities([
+                    ClinicSchema.entity(
+                        "Café", attributes: [ClinicSchema.attribute("prénom", "string", optional: true)])
+                ]),
+                Expected(diff: [0], plan: [0], migrate: [0], check: [0], text: "exit 0: a valid schema")
+            ),
         ]
         var result = cases.map { name, json, expected -> (String, Data, Expected, String) in
             let version = json["version"]?.intValue
@@ -151,28 +238,55 @@ enum SnapshotInputs {
         return snapshots.map { name, data, expected, checkName in
             var runs: [InputRun] = []
             if let diff = expected.diff {
-                runs.append(InputRun(
-                    command: "diff", arguments: { ["diff", $0.appendingPathComponent("1.json").path, $0.appendingPathComponent("bad.json").path] },
-                    readsOnly: true, allowed: diff, expected: expected.text))
+                runs.append(
+                    InputRun(
+                        command: "diff",
+                        arguments: {
+                            [
+                                "diff", $0.appendingPathComponent("1.json").path,
+                                $0.appendingPathComponent("bad.json").path,
+                            ]
+                        },
+                        readsOnly: true, allowed: diff, expected: expected.text))
             }
             if let plan = expected.plan {
-                runs.append(InputRun(
-                    command: "plan", arguments: { ["plan", $0.appendingPathComponent("store.sqlite").path, "--to", $0.appendingPathComponent("bad.json").path] },
-                    readsOnly: true, allowed: plan, expected: expected.text))
+                runs.append(
+                    InputRun(
+                        command: "plan",
+                        arguments: {
+                            [
+                                "plan", $0.appendingPathComponent("store.sqlite").path, "--to",
+                                $0.appendingPathComponent("bad.json").path,
+                            ]
+                        },
+                        readsOnly: true, allowed: plan, expected: expected.text))
             }
             if let migrate = expected.migrate {
-                runs.append(InputRun(
-                    command: "migrate", arguments: { ["migrate", $0.appendingPathComponent("store.sqlite").path, "--to", $0.appendingPathComponent("bad.json").path] },
-                    readsOnly: false, allowed: migrate, expected: expected.text))
+                runs.append(
+                    InputRun(
+                        command: "migrate",
+                        arguments: {
+                            [
+                                "migrate", $0.appendingPathComponent("store.sqlite").path, "--to",
+                                $0.appendingPathComponent("bad.json").path,
+                            ]
+                        },
+                        readsOnly: false, allowed: migrate, expected: expected.text))
             }
             if let check = expected.check {
-                runs.append(InputRun(
-                    command: "check", arguments: { ["check", $0.appendingPathComponent("snapshots").path] },
-                    readsOnly: true, allowed: check, expected: expected.text, reportsOnStandardOutput: true))
+                runs.append(
+                    InputRun(
+                        command: "check", arguments: { ["check", $0.appendingPathComponent("snapshots").path] },
+                        readsOnly: true, allowed: check, expected: expected.text, reportsOnStandardOutput: true))
             }
             return InputCase(
                 family: "snapshot", name: name,
-                files: { _ in ["1.json": version1, "bad.json": data, "snapshots/1.json": version1, "snapshots/\(checkName)": data] },
+                files: { _ in
+                    [
+                        "1.json": version1, "bad.json": data, "snapshots/1.json": version1,
+                        "snapshots/\(checkName)": data,
+                    ]
+                },
                 runs: runs)
         }
     }

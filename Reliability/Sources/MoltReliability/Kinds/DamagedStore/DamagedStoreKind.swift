@@ -10,7 +10,8 @@ import Foundation
 /// `molt info` reads at version 3.
 struct DamagedStoreKind: CampaignKind {
     let name = "damaged-store"
-    let summary = "info/schema/export/plan/migrate on damaged stores: no crash, no hang, documented exit, no file changed by a read or refusal"
+    let summary =
+        "info/schema/export/plan/migrate on damaged stores: no crash, no hang, documented exit, no file changed by a read or refusal"
 
     /// A command run on each damaged store.
     struct Command: Sendable {
@@ -35,15 +36,23 @@ struct DamagedStoreKind: CampaignKind {
         let baseSize = StoreFiles.size(bases[.wal]!)
         let pageSize = Self.pageSize(of: bases[.wal]!)
         var random = campaign.random("damaged-store")
-        let catalog = StoreDamage.metadata() + StoreDamage.history() + StoreDamage.pragmas()
-            + StoreDamage.header(base: .wal) + StoreDamage.header(base: .rollback).filter { $0.name.contains("version") || $0.name.contains("magic") }
-            + StoreDamage.bitFlips(pages: baseSize / pageSize, pageSize: pageSize, count: campaign.profile.randomDamages / 2, random: &random)
-            + StoreDamage.truncations(size: baseSize, pageSize: pageSize, count: campaign.profile.randomDamages - campaign.profile.randomDamages / 2, random: &random)
+        let catalog =
+            StoreDamage.metadata() + StoreDamage.history() + StoreDamage.pragmas()
+            + StoreDamage.header(base: .wal)
+            + StoreDamage.header(base: .rollback).filter { $0.name.contains("version") || $0.name.contains("magic") }
+            + StoreDamage.bitFlips(
+                pages: baseSize / pageSize, pageSize: pageSize, count: campaign.profile.randomDamages / 2,
+                random: &random)
+            + StoreDamage.truncations(
+                size: baseSize, pageSize: pageSize,
+                count: campaign.profile.randomDamages - campaign.profile.randomDamages / 2, random: &random)
             + StoreDamage.companions(random: &random)
             + StoreDamage.killedMigrations(target: target, duration: duration, random: &random)
             + StoreDamage.tables() + StoreDamage.notStores(random: &random)
         let damages = Self.sample(catalog, every: campaign.profile.damageSampling)
-        campaign.log("damaged-store: \(damages.count) damaged stores × \(Self.commands.count) commands (store of \(baseSize) bytes, pages of \(pageSize))")
+        campaign.log(
+            "damaged-store: \(damages.count) damaged stores × \(Self.commands.count) commands (store of \(baseSize) bytes, pages of \(pageSize))"
+        )
 
         let casesFolder = try StoreFiles.freshFolder(folder.appendingPathComponent("cases"))
         var prepared: [(StoreDamage, URL)] = []
@@ -61,10 +70,12 @@ struct DamagedStoreKind: CampaignKind {
         let runsFolder = try StoreFiles.freshFolder(folder.appendingPathComponent("runs"))
         let items = prepared.flatMap { damage, store in Self.commands.map { (damage, store, $0) } }
         let outcomes = campaign.parallelMap(items) { damage, store, command in
-            Self.check(damage, original: store, command: command, target: target, runsFolder: runsFolder, campaign: campaign)
+            Self.check(
+                damage, original: store, command: command, target: target, runsFolder: runsFolder, campaign: campaign)
         }
         for outcome in outcomes { result.add(outcome) }
-        for (damage, store) in prepared where outcomes.allSatisfy({ $0.passed || !$0.name.hasPrefix(damage.name + ":") }) {
+        for (damage, store) in prepared
+        where outcomes.allSatisfy({ $0.passed || !$0.name.hasPrefix(damage.name + ":") }) {
             try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
         }
         return result
@@ -76,7 +87,8 @@ struct DamagedStoreKind: CampaignKind {
     ) -> CaseOutcome {
         var verdict = Verdict(row: "damaged-store \(damage.family)", name: "\(damage.name): \(command.name)")
         do {
-            let runFolder = try StoreFiles.freshFolder(runsFolder.appendingPathComponent("\(damage.name)-\(command.name)"))
+            let runFolder = try StoreFiles.freshFolder(
+                runsFolder.appendingPathComponent("\(damage.name)-\(command.name)"))
             let store = runFolder.appendingPathComponent("store.sqlite")
             try StoreFiles.copy(original, to: store)
             let before = FileState(of: runFolder)
@@ -87,7 +99,10 @@ struct DamagedStoreKind: CampaignKind {
                 let info = try campaign.molt.run(["info", "--json", store.path])
                 let version = (try? JSON(parsing: info.stdout))?["version"]?.intValue
                 if info.exitCode != 0 || version != 3 {
-                    verdict.fail(.neitherVersion, "migrate exited 0, so the store must read at version 3; molt info says \(version.map { "version \($0)" } ?? info.outcome)", run: info)
+                    verdict.fail(
+                        .neitherVersion,
+                        "migrate exited 0, so the store must read at version 3; molt info says \(version.map { "version \($0)" } ?? info.outcome)",
+                        run: info)
                 }
             }
             if verdict.failed {
@@ -115,13 +130,17 @@ struct DamagedStoreKind: CampaignKind {
             try StoreFiles.copy(pristine.url(mode), to: store)
             let run = try campaign.molt.run(try campaign.fixtures.migrateArguments(store, .addAttribute))
             guard run.exitCode == 0, JournalMode(ofFileAt: store) == mode, StoreFiles.existing(store).count == 1 else {
-                throw HarnessError("could not make the damaged-store base (\(mode.rawValue)): \(run.commandLine) → \(run.outcome), files \(StoreFiles.existing(store).map(\.lastPathComponent))\n\(run.excerpt)")
+                throw HarnessError(
+                    "could not make the damaged-store base (\(mode.rawValue)): \(run.commandLine) → \(run.outcome), files \(StoreFiles.existing(store).map(\.lastPathComponent))\n\(run.excerpt)"
+                )
             }
             bases[mode] = store
         }
-        let version3 = ClinicSchema.with(version: 3, ClinicSchema.editing(MigrationKind.addAttribute.target, entity: "Owner") { owner in
-            ClinicSchema.adding([ClinicSchema.attribute("phone", "string", optional: true)], to: &owner)
-        })
+        let version3 = ClinicSchema.with(
+            version: 3,
+            ClinicSchema.editing(MigrationKind.addAttribute.target, entity: "Owner") { owner in
+                ClinicSchema.adding([ClinicSchema.attribute("phone", "string", optional: true)], to: &owner)
+            })
         let target = folder.appendingPathComponent("3.json")
         try StoreFiles.write(version3.text(), to: target)
         return (bases, target)
@@ -134,7 +153,8 @@ struct DamagedStoreKind: CampaignKind {
         defer { StoreFiles.remove(copy) }
         let run = try campaign.molt.run(["migrate", copy.path, "--to", target.path])
         guard run.exitCode == 0 else {
-            throw HarnessError("the undamaged base does not migrate to version 3: \(run.commandLine) → \(run.outcome)\n\(run.excerpt)")
+            throw HarnessError(
+                "the undamaged base does not migrate to version 3: \(run.commandLine) → \(run.outcome)\n\(run.excerpt)")
         }
         return run.seconds
     }

@@ -14,14 +14,18 @@ extension StoreDamage {
         var damages: [StoreDamage] = []
         for key in ["formatVersion", "schemaVersion", "schemaHash", "schema"] {
             for value in oddValues {
-                damages.append(StoreDamage(family: "metadata", name: "metadata-\(key)-\(value.name)") { store, _ in
-                    try sql(store, loosen("_molt_metadata", columns: metadataColumns)
-                        + ["UPDATE _molt_metadata SET value = \(value.literal) WHERE key = '\(key)'"])
-                })
+                damages.append(
+                    StoreDamage(family: "metadata", name: "metadata-\(key)-\(value.name)") { store, _ in
+                        try sql(
+                            store,
+                            loosen("_molt_metadata", columns: metadataColumns)
+                                + ["UPDATE _molt_metadata SET value = \(value.literal) WHERE key = '\(key)'"])
+                    })
             }
-            damages.append(StoreDamage(family: "metadata", name: "metadata-\(key)-deleted") { store, _ in
-                try sql(store, ["DELETE FROM _molt_metadata WHERE key = '\(key)'"])
-            })
+            damages.append(
+                StoreDamage(family: "metadata", name: "metadata-\(key)-deleted") { store, _ in
+                    try sql(store, ["DELETE FROM _molt_metadata WHERE key = '\(key)'"])
+                })
         }
         let deep = String(repeating: "[", count: 100_000)
         let schemaTexts: [(String, String)] = [
@@ -31,24 +35,38 @@ extension StoreDamage {
             ("no-entities", #"{"formatVersion":1,"version":2}"#),
             ("newer-format", #"{"formatVersion":99,"version":2,"entities":[]}"#),
             ("deep-nesting", #"{"formatVersion":1,"version":2,"entities":"# + deep),
-            ("ghost-entity", #"{"formatVersion":1,"version":2,"entities":[{"name":"Ghost","attributes":[{"name":"x","type":"int","optional":false}]}]}"#),
-            ("invalid-schema", #"{"formatVersion":1,"version":2,"entities":[{"name":"A","attributes":[]},{"name":"A","attributes":[]}]}"#),
-            ("ten-megabytes", #"{"formatVersion":1,"version":2,"entities":[],"padding":""# + String(repeating: "x", count: 10_000_000) + #""}"#),
+            (
+                "ghost-entity",
+                #"{"formatVersion":1,"version":2,"entities":[{"name":"Ghost","attributes":[{"name":"x","type":"int","optional":false}]}]}"#
+            ),
+            (
+                "invalid-schema",
+                #"{"formatVersion":1,"version":2,"entities":[{"name":"A","attributes":[]},{"name":"A","attributes":[]}]}"#
+            ),
+            (
+                "ten-megabytes",
+                #"{"formatVersion":1,"version":2,"entities":[],"padding":""# + String(repeating: "x", count: 10_000_000)
+                    + #""}"#
+            ),
         ]
         for (name, text) in schemaTexts {
-            damages.append(StoreDamage(family: "metadata", name: "metadata-schema-\(name)") { store, _ in
-                try sql(store, ["UPDATE _molt_metadata SET value = \(SQLiteValue.quote(text)) WHERE key = 'schema'"])
-            })
+            damages.append(
+                StoreDamage(family: "metadata", name: "metadata-schema-\(name)") { store, _ in
+                    try sql(
+                        store, ["UPDATE _molt_metadata SET value = \(SQLiteValue.quote(text)) WHERE key = 'schema'"])
+                })
         }
         for (name, version) in [("ahead", "3"), ("far-ahead", "99"), ("behind", "1")] {
-            damages.append(StoreDamage(family: "metadata", name: "metadata-schemaVersion-\(name)-of-schema") { store, _ in
-                try sql(store, ["UPDATE _molt_metadata SET value = '\(version)' WHERE key = 'schemaVersion'"])
-            })
+            damages.append(
+                StoreDamage(family: "metadata", name: "metadata-schemaVersion-\(name)-of-schema") { store, _ in
+                    try sql(store, ["UPDATE _molt_metadata SET value = '\(version)' WHERE key = 'schemaVersion'"])
+                })
         }
         for (name, version) in [("newer", "2"), ("zero", "0")] {
-            damages.append(StoreDamage(family: "metadata", name: "metadata-formatVersion-\(name)") { store, _ in
-                try sql(store, ["UPDATE _molt_metadata SET value = '\(version)' WHERE key = 'formatVersion'"])
-            })
+            damages.append(
+                StoreDamage(family: "metadata", name: "metadata-formatVersion-\(name)") { store, _ in
+                    try sql(store, ["UPDATE _molt_metadata SET value = '\(version)' WHERE key = 'formatVersion'"])
+                })
         }
         damages += [
             StoreDamage(family: "metadata", name: "metadata-table-dropped") { store, _ in
@@ -61,17 +79,21 @@ extension StoreDamage {
                 try sql(store, ["UPDATE _molt_metadata SET key = 'SchemaVersion' WHERE key = 'schemaVersion'"])
             },
             StoreDamage(family: "metadata", name: "metadata-duplicate-key") { store, _ in
-                try sql(store, loosen("_molt_metadata", columns: metadataColumns)
-                    + ["INSERT INTO _molt_metadata VALUES ('schemaVersion', '7')"])
+                try sql(
+                    store,
+                    loosen("_molt_metadata", columns: metadataColumns)
+                        + ["INSERT INTO _molt_metadata VALUES ('schemaVersion', '7')"])
             },
             StoreDamage(family: "metadata", name: "metadata-extra-column") { store, _ in
                 try sql(store, ["ALTER TABLE _molt_metadata ADD COLUMN extra"])
             },
             StoreDamage(family: "metadata", name: "metadata-is-a-view") { store, _ in
-                try sql(store, [
-                    "ALTER TABLE _molt_metadata RENAME TO _molt_metadata_data",
-                    "CREATE VIEW _molt_metadata AS SELECT key, value FROM _molt_metadata_data",
-                ])
+                try sql(
+                    store,
+                    [
+                        "ALTER TABLE _molt_metadata RENAME TO _molt_metadata_data",
+                        "CREATE VIEW _molt_metadata AS SELECT key, value FROM _molt_metadata_data",
+                    ])
             },
         ]
         return damages
@@ -81,15 +103,19 @@ extension StoreDamage {
     static func history() -> [StoreDamage] {
         var damages: [StoreDamage] = []
         let values: [(String, String)] = [
-            ("null", "NULL"), ("text", "'abc'"), ("blob", "X'00FF'"), ("real", "1.5"), ("int-max", "9223372036854775807"),
+            ("null", "NULL"), ("text", "'abc'"), ("blob", "X'00FF'"), ("real", "1.5"),
+            ("int-max", "9223372036854775807"),
             ("int-min", "-9223372036854775808"), ("huge-real", "1e308"),
         ]
         for column in historyColumns.dropFirst() {
             for (name, literal) in values {
-                damages.append(StoreDamage(family: "history", name: "history-\(column)-\(name)") { store, _ in
-                    try sql(store, loosen("_molt_history", columns: historyColumns)
-                        + ["UPDATE _molt_history SET \(SQLiteValue.identifier(column)) = \(literal)"])
-                })
+                damages.append(
+                    StoreDamage(family: "history", name: "history-\(column)-\(name)") { store, _ in
+                        try sql(
+                            store,
+                            loosen("_molt_history", columns: historyColumns)
+                                + ["UPDATE _molt_history SET \(SQLiteValue.identifier(column)) = \(literal)"])
+                    })
             }
         }
         damages += [
@@ -100,14 +126,22 @@ extension StoreDamage {
                 try sql(store, ["ALTER TABLE _molt_history DROP COLUMN steps"])
             },
             StoreDamage(family: "history", name: "history-backwards-row") { store, _ in
-                try sql(store, ["INSERT INTO _molt_history (fromVersion, toVersion, startedAt, duration, objectsTouched, steps) VALUES (9, 3, -1e300, -5, -7, '')"])
+                try sql(
+                    store,
+                    [
+                        "INSERT INTO _molt_history (fromVersion, toVersion, startedAt, duration, objectsTouched, steps) VALUES (9, 3, -1e300, -5, -7, '')"
+                    ])
             },
             StoreDamage(family: "history", name: "history-10000-rows") { store, _ in
-                try sql(store, ["""
-                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
-                    INSERT INTO _molt_history (fromVersion, toVersion, startedAt, duration, objectsTouched, steps)
-                    SELECT 1, 2, 1700000000 + i, 0.5, i, 'step ' || i FROM n
-                    """])
+                try sql(
+                    store,
+                    [
+                        """
+                        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+                        INSERT INTO _molt_history (fromVersion, toVersion, startedAt, duration, objectsTouched, steps)
+                        SELECT 1, 2, 1700000000 + i, 0.5, i, 'step ' || i FROM n
+                        """
+                    ])
             },
             StoreDamage(family: "history", name: "history-invalid-utf8-steps") { store, _ in
                 try sql(store, ["UPDATE _molt_history SET steps = CAST(X'C328FF' AS TEXT)"])

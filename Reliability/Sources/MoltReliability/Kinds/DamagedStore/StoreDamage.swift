@@ -72,7 +72,8 @@ extension StoreDamage {
         let loose = SQLiteValue.identifier(table + "_loose")
         let list = columns.map(SQLiteValue.identifier).joined(separator: ", ")
         return [
-            "CREATE TABLE \(loose) (\(list))", "INSERT INTO \(loose) SELECT \(list) FROM \(quoted)", "DROP TABLE \(quoted)",
+            "CREATE TABLE \(loose) (\(list))", "INSERT INTO \(loose) SELECT \(list) FROM \(quoted)",
+            "DROP TABLE \(quoted)",
             "ALTER TABLE \(loose) RENAME TO \(quoted)",
         ]
     }
@@ -110,5 +111,6 @@ extension StoreDamage {
 
     /// A statement that makes every pet 3,000 characters longer, so that the pages it dirties outgrow the cache and
     /// spill to the file (or the log) before the transaction ends.
-    static let rewritePets = "UPDATE \"Pet\" SET \"name\" = \"name\" || hex(zeroblob(1500)), \"weight\" = \"weight\" + 1"
+    static let rewritePets =
+        "UPDATE \"Pet\" SET \"name\" = \"name\" || hex(zeroblob(1500)), \"weight\" = \"weight\" + 1"
 }
