@@ -321,15 +321,9 @@ final class PostgresLink: @unchecked Sendable {
         guard let pending = queue else { return }
         queue = nil
         guard !pending.isEmpty else { return }
-        var bindings = PostgresBindings(capacity: pending.types.count + 1)
-        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
         let statement = pending.sql
-        if Self.traces {
-            FileHandle.standardError.write(
-                Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) updates)\n".utf8))
-        }
         do {
-            _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
+            try sendArrays(statement, pending.arguments, traced: "\(pending.count) updates")
         } catch {
             throw PostgresErrors.map(error, .objects, sql: statement)
         }
@@ -388,20 +382,25 @@ final class PostgresLink: @unchecked Sendable {
 
     private func send(_ pending: PostgresInsertQueue) throws {
         guard pending.count > 0 else { return }
-        var bindings = PostgresBindings(capacity: pending.types.count)
-        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
         let statement = pending.sql
-        if Self.traces {
-            FileHandle.standardError.write(
-                Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8))
-        }
         do {
-            _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
+            try sendArrays(statement, pending.arguments, traced: "\(pending.count) rows")
         } catch {
             throw Self.importRefusal(PostgresErrors.map(error, .objects, sql: statement), table: pending.shape.table)
         }
         insertedRows = true
         if let id = pending.largestID { noteExplicitID(id, in: pending.table) }
+    }
+
+    /// Sends a queue's one statement with its column arrays bound as text (the statement casts them); `traced`
+    /// says what it carries in `MOLT_POSTGRES_TRACE` lines. Errors are postgres-nio's, for the caller to map.
+    private func sendArrays(_ statement: String, _ arrays: [String], traced: String) throws {
+        var bindings = PostgresBindings(capacity: arrays.count)
+        for array in arrays { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
+        if Self.traces {
+            FileHandle.standardError.write(Data("molt.postgres: \(statement.prefix(300))… (\(traced))\n".utf8))
+        }
+        _ = try connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger).wait()
     }
 
     /// A queued row the server refused: which one is not known, so the message names the table and the key.
