@@ -16,12 +16,7 @@ extension Migration {
     /// A mapping whose objects stay where they are: its attributes are set by one `UPDATE` (or folded into the
     /// table's rebuild), and its map table pairs each object with itself.
     private func executeInPlace(_ m: ResolvedMapping, folding: Bool, condition: String) throws {
-        let dialect = db.dialect
-        let q = dialect.quote
         let layout = workspace.newLayout
-        let table = layout.table(m.destination.name)
-        let id = q(StoreLayout.idColumn)
-        let mapTable = dialect.temporaryTable(m.mapTable)
         let sorted = m.mapping.attributes.sorted { $0.key < $1.key }
         if !sorted.isEmpty, !(try folding && fold(m)) {
             let assignments = sorted.map { "\(layout.column(m.destination.name, $0.key)) = (\($0.value))" }
@@ -29,19 +24,26 @@ extension Migration {
             try workspace.willWrite(
                 table: layout.physicalTable(m.destination.name),
                 columns: sorted.map { layout.physicalColumn(m.destination.name, $0.key) })
+            let table = layout.table(m.destination.name)
             let updated = try db.execute(.update, "UPDATE \(table) SET \(assignments)\(condition)")
             workspace.counts.updatedAll(m.destination.name, count: updated)
             try checkStoredTypes(of: m)
         }
         if m.hasMapTable {
-            try db.execute(
-                .create,
-                "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)"
-            )
-            try db.execute(
-                .insert(into: m.mapTable, explicitID: false),
-                "INSERT INTO \(mapTable) SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
+            let (q, id) = (db.dialect.quote, db.dialect.quote(StoreLayout.idColumn))
+            try createMapTable(of: m, pairs: "SELECT \(id), \(id) FROM \(q(m.source.name))\(condition)")
         }
+    }
+
+    /// Creates the mapping's map table (each source object's `_id` and its destination's) and fills it with
+    /// `pairs`, a `SELECT` of the two.
+    private func createMapTable(of m: ResolvedMapping, pairs: String) throws {
+        let mapTable = db.dialect.quote(m.mapTable)
+        try db.execute(
+            .create, "CREATE TEMP TABLE \(mapTable) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
+        try db.execute(
+            .insert(into: m.mapTable, explicitID: false),
+            "INSERT INTO \(db.dialect.temporaryTable(m.mapTable)) (_molt_src, _molt_dst) \(pairs)")
     }
 
     /// A mapping that creates its destination's objects from its source's: numbered after the destination's
@@ -54,15 +56,9 @@ extension Migration {
         let id = q(StoreLayout.idColumn)
         let mapTable = dialect.temporaryTable(m.mapTable)
         let base = try db.fetchInt("SELECT COALESCE(MAX(\(id)), 0) FROM \(table)") ?? 0
-        try db.execute(
-            .create,
-            "CREATE TEMP TABLE \(q(m.mapTable)) (_molt_src INTEGER PRIMARY KEY, _molt_dst INTEGER NOT NULL UNIQUE)")
-        try db.execute(
-            .insert(into: m.mapTable, explicitID: false),
-            """
-            INSERT INTO \(mapTable) (_molt_src, _molt_dst)
-            SELECT \(id), \(base) + ROW_NUMBER() OVER (ORDER BY \(id)) FROM \(q(m.source.name))\(condition)
-            """)
+        try createMapTable(
+            of: m,
+            pairs: "SELECT \(id), \(base) + ROW_NUMBER() OVER (ORDER BY \(id)) FROM \(q(m.source.name))\(condition)")
         var columns = [id]
         var values = ["_molt_map._molt_dst"]
         for attribute in m.destination.attributes {
