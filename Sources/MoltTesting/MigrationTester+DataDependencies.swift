@@ -181,10 +181,20 @@ extension MigrationTester {
         case .sharedValues(let entity, let attributes):
             let definition = schema.entity(named: entity)
             var shared: [String: Value] = [:]
+            var links: [String: FixtureLinks] = [:]
+            var targets: [Fixture] = []
             for name in attributes {
                 if let type = definition?.attribute(named: name)?.type { shared[name] = SchemaDiff.sample(type, 0) }
+                // A to-one relationship in a unique index: both probes link to the same object.
+                if let relationship = definition?.relationship(named: name), relationship.kind == .toOne {
+                    let key = "probe target \(name)"
+                    targets.append(object(relationship.destination, key, 3 + targets.count))
+                    links[name] = FixtureLinks([key])
+                }
             }
-            return [object(entity, "probe 1", 1, shared), object(entity, "probe 2", 2, shared)]
+            return targets + [
+                object(entity, "probe 1", 1, shared, links: links), object(entity, "probe 2", 2, shared, links: links),
+            ]
         case .linkedFromTwo(let entity, let linkedFrom, let relationship):
             return [
                 object(entity, "probe", 0), object(linkedFrom, "probe 1", 1, links: [relationship: "probe"]),

@@ -138,6 +138,42 @@ struct DataDependentStepTests {
             ])
     }
 
+    /// A unique index over a to-one relationship and an attribute: the data that breaks it is two notes of one
+    /// folder with the same title, so the kit must link both probes to one folder (two unlinked notes never clash).
+    static func notes(version: Int, unique: Bool) -> Schema {
+        Schema(version: version) {
+            Entity("Folder") { Attribute("name", .string) }
+            Entity("Note") {
+                Attribute("title", .string)
+                Relationship("folder", to: "Folder")
+                if unique { Index(["folder", "title"], unique: true) }
+            }
+        }
+    }
+
+    @Test("a unique index over a to-one link is named as data-dependent, and the kit links both probes to one object")
+    func uniqueOverToOne() throws {
+        let tester = MigrationTester(
+            plan: try MigrationPlan(schemas: [
+                Self.notes(version: 1, unique: false), Self.notes(version: 2, unique: true),
+            ]))
+        #expect(
+            try tester.dataDependentSteps().map(\.description) == [
+                #"step 1 → 2 depends on the data: 'Note'(folder, title) becomes unique: a store at version 1 where two 'Note' objects hold the same values of 'folder', 'title' is refused. Make the values unique in a custom stage from version 1 to 2 (`enumerateObjects(ofType: "Note")`), or drop the constraint."#
+            ])
+        let error = try #require(throws: MigrationTestError.self) {
+            try tester.migrateFromEveryVersion { _ in
+                [Fixture("Folder", "home", ["name": "home"])]
+            } expect: { _ in
+                .survives()
+            }
+        }
+        #expect(error.code == .dataDependentStepFails)
+        #expect(
+            error.message.contains("Cannot add the uniqueness constraint on 'Note'(folder, title) in version 2"),
+            "\(error.message)")
+    }
+
     @Test("a step of a later version is checked from that version, even when the fixtures start earlier")
     func laterStep() throws {
         // Version 2 adds an attribute (inferred); version 3 is the rename, in a stage that sets nothing.

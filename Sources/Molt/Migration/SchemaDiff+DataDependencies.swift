@@ -200,7 +200,11 @@ extension SchemaDiff {
         else { return nil }
         var oldColumns: [String] = []
         for column in columns {
-            if let origin = originalName(ofProperty: column, inEntity: entity), old.attribute(named: origin) != nil {
+            // An index may hold a to-one relationship: its column holds the linked object, as an attribute's
+            // holds its value.
+            if let origin = originalName(ofProperty: column, inEntity: entity),
+                old.attribute(named: origin) != nil || old.relationship(named: origin)?.kind == .toOne
+            {
                 oldColumns.append(origin)
             } else if form == .inferred && (new.attribute(named: column)?.defaultValue ?? .null).isNull {
                 return nil  // a new column without default holds null in every existing object: never a duplicate
