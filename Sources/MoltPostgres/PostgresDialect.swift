@@ -9,9 +9,15 @@ import Molt
 ///
 /// Conversions to text call the functions of ``PostgresFunctions`` (created in `pg_temp` for the transaction
 /// that migrates), which follow ``ValueConversion``'s Swift rules, so that a set-based migration writes exactly
-/// what a custom stage would.
+/// what a custom stage would. Only a session's dialect (``PostgresStoreConnection/dialect``) renders them: it
+/// notes each call for its link to create the function first.
 package struct PostgresDialect: SQLDialect {
     package static let shared = PostgresDialect()
+
+    /// Where the calls to ``PostgresFunctions`` this dialect renders are noted, for a session's link.
+    let functionUse: PostgresFunctionUse?
+
+    init(functionUse: PostgresFunctionUse? = nil) { self.functionUse = functionUse }
 
     package var engine: DatabaseEngine { .postgresql }
 
@@ -56,12 +62,19 @@ package struct PostgresDialect: SQLDialect {
         case (.uuid, .string): return "upper((\(expression))::text)"
         case (.int, .double): return "(\(expression))::double precision"
         case (.int, .string): return "(\(expression))::text"
-        case (.double, .string): return "\(PostgresFunctions.doubleText)(\(expression))"
-        case (.date, .string): return "\(PostgresFunctions.dateText)(\(expression))"
+        case (.double, .string): return call(.doubleText, expression)
+        case (.date, .string): return call(.dateText, expression)
         case (.bool, .string):
             return "(CASE WHEN \(expression) IS NULL THEN NULL WHEN \(expression) THEN 'true' ELSE 'false' END)"
         default: return expression
         }
+    }
+
+    /// A call of `function` on `expression`, noted for the session's link to create the function first (the
+    /// shared dialect notes nothing: it renders for comparison, as ``SQLColumnSource/simplified(for:)`` does).
+    private func call(_ function: PostgresFunctions.Function, _ expression: String) -> String {
+        functionUse?.note(function)
+        return "\(function.rawValue)(\(expression))"
     }
 
     package func inexactDoubleCondition(_ column: String) -> String {

@@ -1,39 +1,50 @@
 import Molt
 
 /// PL/pgSQL functions that convert values with ``ValueConversion``'s Swift rules rather than PostgreSQL's own
-/// text forms (`100` for a double where Swift writes `100.0`), created in `pg_temp` just before the first statement
-/// of a transaction that calls one (``PostgresLink``): they vanish with the session and never become part of the
-/// store, and a migration that converts nothing does not pay for them.
+/// text forms (`100` for a double where Swift writes `100.0`), created in `pg_temp` by ``PostgresLink`` before the
+/// next statement it sends once a session's dialect rendered a call to one (``PostgresFunctionUse``): they vanish
+/// with the session and never become part of the store, and a migration that converts nothing does not pay for
+/// them. No statement's text is read to find them.
 ///
 /// Both start from PostgreSQL's shortest round-trip text of a double (`extra_float_digits = 1`, set on every
 /// connection), the same digits as Swift's `%.15g`…`%.17g` search, and lay them out as Swift does.
 enum PostgresFunctions {
-    /// `pg_temp.molt_double_text(x)`: ``ValueConversion/text(double:)``.
-    static let doubleText = "pg_temp.molt_double_text"
-    /// `pg_temp.molt_date_text(x)`: ``ValueConversion/text(dateSince1970:)``.
-    static let dateText = "pg_temp.molt_date_text"
+    /// One of the functions.
+    enum Function: String, CaseIterable, Sendable {
+        /// `pg_temp.molt_digits(x)`: the significant digits of |x| and the exponent of the first one.
+        case digits = "pg_temp.molt_digits"
+        /// `pg_temp.molt_double_text(x)`: ``ValueConversion/text(double:)``.
+        case doubleText = "pg_temp.molt_double_text"
+        /// `pg_temp.molt_date_text(x)`: ``ValueConversion/text(dateSince1970:)``.
+        case dateText = "pg_temp.molt_date_text"
 
-    /// What the name of every one of them starts with.
-    static let prefix = "pg_temp.molt_"
-
-    /// Each function by name, with the statement that creates it (idempotent), in an order where each comes
-    /// after the functions it calls.
-    static let definitions: [(name: String, sql: String)] = [
-        ("pg_temp.molt_digits", digits), (doubleText, doubleTextDefinition), (dateText, dateTextDefinition),
-    ]
-
-    /// The functions `sql` calls, and those they call (read from their definitions), in creation order.
-    static func needed(by sql: String) -> [(name: String, sql: String)] {
-        var names: Set<String> = []
-        var texts = [sql]
-        while let text = texts.popLast() {
-            for definition in definitions where !names.contains(definition.name) && text.contains(definition.name + "(")
-            {
-                names.insert(definition.name)
-                texts.append(definition.sql)
+        /// The functions its body calls.
+        var calls: [Function] {
+            switch self {
+            case .digits: return []
+            case .doubleText: return [.digits]
+            case .dateText: return [.doubleText, .digits]
             }
         }
-        return definitions.filter { names.contains($0.name) }
+
+        /// The statement that creates it (idempotent).
+        var definition: String {
+            switch self {
+            case .digits: return PostgresFunctions.digits
+            case .doubleText: return PostgresFunctions.doubleTextDefinition
+            case .dateText: return PostgresFunctions.dateTextDefinition
+            }
+        }
+    }
+
+    /// `functions` and those they call, in an order where each comes after the functions it calls.
+    static func creationOrder(_ functions: Set<Function>) -> [Function] {
+        var all = functions
+        var pending = Array(functions)
+        while let function = pending.popLast() {
+            for callee in function.calls where all.insert(callee).inserted { pending.append(callee) }
+        }
+        return Function.allCases.filter(all.contains)
     }
 
     /// `pg_temp.molt_digits(x)`: the significant digits of |x| and the exponent of the first one.
@@ -124,4 +135,21 @@ enum PostgresFunctions {
                 || lpad((sod % 60)::text, 2, '0') || '.' || digits || 'Z';
         END $molt$
         """
+}
+
+/// The ``PostgresFunctions`` a session's dialect rendered calls to and its link has not created yet: the dialect
+/// notes each as it writes the call, the link creates them before the next statement it sends.
+final class PostgresFunctionUse: Sendable {
+    private let wanted = LockedValue<Set<PostgresFunctions.Function>>([])
+
+    /// Notes that a statement about to be sent calls `function`.
+    func note(_ function: PostgresFunctions.Function) { wanted.withLock { _ = $0.insert(function) } }
+
+    /// The functions noted since the last call, which are forgotten.
+    func take() -> Set<PostgresFunctions.Function> {
+        wanted.withLock { wanted in
+            defer { wanted = [] }
+            return wanted
+        }
+    }
 }

@@ -29,7 +29,9 @@ final class PostgresLink: @unchecked Sendable {
     /// The column types of the tables ``inserts`` were made for, with ``catalogChanges`` when they were read.
     private var insertTypes: (catalogChanges: Int, types: [PostgresUpdateQueue.Shape: [String]]) = (0, [:])
     /// The `pg_temp` functions (``PostgresFunctions``) the current transaction created.
-    private var functions: Set<String> = []
+    private var functions: Set<PostgresFunctions.Function> = []
+    /// The calls to them that this session's dialect rendered (``PostgresStoreConnection/dialect``).
+    let functionUse = PostgresFunctionUse()
     /// Whether the current transaction inserted rows into an application table (maybe with identifiers of their
     /// own, which the identity sequences must then pass: ``PostgresIdentities/synchronize(_:)``).
     private(set) var insertedRows = false
@@ -170,8 +172,9 @@ final class PostgresLink: @unchecked Sendable {
         return "DO \(tag)\n\(variables.isEmpty ? "" : "DECLARE \(variables)\n")BEGIN\n\(body)\nEND \(tag)"
     }
 
-    /// Before `sql` (of `kind`) is sent: the queued updates go first, and the `pg_temp` functions `sql` calls are
-    /// created if this transaction has not created them yet (0.2–2 ms each). A transaction's end forgets them (a
+    /// Before `sql` (of `kind`) is sent: the queued updates go first, and the `pg_temp` functions the session's
+    /// dialect rendered calls to since the last statement are created if this transaction has not created them yet
+    /// (0.2–2 ms each). A transaction's end forgets them (a
     /// rollback drops them; a migration that needs them creates them again, which costs less than creating them
     /// in every migration that does not).
     private func prepare(for sql: String, kind: SQLStatementKind) throws {
@@ -181,12 +184,10 @@ final class PostgresLink: @unchecked Sendable {
         if !insertedRows, case .insert = kind { insertedRows = true }
         if kind.changesCatalog { catalogChanges += 1 }
         try settleReferences(before: sql, kind: kind)
-        if sql.contains(PostgresFunctions.prefix) {
-            let missing = PostgresFunctions.needed(by: sql).filter { !functions.contains($0.name) }
-            guard !missing.isEmpty else { return }
-            try send(Self.anonymousBlock(missing.map { $0.sql + ";" }.joined(separator: "\n")), for: sql)
-            functions.formUnion(missing.map(\.name))
-        }
+        let missing = PostgresFunctions.creationOrder(functionUse.take()).filter { !functions.contains($0) }
+        guard !missing.isEmpty else { return }
+        try send(Self.anonymousBlock(missing.map { $0.definition + ";" }.joined(separator: "\n")), for: sql)
+        functions.formUnion(missing)
     }
 
     // MARK: - Transactions

@@ -22,7 +22,9 @@ final class PostgresStoreConnection: SQLConnection {
         self.namespace = namespace
     }
 
-    var dialect: any SQLDialect { PostgresDialect.shared }
+    /// The session's dialect: its conversions to text note the helper functions they call, which the link
+    /// creates before the next statement (``PostgresFunctionUse``).
+    var dialect: any SQLDialect { PostgresDialect(functionUse: link.functionUse) }
 
     @discardableResult
     func execute(_ kind: SQLStatementKind, _ sql: String, _ arguments: [Value]) throws -> Int {

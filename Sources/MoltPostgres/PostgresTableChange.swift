@@ -25,7 +25,7 @@ struct PostgresTableChange {
     }
 
     func apply() throws -> SQLTableChangeResult {
-        let dialect = PostgresDialect.shared
+        let dialect = connection.dialect
         let finals = change.finalColumns(for: PostgresDialect.shared)
         var readers: [String: Int] = [:]
         for column in finals { for origin in Self.origins(of: column.source) { readers[origin, default: 0] += 1 } }
@@ -195,7 +195,7 @@ struct PostgresTableChange {
 
     /// A type change or a fill of nulls on a column altered in place (already under its final name).
     private func convert(_ column: InPlace) throws -> (Int, Bool) {
-        let dialect = PostgresDialect.shared
+        let dialect = connection.dialect
         let source = Self.renamed(column.source, to: column.final)
         guard case .column = source else {
             let name = q(column.final)
