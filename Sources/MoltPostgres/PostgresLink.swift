@@ -20,9 +20,9 @@ final class PostgresLink: @unchecked Sendable {
     private var rewritten: [String: String] = [:]
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
-    /// The statements sent without waiting for their results (see ``sendWithoutWaiting(_:context:)``).
-    private var unawaited:
-        [(sql: String, context: PostgresErrors.Context, result: EventLoopFuture<PostgresQueryResult>)] = []
+    /// The statements sent without waiting for their results (see ``sendWithoutWaiting(_:context:)`` and
+    /// ``send(_:)-(PostgresInsertQueue)``), oldest first.
+    private var unawaited: [Unawaited] = []
     /// An import's rows, waiting to be sent as one statement per table (see ``PostgresInsertQueue``), in the
     /// order their tables were first given.
     private var inserts: [PostgresInsertQueue] = []
@@ -132,7 +132,8 @@ final class PostgresLink: @unchecked Sendable {
         do {
             result = try connection.query(query, logger: logger).wait()
         } catch {
-            _ = try? settleUnawaited()
+            // A statement sent earlier without waiting failed first: its failure explains this one's.
+            try settleUnawaited()
             throw PostgresErrors.map(error, context, sql: sql)
         }
         try settleUnawaited()
@@ -146,21 +147,27 @@ final class PostgresLink: @unchecked Sendable {
     func sendWithoutWaiting(_ sql: String, context: PostgresErrors.Context) throws {
         observer?(sql)
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
-        unawaited.append((sql, context, connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)))
+        unawaited.append(
+            Unawaited(
+                sql: sql, context: context, result: connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)))
     }
 
-    /// Throws the first failure of the statements ``sendWithoutWaiting(_:context:)`` sent, which have completed
-    /// by the time a later statement's result is in.
+    /// Throws the first failure of the statements sent without waiting, which have completed by the time a later
+    /// statement's result is in.
     private func settleUnawaited() throws {
-        guard !unawaited.isEmpty else { return }
-        let sent = unawaited
-        unawaited = []
-        for (sql, context, result) in sent {
-            do {
-                _ = try result.wait()
-            } catch {
-                throw PostgresErrors.map(error, context, sql: sql)
-            }
+        while !unawaited.isEmpty { try settleOldestUnawaited() }
+    }
+
+    /// Waits for the oldest statement sent without waiting, and throws its failure.
+    private func settleOldestUnawaited() throws {
+        let sent = unawaited.removeFirst()
+        do {
+            _ = try sent.result.wait()
+        } catch {
+            let mapped = PostgresErrors.map(error, sent.context, sql: sent.sql)
+            unawaited.forEach { _ = try? $0.result.wait() }
+            unawaited = []
+            throw sent.importedInto.map { Self.importRefusal(mapped, table: $0) } ?? mapped
         }
     }
 
@@ -228,6 +235,8 @@ final class PostgresLink: @unchecked Sendable {
     /// Rolls the transaction back, dropping the queued updates.
     func rollback() throws {
         queue = nil
+        unawaited.forEach { _ = try? $0.result.wait() }
+        unawaited = []
         resetTransactionState()
         try send("ROLLBACK", [], context: .objects)
     }
@@ -381,17 +390,28 @@ final class PostgresLink: @unchecked Sendable {
         queue = nil
     }
 
+    /// Sends a queue's rows without waiting for the server (the statements of a session run in order; a failure
+    /// is thrown by the next statement that waits, as ``importRefusal(_:table:)``): the importer reads the next rows
+    /// while the server inserts these. At most ``maximumInsertsInFlight`` are in flight, so memory stays bounded.
     private func send(_ pending: PostgresInsertQueue) throws {
         guard pending.count > 0 else { return }
         let statement = pending.sql
-        do {
-            try sendArrays(statement, pending.arguments, traced: "\(pending.count) rows")
-        } catch {
-            throw Self.importRefusal(PostgresErrors.map(error, .objects, sql: statement), table: pending.shape.table)
+        var bindings = PostgresBindings(capacity: pending.shape.columns.count)
+        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
+        if Self.traces {
+            FileHandle.standardError.write(
+                Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8))
         }
+        let result = connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger)
+        unawaited.append(
+            Unawaited(sql: statement, context: .objects, result: result, importedInto: pending.shape.table))
         insertedRows = true
         if let id = pending.largestID { noteExplicitID(id, in: pending.table) }
+        while unawaited.count > Self.maximumInsertsInFlight { try settleOldestUnawaited() }
     }
+
+    /// The most queued inserts sent and not yet done: two keep the server busy while the next one is read.
+    static let maximumInsertsInFlight = 2
 
     /// Sends a queue's one statement with its column arrays bound as text (the statement casts them); `traced`
     /// says what it carries in `MOLT_POSTGRES_TRACE` lines. Errors are postgres-nio's, for the caller to map.
@@ -434,4 +454,13 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     var isClosed: Bool { connection.isClosed }
+}
+
+/// A statement sent without waiting for its result, settled by a later one (``PostgresLink``).
+private struct Unawaited {
+    var sql: String
+    var context: PostgresErrors.Context
+    var result: EventLoopFuture<PostgresQueryResult>
+    /// The table a queued import inserted into, whose failure names it (``PostgresInsertQueue``).
+    var importedInto: String? = nil
 }
