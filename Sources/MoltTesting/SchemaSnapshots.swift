@@ -1,7 +1,8 @@
 import Foundation
 
 /// A folder of recorded schema snapshots, one file per shipped version (`1.json`, `2.json`, …), in the
-/// format of `Schema/snapshotJSON()`: Room's `exportSchema`, for Molt.
+/// format of `Schema/snapshotJSON()`: Room's `exportSchema`, for Molt. The test kit's assertion over the core's
+/// `SnapshotFolder` (``folder``), which holds every rule of the folder.
 ///
 /// Commit the folder. Once a version has shipped, its file is frozen: ``verify(_:)`` fails with the exact
 /// entity and attribute when the code's schema of a recorded version no longer matches its file, and when a
@@ -25,6 +26,7 @@ import Foundation
 /// - ``init(directory:recordMode:)``
 /// - ``init(nextTo:folder:recordMode:)``
 /// - ``RecordMode``
+/// - ``folder``
 /// ### Verifying and recording
 /// - ``verify(_:)``
 /// - ``record(_:overwriting:)``
@@ -105,7 +107,11 @@ public struct SchemaSnapshots: Sendable {
     }
 
     /// The folder, as the core reads and writes it: every naming and reading rule lives there.
-    var folder: SnapshotFolder { SnapshotFolder(directory) }
+    ///
+    /// ```swift
+    /// let report = SchemaSnapshots(nextTo: #filePath).folder.schemas()
+    /// ```
+    public var folder: SnapshotFolder { SnapshotFolder(directory) }
 
     /// The file of a version: `<directory>/<version>.json`.
     public func url(version: Int) -> URL { folder.url(version: version) }

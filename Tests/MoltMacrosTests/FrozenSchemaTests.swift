@@ -59,16 +59,17 @@ struct FrozenSchemaTests {
     @Test("An unchanged shipped version passes; the newest may have no snapshot yet")
     func unchanged() throws {
         let folder = Folder()
-        try FrozenSchemas.record(ShippedV1.schema, in: folder.url)
-        try FrozenSchemas.verify(ShippedPlan.self, against: folder.url)
-        try ShippedV1.verifyFrozen(snapshot: Data(contentsOf: FrozenSchemas.url(version: 1, in: folder.url)))
+        try SnapshotFolder(folder.url).record(ShippedV1.schema)
+        try SnapshotFolder(folder.url).verify(ShippedPlan.self)
+        try SnapshotFolder.verify(
+            ShippedV1.schema, snapshot: Data(contentsOf: SnapshotFolder(folder.url).url(version: 1)), named: "1.json")
     }
 
     @Test("A shipped version edited afterwards is caught, naming entity and attribute")
     func edited() throws {
         let folder = Folder()
-        try FrozenSchemas.record(ShippedV1.schema, in: folder.url)
-        let error = #expect(throws: MoltError.self) { try FrozenSchemas.verify(EditedPlan.self, against: folder.url) }
+        try SnapshotFolder(folder.url).record(ShippedV1.schema)
+        let error = #expect(throws: MoltError.self) { try SnapshotFolder(folder.url).verify(EditedPlan.self) }
         #expect(error?.code == .schemaChangedWithoutVersionBump)
         #expect(error?.entity == "Person")
         #expect(error?.property == "age")
@@ -85,7 +86,9 @@ struct FrozenSchemaTests {
     @Test("A changed migration hint in a shipped version is caught too")
     func changedHint() throws {
         let snapshot = try ShippedV1.schema.snapshotJSON()
-        let error = #expect(throws: MoltError.self) { try RenamedHintV1.verifyFrozen(snapshot: snapshot) }
+        let error = #expect(throws: MoltError.self) {
+            try SnapshotFolder.verify(RenamedHintV1.schema, snapshot: snapshot, named: "1.json")
+        }
         #expect(
             error?.message == """
                 Version 1 was edited after it shipped; it differs from 1.json:
@@ -98,15 +101,28 @@ struct FrozenSchemaTests {
     func missingAndOverwrite() throws {
         let folder = Folder()
         let missing = #expect(throws: MoltError.self) {
-            try FrozenSchemas.verify(ShippedPlan.self, against: folder.url)
+            try SnapshotFolder(folder.url).verify(ShippedPlan.self)
         }
         #expect(
             missing?.message
-                == "Version 1 has no snapshot 1.json in \(folder.url.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try FrozenSchemas.record(schema, in: folder)`."
+                == "Version 1 has no snapshot 1.json in \(folder.url.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try SnapshotFolder(folder).record(schema)`."
         )
-        try FrozenSchemas.record(ShippedV1.schema, in: folder.url)
-        #expect(throws: MoltError.self) { try FrozenSchemas.record(EditedV1.schema, in: folder.url) }
-        try FrozenSchemas.verify(
-            ShippedV1.schema, snapshot: Data(contentsOf: FrozenSchemas.url(version: 1, in: folder.url)))
+        try SnapshotFolder(folder.url).record(ShippedV1.schema)
+        #expect(throws: MoltError.self) { try SnapshotFolder(folder.url).record(EditedV1.schema) }
+        try SnapshotFolder.verify(
+            ShippedV1.schema, snapshot: Data(contentsOf: SnapshotFolder(folder.url).url(version: 1)))
+    }
+
+    @Test("The deprecated FrozenSchemas and verifyFrozen still forward to SnapshotFolder")
+    @available(*, deprecated)
+    func deprecatedForwarders() throws {
+        let folder = Folder()
+        let file = try FrozenSchemas.record(ShippedV1.schema, in: folder.url)
+        #expect(file == FrozenSchemas.url(version: 1, in: folder.url))
+        try FrozenSchemas.verify(ShippedPlan.self, against: folder.url)
+        try FrozenSchemas.verify([ShippedV1.schema], against: folder.url)
+        try FrozenSchemas.verify(ShippedV1.schema, snapshot: Data(contentsOf: file))
+        try ShippedV1.verifyFrozen(snapshot: Data(contentsOf: file))
+        #expect(throws: MoltError.self) { try FrozenSchemas.verify(EditedPlan.self, against: folder.url) }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import Molt
+import MoltTooling
 
-/// The rules of a folder of schema snapshots, the one home that FrozenSchemas, MoltTesting and `molt check` call.
+/// The rules of a folder of schema snapshots, the one home that MoltTesting and `molt check` call.
 @Suite("Snapshot folders")
 struct SnapshotFolderTests {
     static let v0 = Schema(version: 0) { Entity("Note") { Attribute("text", .string) } }

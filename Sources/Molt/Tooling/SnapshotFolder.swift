@@ -1,8 +1,8 @@
 import Foundation
 
 /// A folder of schema snapshots, one file per shipped version named `<version>.json`, in the format of
-/// ``Schema/snapshotJSON()``: the one home of the folder's rules, which ``FrozenSchemas``, MoltTesting's
-/// `SchemaSnapshots` and `molt check` all call.
+/// ``Schema/snapshotJSON()``: the one public face of a folder of snapshots, and the one home of its rules, which
+/// MoltTesting's `SchemaSnapshots` (the test kit's assertion, with its record modes) and `molt check` call.
 ///
 /// Shipping a version freezes it. Record its snapshot when it ships, commit the folder, and verify the code's
 /// schemas against it: an edited shipped version is caught with the entity and the attribute that changed.
@@ -11,7 +11,7 @@ import Foundation
 /// let folder = SnapshotFolder(URL(fileURLWithPath: "Tests/AppTests/__Schemas__"))
 /// try folder.record(AppSchema.v3)          // writes 3.json; never overwrites a different one
 /// try folder.verify(AppSchema.all)         // throws naming the edited entity and attribute
-/// let report = folder.lint()               // gaps, duplicates, misnamed files, steps that need code…
+/// let shipped = try folder.schemas()       // every recorded version, oldest first
 /// ```
 ///
 /// ## Topics
@@ -29,8 +29,8 @@ import Foundation
 /// - ``record(_:)``
 /// - ``verify(_:)-(Schema)``
 /// - ``verify(_:)-([Schema])``
-/// ### Linting
-/// - ``lint(stages:shipped:)``
+/// - ``verify(_:)-(P.Type)``
+/// - ``verify(_:snapshot:named:)``
 public struct SnapshotFolder: Sendable, Hashable {
     /// The folder.
     public let directory: URL
@@ -50,7 +50,7 @@ public struct SnapshotFolder: Sendable, Hashable {
     public func url(version: Int) -> URL { directory.appendingPathComponent(Self.fileName(version: version)) }
 
     /// `<version>.json`.
-    static func fileName(version: Int) -> String { "\(version).json" }
+    package static func fileName(version: Int) -> String { "\(version).json" }
 
     /// The version a snapshot file's name stands for: `N.json` with `N` written as Molt writes it (no sign, no
     /// leading zero) and within ``Schema/maximumVersion``; nil for any other name.
@@ -68,7 +68,7 @@ public struct SnapshotFolder: Sendable, Hashable {
 
     /// The names of the folder's snapshot files (`.json`, but not the mapping files `….mapping.json`), sorted;
     /// none when the folder does not exist.
-    func jsonFileNames() -> [String] {
+    package func jsonFileNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(Self.mappingSuffix) }.sorted()
     }
@@ -245,7 +245,7 @@ public struct SnapshotFolder: Sendable, Hashable {
                 if index == schemas.count - 1 { continue }
                 throw MoltError(
                     .snapshotMissing,
-                    "Version \(schema.version) has no snapshot \(Self.fileName(version: schema.version)) in \(directory.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try FrozenSchemas.record(schema, in: folder)`."
+                    "Version \(schema.version) has no snapshot \(Self.fileName(version: schema.version)) in \(directory.path), although a newer version exists, so it has shipped. Record it from the code of the release that shipped it: `try SnapshotFolder(folder).record(schema)`."
                 )
             }
             try verify(schema)
@@ -260,6 +260,21 @@ public struct SnapshotFolder: Sendable, Hashable {
     public func verify(_ schema: Schema) throws {
         try Self.verify(
             schema, against: try self.schema(version: schema.version), named: Self.fileName(version: schema.version))
+    }
+
+    /// Verifies one version against its snapshot's JSON, read from wherever the app keeps it (a bundle's
+    /// resource, for a check at launch in debug builds).
+    ///
+    /// ```swift
+    /// try SnapshotFolder.verify(V1.schema, snapshot: Data(contentsOf: url), named: "1.json")
+    /// ```
+    ///
+    /// - Throws: ``MoltError`` with code ``MoltError/Code/schemaChangedWithoutVersionBump`` listing every
+    ///   difference, its first entity and attribute in ``MoltError/entity`` and ``MoltError/property``; or
+    ///   ``MoltError/Code/invalidSchema`` when the snapshot cannot be read or records another version.
+    public static func verify(_ schema: Schema, snapshot: Data, named name: String = "the snapshot") throws {
+        try verify(
+            schema, against: try Self.schema(snapshot: snapshot, named: name, version: schema.version), named: name)
     }
 
     /// Verifies a schema against its recorded form (read from a file named `name`).

@@ -22,7 +22,7 @@ import Foundation
 /// not in the store.
 ///
 /// Once a version ships, freeze it: record its ``Schema/snapshotJSON()`` and check it with
-/// `FrozenSchemas.verify(_:against:)`.
+/// ``SnapshotFolder/verify(_:)-(P.Type)``.
 public protocol VersionedSchema: SendableMetatype {
     /// The version number; it grows by at least one with every change of the model.
     static var version: Int { get }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Molt
+import MoltTooling
 
 /// `molt check DIR [--stage FROM:TO]… [--json]`: lints a folder of schema snapshots named by version (`0.json`,
 /// `1.json`, …).

@@ -1,10 +1,11 @@
 import Foundation
+import Molt
 
 extension SnapshotFolder {
     /// One problem ``lint(stages:shipped:)`` found: an error, or a warning that does not fail a check.
-    public struct LintIssue: Hashable, Sendable {
+    package struct LintIssue: Hashable, Sendable {
         /// How serious a problem is.
-        public enum Severity: String, Hashable, Sendable {
+        package enum Severity: String, Hashable, Sendable {
             /// The folder cannot be trusted as it is: a store could fail to open, or open wrong.
             case error
             /// Worth a look: data a step deletes, a stage Molt does not need.
@@ -12,14 +13,14 @@ extension SnapshotFolder {
         }
 
         /// How serious it is.
-        public var severity: Severity
+        package var severity: Severity
         /// The file it is about, if one is.
-        public var file: String?
+        package var file: String?
         /// What is wrong, and the fix.
-        public var message: String
+        package var message: String
 
         /// Creates an issue.
-        public init(_ severity: Severity, file: String? = nil, _ message: String) {
+        package init(_ severity: Severity, file: String? = nil, _ message: String) {
             self.severity = severity
             self.file = file
             self.message = message
@@ -27,31 +28,31 @@ extension SnapshotFolder {
     }
 
     /// What ``lint(stages:shipped:)`` found.
-    public struct Lint: Sendable {
+    package struct Lint: Sendable {
         /// The versions recorded, oldest first, one per version however many files hold it.
-        public var versions: [Int]
+        package var versions: [Int]
         /// Every problem, errors and warnings, in the order found.
-        public var issues: [LintIssue]
+        package var issues: [LintIssue]
         /// Whether some file could not be read as a schema at all.
-        public var hasUnreadableFile: Bool
+        package var hasUnreadableFile: Bool
         /// The recorded schema of each version, with its file's name.
-        public var snapshots: [Int: (file: String, schema: Schema)]
+        package var snapshots: [Int: (file: String, schema: Schema)]
 
         /// The number of errors.
-        public var errorCount: Int { issues.filter { $0.severity == .error }.count }
+        package var errorCount: Int { issues.filter { $0.severity == .error }.count }
         /// The number of warnings.
-        public var warningCount: Int { issues.filter { $0.severity == .warning }.count }
+        package var warningCount: Int { issues.filter { $0.severity == .warning }.count }
     }
 
     /// A store created by a shipped version, as evidence of what that version was.
-    public struct ShippedStore: Sendable {
+    package struct ShippedStore: Sendable {
         /// The store's file name, for messages.
-        public var name: String
+        package var name: String
         /// The schema recorded in the store.
-        public var schema: Schema
+        package var schema: Schema
 
         /// Evidence from a store: its name and its recorded schema (``StoreInfo/schema``).
-        public init(name: String, schema: Schema) {
+        package init(name: String, schema: Schema) {
             self.name = name
             self.schema = schema
         }
@@ -78,7 +79,7 @@ extension SnapshotFolder {
     ///   - stages: The steps the app covers with a custom stage, as `from...to`.
     ///   - shipped: Stores created by shipped versions.
     /// - Returns: The versions and the issues.
-    public func lint(stages: [ClosedRange<Int>] = [], shipped: [ShippedStore] = []) -> Lint {
+    package func lint(stages: [ClosedRange<Int>] = [], shipped: [ShippedStore] = []) -> Lint {
         var lint = readForLint()
         // A mapping file `<from>-to-<to>.mapping.json` is the stage of its step, as a `--stage from:to` is.
         var stages = stages
