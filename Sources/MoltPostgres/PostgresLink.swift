@@ -15,8 +15,9 @@ import PostgresNIO
 final class PostgresLink: @unchecked Sendable {
     let connection: PostgresConnection
     let logger: Logger
-    /// Called with the SQL of every statement, for dry runs.
-    var observer: (@Sendable (String) -> Void)?
+    /// Called with the SQL of every statement, and whether it may change the database (its kind is not
+    /// ``SQLStatementKind/read``), for dry runs.
+    var observer: SQLStatementObserver?
     private var rewritten: [String: String] = [:]
     /// A custom stage's keyed updates, waiting to be sent as one statement (see ``PostgresUpdateQueue``).
     private var queue: PostgresUpdateQueue?
@@ -115,7 +116,7 @@ final class PostgresLink: @unchecked Sendable {
         context: PostgresErrors.Context = .objects
     ) throws -> (rows: [PostgresRow], count: Int) {
         try prepare(for: sql, kind: kind)
-        observer?(PostgresLocks.annotate(sql, lock ?? PostgresLocks.note(for: kind)))
+        observer?(PostgresLocks.annotate(sql, lock ?? PostgresLocks.note(for: kind)), kind != .read)
         return try send(sql, arguments, context: context)
     }
 
@@ -145,7 +146,7 @@ final class PostgresLink: @unchecked Sendable {
     /// it, and its outcome is checked when the next statement's result is in (``settleUnawaited()``). A read by
     /// `_id` then wakes its thread once, for its `SELECT`, rather than three times.
     func sendWithoutWaiting(_ sql: String, context: PostgresErrors.Context) throws {
-        observer?(sql)
+        observer?(sql, false)
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
         unawaited.append(
             Unawaited(
@@ -322,7 +323,7 @@ final class PostgresLink: @unchecked Sendable {
             }
             queue = PostgresUpdateQueue(shape: shape, types: types)
         }
-        observer?(PostgresLocks.annotate(sql, .rows))
+        observer?(PostgresLocks.annotate(sql, .rows), true)
         try queue!.append(arguments, id: id)
     }
 

@@ -102,7 +102,7 @@ final class PostgresStoreConnection: SQLConnection {
         return true
     }
 
-    var statementObserver: (@Sendable (String) -> Void)? {
+    var statementObserver: SQLStatementObserver? {
         get { link.observer }
         set {
             guard let observer = newValue else {

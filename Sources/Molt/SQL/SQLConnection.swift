@@ -46,8 +46,10 @@ package protocol SQLConnection: AnyObject {
     /// ```
     func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool
 
-    /// Calls `observer` with the SQL of every statement that changes the database, until set to nil (dry runs).
-    var statementObserver: (@Sendable (String) -> Void)? { get set }
+    /// Calls `observer` with the SQL of every statement the connection runs, and whether it may change the
+    /// database, until set to nil: dry runs list the statements that change it. The engine says which (SQLite's
+    /// own flag of a prepared statement, PostgreSQL's ``SQLStatementKind``); no statement's text is read to tell.
+    var statementObserver: SQLStatementObserver? { get set }
 
     // MARK: - Introspection
 
@@ -253,3 +255,7 @@ package enum SQLStoredValue {
 }
 
 import Foundation
+
+/// What ``SQLConnection/statementObserver`` is called with: a statement's SQL, and whether it may change the
+/// database (false for queries and transaction control).
+package typealias SQLStatementObserver = @Sendable (_ sql: String, _ changesDatabase: Bool) -> Void

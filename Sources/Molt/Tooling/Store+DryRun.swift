@@ -71,7 +71,7 @@ extension Store {
         let recorder = StatementRecorder()
         var result: MigrationDryRun?
         try database.exclusive { db in
-            db.statementObserver = { recorder.record($0) }
+            db.statementObserver = { sql, changesDatabase in if changesDatabase { recorder.record(sql) } }
             defer { db.statementObserver = nil }
             let record = try Store.migrate(db, from: from, to: schema, options: options)
             result = MigrationDryRun(
@@ -118,15 +118,12 @@ extension Store {
 }
 
 /// Collects the statements that change a store, skipping reads (`SELECT`, `PRAGMA`, `WITH … SELECT`).
+/// The statements a dry run ran that change the database, as the engine reports them
+/// (``SQLConnection/statementObserver`` says which statements may change it).
 private final class StatementRecorder: Sendable {
     private let recorded = LockedValue<[String]>([])
 
     var statements: [String] { recorded.withLock { $0 } }
 
-    func record(_ sql: String) {
-        let text = sql.trimmingCharacters(in: .whitespacesAndNewlines)
-        let keyword = text.prefix { $0.isLetter }.uppercased()
-        guard ["CREATE", "ALTER", "INSERT", "UPDATE", "DELETE", "DROP", "REPLACE"].contains(keyword) else { return }
-        recorded.withLock { $0.append(text) }
-    }
+    func record(_ sql: String) { recorded.withLock { $0.append(sql.trimmingCharacters(in: .whitespacesAndNewlines)) } }
 }

@@ -26,7 +26,7 @@ struct WideningBoundsTests {
         let recorded = Recorded()
         var verified = false
         try database.exclusive { db in
-            db.statementObserver = { recorded.append($0) }
+            db.statementObserver = { sql, _ in recorded.append(sql) }
             defer { db.statementObserver = nil }
             var migration = LightweightMigration(start: v0)
             _ = try migration.count(SchemaDiff(from: v0, to: v1), in: db)

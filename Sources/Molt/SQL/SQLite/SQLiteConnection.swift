@@ -6,6 +6,8 @@ import GRDBSQLite
 final class SQLiteConnection: SQLConnection {
     let db: Database
     let context: SQLiteErrors.Context
+    /// What reports the statements SQLite runs to ``statementObserver``, while one is set.
+    private var trace: SQLiteStatementTrace?
 
     init(_ db: Database, context: SQLiteErrors.Context = .objects) {
         self.db = db
@@ -58,14 +60,11 @@ final class SQLiteConnection: SQLConnection {
         }
     }
 
-    var statementObserver: (@Sendable (String) -> Void)? {
+    var statementObserver: SQLStatementObserver? {
         didSet {
-            if let observer = statementObserver {
-                db.trace(options: .statement) { event in
-                    if case .statement(let statement) = event { observer(statement.expandedSQL) }
-                }
-            } else {
-                db.trace(options: [], nil)
+            trace?.remove()
+            trace = statementObserver.flatMap { observer in
+                db.sqliteConnection.map { SQLiteStatementTrace(observer, on: $0) }
             }
         }
     }
