@@ -66,7 +66,7 @@ extension Objects {
         // One query per chunk of identifiers (SQLite limits bound variables), then the relationship's order.
         var byID: [Int64: DynamicObject] = [:]
         for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = ids[start..<min(start + 500, ids.count)].map { Value.int($0) }
+            let chunk = ids[start..<Swift.min(start + 500, ids.count)].map { Value.int($0) }
             for found in try fetch(relationship.destination, where: .in(StoreLayout.idColumn, chunk)) {
                 byID[found.id!] = found
             }

@@ -1,0 +1,180 @@
+/// Aggregates computed by the engine in one statement, never by reading every object: sums, extremes,
+/// averages, distinct values and counts per value, over the objects of an entity that match a predicate.
+///
+/// ```swift
+/// let total = try objects.sum("price", of: "Item")                       // .int(…) or .double(…)
+/// let newest = try objects.max("created", of: "Item", where: .equal("kind", "book"))
+/// let kinds = try objects.distinctValues("kind", of: "Item")            // sorted
+/// let perKind = try objects.counts(groupedBy: "kind", of: "Item")       // [(value, count)], sorted by value
+/// ```
+///
+/// Exact or refused: a sum of integers that does not fit 64 bits throws rather than wrapping or turning into
+/// a double, on both engines.
+extension Objects {
+    /// What an aggregate is computed over, checked: the attribute's column, the table, the predicate's SQL.
+    private struct AggregateSource {
+        var entity: Entity
+        var attribute: Attribute
+        var column: String
+        var from: String
+        var arguments: [Value]
+    }
+
+    private func aggregateSource(
+        _ attributeName: String, of entityName: String, where predicate: ObjectPredicate?, allowed: Set<AttributeType>,
+        operation: String
+    ) throws -> AggregateSource {
+        let entity = try entity(entityName)
+        guard let attribute = entity.attribute(named: attributeName) else {
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(entity.name)' has no attribute '\(attributeName)' to compute the \(operation) of; use one of \(entity.attributes.map(\.name).joined(separator: ", ")).",
+                entity: entity.name, property: attributeName)
+        }
+        guard allowed.contains(attribute.type) else {
+            throw MoltError(
+                .invalidValue,
+                "Cannot compute the \(operation) of '\(entity.name).\(attribute.name)', which holds \(attribute.type) values; the \(operation) is computed over \(allowed.map(\.rawValue).sorted().joined(separator: ", ")) attributes.",
+                entity: entity.name, property: attribute.name)
+        }
+        var from = "FROM \(layout.table(entity.name))"
+        var arguments: [Value] = []
+        if let predicate {
+            let (condition, values) = try predicate.sql(for: entity, layout: layout)
+            from += " WHERE \(condition)"
+            arguments = values
+        }
+        return AggregateSource(
+            entity: entity, attribute: attribute, column: layout.column(entity.name, attribute.name), from: from,
+            arguments: arguments)
+    }
+
+    /// The sum of an integer or double attribute over the matching objects: `.int(0)` or `.double(0)` when none
+    /// match (nulls are left out).
+    ///
+    /// ```swift
+    /// let pages = try objects.sum("pages", of: "Book", where: .greater("year", 2000))
+    /// ```
+    ///
+    /// - Throws: ``MoltError`` naming the attribute when it is not an integer or double, or when a sum of
+    ///   integers does not fit 64 bits.
+    public func sum(
+        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    ) throws
+        -> Value
+    {
+        let source = try aggregateSource(
+            attribute, of: entityName, where: predicate, allowed: [.int, .double], operation: "sum")
+        let isInteger = source.attribute.type == .int
+        // SQLite's SUM throws on integer overflow, PostgreSQL's is exact (numeric) and the cast to bigint throws.
+        let expression = isInteger ? "CAST(SUM(\(source.column)) AS BIGINT)" : "SUM(\(source.column))"
+        let value = try aggregate(expression, source, as: source.attribute.type)
+        if case .null = value { return isInteger ? .int(0) : .double(0) }
+        return value
+    }
+
+    /// The smallest value of an attribute among the matching objects, `.null` when none has one.
+    ///
+    /// Strings compare by their UTF-8 bytes, as sorts do; dates by time.
+    ///
+    /// ```swift
+    /// let oldest = try objects.min("created", of: "Note")
+    /// ```
+    public func min(
+        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    ) throws
+        -> Value
+    {
+        let source = try aggregateSource(
+            attribute, of: entityName, where: predicate, allowed: Self.comparableTypes, operation: "minimum")
+        return try aggregate("MIN(\(source.column))", source, as: source.attribute.type)
+    }
+
+    /// The largest value of an attribute among the matching objects, `.null` when none has one.
+    ///
+    /// ```swift
+    /// let newest = try objects.max("created", of: "Note", where: .equal("archived", false))
+    /// ```
+    public func max(
+        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    ) throws
+        -> Value
+    {
+        let source = try aggregateSource(
+            attribute, of: entityName, where: predicate, allowed: Self.comparableTypes, operation: "maximum")
+        return try aggregate("MAX(\(source.column))", source, as: source.attribute.type)
+    }
+
+    /// The average of an integer or double attribute over the matching objects that have a value, nil when none
+    /// has one.
+    ///
+    /// ```swift
+    /// let mean = try objects.average("rating", of: "Review")
+    /// ```
+    public func average(
+        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    ) throws
+        -> Double?
+    {
+        let source = try aggregateSource(
+            attribute, of: entityName, where: predicate, allowed: [.int, .double], operation: "average")
+        return try aggregate("CAST(AVG(\(source.column)) AS DOUBLE PRECISION)", source, as: .double).double
+    }
+
+    /// The distinct values of an attribute among the matching objects, sorted as ``ObjectSort`` sorts them, null
+    /// first when an object has none.
+    ///
+    /// ```swift
+    /// let kinds = try objects.distinctValues("kind", of: "Item")   // ["book", "disc", …]
+    /// ```
+    public func distinctValues(
+        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    )
+        throws -> [Value]
+    {
+        try counts(groupedBy: attribute, of: entityName, where: predicate).map(\.value)
+    }
+
+    /// How many matching objects hold each value of an attribute, sorted by value (null first).
+    ///
+    /// ```swift
+    /// for (kind, count) in try objects.counts(groupedBy: "kind", of: "Item") { print(kind, count) }
+    /// ```
+    public func counts(
+        groupedBy attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    )
+        throws -> [(value: Value, count: Int)]
+    {
+        let source = try aggregateSource(
+            attribute, of: entityName, where: predicate, allowed: Set(AttributeType.allCases),
+            operation: "counts per value")
+        // Nulls first on both engines (PostgreSQL sorts them last by default).
+        let sql = """
+            SELECT \(source.column), COUNT(*) \(source.from) GROUP BY \(source.column) \
+            ORDER BY \(source.column) IS NOT NULL, \(source.column)
+            """
+        let rows = try db.fetchRows(sql, source.arguments, types: [source.attribute.type, .int])
+        return try rows.map { row in
+            guard row.count == 2, case .int(let count) = row[1] else {
+                throw Self.unreadableAggregate(source)
+            }
+            return (row[0], Int(count))
+        }
+    }
+
+    /// The types whose values have an order both engines agree on.
+    private static let comparableTypes: Set<AttributeType> = [.int, .double, .string, .date]
+
+    private func aggregate(_ expression: String, _ source: AggregateSource, as type: AttributeType) throws -> Value {
+        let rows = try db.fetchRows("SELECT \(expression) \(source.from)", source.arguments, types: [type])
+        guard let value = rows.first?.first else { throw Self.unreadableAggregate(source) }
+        return value
+    }
+
+    private static func unreadableAggregate(_ source: AggregateSource) -> MoltError {
+        MoltError(
+            .invalidValue,
+            "An aggregate of '\(source.entity.name).\(source.attribute.name)' returned a value of another type than \(source.attribute.type); check the store with `molt check`.",
+            entity: source.entity.name, property: source.attribute.name)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Molt
+import Testing
+
+/// Sums, extremes, averages, distinct values and counts per value, computed by the engine: the same answers on
+/// every store kind, exact or refused.
+@Suite("Aggregates on every engine")
+struct AggregateTests {
+    static let schema = Schema(version: 1) {
+        Entity("Item") {
+            Attribute("kind", .string, isOptional: true)
+            Attribute("pages", .int)
+            Attribute("price", .double)
+            Attribute("created", .date)
+            Attribute("inPrint", .bool)
+        }
+    }
+
+    static let day = Date(timeIntervalSince1970: 1_700_000_000.25)
+
+    /// Five items: two books, two discs, one without a kind.
+    static func filled(_ kind: StoreKind, in dir: TemporaryDirectory) throws -> Store {
+        let store = try kind.makeStore(schema: Self.schema, in: dir)
+        let rows: [(Value, Int64, Double, Double, Bool)] = [
+            ("book", 300, 12.5, 0, true), ("disc", 1, 9.25, 86_400, false), ("book", 120, 30, -86_400, true),
+            (.null, 7, 0.5, 10, false), ("disc", 2, 1.75, 20, true),
+        ]
+        try store.write { objects in
+            for (kind, pages, price, offset, inPrint) in rows {
+                try objects.insert(
+                    "Item",
+                    [
+                        "kind": kind, "pages": .int(pages), "price": .double(price),
+                        "created": .date(Self.day.addingTimeInterval(offset)), "inPrint": .bool(inPrint),
+                    ])
+            }
+        }
+        return store
+    }
+
+    @Test("sum, min, max and average over all objects and over a predicate", arguments: StoreKind.allCases)
+    func numbers(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try Self.filled(kind, in: dir)
+        defer { try? store.close() }
+        try store.read { (objects: Objects) throws in
+            #expect(try objects.sum("pages", of: "Item") == .int(430))
+            #expect(try objects.sum("price", of: "Item") == .double(54))
+            #expect(try objects.sum("pages", of: "Item", where: .equal("kind", "book")) == .int(420))
+            #expect(try objects.sum("pages", of: "Item", where: .equal("kind", "none")) == .int(0))
+            #expect(try objects.sum("price", of: "Item", where: .equal("kind", "none")) == .double(0))
+            #expect(try objects.min("pages", of: "Item") == .int(1))
+            #expect(try objects.max("price", of: "Item") == .double(30))
+            #expect(try objects.min("kind", of: "Item") == .string("book"))
+            #expect(try objects.max("kind", of: "Item") == .string("disc"))
+            #expect(try objects.min("created", of: "Item") == .date(Self.day.addingTimeInterval(-86_400)))
+            #expect(try objects.max("created", of: "Item") == .date(Self.day.addingTimeInterval(86_400)))
+            #expect(try objects.max("pages", of: "Item", where: .equal("kind", "none")) == .null)
+            #expect(try objects.average("pages", of: "Item") == 86)
+            #expect(try objects.average("price", of: "Item", where: .equal("kind", "disc")) == 5.5)
+            #expect(try objects.average("price", of: "Item", where: .equal("kind", "none")) == nil)
+        }
+    }
+
+    @Test("distinct values and counts per value, sorted, null first", arguments: StoreKind.allCases)
+    func groups(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try Self.filled(kind, in: dir)
+        defer { try? store.close() }
+        try store.read { (objects: Objects) throws in
+            #expect(try objects.distinctValues("kind", of: "Item") == [.null, "book", "disc"])
+            let counts = try objects.counts(groupedBy: "kind", of: "Item")
+            #expect(counts.map(\.value) == [.null, "book", "disc"])
+            #expect(counts.map(\.count) == [1, 2, 2])
+            let inPrint = try objects.counts(groupedBy: "inPrint", of: "Item", where: .greater("pages", 1))
+            #expect(inPrint.map(\.value) == [false, true])
+            #expect(inPrint.map(\.count) == [1, 3])
+        }
+    }
+
+    @Test("a sum of integers beyond 64 bits throws rather than wrapping or rounding", arguments: StoreKind.allCases)
+    func overflow(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Self.schema, in: dir)
+        defer { try? store.close() }
+        try store.write { objects in
+            for pages in [Int64.max, 1] {
+                try objects.insert(
+                    "Item", ["pages": .int(pages), "price": 0, "created": .date(Self.day), "inPrint": false])
+            }
+        }
+        #expect(throws: MoltError.self) { try store.read { try $0.sum("pages", of: "Item") } }
+        #expect(try store.read { try $0.max("pages", of: "Item") } == .int(.max))
+    }
+
+    @Test("an aggregate of a missing attribute, or of a type without one, names the fix")
+    func refusals() throws {
+        let store = try Store.inMemory(schema: Self.schema)
+        let missing = #expect(throws: MoltError.self) { try store.read { try $0.sum("weight", of: "Item") } }
+        #expect(missing?.message.contains("has no attribute 'weight'") == true)
+        #expect(missing?.property == "weight")
+        let wrongType = #expect(throws: MoltError.self) { try store.read { try $0.sum("kind", of: "Item") } }
+        #expect(
+            wrongType?.message.contains(
+                "Cannot compute the sum of 'Item.kind', which holds string values; the sum is computed over double, int attributes."
+            ) == true)
+        #expect(throws: MoltError.self) { try store.read { try $0.max("inPrint", of: "Item") } }
+        #expect(throws: MoltError.self) { try store.read { try $0.average("created", of: "Item") } }
+    }
+}
