@@ -27,12 +27,12 @@ final class PostgresLink: @unchecked Sendable {
     /// An import's rows, waiting to be sent as one statement per table (see ``PostgresInsertQueue``), in the
     /// order their tables were first given.
     private var inserts: [PostgresInsertQueue] = []
-    /// The column types of the tables ``inserts`` were made for, with ``catalogChanges`` when they were read.
-    private var insertTypes: (catalogChanges: Int, types: [PostgresUpdateQueue.Shape: [String]]) = (0, [:])
     /// The `pg_temp` functions (``PostgresFunctions``) the current transaction created.
     private var functions: Set<PostgresFunctions.Function> = []
     /// The calls to them that this session's dialect rendered (``PostgresStoreConnection/dialect``).
     let functionUse = PostgresFunctionUse()
+    /// How an import's rows are sent (``PostgresCopy``).
+    private lazy var copy = PostgresCopy(eventLoop: connection.eventLoop)
     /// Whether the current transaction inserted rows into an application table (maybe with identifiers of their
     /// own, which the identity sequences must then pass: ``PostgresIdentities/synchronize(_:)``).
     private(set) var insertedRows = false
@@ -148,9 +148,8 @@ final class PostgresLink: @unchecked Sendable {
     func sendWithoutWaiting(_ sql: String, context: PostgresErrors.Context) throws {
         observer?(sql, false)
         if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(sql)\n".utf8)) }
-        unawaited.append(
-            Unawaited(
-                sql: sql, context: context, result: connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)))
+        let result = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).map { _ in }
+        unawaited.append(Unawaited(sql: sql, context: context, result: result))
     }
 
     /// Throws the first failure of the statements sent without waiting, which have completed by the time a later
@@ -363,18 +362,20 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// Queues a row of an import, sent with the others of its table before the session's next statement (see
-    /// ``PostgresInsertQueue``); `values` in the order of `shape`'s columns.
-    func queueInsert(into table: String, _ shape: PostgresUpdateQueue.Shape, _ values: [Value]) throws {
+    /// ``PostgresInsertQueue``); `values` in the order of `columns` (unquoted).
+    func queueInsert(into table: String, columns: [String], _ values: [Value]) throws {
         // Queued updates first, in the order they were made (no statement of text here: nothing is rolled back).
         try sendQueue(before: "")
-        if let index = inserts.firstIndex(where: { $0.shape == shape }) {
-            if !inserts[index].accepts(shape) { try send(inserts.remove(at: index)) }
+        if let index = inserts.firstIndex(where: { $0.table == table && $0.columns == columns }),
+            !inserts[index].accepts(table: table, columns: columns)
+        {
+            try send(inserts.remove(at: index))
         }
         let index: Int
-        if let existing = inserts.firstIndex(where: { $0.shape == shape }) {
+        if let existing = inserts.firstIndex(where: { $0.table == table && $0.columns == columns }) {
             index = existing
         } else {
-            inserts.append(PostgresInsertQueue(table: table, shape: shape, types: try insertTypes(shape)))
+            inserts.append(PostgresInsertQueue(table: table, columns: columns))
             index = inserts.count - 1
         }
         try inserts[index].append(values)
@@ -391,21 +392,19 @@ final class PostgresLink: @unchecked Sendable {
         queue = nil
     }
 
-    /// Sends a queue's rows without waiting for the server (the statements of a session run in order; a failure
-    /// is thrown by the next statement that waits, as ``importRefusal(_:table:)``): the importer reads the next rows
-    /// while the server inserts these. At most ``maximumInsertsInFlight`` are in flight, so memory stays bounded.
+    /// Sends a queue's rows with `COPY … FROM STDIN` without waiting for the server (the statements of a session
+    /// run in order; a failure is thrown by the next statement that waits, as ``importRefusal(_:table:)``): the
+    /// importer reads the next rows while the server inserts these. At most ``maximumInsertsInFlight`` are in
+    /// flight, so memory stays bounded.
     private func send(_ pending: PostgresInsertQueue) throws {
         guard pending.count > 0 else { return }
-        let statement = pending.sql
-        var bindings = PostgresBindings(capacity: pending.shape.columns.count)
-        for array in pending.arguments { try bindings.append(PostgresValueCodec.Bind.untyped(array)) }
-        if Self.traces {
-            FileHandle.standardError.write(
-                Data("molt.postgres: \(statement.prefix(300))… (\(pending.count) rows)\n".utf8))
-        }
-        let result = connection.query(PostgresQuery(unsafeSQL: statement, binds: bindings), logger: logger)
+        let statement = "COPY \(PostgresDialect.shared.quote(pending.table)) FROM STDIN (\(pending.count) rows)"
+        if Self.traces { FileHandle.standardError.write(Data("molt.postgres: \(statement)\n".utf8)) }
+        let result = copy.send(pending, on: connection, logger: logger)
         unawaited.append(
-            Unawaited(sql: statement, context: .objects, result: result, importedInto: pending.shape.table))
+            Unawaited(
+                sql: statement, context: .objects, result: result,
+                importedInto: PostgresDialect.shared.quote(pending.table)))
         insertedRows = true
         if let id = pending.largestID { noteExplicitID(id, in: pending.table) }
         while unawaited.count > Self.maximumInsertsInFlight { try settleOldestUnawaited() }
@@ -435,19 +434,6 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// The SQL types of `shape`'s columns, read once per table while the catalog stays the same.
-    private func insertTypes(_ shape: PostgresUpdateQueue.Shape) throws -> [String] {
-        if insertTypes.catalogChanges != catalogChanges { insertTypes = (catalogChanges, [:]) }
-        if let types = insertTypes.types[shape] { return types }
-        guard let types = try columnTypes(shape) else {
-            throw MoltError(
-                .invalidValue,
-                "Table \(shape.table) has no column among \(shape.columns.joined(separator: ", ")) to import into; check the store's schema."
-            )
-        }
-        insertTypes.types[shape] = types
-        return types
-    }
-
     func close() {
         dropQueued()
         unawaited = []
@@ -461,7 +447,7 @@ final class PostgresLink: @unchecked Sendable {
 private struct Unawaited {
     var sql: String
     var context: PostgresErrors.Context
-    var result: EventLoopFuture<PostgresQueryResult>
+    var result: EventLoopFuture<Void>
     /// The table a queued import inserted into, whose failure names it (``PostgresInsertQueue``).
     var importedInto: String? = nil
 }

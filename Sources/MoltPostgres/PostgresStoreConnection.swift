@@ -97,8 +97,7 @@ final class PostgresStoreConnection: SQLConnection {
     /// Queues the row with the others of its table, sent as one statement before the session's next one
     /// (``PostgresInsertQueue``).
     func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool {
-        let shape = PostgresUpdateQueue.Shape(quotedTable: dialect.quote(table), quotedColumns: columns)
-        try link.queueInsert(into: table, shape, values)
+        try link.queueInsert(into: table, columns: columns, values)
         return true
     }
 

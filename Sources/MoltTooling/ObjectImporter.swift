@@ -34,6 +34,8 @@ package final class ObjectImporter {
     private var linkInserts: [String: any SQLStatement] = [:]
     /// The quoted columns of each entity's rows, and of each join table's.
     private var columns: [String: [String]] = [:]
+    /// The same, unquoted, for the engine's batched inserts.
+    private var unquotedColumns: [String: [String]] = [:]
 
     /// - Parameters:
     ///   - objects: The objects of a write transaction.
@@ -109,14 +111,25 @@ package final class ObjectImporter {
     /// the `_id` the store numbered.
     private func insertRow(_ entity: Entity, _ attributes: [String], _ arguments: [Value]) throws -> Int64 {
         if case .int(let id) = arguments[0] {
-            let columns = try rowColumns(entity, attributes)
             if try db.insertBatched(
-                into: objects.layout.physicalTable(entity.name), columns: columns, values: arguments)
+                into: objects.layout.physicalTable(entity.name), columns: batchedColumns(entity, attributes),
+                values: arguments)
             {
                 return id
             }
         }
         return try insertStatement(entity, attributes).insert(arguments)
+    }
+
+    /// `_id`, the attributes, the to-one columns of an entity's rows, unquoted, as a batched insert takes them.
+    private func batchedColumns(_ entity: Entity, _ attributes: [String]) -> [String] {
+        if let columns = unquotedColumns[entity.name] { return columns }
+        let layout = objects.layout
+        let result =
+            [StoreLayout.idColumn] + attributes.map { layout.physicalColumn(entity.name, $0) }
+            + entity.relationships.filter { $0.kind == .toOne }.map { layout.physicalColumn(entity.name, $0.name) }
+        unquotedColumns[entity.name] = result
+        return result
     }
 
     /// `_id`, the attributes, the to-one columns of an entity's rows, quoted, made once per entity.
@@ -145,6 +158,11 @@ package final class ObjectImporter {
     }
 
     /// The quoted columns of a relationship's join table: owner, target, and position when it is ordered.
+    private static func unquotedLinkColumns(_ relationship: Relationship) -> [String] {
+        [StoreLayout.ownerColumn, StoreLayout.targetColumn]
+            + (relationship.isOrdered ? [StoreLayout.positionColumn] : [])
+    }
+
     private func linkColumns(_ relationship: Relationship) -> [String] {
         let q = objects.dialect.quote
         var columns = [q(StoreLayout.ownerColumn), q(StoreLayout.targetColumn)]
@@ -174,8 +192,8 @@ package final class ObjectImporter {
             if ordered { arguments.append(.int(Int64(position + 1))) }
             do {
                 if try db.insertBatched(
-                    into: objects.layout.physicalJoinTable(entity.name, relationship.name), columns: columns,
-                    values: arguments)
+                    into: objects.layout.physicalJoinTable(entity.name, relationship.name),
+                    columns: Self.unquotedLinkColumns(relationship), values: arguments)
                 {
                     continue
                 }

@@ -68,6 +68,8 @@ struct ReadmeTypedQuickStartTests {
         #expect(adults.map(\.fullName) == ["Ada Lovelace"])
         #expect(adults.map(\.yearsSinceBirth) == [36])
         #expect(try store.read { try $0.count(AppV2.Person.self) } == 2)
+        let perAge = try store.read { objects in try objects.counts(groupedBy: \AppV2.Person.yearsSinceBirth) }
+        #expect(perAge == [36: 1, 9: 1])
     }
 
     @Test("@MoltMacros.Model and @MoltMacros.Attribute, module-qualified, derive the same entity")

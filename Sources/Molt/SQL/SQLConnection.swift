@@ -33,13 +33,13 @@ package protocol SQLConnection: AnyObject {
     func change(_ change: SQLSchemaChange) throws
 
     /// Inserts a row of `table` (its name unquoted, as ``SQLStatementKind/insert(into:explicitID:)`` names it)
-    /// whose `columns` (quoted, every one the row needs) take `values`, maybe later:
+    /// whose `columns` (unquoted, every one the row needs) take `values`, maybe later:
     /// an engine may hold the rows of a table and send them together before the connection's next statement,
     /// throwing a refused row's error from there. Returns false when the engine inserts no row this way (SQLite,
     /// where a cached statement per row costs as little): the caller then inserts the row itself.
     ///
     /// ```swift
-    /// if try !db.insertBatched(into: "Item", columns: [#""_id""#, #""title""#], values: [.int(7), "Seven"]) {
+    /// if try !db.insertBatched(into: "Item", columns: ["_id", "title"], values: [.int(7), "Seven"]) {
     ///     let insert = #"INSERT INTO "Item" ("_id", "title") VALUES (?, ?)"#
     ///     try db.cachedStatement(.insert(into: "Item", explicitID: true), insert).execute([.int(7), "Seven"])
     /// }
