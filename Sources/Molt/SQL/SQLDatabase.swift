@@ -50,9 +50,16 @@ package protocol SQLDatabase: AnyObject, Sendable {
 
     /// Closes the database; using it afterwards throws.
     func close() throws
+
+    /// A number that changes when another connection (another opening of the store, another process) commits,
+    /// and only then, read on the store's own connection (SQLite's `PRAGMA data_version`); nil for an engine or
+    /// a database no other connection can write (SQLite in memory), or that tells of commits otherwise.
+    func externalChangeCounter() async throws -> Int64?
 }
 
 extension SQLDatabase {
+    package func externalChangeCounter() async throws -> Int64? { nil }
+
     package func readOneStatement<T: Sendable>(
         _ body: @escaping @Sendable (any SQLConnection) throws -> T
     ) async throws -> T {
