@@ -50,8 +50,8 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
 
     /// Waits until `condition` holds, checking every few milliseconds; records an issue after `timeout`.
     static func eventually(
-        timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () -> Bool
+        isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(30),
+        sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
