@@ -54,7 +54,8 @@ public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Starts the observation: `onChange` gets the first result as soon as it is read, then each fresh one, on
-    /// a task of the observation's own, one call at a time.
+    /// a dispatch queue of the observation's own (never Swift's cooperative pool, so a busy pool does not delay
+    /// results), one call at a time: hop to the main actor (`Task { @MainActor in … }`) to update a UI.
     ///
     /// Keep the token: the observation lasts until it is cancelled or released, the store closes, or the
     /// observation fails.

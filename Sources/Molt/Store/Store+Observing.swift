@@ -7,11 +7,9 @@ extension Store {
     /// - Returns: What `body` returned, and the tables it read.
     /// - Throws: ``MoltError/Code/storeIsNewer`` naming the version the store is at now, when another opening
     ///   migrated it; what `body` throws; a ``MoltError`` of the engine (the store is closed).
-    package func observedRead<T: Sendable>(
-        _ body: @escaping @Sendable (Objects) throws -> T
-    ) async throws -> (T, Set<String>) {
+    package func observedRead<T>(_ body: (Objects) throws -> T) throws -> (T, Set<String>) {
         let (schema, layout) = (self.schema, self.layout)
-        return try await database.read { db in
+        return try database.read { db in
             try self.checkStillAtSchema(db)
             let access = TableAccess()
             let value = try body(Objects(db: db, schema: schema, layout: layout, isWritable: false, access: access))
@@ -31,7 +29,7 @@ extension Store {
     }
 
     /// Starts noticing the commits of other connections, if the engine can tell of them (see ``StoreChanges``).
-    package func startNoticingOtherConnections() async {
-        await changes.startPolling(database)
+    package func startNoticingOtherConnections() {
+        changes.startNoticing(database)
     }
 }

@@ -38,6 +38,9 @@ import Foundation
 /// ### Objects
 /// - ``read(_:)-15rin``
 /// - ``write(_:)-6ejup``
+/// ### Observing
+/// - ``observe(_:)``
+/// - ``otherConnectionsLatency``
 /// ### Maintenance
 /// - ``history()``
 /// - ``backup(to:)``
@@ -139,9 +142,11 @@ public final class Store: Sendable {
     public func write<T>(_ body: (Objects) throws -> T) throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        let access = changes.isActive ? TableAccess() : nil
+        let access = changes.isActive || database.announcesCommits ? TableAccess() : nil
         let result = try database.write { db in
-            try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
+            let result = try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
+            try Self.announce(access, on: db)
+            return result
         }
         changes.didCommit(access)
         return result
@@ -182,12 +187,20 @@ public final class Store: Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        let access = changes.isActive ? TableAccess() : nil
+        let access = changes.isActive || database.announcesCommits ? TableAccess() : nil
         let result = try await database.write { db in
-            try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
+            let result = try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
+            try Self.announce(access, on: db)
+            return result
         }
         changes.didCommit(access)
         return result
+    }
+
+    /// Announces what a write transaction wrote to other servers' observations, before it commits (PostgreSQL).
+    private static func announce(_ access: TableAccess?, on db: any SQLConnection) throws {
+        guard let written = access?.written, !written.isEmpty else { return }
+        try db.announceCommit(of: written)
     }
 
     private func requireWritable() throws {

@@ -3,10 +3,12 @@ import Foundation
 /// The observations of one store and the commits that concern them: each observation subscribes with what to
 /// call when a commit may have changed its result, and says after each run which tables its read touched.
 ///
-/// Commits made through the store publish the tables they wrote; commits of other connections and processes
-/// are found by polling the engine's change counter (``SQLDatabase/externalChangeCounter()``) every
-/// ``pollInterval`` while at least one observation is active, and concern every observation (which tables they
-/// wrote is not known). Closing the store ends every observation.
+/// Commits made through the store publish the tables they wrote. Commits of other connections and processes
+/// are found, while at least one observation is active, by polling the engine's change counter
+/// (``SQLDatabase/externalChangeCounter()``, SQLite) every ``pollInterval`` — they concern every observation,
+/// which tables they wrote being unknown — or by listening to the commits other servers announce
+/// (``SQLDatabase/listenForCommits(_:)``, PostgreSQL), with their tables. Closing the store ends every
+/// observation.
 package final class StoreChanges: Sendable {
     /// How often the change counter of a store that other connections may write is read while observations
     /// are active: the latency of noticing another connection's or process's commit.
@@ -23,8 +25,10 @@ package final class StoreChanges: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
         var closed = false
-        var poller: Task<Void, Never>?
+        var poller: (any DispatchSourceTimer)?
         var counter: Int64?
+        /// Stops listening to the commits other servers announce (PostgreSQL).
+        var listener: (@Sendable () -> Void)?
         var sequence = 0
     }
 
@@ -65,13 +69,14 @@ package final class StoreChanges: Sendable {
 
     /// Ends an observation's subscription; the last one stops the polling.
     package func unsubscribe(_ id: Int) {
-        let poller = state.withLock { state -> Task<Void, Never>? in
+        let (poller, listener) = state.withLock { state -> ((any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
             state.subscribers[id] = nil
-            guard state.subscribers.isEmpty else { return nil }
-            defer { (state.poller, state.counter) = (nil, nil) }
-            return state.poller
+            guard state.subscribers.isEmpty else { return (nil, nil) }
+            defer { (state.poller, state.counter, state.listener) = (nil, nil, nil) }
+            return (state.poller, state.listener)
         }
         poller?.cancel()
+        listener?()
     }
 
     /// Tells the observations whose read touched one of `tables` (every one when nil) that a commit changed them.
@@ -97,34 +102,54 @@ package final class StoreChanges: Sendable {
 
     /// Ends every observation (the store closes): nothing is delivered after this.
     package func close() {
-        let (ends, poller) = state.withLock { state in
+        let (ends, poller, listener) = state.withLock { state in
             state.closed = true
-            defer { (state.subscribers, state.poller) = ([:], nil) }
-            return (state.subscribers.values.map(\.end), state.poller)
+            defer { (state.subscribers, state.poller, state.listener) = ([:], nil, nil) }
+            return (state.subscribers.values.map(\.end), state.poller, state.listener)
         }
         poller?.cancel()
+        listener?()
         for end in ends { end(nil) }
     }
 }
 
 extension StoreChanges {
-    /// Starts reading `database`'s change counter, unless it is read already or the engine has none: the counter
-    /// is read once before this returns, so that an observation's first read (after it) misses no commit.
-    package func startPolling(_ database: any SQLDatabase) async {
-        guard state.withLock({ $0.poller == nil && !$0.closed }),
-            let first = try? await database.externalChangeCounter()
+    /// Starts noticing the commits of other connections, unless it is done already or the engine cannot tell
+    /// of them: SQLite's change counter is read once before this returns, PostgreSQL's `LISTEN` is in place, so
+    /// that an observation's first read (after it) misses no commit.
+    package func startNoticing(_ database: any SQLDatabase) {
+        guard state.withLock({ $0.poller == nil && $0.listener == nil && !$0.closed }) else { return }
+        if let first = try? database.externalChangeCounter() {
+            return startPolling(database, from: first)
+        }
+        guard database.announcesCommits,
+            let stop = try? database.listenForCommits({ [weak self] tables in self?.publish(tables) })
         else { return }
+        let kept = state.withLock { state -> Bool in
+            guard state.listener == nil, !state.closed, !state.subscribers.isEmpty else { return false }
+            state.listener = stop
+            return true
+        }
+        if !kept { stop() }
+    }
+
+    /// Reads `database`'s change counter every ``pollInterval``, from `first`, on a dispatch timer (never on
+    /// Swift's cooperative pool), and publishes a change when it moved.
+    private func startPolling(_ database: any SQLDatabase, from first: Int64) {
         state.withLock { state in
             guard state.poller == nil, !state.closed, !state.subscribers.isEmpty else { return }
             state.counter = first
-            state.poller = Task { [weak self, weak database] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.pollInterval)
-                    guard let self, let database, !Task.isCancelled else { return }
-                    guard let counter = try? await database.externalChangeCounter() else { continue }
-                    if self.advance(to: counter) { self.publish(nil) }
-                }
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "dev.molt.changes"))
+            let (seconds, attoseconds) = Self.pollInterval.components
+            let interval = DispatchTimeInterval.milliseconds(
+                Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
+            timer.setEventHandler { [weak self, weak database] in
+                guard let self, let database, let counter = try? database.externalChangeCounter() else { return }
+                if self.advance(to: counter) { self.publish(nil) }
             }
+            timer.resume()
+            state.poller = timer
         }
     }
 

@@ -31,7 +31,7 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
     /// Waits until the delivered results satisfy `condition`; records an issue after `timeout`.
     @discardableResult
     func wait(
-        timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
+        timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation,
         until condition: ([Value]) -> Bool
     ) async throws -> [Value] {
         try await Self.eventually(timeout: timeout, sourceLocation: sourceLocation) { condition(self.values) }
@@ -40,7 +40,7 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
 
     /// Waits until the observation failed; records an issue after `timeout`.
     func waitForError(
-        timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
+        timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
     )
         async throws -> (any Error)?
     {
@@ -50,7 +50,7 @@ final class ObservationRecorder<Value: Sendable>: Sendable {
 
     /// Waits until `condition` holds, checking every few milliseconds; records an issue after `timeout`.
     static func eventually(
-        isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(30),
+        isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(120),
         sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout

@@ -2,13 +2,13 @@ import Foundation
 import Molt
 import Testing
 
-/// Observations notice commits made elsewhere: another opening of the same file, another process, a migration
-/// by a newer version of the app.
+/// Observations notice commits made elsewhere: another opening of the same store (on PostgreSQL, another
+/// server's commit through Molt, announced by NOTIFY), another process, a migration by a newer version of the app.
 @Suite("Observed reads and other connections")
 struct OtherConnectionObservationTests {
     static let schema = ObservationTests.schema
 
-    @Test("a commit through another opening of the same file is noticed", arguments: StoreKind.files)
+    @Test("a commit through another opening of the same store is noticed", arguments: StoreKind.durable)
     func anotherOpening(kind: StoreKind) async throws {
         let dir = TemporaryDirectory()
         let store = try kind.open(in: dir, schema: Self.schema)
@@ -20,6 +20,28 @@ struct OtherConnectionObservationTests {
         try await other.write { _ = try $0.insert("Note", ["text": "from another connection"]) }
         try await counts.wait { $0 == [0, 1] }
         try other.close()
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("another opening's rolled-back transaction is not noticed, its commit once", arguments: StoreKind.durable)
+    func anotherOpeningRollsBack(kind: StoreKind) async throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.open(in: dir, schema: Self.schema)
+        defer { try? store.close() }
+        let counts = ObservationRecorder<Int>()
+        let token = counts.start(store, dedupe: false) { try $0.count("Note") }
+        try await counts.wait { $0 == [0] }
+        let other = try kind.open(in: dir, schema: Self.schema)
+        defer { try? other.close() }
+        await #expect(throws: ObservationTests.Failure.self) {
+            try await other.write { objects in
+                _ = try objects.insert("Note", ["text": "rolled back"])
+                throw ObservationTests.Failure()
+            }
+        }
+        try await other.write { _ = try $0.insert("Note", ["text": "committed"]) }
+        try await counts.wait { $0 == [0, 1] }
+        #expect(counts.runs == 2)
         withExtendedLifetime(token) {}
     }
 
@@ -47,7 +69,7 @@ struct OtherConnectionObservationTests {
 
     @Test(
         "a migration by another opening ends the observation with an error that names the new version",
-        arguments: StoreKind.files)
+        arguments: StoreKind.durable)
     func migratedByAnotherOpening(kind: StoreKind) async throws {
         let dir = TemporaryDirectory()
         let store = try kind.open(in: dir, schema: Self.schema)

@@ -189,13 +189,9 @@ package final class SQLiteDatabase: SQLFileDatabase {
 
     /// `PRAGMA data_version` on the store's one connection: it moves when another connection commits to the file,
     /// never for this connection's own commits. Nil in memory, where no other connection can write.
-    package func externalChangeCounter() async throws -> Int64? {
+    package func externalChangeCounter() throws -> Int64? {
         guard path != ":memory:" else { return nil }
-        do {
-            return try await queue.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") }
-        } catch {
-            throw SQLiteErrors.mapped(error, .objects)
-        }
+        return try mapping(.objects) { try queue.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") } }
     }
 
     // MARK: - SQLite only
