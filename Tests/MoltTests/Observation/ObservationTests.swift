@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltTooling
 import Testing
 
 /// Observed reads on every store kind: which commits re-run which reads, rollbacks, cancellation, closing.
@@ -82,6 +83,42 @@ struct ObservationTests {
         #expect(tags.runs == 3)
         #expect(notes.values == [[], ["milk"], []] && tags.values == [[], ["red"], ["blue"]])
         #expect(inHome.values == [[], ["milk"], []] && others.values == [0, 1])
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test(
+        "an import (molt import's importer) re-runs the reads of what it imported, once", arguments: StoreKind.allCases)
+    func importing(kind: StoreKind) async throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Self.schema, in: dir)
+        defer { try? store.close() }
+        let (notes, tagsOfNotes, others) = (
+            ObservationRecorder<[String]>(), ObservationRecorder<[[String]]>(), ObservationRecorder<Int>()
+        )
+        let tokens = [
+            notes.start(store, dedupe: false) { Self.texts(try $0.fetch("Note"), "text") },
+            tagsOfNotes.start(store) { objects in
+                try objects.fetch("Note").map { Self.texts(try objects.destinations("tags", of: $0), "label") }
+            },
+            others.start(store) { try $0.count("Other") },
+        ]
+        try await notes.wait { $0 == [[]] }
+        try await tagsOfNotes.wait { $0 == [[]] }
+        try await others.wait { $0 == [0] }
+        try await store.write { objects in
+            let importer = try ObjectImporter(objects, keepingIDs: false)
+            try importer.insert(
+                Self.schema.entity(named: "Tag")!, fileID: 1, values: ["label": "red"], links: [:])
+            try importer.insert(
+                Self.schema.entity(named: "Note")!, fileID: 1, values: ["text": "milk"], links: ["tags": [1]])
+            try importer.finish()
+        }
+        try await notes.wait { $0 == [[], ["milk"]] }
+        try await tagsOfNotes.wait { $0 == [[], [["red"]]] }
+        try await store.write { objects in _ = try objects.insert("Other", ["x": 1]) }
+        try await others.wait { $0 == [0, 1] }
+        #expect(notes.values == [[], ["milk"]] && notes.runs == 2)
+        #expect(others.runs == 2)
         withExtendedLifetime(tokens) {}
     }
 

@@ -66,6 +66,15 @@ struct ObservedResultsTests {
         try await ObservationRecorder<Int>.eventually { results.models.count == 2 }
         #expect(results.models.map(\.title) == ["higher", "high"])
         #expect(tracked.count == 2)
+
+        // A typed save that moves a model out of the predicate, then a typed delete.
+        var high = results.models[1]
+        high.rank = 0
+        try await store.write { [high] objects in try objects.save(high) }
+        try await ObservationRecorder<Int>.eventually { results.models.count == 1 }
+        let higher = results.models[0]
+        try await store.write { objects in try objects.delete(higher) }
+        try await ObservationRecorder<Int>.eventually { results.models.isEmpty }
         #expect(results.error == nil)
     }
 
