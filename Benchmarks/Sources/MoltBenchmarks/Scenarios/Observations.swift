@@ -120,6 +120,8 @@ struct Observations: Scenario {
             molt(commits: throughputCommits, observers: 10, waitEach: false),
             molt(commits: throughputCommits, observers: 0, waitEach: false),
             grdb(commits: throughputCommits, observers: 10, waitEach: false),
+            molt(commits: latencyCommits, observers: 0, waitEach: true),
+            grdb(commits: latencyCommits, observers: 0, waitEach: true),
         ]
         let m = try runner.measure(jobs, repetitions: runner.cheapRepetitions) { _ in
             runner.folder.appendingPathComponent("observations-\(UUID().uuidString).sqlite")
@@ -137,6 +139,10 @@ struct Observations: Scenario {
                 scenario: name, label: "\(throughputCommits) one-object commits, 10 observations",
                 baselineDescription: "GRDB, 10 ValueObservations of the same reads",
                 molt: m[2], baseline: m[4], target: nil),
+            // The commits alone, without observation: what the latency rows spend writing rather than observing.
+            Comparison(
+                scenario: name, label: "\(latencyCommits) one-object commits, no observation",
+                baselineDescription: "GRDB, raw INSERT", molt: m[5], baseline: m[6], target: nil),
         ]
     }
 }
