@@ -17,9 +17,13 @@ final class PostgresStoreConnection: SQLConnection {
     /// The namespace's tables and references as last read, with the link's ``PostgresLink/catalogChanges`` then.
     private var knownContents: (catalogChanges: Int, contents: PostgresCatalog.Contents)?
 
-    init(link: PostgresLink, namespace: String) {
+    /// The database that announces this transaction's commit (``PostgresCommitNotices``); nil for a read.
+    let sender: String?
+
+    init(link: PostgresLink, namespace: String, sender: String? = nil) {
         self.link = link
         self.namespace = namespace
+        self.sender = sender
     }
 
     /// The session's dialect: its conversions to text note the helper functions they call, which the link

@@ -32,6 +32,10 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
     private let threads: NIOThreadPool
     private let state = NSLock()
     private var closed = false
+    /// Opens a session of the store's own (the pool's, and the listener's).
+    private let connect: () throws -> PostgresLink
+    /// Who this database is in the notices of its commits (``PostgresCommitNotices``).
+    let sender = UUID().uuidString
 
     init(
         namespace: String, location: String, options: PostgresStoreOptions, connect: @escaping () throws -> PostgresLink
@@ -39,6 +43,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
         self.namespace = namespace
         self.location = location
         self.options = options
+        self.connect = connect
         let closedError: @Sendable () -> MoltError = {
             MoltError(.ioError, "The store at \(location) is closed; open it again to use it.")
         }
@@ -122,7 +127,7 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
         } else {
             try link.begin(context: context)
         }
-        let connection = PostgresStoreConnection(link: link, namespace: namespace)
+        let connection = PostgresStoreConnection(link: link, namespace: namespace, sender: readOnly ? nil : sender)
         do {
             let result = try body(connection)
             if readOnly { try link.commitReadOnly(context: context) } else { try link.commit(context: context) }
@@ -191,6 +196,8 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
                 defer { link.defersReferences = false }
                 if try body(connection) {
                     try connection.checkForwardReferences()
+                    // Observations of the store on other servers re-read, and find a migration.
+                    try connection.notify(sender: sender, tables: nil)
                     if link.insertedRows { try PostgresIdentities.synchronize(connection) }
                     // Deferred references are checked by the commit.
                     try link.commit(context: context)
@@ -260,6 +267,34 @@ package final class PostgresStoreDatabase: SQLDatabase, @unchecked Sendable {
 
     /// Closes the idle sessions and the store's threads; a transaction still running closes its session when it
     /// ends.
+    // MARK: - Commits of other servers
+
+    package var announcesCommits: Bool { true }
+
+    /// `LISTEN` on the store's channel, on a session of its own opened for it and closed by what this returns;
+    /// notices are handled on the session's event loop (never on Swift's cooperative pool).
+    package func listenForCommits(
+        _ changed: @escaping @Sendable (Set<String>?) -> Void
+    ) throws -> (@Sendable () -> Void)? {
+        let link = try connect()
+        let sender = self.sender
+        let listener = link.connection.addListener(channel: PostgresCommitNotices.channel(namespace)) { _, notice in
+            if let tables = PostgresCommitNotices.tables(in: notice.payload, ignoring: sender) { changed(tables) }
+        }
+        do {
+            // postgres-nio sends the LISTEN before the next statement: once this returns, no commit is missed.
+            _ = try link.run("SELECT 1", [], kind: .read)
+        } catch {
+            listener.stop()
+            link.close()
+            throw error
+        }
+        return {
+            listener.stop()
+            link.close()
+        }
+    }
+
     package func close() throws {
         state.lock()
         let wasClosed = closed

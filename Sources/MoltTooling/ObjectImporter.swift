@@ -110,6 +110,7 @@ package final class ObjectImporter {
     /// ``SQLConnection/insertBatched(into:columns:values:)``), else through the entity's `INSERT`, which returns
     /// the `_id` the store numbered.
     private func insertRow(_ entity: Entity, _ attributes: [String], _ arguments: [Value]) throws -> Int64 {
+        objects.recordWrite(table: objects.layout.physicalTable(entity.name))
         if case .int(let id) = arguments[0] {
             if try db.insertBatched(
                 into: objects.layout.physicalTable(entity.name), columns: batchedColumns(entity, attributes),
@@ -187,6 +188,7 @@ package final class ObjectImporter {
     ) throws {
         let ordered = relationship.isOrdered
         let columns = linkColumns(relationship)
+        objects.recordWrite(table: objects.layout.physicalJoinTable(entity.name, relationship.name))
         for (position, target) in targets.enumerated() {
             var arguments: [Value] = [.int(owner), .int(try storeID(target, of: relationship.destination))]
             if ordered { arguments.append(.int(Int64(position + 1))) }
@@ -326,6 +328,9 @@ extension ObjectImporter {
     {
         let q = objects.dialect.quote, layout = objects.layout
         let mirror = "SELECT t AS o, o AS t FROM (\(pairs(sourceEntity, source))) AS p"
+        objects.recordWrite(
+            table: side.kind == .toOne
+                ? layout.physicalTable(entity.name) : layout.physicalJoinTable(entity.name, side.name))
         switch side.kind {
         case .toOne:
             let table = layout.table(entity.name), column = layout.column(entity.name, side.name)

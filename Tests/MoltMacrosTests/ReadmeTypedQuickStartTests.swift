@@ -72,6 +72,25 @@ struct ReadmeTypedQuickStartTests {
         #expect(perAge == [36: 1, 9: 1])
     }
 
+    @Test("the README's observed count of adults: the first result, then one after a commit that changes it")
+    func observedCount() async throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-readme-observe-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let store = try await Store.open(at: url, schema: AppV2.schema)
+        defer { try? store.close() }
+        var seen: [Int] = []
+        for try await adults in store.observe({ try $0.count(AppV2.Person.self, where: \.yearsSinceBirth >= 18) }) {
+            seen.append(adults)
+            if adults == 1 { break }
+            try await store.write { objects in
+                _ = try objects.insert(AppV2.Person(fullName: "Tim Small", yearsSinceBirth: 9, email: nil))
+                _ = try objects.insert(AppV2.Person(fullName: "Ada Lovelace", yearsSinceBirth: 36, email: nil))
+            }
+        }
+        #expect(seen == [0, 1])
+    }
+
     @Test("@MoltMacros.Model and @MoltMacros.Attribute, module-qualified, derive the same entity")
     func qualifiedMacros() {
         #expect(QualifiedV1.Tag.entity.attributes == [Attribute("label", .string)])

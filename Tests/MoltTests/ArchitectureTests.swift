@@ -2,10 +2,12 @@ import Foundation
 import Testing
 
 /// The folders of the `Molt` module form an acyclic graph: each may use the types of the folders before it,
-/// never those after it (Support ← Schema ← SQL ← Objects ← Migration ← Store ← {Tooling, Typed}).
+/// never those after it (Support ← Schema ← SQL ← Objects ← Migration ← Store ← {Tooling, Typed} ← Observation).
 @Suite("Architecture")
 struct ArchitectureTests {
-    static let layers = ["Support", "Schema", "SQL", "Objects", "Migration", "Store", "Tooling", "Typed"]
+    static let layers = [
+        "Support", "Schema", "SQL", "Objects", "Migration", "Store", "Tooling", "Typed", "Observation",
+    ]
 
     /// `Sources/Molt`, found from this file.
     static var moduleFolder: URL {

@@ -72,6 +72,7 @@ extension Objects {
         let columns = entity.attributes.map { layout.column(entity.name, $0.name) }
         let (sql, arguments) = try selectSQL(
             entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)
+        recordRead(entity.name)
         let statement = try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -100,6 +101,7 @@ extension Objects {
     /// The number of objects of an entity that match a predicate (all of them without one).
     public func count(_ entityName: String, where predicate: ObjectPredicate? = nil) throws -> Int {
         let entity = try entity(entityName)
+        recordRead(entity.name)
         var sql = "SELECT COUNT(*) FROM \(layout.table(entity.name))"
         var arguments: [Value] = []
         if let predicate {

@@ -24,6 +24,7 @@ extension Objects {
         let q = dialect.quote
         switch relationship.kind {
         case .toOne:
+            recordRead(entity.name)
             let statement = try db.cachedStatement(
                 .read,
                 "SELECT \(layout.column(entity.name, relationship.name)) FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?"
@@ -33,6 +34,7 @@ extension Objects {
             guard try statement.step(), !statement.isNull(0) else { return [] }
             return [statement.int64(0)]
         case .toMany:
+            recordReadLinks(entity.name, relationship.name)
             let table = layout.joinTable(entity.name, relationship.name)
             let order =
                 relationship.isOrdered

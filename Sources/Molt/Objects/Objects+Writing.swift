@@ -114,7 +114,7 @@ extension Objects {
     /// references: its links in join tables (deleted) and the to-one columns that point to it (set to null), so
     /// that the old side keeps reading them as they were (whether the engine applies those actions at once or not).
     private func willWriteReferences(to entity: Entity) throws {
-        guard observer != nil else { return }
+        guard observer != nil || access != nil else { return }
         for relationship in entity.relationships where relationship.kind == .toMany {
             try willWriteLinks(entity.name, relationship.name)
         }

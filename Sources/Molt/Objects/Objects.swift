@@ -40,10 +40,13 @@ public struct Objects {
     let observer: (any StageObserver)?
     /// The stage whose old side these objects are: their tables may be replaced by snapshots.
     let layoutSource: (any StageLayoutSource)?
+    /// Where the tables read and written are recorded, while an observation of the store is active.
+    let access: TableAccess?
 
     init(
         db: any SQLConnection, schema: Schema, layout: StoreLayout? = nil, isWritable: Bool,
-        observer: (any StageObserver)? = nil, layoutSource: (any StageLayoutSource)? = nil
+        observer: (any StageObserver)? = nil, layoutSource: (any StageLayoutSource)? = nil,
+        access: TableAccess? = nil
     ) {
         self.db = db
         self.schema = schema
@@ -51,6 +54,7 @@ public struct Objects {
         self.isWritable = isWritable
         self.observer = observer
         self.layoutSource = layoutSource
+        self.access = access
     }
 
     /// Where the objects live now.
@@ -137,6 +141,7 @@ extension Objects {
     /// Tells the stage, if any, that the objects of `entity` are about to be updated (`properties`) or, with
     /// nil, inserted or deleted.
     func willWrite(_ entity: String, properties: [String]?) throws {
+        access?.willWrite(layout.physicalTable(entity))
         guard let observer else { return }
         try observer.willWrite(
             table: layout.physicalTable(entity), columns: properties?.map { layout.physicalColumn(entity, $0) })
@@ -144,6 +149,7 @@ extension Objects {
 
     /// Tells the stage, if any, that a to-many relationship's links are about to change.
     func willWriteLinks(_ entity: String, _ relationship: String) throws {
+        access?.willWrite(layout.physicalJoinTable(entity, relationship))
         try observer?.willWrite(table: layout.physicalJoinTable(entity, relationship), columns: nil)
     }
 }

@@ -140,6 +140,10 @@ package protocol SQLConnection: AnyObject {
     /// Whether stores of this engine may have been created by an earlier Molt, whose own tables lack a column
     /// added since (SQLite files); every PostgreSQL store was created with them.
     var mayPredateCurrentFormat: Bool { get }
+
+    /// Announces, inside a write transaction about to commit, the tables (unquoted) it wrote, to the other
+    /// connections that listen (``SQLDatabase/announcesCommits``); engines that announce nothing do nothing.
+    func announceCommit(of tables: Set<String>) throws
 }
 
 extension SQLConnection {
@@ -148,6 +152,8 @@ extension SQLConnection {
     package func execute(_ kind: SQLStatementKind, _ sql: String) throws -> Int { try execute(kind, sql, []) }
 
     package func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool { false }
+
+    package func announceCommit(of tables: Set<String>) throws {}
 
     /// The first column of the first row of a query, as an integer (a count, a maximum), or nil.
     package func fetchInt(_ sql: String, _ arguments: [Value] = []) throws -> Int64? {

@@ -50,9 +50,34 @@ package protocol SQLDatabase: AnyObject, Sendable {
 
     /// Closes the database; using it afterwards throws.
     func close() throws
+
+    /// A number that changes when another connection (another opening of the store, another process) commits,
+    /// and only then, read on the store's own connection (SQLite's `PRAGMA data_version`); nil for an engine or
+    /// a database no other connection can write (SQLite in memory), or that tells of commits otherwise.
+    func externalChangeCounter() throws -> Int64?
+
+    /// Whether the commits made through this database are announced to the other connections that listen
+    /// (PostgreSQL's `NOTIFY`, sent by ``SQLConnection/announceCommit(of:)`` in the transaction, so delivered
+    /// only if it commits): the store then records the tables every write transaction writes.
+    var announcesCommits: Bool { get }
+
+    /// Starts listening to the commits other connections announce (PostgreSQL's `LISTEN`, on a connection of
+    /// its own): `changed` gets the tables each one wrote (nil: any table, a migration). The database's own
+    /// commits are not heard. Returns what stops listening, or nil for an engine that announces nothing.
+    func listenForCommits(_ changed: @escaping @Sendable (Set<String>?) -> Void) throws -> (@Sendable () -> Void)?
 }
 
 extension SQLDatabase {
+    package func externalChangeCounter() throws -> Int64? { nil }
+
+    package var announcesCommits: Bool { false }
+
+    package func listenForCommits(
+        _ changed: @escaping @Sendable (Set<String>?) -> Void
+    ) throws -> (@Sendable () -> Void)? {
+        nil
+    }
+
     package func readOneStatement<T: Sendable>(
         _ body: @escaping @Sendable (any SQLConnection) throws -> T
     ) async throws -> T {

@@ -38,6 +38,9 @@ import Foundation
 /// ### Objects
 /// - ``read(_:)-15rin``
 /// - ``write(_:)-6ejup``
+/// ### Observing
+/// - ``observe(_:)``
+/// - ``otherConnectionsLatency``
 /// ### Maintenance
 /// - ``history()``
 /// - ``backup(to:)``
@@ -56,6 +59,8 @@ public final class Store: Sendable {
     let layout: StoreLayout
     /// For a read-only store: the schema hash it was opened at, checked by every read.
     let recordedHash: String?
+    /// The store's observations, told of each commit.
+    let changes = StoreChanges()
 
     init(
         schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false,
@@ -137,7 +142,14 @@ public final class Store: Sendable {
     public func write<T>(_ body: (Objects) throws -> T) throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        return try database.write { db in try body(Objects(db: db, schema: schema, layout: layout, isWritable: true)) }
+        let access = changes.isActive || database.announcesCommits ? TableAccess() : nil
+        let result = try database.write { db in
+            let result = try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
+            try Self.announce(access, on: db)
+            return result
+        }
+        changes.didCommit(access)
+        return result
     }
 
     /// Reads objects without blocking the caller or a thread of Swift's cooperative pool: the body runs on a
@@ -175,9 +187,20 @@ public final class Store: Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        return try await database.write { db in
-            try body(Objects(db: db, schema: schema, layout: layout, isWritable: true))
+        let access = changes.isActive || database.announcesCommits ? TableAccess() : nil
+        let result = try await database.write { db in
+            let result = try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
+            try Self.announce(access, on: db)
+            return result
         }
+        changes.didCommit(access)
+        return result
+    }
+
+    /// Announces what a write transaction wrote to other servers' observations, before it commits (PostgreSQL).
+    private static func announce(_ access: TableAccess?, on db: any SQLConnection) throws {
+        guard let written = access?.written, !written.isEmpty else { return }
+        try db.announceCommit(of: written)
     }
 
     private func requireWritable() throws {
@@ -200,8 +223,12 @@ public final class Store: Sendable {
         try database.read { try StoreMetadata.history($0, last: 1).last }
     }
 
-    /// Closes the store's connection. Using the store afterwards throws.
+    deinit { changes.close() }
+
+    /// Closes the store's connection and ends its observations (each ends without an error). Using the store
+    /// afterwards throws.
     public func close() throws {
+        changes.close()
         try database.close()
     }
 

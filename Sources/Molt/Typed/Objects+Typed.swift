@@ -285,6 +285,7 @@ extension Objects {
                 : sorts.map { "\(layout.column(entity.name, $0.attribute)) \($0.isAscending ? "ASC" : "DESC")" }.joined(
                     separator: ", "))
         sql += dialect.limitClause(limit: limit, offset: offset)
+        recordRead(entity.name)
         let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }

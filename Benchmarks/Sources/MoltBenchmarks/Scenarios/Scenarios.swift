@@ -11,6 +11,7 @@ enum Scenarios {
         EnumerateBigRows(),
         TypedRecords(),
         TypedInsertLinks(),
+        Observations(),
         MappingMerge(),
         MappingLinks(),
         Export(),

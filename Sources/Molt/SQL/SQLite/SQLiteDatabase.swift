@@ -187,6 +187,13 @@ package final class SQLiteDatabase: SQLFileDatabase {
         openFile?.release()
     }
 
+    /// `PRAGMA data_version` on the store's one connection: it moves when another connection commits to the file,
+    /// never for this connection's own commits. Nil in memory, where no other connection can write.
+    package func externalChangeCounter() throws -> Int64? {
+        guard path != ":memory:" else { return nil }
+        return try mapping(.objects) { try queue.read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") } }
+    }
+
     // MARK: - SQLite only
 
     /// The journal mode the file is in: `wal`, `delete`, `truncate`, `persist`, `memory` or `off`.

@@ -1,0 +1,138 @@
+import Dispatch
+
+/// One running observation: reads once at its start and again after each commit that may change its result,
+/// one read at a time on a dispatch queue of its own, and hands each result (not a duplicate of the last, when
+/// asked) to `deliver` there.
+///
+/// Reads are serialized and each sees every commit published before it started, so results come in commit
+/// order and never older than one delivered; a signal for a commit the last read already saw is dropped. The
+/// run holds the store weakly: a store released or closed ends it. ``cancel()`` ends it too and unsubscribes it.
+/// Nothing here waits on Swift's cooperative pool, so an app (or a test run) that keeps that pool busy does not
+/// delay its results.
+final class ObservationRun<Value: Sendable>: Sendable {
+    private struct State {
+        var subscription: Int?
+        var ended = false
+        /// Whether a drain of the signals runs, and whether a signal came during it.
+        var running = false
+        var pending = false
+        var last: Value?
+        /// The commit sequence (``StoreChanges/sequence``) the last read started after.
+        var readAfter = -1
+    }
+
+    private let state = LockedValue(State())
+    private let queue = DispatchQueue(label: "dev.molt.observation")
+    private weak let store: Store?
+    private let changes: StoreChanges
+    private let read: @Sendable (Objects) throws -> Value
+    private let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+    private let deliver: @Sendable (Value) -> Void
+    private let end: @Sendable ((any Error)?) -> Void
+
+    /// Starts observing: `deliver` gets each result, `end` is called once, with the error that ended the
+    /// observation (nil: the store closed or was released), unless ``cancel()`` came first.
+    init(
+        store: Store, read: @escaping @Sendable (Objects) throws -> Value,
+        isDuplicate: (@Sendable (Value, Value) -> Bool)?,
+        deliver: @escaping @Sendable (Value) -> Void, end: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        (self.store, self.changes, self.read, self.isDuplicate) = (store, store.changes, read, isDuplicate)
+        (self.deliver, self.end) = (deliver, end)
+        let subscription = store.changes.subscribe(
+            changed: { [weak self] in self?.signal() }, end: { [weak self] error in self?.finish(error) })
+        guard let subscription else {
+            state.withLock { $0.ended = true }
+            end(nil)
+            return
+        }
+        state.withLock {
+            $0.subscription = subscription
+            $0.running = true
+        }
+        queue.async { [weak self] in
+            self?.store?.startNoticingOtherConnections()
+            self?.drain()
+        }
+    }
+
+    private var isEnded: Bool { state.withLock { $0.ended } }
+
+    /// A commit may have changed the result: reads again, after the read under way if there is one.
+    private func signal() {
+        let start = state.withLock { state -> Bool in
+            guard !state.ended else { return false }
+            if state.running {
+                state.pending = true
+                return false
+            }
+            state.running = true
+            return true
+        }
+        if start { queue.async { [weak self] in self?.drain() } }
+    }
+
+    /// Reads until no signal came during the last read.
+    private func drain() {
+        while true {
+            runOnce()
+            let again = state.withLock { state -> Bool in
+                guard state.pending, !state.ended else {
+                    state.running = false
+                    return false
+                }
+                state.pending = false
+                return true
+            }
+            guard again else { return }
+        }
+    }
+
+    /// Reads once, unless the last read already saw every commit published, and delivers the result.
+    private func runOnce() {
+        let published = changes.sequence
+        let subscription = state.withLock { state -> Int? in
+            guard !state.ended, published > state.readAfter else { return nil }
+            state.readAfter = published
+            return state.subscription
+        }
+        guard let subscription, let store else { return }
+        do {
+            let (value, tables) = try store.observedRead(read)
+            changes.depend(subscription, on: tables)
+            let fresh = state.withLock { state -> Bool in
+                if let last = state.last, let isDuplicate, isDuplicate(last, value) { return false }
+                state.last = value
+                return !state.ended
+            }
+            if fresh { deliver(value) }
+        } catch {
+            finish(isEnded ? nil : error)
+        }
+    }
+
+    /// Ends the run, calling `end` with `error` unless it ended already.
+    private func finish(_ error: (any Error)?) {
+        guard let subscription = stop() else { return }
+        changes.unsubscribe(subscription)
+        end(error)
+    }
+
+    /// Marks the run ended; returns its subscription the first time.
+    private func stop() -> Int? {
+        state.withLock { state -> Int? in
+            guard !state.ended else { return nil }
+            state.ended = true
+            return state.subscription
+        }
+    }
+
+    /// Stops delivery and frees the observation's resources; `end` is not called.
+    func cancel() {
+        if let subscription = stop() { changes.unsubscribe(subscription) }
+    }
+
+    deinit {
+        if let subscription = stop() { changes.unsubscribe(subscription) }
+    }
+}

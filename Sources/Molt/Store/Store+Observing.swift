@@ -1,0 +1,35 @@
+extension Store {
+    /// Runs an observation's read: `body` in a read transaction, with the tables it touches recorded, after a
+    /// check in the same transaction that the store is still at the schema it was opened at. The check is one
+    /// cached lookup in the metadata table; it keeps results from ever being decoded with a schema another
+    /// process migrated the store away from.
+    ///
+    /// - Returns: What `body` returned, and the tables it read.
+    /// - Throws: ``MoltError/Code/storeIsNewer`` naming the version the store is at now, when another opening
+    ///   migrated it; what `body` throws; a ``MoltError`` of the engine (the store is closed).
+    package func observedRead<T>(_ body: (Objects) throws -> T) throws -> (T, Set<String>) {
+        let (schema, layout) = (self.schema, self.layout)
+        return try database.read { db in
+            try self.checkStillAtSchema(db)
+            let access = TableAccess()
+            let value = try body(Objects(db: db, schema: schema, layout: layout, isWritable: false, access: access))
+            return (value, access.read)
+        }
+    }
+
+    /// Throws when the schema hash the store records is no longer the one it was opened at.
+    private func checkStillAtSchema(_ db: any SQLConnection) throws {
+        let recorded = try StoreMetadata.values(of: ["schemaHash", "schemaVersion"], in: db)
+        guard recorded["schemaHash"] != (recordedHash ?? schema.contentHash) else { return }
+        let version = recorded["schemaVersion"] ?? "?"
+        throw MoltError(
+            .storeIsNewer,
+            "The store at \(database.location) was migrated to schema version \(version) by another opening (a newer version of the app, or another process) while this observation read it at version \(schema.version); the observation ended rather than read objects of version \(version) with the schema of version \(schema.version). Open the store again with the schema of version \(version) to observe it."
+        )
+    }
+
+    /// Starts noticing the commits of other connections, if the engine can tell of them (see ``StoreChanges``).
+    package func startNoticingOtherConnections() {
+        changes.startNoticing(database)
+    }
+}

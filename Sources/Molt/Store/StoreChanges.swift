@@ -1,0 +1,163 @@
+import Foundation
+
+/// The observations of one store and the commits that concern them: each observation subscribes with what to
+/// call when a commit may have changed its result, and says after each run which tables its read touched.
+///
+/// Commits made through the store publish the tables they wrote. Commits of other connections and processes
+/// are found, while at least one observation is active, by polling the engine's change counter
+/// (``SQLDatabase/externalChangeCounter()``, SQLite) every ``pollInterval`` — they concern every observation,
+/// which tables they wrote being unknown — or by listening to the commits other servers announce
+/// (``SQLDatabase/listenForCommits(_:)``, PostgreSQL), with their tables. Closing the store ends every
+/// observation.
+package final class StoreChanges: Sendable {
+    /// How often the change counter of a store that other connections may write is read while observations
+    /// are active: the latency of noticing another connection's or process's commit.
+    package static let pollInterval: Duration = .milliseconds(50)
+
+    private struct Subscriber {
+        /// The tables the observation's last read touched; nil until it read once (any commit concerns it).
+        var tables: Set<String>?
+        let changed: @Sendable () -> Void
+        let end: @Sendable ((any Error)?) -> Void
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        var closed = false
+        var poller: (any DispatchSourceTimer)?
+        var counter: Int64?
+        /// Stops listening to the commits other servers announce (PostgreSQL).
+        var listener: (@Sendable () -> Void)?
+        var sequence = 0
+    }
+
+    private let state = LockedValue(State())
+
+    package init() {}
+
+    /// Whether any observation is active: write transactions record the tables they write only then.
+    package var isActive: Bool { state.withLock { !$0.subscribers.isEmpty } }
+
+    /// The number of active observations.
+    package var count: Int { state.withLock { $0.subscribers.count } }
+
+    /// The number of commits published so far: a read that starts after it took this number sees every one of
+    /// them, so that a change signalled for one of them needs no other read.
+    package var sequence: Int { state.withLock { $0.sequence } }
+
+    /// Subscribes an observation: `changed` is called after each commit that may concern it, `end` once when the
+    /// store closes. Returns nil when the store is closed already.
+    package func subscribe(
+        changed: @escaping @Sendable () -> Void, end: @escaping @Sendable ((any Error)?) -> Void
+    )
+        -> Int?
+    {
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = Subscriber(tables: nil, changed: changed, end: end)
+            return id
+        }
+    }
+
+    /// Records the tables the observation's last read touched: only commits that write one of them concern it.
+    package func depend(_ id: Int, on tables: Set<String>) {
+        state.withLock { $0.subscribers[id]?.tables = tables }
+    }
+
+    /// Ends an observation's subscription; the last one stops the polling.
+    package func unsubscribe(_ id: Int) {
+        let (poller, listener) = state.withLock { state -> ((any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
+            state.subscribers[id] = nil
+            guard state.subscribers.isEmpty else { return (nil, nil) }
+            defer { (state.poller, state.counter, state.listener) = (nil, nil, nil) }
+            return (state.poller, state.listener)
+        }
+        poller?.cancel()
+        listener?()
+    }
+
+    /// Tells the observations whose read touched one of `tables` (every one when nil) that a commit changed them.
+    package func publish(_ tables: Set<String>?) {
+        let concerned = state.withLock { state in
+            state.sequence += 1
+            return state.subscribers.values.filter { subscriber in
+                guard let tables, let read = subscriber.tables else { return true }
+                return !read.isDisjoint(with: tables)
+            }.map(\.changed)
+        }
+        for changed in concerned { changed() }
+    }
+
+    /// After a write transaction committed: publishes what it wrote, recorded by `access` (everything when it
+    /// started before the first observation, and so recorded nothing).
+    package func didCommit(_ access: TableAccess?) {
+        guard isActive else { return }
+        guard let access else { return publish(nil) }
+        let written = access.written
+        if !written.isEmpty { publish(written) }
+    }
+
+    /// Ends every observation (the store closes): nothing is delivered after this.
+    package func close() {
+        let (ends, poller, listener) = state.withLock { state in
+            state.closed = true
+            defer { (state.subscribers, state.poller, state.listener) = ([:], nil, nil) }
+            return (state.subscribers.values.map(\.end), state.poller, state.listener)
+        }
+        poller?.cancel()
+        listener?()
+        for end in ends { end(nil) }
+    }
+}
+
+extension StoreChanges {
+    /// Starts noticing the commits of other connections, unless it is done already or the engine cannot tell
+    /// of them: SQLite's change counter is read once before this returns, PostgreSQL's `LISTEN` is in place, so
+    /// that an observation's first read (after it) misses no commit.
+    package func startNoticing(_ database: any SQLDatabase) {
+        guard state.withLock({ $0.poller == nil && $0.listener == nil && !$0.closed }) else { return }
+        if let first = try? database.externalChangeCounter() {
+            return startPolling(database, from: first)
+        }
+        guard database.announcesCommits,
+            let stop = try? database.listenForCommits({ [weak self] tables in self?.publish(tables) })
+        else { return }
+        let kept = state.withLock { state -> Bool in
+            guard state.listener == nil, !state.closed, !state.subscribers.isEmpty else { return false }
+            state.listener = stop
+            return true
+        }
+        if !kept { stop() }
+    }
+
+    /// Reads `database`'s change counter every ``pollInterval``, from `first`, on a dispatch timer (never on
+    /// Swift's cooperative pool), and publishes a change when it moved.
+    private func startPolling(_ database: any SQLDatabase, from first: Int64) {
+        state.withLock { state in
+            guard state.poller == nil, !state.closed, !state.subscribers.isEmpty else { return }
+            state.counter = first
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "dev.molt.changes"))
+            let (seconds, attoseconds) = Self.pollInterval.components
+            let interval = DispatchTimeInterval.milliseconds(
+                Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
+            timer.setEventHandler { [weak self, weak database] in
+                guard let self, let database, let counter = try? database.externalChangeCounter() else { return }
+                if self.advance(to: counter) { self.publish(nil) }
+            }
+            timer.resume()
+            state.poller = timer
+        }
+    }
+
+    /// Records the counter read; true when it moved (another connection committed).
+    private func advance(to counter: Int64) -> Bool {
+        state.withLock { state in
+            defer { state.counter = counter }
+            return state.counter.map { $0 != counter } ?? false
+        }
+    }
+}
