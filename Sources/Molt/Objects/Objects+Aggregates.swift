@@ -37,6 +37,7 @@ extension Objects {
                 "Cannot compute the \(operation) of '\(entity.name).\(attribute.name)', which holds \(attribute.type) values; the \(operation) is computed over \(allowed.map(\.rawValue).sorted().joined(separator: ", ")) attributes.",
                 entity: entity.name, property: attribute.name)
         }
+        recordRead(entity.name)
         var from = "FROM \(layout.table(entity.name))"
         var arguments: [Value] = []
         if let predicate {

@@ -140,6 +140,23 @@ struct ObservationTests {
         token.cancel()
     }
 
+    @Test("an observed aggregate re-runs after commits to its entity, and only those", arguments: StoreKind.allCases)
+    func aggregates(kind: StoreKind) async throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: Self.schema, in: dir)
+        defer { try? store.close() }
+        let sums = ObservationRecorder<Value>()
+        let token = sums.start(store, dedupe: false) { try $0.sum("x", of: "Other") }
+        try await sums.wait { $0 == [.int(0)] }
+        try await store.write { _ = try $0.insert("Other", ["x": 5]) }
+        try await sums.wait { $0 == [.int(0), .int(5)] }
+        try await store.write { _ = try $0.insert("Note", ["text": "unrelated"]) }
+        try await store.write { _ = try $0.insert("Other", ["x": 2]) }
+        try await sums.wait { $0 == [.int(0), .int(5), .int(7)] }
+        #expect(sums.runs == 3)
+        token.cancel()
+    }
+
     @Test(
         "an observation iterated as an AsyncSequence gets the first result, then each change",
         arguments: StoreKind.allCases)
