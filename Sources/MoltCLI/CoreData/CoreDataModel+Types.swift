@@ -73,9 +73,13 @@ extension CoreDataModel {
             case "NO", "0", "false": return (.bool(false), nil)
             default: throw unreadable(text, attribute, entity, version)
             }
-        case .int:
-            if let number = Int64(text) { return (.int(number), nil) }
-            if let number = Double(text), let exact = Int64(exactly: number) { return (.int(exact), nil) }
+        case .int, .int16, .int32:
+            if let number = Int64(text) ?? Double(text).flatMap({ Int64(exactly: $0) }) {
+                guard ValueConversion.convert(.int(number), to: type) != nil else {  // within int16 / int32
+                    throw unreadable(text, attribute, entity, version)
+                }
+                return (.int(number), nil)
+            }
             if text == "YES" || text == "NO" {
                 let number: Int64 = text == "YES" ? 1 : 0
                 return (
@@ -87,6 +91,15 @@ extension CoreDataModel {
         case .double:
             guard let number = Double(text), number.isFinite else { throw unreadable(text, attribute, entity, version) }
             return (.double(number), nil)
+        case .float:
+            // The model compiler reads the text as a Float: the default is that float, exactly.
+            guard let number = Float(text), number.isFinite else { throw unreadable(text, attribute, entity, version) }
+            return (.double(Double(number)), nil)
+        case .decimal:
+            guard let number = DecimalText.decimal(fromText: text) else {
+                throw unreadable(text, attribute, entity, version)
+            }
+            return (.decimal(number), nil)
         case .uuid:
             guard let uuid = UUID(uuidString: text) else { throw unreadable(text, attribute, entity, version) }
             return (.uuid(uuid), nil)
