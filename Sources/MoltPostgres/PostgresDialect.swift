@@ -91,6 +91,11 @@ package struct PostgresDialect: SQLDialect {
             + " ELSE (\(column))::double precision::bigint <> (\(column)) END)"
     }
 
+    package func inexactFloatCondition(_ expression: String) -> String {
+        // A number beyond a real's range makes the cast fail, which refuses the migration too.
+        "((\(expression))::double precision::real::double precision <> (\(expression))::double precision)"
+    }
+
     package func containsCondition(_ column: String) -> String { "strpos(\(column), ?::text) > 0" }
 
     package func hasPrefixCondition(_ column: String) -> String { "substr(\(column), 1, length(?::text)) = ?::text" }

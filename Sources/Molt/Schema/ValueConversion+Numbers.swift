@@ -29,10 +29,12 @@ extension ValueConversion {
     /// Why `value` does not fit an attribute of a sized or exact number type (`int16`, `int32`, `float`,
     /// `decimal`), as a refusal that names the entity, the attribute, the object and the value and says what
     /// to do; nil when the type is another or the value is of another kind altogether.
+    ///
+    /// - Parameter origin: Where the value comes from, when no object holds it yet (a mapping's expression).
     package static func numberRefusal(
-        entity: String, attribute: String, type: AttributeType, value: Value, objectID: Int64?
+        entity: String, attribute: String, type: AttributeType, value: Value, objectID: Int64?, origin: String? = nil
     ) -> MoltError? {
-        let object = objectID.map { " of the object with _id \($0)" } ?? ""
+        let object = (objectID.map { " of the object with _id \($0)" } ?? "") + (origin.map { " (\($0))" } ?? "")
         let label = "Attribute '\(entity).\(attribute)'"
         let message: String
         switch (value, type) {

@@ -168,4 +168,38 @@ struct SizedValueMigrationTests {
         #expect(FileState(location) == bytes)
         #expect(try StoreDump(at: location, schema: Self.v1, options: kind.options) == before)
     }
+
+    @Test(
+        "a mapping into a float converts the values a Float holds and refuses one it does not, naming it",
+        arguments: StoreKind.durable)
+    func mappingIntoFloat(kind: StoreKind) throws {
+        var v2 = Self.v1
+        v2.version = 2
+        v2.entities[0].attributes.append(Attribute("half", .float, isOptional: true))
+        func plan(_ expression: String) throws -> MigrationPlan {
+            try MigrationPlan(
+                schemas: [Self.v1, v2],
+                stages: [
+                    .mapping(from: 1, to: 2, [EntityMapping(destination: "Reading", attributes: ["half": expression])])
+                ])
+        }
+        let dir = TemporaryDirectory()
+        let location = try kind.location(in: dir)
+        let before = try Library.makeStore(at: location, schema: Self.v1, kind: kind, fill: Self.fill)
+        let bytes = FileState(location)
+        let error = moltError {
+            _ = try Store.open(
+                at: location, schema: v2, options: kind.options.migrating(with: try plan("count / 10.0")))
+        }
+        #expect(
+            error?.message
+                == "Attribute 'Reading.half' holds float (32-bit) values: the value -3276.8 (given by the expression `count / 10.0` of the mapping of 'Reading' into 'Reading', for source _id 1) has no exact float (the nearest is -3276.800048828125), and Molt never rounds a value silently; nothing was written. Write a value a Float holds (Double(Float(x)) rounds as you choose), or make the attribute a double."
+        )
+        #expect(FileState(location) == bytes)
+        let store = try Store.open(
+            at: location, schema: v2, options: kind.options.migrating(with: try plan("count * 0.5")))
+        defer { try? store.close() }
+        let expected = before.mapping("Reading") { $0.values["half"] = .double(Double($0.values["count"]!.int!) / 2) }
+        #expect(try StoreDump(store) == expected)
+    }
 }

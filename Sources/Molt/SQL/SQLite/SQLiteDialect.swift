@@ -72,6 +72,10 @@ package struct SQLiteDialect: SQLDialect {
         "typeof(\(column)) = 'integer' AND CAST(\(column) AS REAL) <> \(column)"
     }
 
+    package func inexactFloatCondition(_ expression: String) -> String {
+        "\(SQLiteFunctions.floatInexact)(\(expression))"
+    }
+
     package func containsCondition(_ column: String) -> String { "instr(\(column), ?) > 0" }
 
     package func hasPrefixCondition(_ column: String) -> String { "substr(\(column), 1, length(?)) = ?" }

@@ -11,7 +11,13 @@ enum SQLiteFunctions {
     /// `molt_date_text(x)`: the ISO 8601 text of a date (seconds since 1970) that reads back as the same date.
     static let dateText = "molt_date_text"
 
+    /// `molt_float_inexact(x)`: 1 for a number that a `Float` does not hold exactly, 0 otherwise (null too).
+    static let floatInexact = "molt_float_inexact"
+
     private static let functions: [DatabaseFunction] = [
+        DatabaseFunction(floatInexact, argumentCount: 1, pure: true) { values in
+            number(values[0]).map { Float(exactly: $0) == nil && !$0.isNaN ? 1 : 0 } ?? 0
+        },
         DatabaseFunction(doubleText, argumentCount: 1, pure: true) { values in
             number(values[0]).map { ValueConversion.text(double: $0) }
         },
