@@ -26,19 +26,16 @@ package enum DecimalText {
     /// DecimalText.decimal(fromText: "1.5x")    // nil
     /// ```
     package static func decimal(fromText text: String) -> Decimal? {
-        guard let canonical = canonical(text), let value = Decimal(string: canonical),
-            value.description == canonical
-        else { return nil }
-        return value
+        guard let number = Number(text.utf8), let value = Decimal(string: number.text) else { return nil }
+        // 38 digits at most make a mantissa below 10^38 < 2^128 and an exponent within -38: a Decimal holds the
+        // number exactly. Beyond, `Decimal(string:)` may have rounded: the value must read back the same.
+        if number.integer.count + number.fraction.count <= 38 { return value }
+        return value.description == number.text ? value : nil
     }
 
     /// The canonical text of the number `text` writes (`-01.50e1` → `-15`), or nil when it is not one.
     package static func canonical(_ text: String) -> String? {
-        guard let number = Number(text.utf8) else { return nil }
-        var result = number.isNegative ? "-" : ""
-        result += number.integer.isEmpty ? "0" : String(decoding: number.integer, as: UTF8.self)
-        if !number.fraction.isEmpty { result += "." + String(decoding: number.fraction, as: UTF8.self) }
-        return result
+        Number(text.utf8)?.text
     }
 
     /// The order of two texts by the numbers they write; texts that write no number come after every number,
@@ -113,6 +110,14 @@ package enum DecimalText {
             }
             while fraction.last == zero { fraction.removeLast() }
             if integer.isEmpty && fraction.isEmpty { isNegative = false }
+        }
+
+        /// The canonical text.
+        var text: String {
+            var result = isNegative ? "-" : ""
+            result += integer.isEmpty ? "0" : String(decoding: integer, as: UTF8.self)
+            if !fraction.isEmpty { result += "." + String(decoding: fraction, as: UTF8.self) }
+            return result
         }
 
         func compare(_ other: Number) -> ComparisonResult {
