@@ -17,6 +17,7 @@ enum Scenarios {
         Import(),
         MigrateCLIFlat(),
         OpenWide(),
+        DecimalSum(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),
