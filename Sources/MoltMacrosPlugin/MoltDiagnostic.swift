@@ -25,7 +25,7 @@ enum MoltDiagnostic: DiagnosticMessage {
                 "Stored property '\(property)' needs a type annotation: '@Model' reads the stored type from the declaration"
         case .unsupportedType(let property, let type):
             return
-                "Property '\(property)' has type '\(type)', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'"
+                "Property '\(property)' has type '\(type)', which Molt cannot store; use String, Int, Int64, Int32, Int16, Double, Float, Decimal, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'"
         case .computedMarkedStored(let property, let attribute):
             return "Property '\(property)' is computed, so it is not stored; remove '@\(attribute)'"
         case .transientWithoutValue(let property):

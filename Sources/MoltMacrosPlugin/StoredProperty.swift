@@ -66,7 +66,7 @@ struct StoredProperty {
 struct PropertyReader {
     static let attributeTypes: [String: String] = [
         "String": "string", "Int": "int", "Int64": "int", "Double": "double", "Bool": "bool", "Date": "date",
-        "Data": "data", "UUID": "uuid",
+        "Data": "data", "UUID": "uuid", "Int16": "int16", "Int32": "int32", "Float": "float", "Decimal": "decimal",
     ]
 
     /// Where to report misuse; nil to read silently.

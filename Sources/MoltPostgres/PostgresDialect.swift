@@ -4,7 +4,8 @@ import Molt
 /// PostgreSQL's SQL: strict column types, identity columns, `ON CONFLICT DO NOTHING`, `pg_temp` tables.
 ///
 /// Types: string → `text COLLATE "C"` (byte order, as SQLite sorts), int → `bigint`, double → `double precision`,
-/// bool → `boolean`, data → `bytea`, uuid → `uuid`, and date → `double precision` seconds since 1970, like
+/// int16 → `smallint`, int32 → `integer`, float → `real`, decimal → `numeric` (unconstrained: every digit of a
+/// `Decimal`, compared by value), bool → `boolean`, data → `bytea`, uuid → `uuid`, and date → `double precision` seconds since 1970, like
 /// SQLite's REAL: `timestamptz` keeps microseconds only and would round a Swift `Date` silently.
 ///
 /// Conversions to text call the functions of ``PostgresFunctions`` (created in `pg_temp` for the transaction
@@ -25,6 +26,10 @@ package struct PostgresDialect: SQLDialect {
         switch type {
         case .string: return "text COLLATE \"C\""
         case .int: return "bigint"
+        case .int16: return "smallint"
+        case .int32: return "integer"
+        case .float: return "real"
+        case .decimal: return "numeric"
         case .double, .date: return "double precision"
         case .bool: return "boolean"
         case .data: return "bytea"
@@ -52,6 +57,7 @@ package struct PostgresDialect: SQLDialect {
         case .date(let v): return Self.doubleLiteral(v.timeIntervalSince1970)
         case .data(let v): return "'\\x\(SQLLiteral.hex(v))'::bytea"
         case .uuid(let v): return "'\(v.uuidString)'::uuid"
+        case .decimal(let v): return "'\(DecimalText.text(v))'::numeric"
         }
     }
 
@@ -60,8 +66,18 @@ package struct PostgresDialect: SQLDialect {
         switch (from, to) {
         case (.bool, .int): return "(\(expression))::integer::bigint"
         case (.uuid, .string): return "upper((\(expression))::text)"
-        case (.int, .double): return "(\(expression))::double precision"
-        case (.int, .string): return "(\(expression))::text"
+        case (.int, .double), (.int16, .double), (.int32, .double), (.float, .double):
+            return "(\(expression))::double precision"
+        case (.int, .string), (.int16, .string), (.int32, .string): return "(\(expression))::text"
+        case (.int16, .int32): return "(\(expression))::integer"
+        case (.int16, .int), (.int32, .int): return "(\(expression))::bigint"
+        case (.bool, .int16): return "(\(expression))::integer::smallint"
+        case (.bool, .int32): return "(\(expression))::integer"
+        case (.int16, .float): return "(\(expression))::real"
+        case (.int16, .decimal), (.int32, .decimal), (.int, .decimal): return "(\(expression))::numeric"
+        // The canonical text: no trailing zeros of the fraction (a numeric keeps the scale it was given).
+        case (.decimal, .string): return "(trim_scale(\(expression)))::text"
+        case (.float, .string): return call(.doubleText, "(\(expression))::double precision")
         case (.double, .string): return call(.doubleText, expression)
         case (.date, .string): return call(.dateText, expression)
         case (.bool, .string):
@@ -86,6 +102,11 @@ package struct PostgresDialect: SQLDialect {
             + " CASE WHEN (\(column)) <> trunc(\(column)) OR (\(column)) = -9223372036854775808 THEN FALSE"
             + " WHEN abs((\(column))::double precision) >= 9223372036854775807::double precision THEN TRUE"
             + " ELSE (\(column))::double precision::bigint <> (\(column)) END)"
+    }
+
+    package func inexactFloatCondition(_ expression: String) -> String {
+        // A number beyond a real's range makes the cast fail, which refuses the migration too.
+        "((\(expression))::double precision::real::double precision <> (\(expression))::double precision)"
     }
 
     package func containsCondition(_ column: String) -> String { "strpos(\(column), ?::text) > 0" }

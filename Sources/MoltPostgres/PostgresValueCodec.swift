@@ -55,6 +55,11 @@ enum PostgresValueCodec {
         case .double(let v): return try doubleText(v)
         case .date(let v): return try doubleText(v.timeIntervalSince1970)
         case .uuid(let v): return v.uuidString
+        case .decimal(let v):
+            guard !v.isNaN else {
+                throw MoltError(.invalidValue, "NaN cannot be stored as a decimal. Store a number, or null explicitly.")
+            }
+            return DecimalText.text(v)
         case .string(let v):
             if v.utf8.contains(0) { throw nulRefusal() }
             return v
@@ -120,12 +125,8 @@ enum PostgresValueCodec {
                         b[15]
                     )))
         case .numeric:
-            if let decimal = try? cell.decode(Decimal.self, context: .default) {
-                let text = "\(decimal)"
-                if let int = Int64(text) { return .int(int) }
-                return Double(text).map(Stored.double) ?? .other("the numeric \(text)")
-            }
-            return .other("a numeric")
+            guard let text = numericText(buffer) else { return .other("a numeric") }
+            return numericAsNumber(text)
         default:
             return .other("a value of type \(cell.dataType)")
         }
@@ -133,8 +134,16 @@ enum PostgresValueCodec {
 
     /// A cell as a value of `type`, or nil when it does not hold exactly a value of that type.
     static func value(_ cell: PostgresCell, as type: AttributeType) -> Value? {
+        if type == .decimal, cell.dataType == .numeric, cell.format == .binary, let bytes = cell.bytes {
+            return numericText(bytes).flatMap(DecimalText.decimal(fromText:)).map(Value.decimal)
+        }
         switch (stored(cell), type) {
         case (.null, _): return .null
+        case (.text(let v), .decimal): return DecimalText.decimal(fromText: v).map(Value.decimal)
+        case (.int(let v), .int16), (.int(let v), .int32), (.int(let v), .float), (.int(let v), .decimal):
+            return ValueConversion.convert(.int(v), to: type)
+        case (.double(let v), .int16), (.double(let v), .int32), (.double(let v), .float):
+            return ValueConversion.convert(.double(v), to: type)
         case (.int(let v), .int): return .int(v)
         case (.int(let v), .bool): return v == 0 || v == 1 ? .bool(v == 1) : nil
         case (.int(let v), .double): return Double(exactly: v).map(Value.double)
@@ -151,6 +160,19 @@ enum PostgresValueCodec {
         case (.bytes(let v), .data): return .data(v)
         default: return nil
         }
+    }
+
+    /// The exact text of a numeric in binary form (`-12.50`), every digit kept.
+    private static func numericText(_ buffer: ByteBuffer) -> String? {
+        PostgresData(type: .numeric, value: buffer).numeric?.string
+    }
+
+    /// A numeric's text as an integer when it is one, else a double (an expression's result: a sum, a
+    /// division), as cells of those types read.
+    private static func numericAsNumber(_ text: String) -> Stored {
+        let canonical = DecimalText.canonical(text) ?? text
+        if let int = Int64(canonical) { return .int(int) }
+        return Double(canonical).map(Stored.double) ?? .other("the numeric \(text)")
     }
 
     /// A cell as stored: `.int` (booleans as 0 and 1), `.double`, `.string` (UUIDs as their uppercase text),

@@ -131,6 +131,8 @@ struct Carried {
         case (.bool(let v), .int): return .int(v ? 1 : 0)
         case (.bool(let v), .string): return .string(v ? "true" : "false")
         case (.uuid(let v), .string): return .string(v.uuidString)
+        // The sized and exact number types: int16 → int32 → int → decimal, float → double, … (exact, or refused).
+        case _ where from.widens(to: to): return ValueConversion.convert(value, to: to)
         default: return nil
         }
     }

@@ -25,11 +25,11 @@ enum DataValidation {
                                     "'\(entity.name)' _id \(id)\(name): \(attribute.name) is required but holds null"
                                 ))
                         }
-                    } else if value.type != attribute.type {
+                    } else if attribute.coerce(value) != value {  // an int16 holds `.int` values in range, …
                         problems.append(
                             (
                                 entity.name, attribute.name,
-                                "'\(entity.name)' _id \(id)\(name): \(attribute.name) holds \(value), not a\(attribute.type == .int ? "n" : "") \(attribute.type.rawValue) value"
+                                "'\(entity.name)' _id \(id)\(name): \(attribute.name) holds \(value), not a\(attribute.type.rawValue.hasPrefix("int") ? "n" : "") \(attribute.type.rawValue) value"
                             ))
                     }
                 }

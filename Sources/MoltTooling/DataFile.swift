@@ -107,6 +107,8 @@ package struct DataFile: Codable {
         case .date(let v): return .double(v.timeIntervalSince1970)
         case .data(let v): return .string(v.base64EncodedString())
         case .uuid(let v): return .string(v.uuidString)
+        // As text: a JSON number would pass through a reader's double and lose digits.
+        case .decimal(let v): return .string(DecimalText.text(v))
         }
     }
 
@@ -126,6 +128,14 @@ package struct DataFile: Codable {
         case (.double(let v), .date): return .date(Date(timeIntervalSince1970: v))
         case (.string(let v), .data): return Data(base64Encoded: v).map(Value.data)
         case (.string(let v), .uuid): return UUID(uuidString: v).map(Value.uuid)
+        // The sized types read as their wider kin; the write that follows refuses a value out of range, naming it.
+        case (.int(let v), .int16), (.int(let v), .int32): return .int(v)
+        case (.int(let v), .float): return Float(exactly: v).map { .double(Double($0)) } ?? .int(v)
+        case (.double(let v), .float): return .double(v)
+        case (.string("Infinity"), .float): return .double(.infinity)
+        case (.string("-Infinity"), .float): return .double(-.infinity)
+        case (.string(let v), .decimal): return DecimalText.decimal(fromText: v).map(Value.decimal)
+        case (.int(let v), .decimal): return .decimal(Decimal(v))
         default: return nil
         }
     }

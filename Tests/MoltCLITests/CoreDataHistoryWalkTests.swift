@@ -60,4 +60,57 @@ struct CoreDataHistoryWalkTests {
             #expect(names.last == "zmessaging2.101.0")
         }
     }
+
+    /// Issue 22: Integer 16/32, Float and Decimal are written exactly, in every version of every app (Wire's 26
+    /// sized integers, WooCommerce's 15 decimals): each attribute of one of those types in a Core Data version is an
+    /// int16, int32, float or decimal attribute of its snapshot, and no approximation names them.
+    @Test("every version's Integer 16/32, Float and Decimal attributes are written exactly", arguments: HistoryApp.all)
+    func exactNumberTypes(_ app: HistoryApp) throws {
+        let dir = TemporaryDirectory()
+        let model = HistoryWalk.shared.appendingPathComponent(app.model)
+        let result = try Molt.run([
+            "convert-model", model.path, "--out", dir.url.path, "--approximate", "all", "--json",
+        ])
+        #expect(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let kinds = Set((report["approximations"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String })
+        #expect(kinds.isDisjoint(with: ["sized-integers", "float", "decimal"]))
+        let versions = try String(contentsOf: dir.file("coredata-versions.txt"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let types: [String: AttributeType] = [
+            "Integer 16": .int16, "Integer 32": .int32, "Float": .float, "Decimal": .decimal,
+        ]
+        var seen = 0
+        for version in versions {
+            let contents = model.appendingPathComponent("\(version[1]).xcdatamodel/contents")
+            let names = try Self.attributeNames(in: String(contentsOf: contents, encoding: .utf8), types: types)
+            let schema = try Schema(snapshotJSON: Data(contentsOf: dir.file("\(version[0]).json")))
+            for (coreDataType, type) in types {
+                let written = Set(schema.entities.flatMap(\.attributes).filter { $0.type == type }.map(\.name))
+                #expect(written == names[coreDataType, default: []], "\(app.name) \(version[1]): \(coreDataType)")
+                seen += names[coreDataType, default: []].count
+            }
+        }
+        if app.name == "WooCommerce" || app.name == "Wire" { #expect(seen > 0) }
+    }
+
+    /// The names of the stored attributes of each of `types` in a Core Data model's `contents`.
+    static func attributeNames(in contents: String, types: [String: AttributeType]) throws -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        let tag = try NSRegularExpression(pattern: "<attribute\\s[^>]*>")
+        func value(_ key: String, _ element: String) -> String? {
+            guard let range = element.range(of: " \(key)=\""),
+                let end = element[range.upperBound...].firstIndex(of: "\"")
+            else { return nil }
+            return String(element[range.upperBound..<end])
+        }
+        for match in tag.matches(in: contents, range: NSRange(contents.startIndex..., in: contents)) {
+            let element = String(contents[Range(match.range, in: contents)!])
+            guard let name = value("name", element), let type = value("attributeType", element), types[type] != nil,
+                value("transient", element) != "YES"
+            else { continue }
+            result[type, default: []].insert(name)
+        }
+        return result
+    }
 }

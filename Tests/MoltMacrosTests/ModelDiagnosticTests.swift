@@ -39,7 +39,7 @@ struct ModelDiagnosticTests {
             diagnostics: [
                 DiagnosticSpec(
                     message:
-                        "Property 'tags' has type '[String]', which Molt cannot store; use String, Int, Int64, Double, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'",
+                        "Property 'tags' has type '[String]', which Molt cannot store; use String, Int, Int64, Int32, Int16, Double, Float, Decimal, Bool, Date, Data, UUID, a type of yours that conforms to PersistentValue (a RawRepresentable enum, a StoredAsJSON value), an Optional of one, ToOne<Model> or ToMany<Model>, or mark it '@Transient'",
                     line: 2, column: 15, fixIts: [FixItSpec(message: "Mark 'tags' '@Transient'")])
             ],
             fixedSource: "@Model struct Note {\n    @Transient var tags: [String] = []\n}")

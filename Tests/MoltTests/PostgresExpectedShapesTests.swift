@@ -10,7 +10,7 @@ struct PostgresExpectedShapesTests {
     /// Every attribute type, required and optional; to-one, to-many, ordered and inverse relationships; unique,
     /// compound and long-named indexes; a primary key.
     static func schemas() -> [Schema] {
-        let types: [AttributeType] = [.string, .int, .double, .bool, .date, .data, .uuid]
+        let types = AttributeType.allCases
         let every = Schema(
             version: 1,
             entities: [
@@ -22,7 +22,10 @@ struct PostgresExpectedShapesTests {
                     relationships: [
                         Relationship("other", to: "Other"), Relationship("others", toMany: "Other", ordered: true),
                     ],
-                    indexes: [Index(["required_int"]), Index(["required_string", "optional_date"], unique: true)]),
+                    indexes: [
+                        Index(["required_int"]), Index(["required_string", "optional_date"], unique: true),
+                        Index(["required_decimal", "optional_int16"], unique: true),
+                    ]),
                 Entity(
                     "Other", attributes: [Attribute("name", .string)],
                     relationships: [Relationship("many", toMany: "Every")]),

@@ -198,7 +198,7 @@ extension Value {
         case (.bool(let v), .int): return .int(v ? 1 : 0)
         case (.uuid(let v), .string): return .string(v.uuidString)
         case (.string(let v), .uuid): return UUID(uuidString: v).map(Value.uuid) ?? self
-        case (.int(let v), .double): return .double(Double(v))
+        case (.int(let v), .double), (.int(let v), .float): return .double(Double(v))
         default: return self
         }
     }

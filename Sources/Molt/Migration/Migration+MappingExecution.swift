@@ -5,6 +5,7 @@ extension Migration {
         let condition = m.mapping.filter.map { " WHERE \($0)" } ?? ""
         try withSQLContext(m.label) {
             try checkExactDoubles(of: m, condition: condition)
+            try checkExactFloats(of: m, condition: condition)
             if m.inPlace {
                 try executeInPlace(m, folding: folding, condition: condition)
             } else {
@@ -104,6 +105,27 @@ extension Migration {
                 origin:
                     "given by the expression `\(m.written.attributes[name] ?? expression)` of \(m.label), for source _id \(id)"
             )
+        }
+    }
+
+    /// Refuses an expression that gives a number no `Float` holds exactly for a float attribute, naming it: the
+    /// same rule as every write (PostgreSQL's `real` would round it; SQLite would keep a double no `Float` reads).
+    private func checkExactFloats(of m: ResolvedMapping, condition: String) throws {
+        let q = db.dialect.quote
+        for (name, expression) in m.mapping.attributes.sorted(by: { $0.key < $1.key }) {
+            guard m.destination.attribute(named: name)?.type == .float else { continue }
+            let filter = condition.isEmpty ? " WHERE " : "\(condition) AND "
+            let sql =
+                "SELECT \(q(m.source.name)).\(q(StoreLayout.idColumn)), (\(expression)) FROM \(q(m.source.name))\(filter)\(db.dialect.inexactFloatCondition("(\(expression))")) LIMIT 1"
+            guard let row = try db.fetchRows(sql, types: [.int, .double]).first, case .int(let id) = row[0],
+                let value = row[1].double,
+                let refusal = ValueConversion.numberRefusal(
+                    entity: m.destination.name, attribute: name, type: .float, value: .double(value), objectID: nil,
+                    origin:
+                        "given by the expression `\(m.written.attributes[name] ?? expression)` of \(m.label), for source _id \(id)"
+                )
+            else { continue }
+            throw refusal
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An object seen by a custom stage: the old version's values (read-only) or the new version's (writable).
 ///
 /// ```swift
@@ -66,9 +68,13 @@ public struct MigrationObject: Sendable {
                 newValue.isNull || newValue.isStored(as: shape.types[index])
                 ? newValue : shape.entity.attributes[index].coerce(newValue)
             guard let checked else {
+                let type = shape.entity.attributes[index].type
+                // A number a sized type cannot hold is named with the object, as every write path names it.
+                let refusal = ValueConversion.numberRefusal(
+                    entity: shape.entity.name, attribute: attribute, type: type, value: newValue, objectID: id)
                 problem =
-                    problem
-                    ?? "Attribute '\(shape.entity.name).\(attribute)' holds \(shape.entity.attributes[index].type.rawValue) values in version \(shape.version), not \(newValue)."
+                    problem ?? refusal?.message
+                    ?? "Attribute '\(shape.entity.name).\(attribute)' holds \(type.rawValue) values in version \(shape.version), not \(newValue)."
                 return
             }
             values[index] = checked
@@ -153,6 +159,9 @@ extension Value {
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data),
             (.uuid, .uuid):
             return true
+        case (.int(let v), .int16), (.int(let v), .int32): return type.integerRange!.contains(v)
+        case (.double(let v), .float): return Float(exactly: v) != nil
+        case (.decimal(let v), .decimal): return !v.isNaN
         default:
             return false
         }

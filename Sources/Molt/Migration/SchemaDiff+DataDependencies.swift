@@ -364,8 +364,10 @@ extension SchemaDiff {
     public static func sample(_ type: AttributeType, _ index: Int) -> Value {
         switch type {
         case .string: return .string("sample \(index)")
-        case .int: return .int(Int64(index) + 1)
-        case .double: return .double(Double(index) + 0.5)
+        case .int, .int32: return .int(Int64(index) + 1)
+        case .int16: return .int(Int64(index % 32_767) + 1)
+        case .double, .float: return .double(Double(index) + 0.5)
+        case .decimal: return .decimal(Decimal(index) + Decimal(string: "0.25")!)
         case .bool: return .bool(index % 2 == 1)
         case .date: return .date(Date(timeIntervalSince1970: 86_400 * Double(index + 1)))
         case .data: return .data(Data([UInt8(truncatingIfNeeded: index)]))

@@ -156,7 +156,11 @@ extension StageWorkspace {
             _ attribute: Attribute, of entity: Entity, from oldAttribute: Attribute?, into carried: inout CarriedTable
         ) throws {
             let dialect = db.dialect
+            // A narrowing into a sized type (int → int16, double → float) shares no column even where the storage
+            // is the same: the stage converts each value, and a value that does not fit is refused, named.
             if let oldAttribute, dialect.columnType(oldAttribute.type) == dialect.columnType(attribute.type),
+                attribute.type.integerRange == nil && attribute.type != .float
+                    || oldAttribute.type.widens(to: attribute.type),
                 SQLColumnSource.convert(.column(oldAttribute.name), from: oldAttribute.type, to: attribute.type)
                     .simplified(for: dialect)
                     == .column(oldAttribute.name)

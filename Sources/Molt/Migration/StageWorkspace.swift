@@ -220,8 +220,9 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     static func zeroValue(of type: AttributeType) -> Value {
         switch type {
         case .string: return .string("")
-        case .int: return .int(0)
-        case .double: return .double(0)
+        case .int, .int16, .int32: return .int(0)
+        case .double, .float: return .double(0)
+        case .decimal: return .decimal(0)
         case .bool: return .bool(false)
         case .date: return .date(Date(timeIntervalSince1970: 0))
         case .data: return .data(.init())

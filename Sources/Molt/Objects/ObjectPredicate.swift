@@ -87,16 +87,20 @@ private struct FilterTerms {
 
     /// A number compared in the column's own type, exactly: PostgreSQL reads a parameter in the column's type
     /// (an integer beyond 2^53 against a double column would be rounded, and match what it does not equal), so
-    /// a number that the type cannot hold exactly is refused rather than compared approximately.
+    /// a number that the type cannot hold exactly is refused rather than compared approximately (40 000 against
+    /// an `int16`, 0.1 against a `float`, the double 0.1 against a `decimal`: compare with `.decimal(…)`).
     func argument(_ name: String, _ value: Value) throws -> Value {
         let type = entity.attribute(named: name)?.type ?? .int  // `_id` and to-one columns hold identifiers
         switch (value, type) {
-        case (.int, .double), (.double, .int), (.int, .bool), (.bool, .int):
+        case (.int, .double), (.double, .int), (.int, .bool), (.bool, .int), (.int, .int16), (.int, .int32),
+            (.double, .int16), (.double, .int32), (.int, .float), (.double, .float), (.int, .decimal),
+            (.double, .decimal), (.decimal, .int), (.decimal, .int16), (.decimal, .int32):
             guard let converted = ValueConversion.convert(value, to: type) else {
                 let given: String
                 switch value {
                 case .int(let v): given = String(v)
                 case .double(let v): given = ValueConversion.text(double: v)
+                case .decimal(let v): given = DecimalText.text(v)
                 default: given = "\(value)"
                 }
                 throw MoltError(

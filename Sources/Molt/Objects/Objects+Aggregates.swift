@@ -1,5 +1,8 @@
-/// Aggregates computed by the engine in one statement, never by reading every object: sums, extremes,
-/// averages, distinct values and counts per value, over the objects of an entity that match a predicate.
+import Foundation
+
+/// Aggregates computed by the engine in one statement, never by reading every object (a sum of decimals excepted:
+/// it is added exactly in Swift, one stored value at a time): sums, extremes, averages, distinct values and counts
+/// per value, over the objects of an entity that match a predicate.
 ///
 /// ```swift
 /// let total = try objects.sum("price", of: "Item")                       // .int(…) or .double(…)
@@ -50,29 +53,52 @@ extension Objects {
             arguments: arguments)
     }
 
-    /// The sum of an integer or double attribute over the matching objects: `.int(0)` or `.double(0)` when none
-    /// match (nulls are left out).
+    /// The sum of a numeric attribute over the matching objects (nulls are left out; zero when none match):
+    /// `.int` for integers of every size, `.double` for doubles and floats, `.decimal` for decimals, exact.
     ///
     /// ```swift
     /// let pages = try objects.sum("pages", of: "Book", where: .greater("year", 2000))
     /// ```
     ///
-    /// - Throws: ``MoltError`` naming the attribute when it is not an integer or double, or when a sum of
-    ///   integers does not fit 64 bits.
-    public func sum(
-        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
-    ) throws
+    /// - Throws: ``MoltError`` naming the attribute when it is not numeric, or when a sum of integers does not
+    ///   fit 64 bits.
+    public func sum(_ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil) throws
         -> Value
     {
         let source = try aggregateSource(
-            attribute, of: entityName, where: predicate, allowed: [.int, .double], operation: "sum")
-        let isInteger = source.attribute.type == .int
-        // SQLite's SUM throws on integer overflow, PostgreSQL's is exact (numeric) and the cast to bigint throws.
-        let expression = isInteger ? "CAST(SUM(\(source.column)) AS BIGINT)" : "SUM(\(source.column))"
-        let value = try aggregate(expression, source, as: source.attribute.type)
-        if case .null = value { return isInteger ? .int(0) : .double(0) }
-        return value
+            attribute, of: entityName, where: predicate, allowed: Self.numericTypes.union([.decimal]),
+            operation: "sum")
+        switch source.attribute.type {
+        case .decimal:
+            return .decimal(try decimalSum(source))
+        case .int, .int16, .int32:
+            // SQLite's SUM throws on integer overflow; PostgreSQL's is exact (numeric) and the cast to bigint throws.
+            let value = try aggregate("CAST(SUM(\(source.column)) AS BIGINT)", source, as: .int)
+            return value == .null ? .int(0) : value
+        default:
+            let value = try aggregate("SUM(\(source.column))", source, as: .double)
+            return value == .null ? .double(0) : value
+        }
     }
+
+    /// A sum of decimals, added in Swift's `Decimal` from the stored digits: SQLite would add them as doubles.
+    private func decimalSum(_ source: AggregateSource) throws -> Decimal {
+        let statement = try db.makeStatement(.read, "SELECT \(source.column) \(source.from)")
+        try statement.bind(source.arguments)
+        defer { statement.reset() }
+        var total = Decimal(0)
+        while try statement.step() {
+            switch statement.value(0, as: .decimal) {
+            case .decimal(let value)?: total += value
+            case .null?: continue
+            default: throw Self.unreadableAggregate(source)
+            }
+        }
+        return total
+    }
+
+    /// The types a sum or an average is computed over by the engine.
+    private static let numericTypes: Set<AttributeType> = [.int, .int16, .int32, .double, .float]
 
     /// The smallest value of an attribute among the matching objects, `.null` when none has one.
     ///
@@ -106,7 +132,7 @@ extension Objects {
         return try aggregate("MAX(\(source.column))", source, as: source.attribute.type)
     }
 
-    /// The average of an integer or double attribute over the matching objects that have a value, nil when none
+    /// The average of a number attribute (integer, double, float) over the matching objects that have a value, nil when none
     /// has one.
     ///
     /// ```swift
@@ -118,7 +144,7 @@ extension Objects {
         -> Double?
     {
         let source = try aggregateSource(
-            attribute, of: entityName, where: predicate, allowed: [.int, .double], operation: "average")
+            attribute, of: entityName, where: predicate, allowed: Self.numericTypes, operation: "average")
         return try aggregate("CAST(AVG(\(source.column)) AS DOUBLE PRECISION)", source, as: .double).double
     }
 
@@ -164,7 +190,9 @@ extension Objects {
     }
 
     /// The types whose values have an order both engines agree on.
-    private static let comparableTypes: Set<AttributeType> = [.int, .double, .string, .date]
+    private static let comparableTypes: Set<AttributeType> = [
+        .int, .int16, .int32, .double, .float, .decimal, .string, .date,
+    ]
 
     private func aggregate(_ expression: String, _ source: AggregateSource, as type: AttributeType) throws -> Value {
         let rows = try db.fetchRows("SELECT \(expression) \(source.from)", source.arguments, types: [type])

@@ -126,6 +126,11 @@ public struct Objects {
                 "Attribute '\(entity.name).\(attribute.name)' is required; give it a value (or a default in the schema).",
                 entity: entity.name, property: attribute.name)
         }
+        if let refusal = ValueConversion.numberRefusal(
+            entity: entity.name, attribute: attribute.name, type: attribute.type, value: value, objectID: objectID)
+        {
+            throw refusal
+        }
         if case .int(let number) = value, attribute.type == .double {
             throw ValueConversion.inexactDouble(
                 entity: entity.name, attribute: attribute.name, value: number, objectID: objectID)

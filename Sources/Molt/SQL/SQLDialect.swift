@@ -26,6 +26,11 @@ package protocol SQLDialect: Sendable {
     /// A condition true for the integer values of `column` that have no exact double (beyond 2^53).
     func inexactDoubleCondition(_ column: String) -> String
 
+    /// A condition true for the numbers of `expression` that a `Float` does not hold exactly (0.1, 1e300), for a
+    /// mapping into a `float` attribute: PostgreSQL's `real` would round them, SQLite would keep a value no
+    /// `Float` reads back.
+    func inexactFloatCondition(_ expression: String) -> String
+
     /// A condition on a text column that contains the text bound to its one `?`, case-sensitively.
     func containsCondition(_ column: String) -> String
 

@@ -59,8 +59,10 @@ extension Attribute {
         switch (value, type) {
         case (.null, _): return isOptional ? .null : nil
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data),
-            (.uuid, .uuid), (.int, .double), (.int, .bool), (.string, .uuid):
-            // The one rule set: NaN is refused, an integer converts to a double only when exact.
+            (.uuid, .uuid), (.int, .double), (.int, .bool), (.string, .uuid), (.int, .int16), (.int, .int32),
+            (.int, .float), (.double, .float), (.int, .decimal), (.decimal, .decimal):
+            // The one rule set: NaN is refused, an integer converts to a double only when exact, a sized type
+            // takes only the values it holds exactly.
             return ValueConversion.convert(value, to: type)
         default: return nil
         }

@@ -3,7 +3,9 @@ import Foundation
 /// The JSON snapshot form of a schema: stable, human-readable and diff-friendly.
 ///
 /// Keys are sorted, entities and their members keep their declaration order, and default values are written
-/// as plain JSON values of the attribute's type (dates as ISO 8601 text, data as Base64, UUIDs as text).
+/// as plain JSON values of the attribute's type (dates as ISO 8601 text, data as Base64, UUIDs as text, decimals
+/// as their text, `"19.99"`, so that no JSON reader rounds a digit). The types are named as
+/// ``AttributeType``'s raw values (`"int16"`, `"decimal"`, …).
 extension Schema: Codable {
     /// The version of the snapshot format that this Molt writes.
     public static let snapshotFormatVersion = 1
@@ -215,8 +217,14 @@ extension Value {
         }
         switch type {
         case .string: return .string(try c.decode(String.self, forKey: key))
-        case .int: return .int(try c.decode(Int64.self, forKey: key))
-        case .double: return .double(try c.decode(Double.self, forKey: key))
+        case .int, .int16, .int32: return .int(try c.decode(Int64.self, forKey: key))
+        case .double, .float: return .double(try c.decode(Double.self, forKey: key))
+        case .decimal:
+            // Text, so that no JSON reader rounds a digit away.
+            guard let decimal = DecimalText.decimal(fromText: try c.decode(String.self, forKey: key)) else {
+                throw corrupt("decimal text (\"19.99\")")
+            }
+            return .decimal(decimal)
         case .bool: return .bool(try c.decode(Bool.self, forKey: key))
         case .date:
             guard let date = SnapshotDates.parse(try c.decode(String.self, forKey: key)) else {
@@ -245,6 +253,7 @@ extension Value {
         case .date(let v): try c.encode(SnapshotDates.text(v), forKey: key)
         case .data(let v): try c.encode(v.base64EncodedString(), forKey: key)
         case .uuid(let v): try c.encode(v.uuidString, forKey: key)
+        case .decimal(let v): try c.encode(DecimalText.text(v), forKey: key)
         }
     }
 }

@@ -8,8 +8,12 @@ import Foundation
 /// memo["title"] = "Groceries"     // .string
 /// memo["count"] = 3               // .int
 /// memo["memoDate"] = .date(Date())
+/// memo["price"] = .decimal(Decimal(string: "19.99")!)
 /// let title = memo["title"].string // String?
 /// ```
+///
+/// The sized types have no case of their own: an `int16` or `int32` attribute holds `.int` values in its range,
+/// and a `float` attribute `.double` values that a `Float` holds exactly; a write of any other is refused.
 public enum Value: Hashable, Sendable {
     case null
     case string(String)
@@ -19,6 +23,9 @@ public enum Value: Hashable, Sendable {
     case date(Date)
     case data(Data)
     case uuid(UUID)
+    /// An exact decimal number, for a `decimal` attribute. Equal values are equal whatever their scale
+    /// (`1.10 == 1.1`).
+    case decimal(Decimal)
 
     /// Whether this is `.null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
@@ -49,6 +56,19 @@ public enum Value: Hashable, Sendable {
     public var data: Data? { if case .data(let v) = self { return v } else { return nil } }
     /// The UUID, if this is a `.uuid`.
     public var uuid: UUID? { if case .uuid(let v) = self { return v } else { return nil } }
+    /// The decimal, if this is a `.decimal`, or an `.int` (which every decimal holds exactly).
+    ///
+    /// ```swift
+    /// Value.decimal(Decimal(string: "0.1")!).decimal   // 0.1
+    /// Value.int(3).decimal                              // 3
+    /// ```
+    public var decimal: Decimal? {
+        switch self {
+        case .decimal(let v): return v
+        case .int(let v): return Decimal(v)
+        default: return nil
+        }
+    }
 
     /// The attribute type this value belongs to, or nil for `.null`.
     public var type: AttributeType? {
@@ -61,6 +81,7 @@ public enum Value: Hashable, Sendable {
         case .date: return .date
         case .data: return .data
         case .uuid: return .uuid
+        case .decimal: return .decimal
         }
     }
 }
@@ -87,6 +108,7 @@ extension Value: CustomStringConvertible {
         case .date(let v): return ValueConversion.text(dateSince1970: v.timeIntervalSince1970)
         case .data(let v): return "<\(v.count) bytes>"
         case .uuid(let v): return v.uuidString
+        case .decimal(let v): return DecimalText.text(v)
         }
     }
 
@@ -134,6 +156,34 @@ extension Date: ValueConvertible {
 extension Data: ValueConvertible {
     public var moltValue: Value { .data(self) }
     public init?(moltValue: Value) { guard let v = moltValue.data else { return nil }; self = v }
+}
+extension Int16: ValueConvertible {
+    public var moltValue: Value { .int(Int64(self)) }
+    /// Nil when the value is not an integer, or does not fit `Int16`.
+    public init?(moltValue: Value) {
+        guard let v = moltValue.int.flatMap({ Int16(exactly: $0) }) else { return nil }; self = v
+    }
+}
+extension Int32: ValueConvertible {
+    public var moltValue: Value { .int(Int64(self)) }
+    /// Nil when the value is not an integer, or does not fit `Int32`.
+    public init?(moltValue: Value) {
+        guard let v = moltValue.int.flatMap({ Int32(exactly: $0) }) else { return nil }; self = v
+    }
+}
+extension Float: ValueConvertible {
+    /// The float as a `.double`, which holds every float exactly.
+    public var moltValue: Value { .double(Double(self)) }
+    /// Nil when the value is not a number that a `Float` holds exactly.
+    public init?(moltValue: Value) {
+        guard let v = moltValue.double, v.isNaN || Float(exactly: v) != nil else { return nil }
+        self = Float(v)
+    }
+}
+extension Decimal: ValueConvertible {
+    public var moltValue: Value { .decimal(self) }
+    /// Nil when the value is neither a decimal nor an integer.
+    public init?(moltValue: Value) { guard let v = moltValue.decimal else { return nil }; self = v }
 }
 extension UUID: ValueConvertible {
     public var moltValue: Value { .uuid(self) }

@@ -16,9 +16,12 @@ package enum ValueConversion {
         switch (value, type) {
         case (.null, _): return .null
         case (.double(let v), _) where v.isNaN: return nil
+        case (.decimal(let v), _) where v.isNaN: return nil
         case (.string, .string), (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.data, .data),
-            (.uuid, .uuid):
+            (.uuid, .uuid), (.decimal, .decimal):
             return value
+        case (_, .int16), (_, .int32), (_, .float), (_, .decimal), (.decimal, _):
+            return convertNumber(value, to: type)
         case (.int(let v), .double): return Double(exactly: v).map(Value.double)
         case (.double(let v), .int): return Int64(exactly: v).map(Value.int)
         case (.int(let v), .bool) where v == 0 || v == 1: return .bool(v == 1)

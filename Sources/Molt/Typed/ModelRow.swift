@@ -156,6 +156,7 @@ public struct ModelColumns {
         switch value {
         case .double(let v) where v.isNaN: flagNaN(); value = .null
         case .date(let v) where v.timeIntervalSince1970.isNaN: flagNaN(); value = .null
+        case .decimal(let v) where v.isNaN: flagNaN(); value = .null
         default: break
         }
         if unstorable == nil, let reason = dialect?.storageRefusal(value) { unstorable = (count, reason) }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A Swift type that a ``PersistentModel`` property can have: `String`, `Int`, `Int64`, `Double`, `Bool`,
-/// `Date`, `Data`, `UUID`, and their optionals.
+/// A Swift type that a ``PersistentModel`` property can have: `String`, `Int`, `Int64`, `Int32` (stored as
+/// `int32`), `Int16` (`int16`), `Double`, `Float` (`float`), `Decimal` (`decimal`), `Bool`, `Date`, `Data`, `UUID`,
+/// and their optionals.
 ///
 /// Each type names its ``AttributeType`` and reads and writes itself column by column through the store's value
 /// codec when fetching and saving, so typed access costs no dictionary per object. The default
@@ -55,6 +56,22 @@ extension Int64: PersistentValue {
 
 extension Double: PersistentValue {
     public static var attributeType: AttributeType { .double }
+}
+
+extension Int16: PersistentValue {
+    public static var attributeType: AttributeType { .int16 }
+}
+
+extension Int32: PersistentValue {
+    public static var attributeType: AttributeType { .int32 }
+}
+
+extension Float: PersistentValue {
+    public static var attributeType: AttributeType { .float }
+}
+
+extension Decimal: PersistentValue {
+    public static var attributeType: AttributeType { .decimal }
 }
 
 extension Bool: PersistentValue {

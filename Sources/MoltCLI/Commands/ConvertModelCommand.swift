@@ -15,19 +15,18 @@ struct ConvertModelCommand: ParsableCommand {
             Entities, attributes (type, optional, default), relationships (to-one or to-many, ordered, inverse, \
             delete rule), uniqueness constraints (unique indexes) and indexes are kept; each renaming identifier \
             becomes the originalName of the renamed entity or property in the version that renames it. Binary and \
-            Transformable attributes are written as data (their stored bytes), URI as string, UUID as uuid; transient \
+            Transformable attributes are written as data (their stored bytes), URI as string, UUID as uuid, Integer \
+            16/32 as int16/int32, Float as float, Decimal as decimal (exact: every digit kept); transient \
             properties are left out (Core Data does not store them). coredata-versions.txt lists which Core Data \
             version each snapshot is.
 
-            Some things of a Core Data model Molt cannot state yet: entity inheritance, Decimal, Float, 16- and \
-            32-bit integers, required relationships, counts on to-many relationships, indexes over relationships, \
-            the No Action delete rule. Without --approximate, the command lists every one it finds (entity, \
-            property, versions, and the --approximate value that accepts it) and writes nothing (exit 1). With \
-            --approximate KIND (repeatable, or all) it writes the closest form and prints each: a sub-entity as an \
-            entity of its own that holds its parent's properties too (a link to the parent holds parent objects \
-            only); Integer 16/32 as int; Float as double; Decimal as double (the form a Core Data SQLite store \
-            keeps it in); a required relationship as an optional one; relationship counts and indexes over \
-            relationships left out; No Action as nullify.
+            Some things of a Core Data model Molt cannot state yet: entity inheritance, required relationships, \
+            counts on to-many relationships, indexes over relationships, the No Action delete rule. Without \
+            --approximate, the command lists every one it finds (entity, property, versions, and the --approximate \
+            value that accepts it) and writes nothing (exit 1). With --approximate KIND (repeatable, or all) it \
+            writes the closest form and prints each: a sub-entity as an entity of its own that holds its parent's \
+            properties too (a link to the parent holds parent objects only); a required relationship as an \
+            optional one; relationship counts and indexes over relationships left out; No Action as nullify.
             """)
 
     @Argument(

@@ -11,12 +11,6 @@ struct CoreDataApproximation: Equatable, CustomStringConvertible {
         /// A sub-entity written as a separate entity with its parent's properties; links to a parent that may
         /// hold a sub-entity.
         case inheritance
-        /// `Integer 16` and `Integer 32` written as 64-bit `int`.
-        case sizedIntegers = "sized-integers"
-        /// `Float` written as `double`.
-        case float
-        /// `Decimal` written as `double`.
-        case decimal
         /// A relationship that must be set (or hold a minimum count) written as optional.
         case requiredRelationships = "required-relationships"
         /// A to-many relationship with a maximum count written without it.
@@ -41,7 +35,7 @@ struct CoreDataApproximation: Equatable, CustomStringConvertible {
     /// What the model says and what the snapshot writes instead.
     var what: String
 
-    /// `Model 12: Order.total: Decimal is written as double (…)`.
+    /// `Model 12: Order.lines: the uniqueness constraint on (…) includes …`.
     var description: String {
         "\(version): \(entity)\(property.map { ".\($0)" } ?? ""): \(what)"
     }

@@ -16,7 +16,7 @@ extension CoreDataModel {
     /// Writes this version as a Molt schema.
     ///
     /// Sub-entities become entities holding their parents' properties too; each Core Data type becomes the Molt
-    /// type that holds every value (see ``attributeType(of:entity:)``); uniqueness constraints become unique
+    /// type that holds exactly its values (see ``attributeType(of:entity:version:)``); uniqueness constraints become unique
     /// indexes, compound and fetch indexes plain ones; renaming identifiers resolved against `previous` become
     /// `originalName`s.
     ///
@@ -90,8 +90,7 @@ extension CoreDataModel {
                 transients.append("\(entity.name).\(attribute.name)")
                 continue
             }
-            let (type, approximation) = try Self.attributeType(of: attribute, entity: entity.name, version: name)
-            if let (kind, what) = approximation { approximate(kind, entity.name, attribute.name, what) }
+            let type = try Self.attributeType(of: attribute, entity: entity.name, version: name)
             let (value, defaultApproximation) = try Self.defaultValue(
                 of: attribute, as: type, entity: entity.name, version: name)
             if let what = defaultApproximation { approximate(.defaults, entity.name, attribute.name, what) }

@@ -2,47 +2,27 @@ import Foundation
 import Molt
 
 extension CoreDataModel {
-    /// The Molt type that holds every value of a Core Data attribute, and the approximation when it is not
-    /// exactly the attribute's type.
+    /// The Molt type of a Core Data attribute, which holds exactly its values.
     ///
-    /// Exact: `String`, `Boolean`, `Date`, `Double`, `Integer 64`, `UUID`; `Binary` and `Transformable` as
-    /// `data` (a transformable value is stored as its archived bytes, and Molt keeps those bytes); `URI` as
-    /// `string` (Core Data stores a URI as its absolute text). Approximated: `Integer 16`/`Integer 32` as
-    /// `int` (64-bit: a larger value is no longer refused), `Float` as `double`, `Decimal` as `double` — a
-    /// Core Data SQLite store already keeps a Decimal in a column of numeric affinity, as a binary double, so
-    /// the store holds no digit a double loses, and a double keeps numeric comparison, sorting and sums, which
-    /// text would not.
-    static func attributeType(
-        of attribute: CoreDataAttribute, entity: String, version: String
-    ) throws -> (AttributeType, (CoreDataApproximation.Kind, String)?) {
+    /// `String`, `Boolean`, `Date`, `Double`, `Float` (`float`), `Decimal` (`decimal`), `Integer 16`/`32`/`64`
+    /// (`int16`, `int32`, `int`), `UUID`; `Binary` and `Transformable` as `data` (a transformable value is
+    /// stored as its archived bytes, and Molt keeps those bytes); `URI` as `string` (Core Data stores a URI as
+    /// its absolute text). None is approximated.
+    static func attributeType(of attribute: CoreDataAttribute, entity: String, version: String) throws -> AttributeType
+    {
         switch attribute.type {
-        case "String": return (.string, nil)
-        case "Boolean": return (.bool, nil)
-        case "Date": return (.date, nil)
-        case "Double": return (.double, nil)
-        case "Integer 64": return (.int, nil)
-        case "UUID": return (.uuid, nil)
-        case "Binary", "Transformable": return (.data, nil)
-        case "URI": return (.string, nil)
-        case "Integer 16", "Integer 32":
-            let bits = attribute.type == "Integer 16" ? 16 : 32
-            return (
-                .int,
-                (
-                    .sizedIntegers,
-                    "\(attribute.type) is written as int (64-bit): a value beyond \(bits) bits is no longer refused"
-                )
-            )
-        case "Float":
-            return (.double, (.float, "Float (32-bit) is written as double: a value is no longer rounded to 32 bits"))
-        case "Decimal":
-            return (
-                .double,
-                (
-                    .decimal,
-                    "Decimal is written as double (a Core Data SQLite store keeps it as a double too): digits beyond a double's 15–17 are not kept"
-                )
-            )
+        case "String": return .string
+        case "Boolean": return .bool
+        case "Date": return .date
+        case "Double": return .double
+        case "Float": return .float
+        case "Decimal": return .decimal
+        case "Integer 16": return .int16
+        case "Integer 32": return .int32
+        case "Integer 64": return .int
+        case "UUID": return .uuid
+        case "Binary", "Transformable": return .data
+        case "URI": return .string
         default:
             throw CLIFailure(
                 .badInput,
@@ -73,9 +53,13 @@ extension CoreDataModel {
             case "NO", "0", "false": return (.bool(false), nil)
             default: throw unreadable(text, attribute, entity, version)
             }
-        case .int:
-            if let number = Int64(text) { return (.int(number), nil) }
-            if let number = Double(text), let exact = Int64(exactly: number) { return (.int(exact), nil) }
+        case .int, .int16, .int32:
+            if let number = Int64(text) ?? Double(text).flatMap({ Int64(exactly: $0) }) {
+                guard ValueConversion.convert(.int(number), to: type) != nil else {  // within int16 / int32
+                    throw unreadable(text, attribute, entity, version)
+                }
+                return (.int(number), nil)
+            }
             if text == "YES" || text == "NO" {
                 let number: Int64 = text == "YES" ? 1 : 0
                 return (
@@ -87,6 +71,15 @@ extension CoreDataModel {
         case .double:
             guard let number = Double(text), number.isFinite else { throw unreadable(text, attribute, entity, version) }
             return (.double(number), nil)
+        case .float:
+            // The model compiler reads the text as a Float: the default is that float, exactly.
+            guard let number = Float(text), number.isFinite else { throw unreadable(text, attribute, entity, version) }
+            return (.double(Double(number)), nil)
+        case .decimal:
+            guard let number = DecimalText.decimal(fromText: text) else {
+                throw unreadable(text, attribute, entity, version)
+            }
+            return (.decimal(number), nil)
         case .uuid:
             guard let uuid = UUID(uuidString: text) else { throw unreadable(text, attribute, entity, version) }
             return (.uuid(uuid), nil)

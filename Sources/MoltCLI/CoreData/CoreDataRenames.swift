@@ -114,7 +114,7 @@ enum CoreDataRenames {
         guard let k = entity.attributes.firstIndex(where: { $0.name == a.name }) else { return }
         if a.name != o.name { entity.attributes[k].originalName = o.name }
         let newType = entity.attributes[k].type
-        if let oldType = try? CoreDataModel.attributeType(of: o, entity: old.name, version: previous.name).0,
+        if let oldType = try? CoreDataModel.attributeType(of: o, entity: old.name, version: previous.name),
             oldType != newType, !oldType.widens(to: newType)
         {
             notes.append(

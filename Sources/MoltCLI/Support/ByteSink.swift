@@ -133,6 +133,7 @@ final class ByteSink {
         case .date(let v): appendJSONNumber(v.timeIntervalSince1970)
         case .data(let v): appendJSONString(v.base64EncodedString())
         case .uuid(let v): appendJSONString(v.uuidString)
+        case .decimal(let v): appendJSONString(DecimalText.text(v))
         }
     }
 }

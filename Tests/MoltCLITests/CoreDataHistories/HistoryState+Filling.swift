@@ -114,8 +114,9 @@ extension HistoryState {
     static func value(_ type: AttributeType, entity: String, attribute: String, k: Int, n: Int) -> JSONValue {
         switch type {
         case .string: return .string("\(entity).\(attribute) #\(n)")
-        case .int: return .int(Int64(100 * (k % 300) + n + 1))
-        case .double: return .double(Double(k) + Double(n) / 4 + 0.5)
+        case .int, .int16, .int32: return .int(Int64(100 * (k % 300) + n + 1))
+        case .double, .float: return .double(Double(k) + Double(n) / 4 + 0.5)
+        case .decimal: return .string("\(100 * (k % 300) + n + 1).05")
         case .bool: return .bool(n % 2 == 1)
         case .date: return .double(1_600_000_000 + Double(k * 1000 + n) + 0.25)
         case .data: return .string(Data("\(entity).\(attribute) #\(n)".utf8).base64EncodedString())

@@ -93,6 +93,38 @@ struct AggregateTests {
         #expect(try store.read { try $0.max("pages", of: "Item") } == .int(.max))
     }
 
+    @Test("sized integers sum as 64-bit integers, decimals exactly, extremes of decimals by value", arguments: StoreKind.allCases)
+    func sizedAndDecimal(kind: StoreKind) throws {
+        let schema = Schema(version: 1) {
+            Entity("Line") {
+                Attribute("quantity", .int16)
+                Attribute("amount", .decimal, isOptional: true)
+                Attribute("weight", .float)
+            }
+        }
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: schema, in: dir)
+        defer { try? store.close() }
+        let amounts = ["0.1", "0.2", "-10", "-9.5", "12345678901234567890.123456789012345678"]
+        try store.write { (objects: Objects) throws in
+            for text in amounts {
+                try objects.insert(
+                    "Line",
+                    ["quantity": .int(Int64(Int16.max)), "amount": .decimal(Decimal(string: text)!), "weight": 0.5])
+            }
+            try objects.insert("Line", ["quantity": 1, "amount": .null, "weight": 0.25])
+        }
+        try store.read { (objects: Objects) throws in
+            #expect(try objects.sum("quantity", of: "Line") == .int(5 * Int64(Int16.max) + 1))
+            let expected = amounts.map { Decimal(string: $0)! }.reduce(0, +)
+            #expect(try objects.sum("amount", of: "Line") == .decimal(expected))
+            #expect(try objects.sum("weight", of: "Line") == .double(2.75))
+            #expect(try objects.min("amount", of: "Line") == .decimal(-10))
+            #expect(try objects.max("amount", of: "Line") == .decimal(Decimal(string: amounts[4])!))
+            #expect(try objects.average("quantity", of: "Line", where: .equal("quantity", 1)) == 1)
+        }
+    }
+
     @Test("an aggregate of a missing attribute, or of a type without one, names the fix")
     func refusals() throws {
         let store = try Store.inMemory(schema: Self.schema)
@@ -102,7 +134,7 @@ struct AggregateTests {
         let wrongType = #expect(throws: MoltError.self) { try store.read { try $0.sum("kind", of: "Item") } }
         #expect(
             wrongType?.message.contains(
-                "Cannot compute the sum of 'Item.kind', which holds string values; the sum is computed over double, int attributes."
+                "Cannot compute the sum of 'Item.kind', which holds string values; the sum is computed over decimal, double, float, int, int16, int32 attributes."
             ) == true)
         #expect(throws: MoltError.self) { try store.read { try $0.max("inPrint", of: "Item") } }
         #expect(throws: MoltError.self) { try store.read { try $0.average("created", of: "Item") } }

@@ -18,6 +18,7 @@ enum Scenarios {
         Import(),
         MigrateCLIFlat(),
         OpenWide(),
+        DecimalSum(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),

@@ -156,7 +156,9 @@ final class SQLiteConnection: SQLConnection {
             let groups = ddl.createChangesByTable(schema).map { $0.map(ddl.sql(for:)) }
             var shapes: [String: SQLTableShape] = [:]
             for start in stride(from: 0, to: groups.count, by: batch) {
-                let fresh = try DatabaseQueue()
+                var configuration = Configuration()
+                configuration.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+                let fresh = try DatabaseQueue(configuration: configuration)
                 try fresh.write { db in
                     for statement in groups[start..<min(start + batch, groups.count)].joined() {
                         try db.execute(sql: statement)

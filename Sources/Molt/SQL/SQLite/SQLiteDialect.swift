@@ -2,6 +2,13 @@ import Foundation
 
 /// SQLite's SQL: dynamic typing with column affinities, `rowid`, `INSERT OR IGNORE`, `temp.` tables.
 ///
+/// Sized integers are `INTEGER` and floats `REAL` like their wider kin (the attribute type keeps their range on
+/// write). A decimal is `TEXT COLLATE molt_decimal`: its canonical text (``DecimalText``) keeps every digit,
+/// and the collation, registered on every connection Molt opens (``SQLiteFunctions``), compares those texts
+/// by value, so that `<`, `=`, `ORDER BY`, `MIN`/`MAX` and indexes go by value, negative numbers and differing
+/// scales included. A scaled `INTEGER` would sort natively but holds 18 digits, not a `Decimal`'s 38; a `REAL`
+/// loses digits. Another tool reads the text as is; it must register a collation of that name to compare it.
+///
 /// Conversions to text call the functions of ``SQLiteFunctions``, which run ``ValueConversion``'s Swift rules
 /// inside SQLite, so that a set-based migration writes exactly what a custom stage would.
 package struct SQLiteDialect: SQLDialect {
@@ -12,9 +19,10 @@ package struct SQLiteDialect: SQLDialect {
     package func columnType(_ type: AttributeType) -> String {
         switch type {
         case .string, .uuid: return "TEXT"
-        case .int, .bool: return "INTEGER"
-        case .double, .date: return "REAL"
+        case .int, .bool, .int16, .int32: return "INTEGER"
+        case .double, .date, .float: return "REAL"
         case .data: return "BLOB"
+        case .decimal: return "TEXT COLLATE \(DecimalText.collationName)"
         }
     }
 
@@ -36,16 +44,23 @@ package struct SQLiteDialect: SQLDialect {
         case .date(let v): return Self.doubleLiteral(v.timeIntervalSince1970)
         case .data(let v): return "X'" + SQLLiteral.hex(v, uppercase: true) + "'"
         case .uuid(let v): return "'" + v.uuidString + "'"
+        case .decimal(let v): return "'" + DecimalText.text(v) + "'"
         }
     }
 
     package func conversion(_ expression: String, from: AttributeType, to: AttributeType) -> String {
         if from == to { return expression }
         switch (from, to) {
-        case (.bool, .int), (.uuid, .string): return expression
-        case (.int, .double): return "CAST(\(expression) AS REAL)"
-        case (.int, .string): return "CAST(\(expression) AS TEXT)"
-        case (.double, .string): return "\(SQLiteFunctions.doubleText)(\(expression))"
+        case (.bool, .int), (.uuid, .string), (.bool, .int16), (.bool, .int32), (.int16, .int32), (.int16, .int),
+            (.int32, .int), (.float, .double), (.decimal, .string):
+            return expression
+        case (.int, .double), (.int16, .double), (.int32, .double), (.int16, .float):
+            return "CAST(\(expression) AS REAL)"
+        case (.int, .string), (.int16, .string), (.int32, .string), (.int, .decimal), (.int16, .decimal),
+            (.int32, .decimal):
+            // An integer's text is its canonical decimal text.
+            return "CAST(\(expression) AS TEXT)"
+        case (.double, .string), (.float, .string): return "\(SQLiteFunctions.doubleText)(\(expression))"
         case (.date, .string): return "\(SQLiteFunctions.dateText)(\(expression))"
         case (.bool, .string):
             return "(CASE WHEN \(expression) IS NULL THEN NULL WHEN \(expression) = 0 THEN 'false' ELSE 'true' END)"
@@ -55,6 +70,10 @@ package struct SQLiteDialect: SQLDialect {
 
     package func inexactDoubleCondition(_ column: String) -> String {
         "typeof(\(column)) = 'integer' AND CAST(\(column) AS REAL) <> \(column)"
+    }
+
+    package func inexactFloatCondition(_ expression: String) -> String {
+        "\(SQLiteFunctions.floatInexact)(\(expression))"
     }
 
     package func containsCondition(_ column: String) -> String { "instr(\(column), ?) > 0" }
@@ -79,12 +98,14 @@ package struct SQLiteDialect: SQLDialect {
     package func storageMismatchCondition(_ column: String, type: AttributeType) -> String? {
         let allowed: String
         switch type {
-        case .int, .bool: allowed = "'integer'"
-        case .double, .date: allowed = "'real', 'integer'"
-        case .string, .uuid: allowed = "'text'"
+        case .int, .bool, .int16, .int32: allowed = "'integer'"
+        case .double, .date, .float: allowed = "'real', 'integer'"
+        case .string, .uuid, .decimal: allowed = "'text'"
         case .data: allowed = "'blob'"
         }
-        return "typeof(\(column)) NOT IN ('null', \(allowed))"
+        let mismatch = "typeof(\(column)) NOT IN ('null', \(allowed))"
+        guard let range = type.integerRange else { return mismatch }
+        return "(\(mismatch) OR \(column) NOT BETWEEN \(range.lowerBound) AND \(range.upperBound))"
     }
 
     package var insertionOrder: String { "rowid" }

@@ -35,6 +35,7 @@ final class SQLiteQueryChecker: SQLQueryChecker {
             throw MoltError(.ioError, "SQLite could not open an in-memory database to check a mapping's SQL.")
         }
         connection = handle
+        SQLiteFunctions.addDecimalCollation(to: handle)
         tables = Set(StoreLayout.tableNames(schema).map { $0.lowercased() })
         let ddl = SchemaDDL(dialect: SQLiteDialect.shared)
         for statement in ddl.createChanges(schema).map(ddl.sql(for:)) {

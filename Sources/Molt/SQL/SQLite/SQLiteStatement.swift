@@ -6,7 +6,7 @@ import GRDBSQLite
 ///
 /// Writing: strings and bytes are bound with their length, so a string with a NUL is stored whole; NaN is
 /// refused (SQLite would store null); dates are seconds since 1970 as a REAL; bools 0 and 1; UUIDs their
-/// uppercase text. Reading: a stored value converts to the attribute's type only when it holds exactly that
+/// uppercase text; decimals their canonical text (``DecimalText``). Reading: a stored value converts to the attribute's type only when it holds exactly that
 /// value (a whole REAL for an int, 0 or 1 for a bool, UUID text for a UUID); otherwise ``value(_:as:)`` is nil
 /// and the caller refuses the value, naming it.
 struct SQLiteStatement: SQLStatement {
@@ -38,6 +38,12 @@ struct SQLiteStatement: SQLStatement {
         case .date(let v): code = sqlite3_bind_double(handle, position, v.timeIntervalSince1970)
         case .string(let v): code = Self.bindText(v, handle, position)
         case .uuid(let v): code = Self.bindText(v.uuidString, handle, position)
+        case .decimal(let v):
+            guard !v.isNaN else {
+                throw MoltError(
+                    .invalidValue, "NaN cannot be stored as a decimal. Store a number, or null explicitly.")
+            }
+            code = Self.bindText(DecimalText.text(v), handle, position)
         case .data(let v):
             code = v.withUnsafeBytes { bytes in
                 sqlite3_bind_blob64(
@@ -120,6 +126,7 @@ struct SQLiteStatement: SQLStatement {
             case .bool: return v == 0 || v == 1 ? .bool(v == 1) : nil
             case .double: return Double(exactly: v).map(Value.double)
             case .date: return Double(exactly: v).map { .date(Date(timeIntervalSince1970: $0)) }
+            case .int16, .int32, .float, .decimal: return ValueConversion.convert(.int(v), to: type)
             default: return nil
             }
         case SQLITE_FLOAT:
@@ -128,12 +135,15 @@ struct SQLiteStatement: SQLStatement {
             case .double: return .double(v)
             case .date: return .date(Date(timeIntervalSince1970: v))
             case .int: return Int64(exactly: v).map(Value.int)
+            case .float: return ValueConversion.convert(.double(v), to: .float)
+            case .int16, .int32: return ValueConversion.convert(.double(v), to: type)
             default: return nil
             }
         case SQLITE_TEXT:
             switch type {
             case .string: return .string(text(handle, column))
             case .uuid: return UUID(uuidString: text(handle, column)).map(Value.uuid)
+            case .decimal: return DecimalText.decimal(fromText: text(handle, column)).map(Value.decimal)
             default: return nil
             }
         default:
