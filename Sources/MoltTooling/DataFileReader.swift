@@ -140,15 +140,17 @@ package struct DataFileReader {
             }
             fileID = value
         }
-        let label = fileID.map { "'\(entity.name)' _id \($0)" } ?? "an object of '\(entity.name)'"
+        // Built only for a message: most rows have none.
+        func label() -> String { fileID.map { "'\(entity.name)' _id \($0)" } ?? "an object of '\(entity.name)'" }
         var values: [String: Value] = [:]
+        values.reserveCapacity(object.count)
         var links: [String: [Int64]] = [:]
         for (key, json) in object where key != "_id" {
             if let attribute = entity.attribute(named: key) {
                 guard let value = DataFile.value(json, for: attribute.type) else {
                     throw MoltError(
                         .invalidValue,
-                        "\(file): \(label) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values."
+                        "\(file): \(label()) has \(json) for attribute '\(entity.name).\(key)', which holds \(attribute.type.rawValue) values."
                     )
                 }
                 values[key] = value  // an explicit null stays null: only a missing key takes the default
@@ -161,20 +163,21 @@ package struct DataFileReader {
                         guard case .int(let id) = item else {
                             throw MoltError(
                                 .invalidValue,
-                                "\(file): \(label) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s.")
+                                "\(file): \(label()) lists \(item) in relationship '\(entity.name).\(key)'; give `_id`s."
+                            )
                         }
                         return id
                     }
                 default:
                     throw MoltError(
                         .invalidValue,
-                        "\(file): \(label) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them."
+                        "\(file): \(label()) has \(json) for relationship '\(entity.name).\(key)'; give an `_id` or a list of them."
                     )
                 }
             } else {
                 throw MoltError(
                     .invalidValue,
-                    "\(file): \(label) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
+                    "\(file): \(label()) has '\(key)', which is not an attribute or relationship of '\(entity.name)'.")
             }
         }
         return Row(entity: entity, fileID: fileID, values: values, links: links)

@@ -262,6 +262,25 @@ package final class JSONStreamReader {
 
     /// The rest of a string whose opening quote is consumed.
     private func string() throws -> String {
+        // Most strings end in the bytes already read and hold no escape: read them in one piece.
+        let quick: String?? = buffer.withUnsafeBufferPointer { bytes in
+            var index = start
+            while index < end {
+                let byte = bytes[index]
+                if byte == 0x22 {
+                    let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    start = index + 1
+                    return .some(text)
+                }
+                if byte == 0x5C || byte < 0x20 { return nil }
+                index += 1
+            }
+            return nil
+        }
+        if let quick {
+            guard let text = quick else { throw failure("a string is not valid UTF-8") }
+            return text
+        }
         var bytes: [UInt8] = []
         while true {
             let byte = try next()

@@ -62,7 +62,9 @@ extension Objects {
     ///
     /// - Throws: ``MoltError`` naming the attribute when it is not numeric, or when a sum of integers does not
     ///   fit 64 bits.
-    public func sum(_ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil) throws
+    public func sum(
+        _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
+    ) throws
         -> Value
     {
         let source = try aggregateSource(

@@ -87,19 +87,22 @@ public struct Objects {
     package func checkedValues(
         _ values: [String: Value], for entity: Entity, applyingDefaults: Bool
     ) throws -> [(Attribute, Value)] {
-        for key in values.keys where entity.attribute(named: key) == nil {
+        // One lookup per attribute; a key that names none is looked for only when some key matched nothing.
+        let given = entity.attributes.map { values[$0.name] }
+        if given.count(where: { $0 != nil }) < values.count,
+            let key = values.keys.first(where: { entity.attribute(named: $0) == nil })
+        {
             throw MoltError(
                 .invalidValue,
                 "Entity '\(entity.name)' has no attribute '\(key)'; it has \(entity.attributes.map(\.name).joined(separator: ", ")).",
                 entity: entity.name, property: key)
         }
-        return try entity.attributes.compactMap { attribute in
+        return try zip(entity.attributes, given).compactMap { attribute, given in
             // A missing value takes the default; an explicit `.null` stays null (and is refused if required).
-            let given: Value? = values[attribute.name]
             guard var value = given ?? (applyingDefaults ? Optional(Value.null) : Optional<Value>.none) else {
                 return nil
             }
-            if values[attribute.name] == nil, let fallback = attribute.defaultValue { value = fallback }
+            if given == nil, let fallback = attribute.defaultValue { value = fallback }
             return (attribute, try checked(value, for: attribute, in: entity))
         }
     }

@@ -93,7 +93,9 @@ struct AggregateTests {
         #expect(try store.read { try $0.max("pages", of: "Item") } == .int(.max))
     }
 
-    @Test("sized integers sum as 64-bit integers, decimals exactly, extremes of decimals by value", arguments: StoreKind.allCases)
+    @Test(
+        "sized integers sum as 64-bit integers, decimals exactly, extremes of decimals by value",
+        arguments: StoreKind.allCases)
     func sizedAndDecimal(kind: StoreKind) throws {
         let schema = Schema(version: 1) {
             Entity("Line") {
