@@ -164,6 +164,7 @@ package final class JSONStreamReader {
         case 0x7B:
             try beginObject()
             var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(16)
             while let key = try nextKey() { fields[key] = try value(depth: depth + 1) }
             return .object(fields)
         case 0x5B:
@@ -212,6 +213,7 @@ package final class JSONStreamReader {
     }
 
     private func number() throws -> JSONValue {
+        if let integer = quickInteger() { return .int(integer) }
         var text: [UInt8] = []
         while let byte = try peek(),
             byte == 0x2D || byte == 0x2B || byte == 0x2E || byte == 0x45 || byte == 0x65 || (0x30...0x39).contains(byte)
@@ -234,6 +236,35 @@ package final class JSONStreamReader {
             throw failure("the integer \(string) is beyond 64 bits and has no exact double")
         }
         return .double(double)
+    }
+
+    /// An integer (`-?[1-9][0-9]*` or `0`) that ends in the bytes already read and fits 64 bits, consumed; nil
+    /// (nothing consumed) for anything else, which ``number()`` reads the long way.
+    private func quickInteger() -> Int64? {
+        buffer.withUnsafeBufferPointer { bytes in
+            var index = start
+            let negative = index < end && bytes[index] == 0x2D
+            if negative { index += 1 }
+            let first = index
+            var value: Int64 = 0
+            while index < end, (0x30...0x39).contains(bytes[index]) {
+                let digit = Int64(bytes[index] - 0x30)
+                let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) =
+                    negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+                guard !overflow, !overflow2 else { return nil }
+                value = sum
+                index += 1
+            }
+            let count = index - first
+            guard count > 0, count == 1 || bytes[first] != 0x30, index < end else { return nil }
+            switch bytes[index] {
+            case 0x2E, 0x45, 0x65, 0x2B, 0x2D: return nil
+            default:
+                start = index
+                return value
+            }
+        }
     }
 
     /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
@@ -265,14 +296,18 @@ package final class JSONStreamReader {
         // Most strings end in the bytes already read and hold no escape: read them in one piece.
         let quick: String?? = buffer.withUnsafeBufferPointer { bytes in
             var index = start
+            var ascii = true
             while index < end {
                 let byte = bytes[index]
                 if byte == 0x22 {
-                    let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let piece = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    // ASCII is valid UTF-8 as it is: decoding it cannot replace a byte.
+                    let text = ascii ? String(decoding: piece, as: UTF8.self) : String(validating: piece, as: UTF8.self)
                     start = index + 1
                     return .some(text)
                 }
                 if byte == 0x5C || byte < 0x20 { return nil }
+                ascii = ascii && byte < 0x80
                 index += 1
             }
             return nil
