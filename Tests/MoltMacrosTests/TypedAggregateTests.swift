@@ -42,4 +42,27 @@ struct TypedAggregateTests {
         let error = #expect(throws: MoltError.self) { try store.read { try $0.distinctValues(\Note.shout) } }
         #expect(error?.message.contains("not a stored property of 'Note'") == true)
     }
+
+    @Test("updateAll by key path sets values on the matching models only", arguments: TypedStoreKind.allCases)
+    func typedUpdateAll(kind: TypedStoreKind) throws {
+        let folder = ScratchFolder()
+        let store = try kind.makeStore(NotesV1.schema, in: folder.url)
+        try store.write { objects in
+            for (title, count) in [("a", 1), ("b", 2), ("c", 3)] {
+                try objects.insert(Note(uuid: UUID(), title: title, count: count, subtitle: "s", created: Self.day))
+            }
+        }
+        let updated = try store.write {
+            try $0.updateAll(
+                Note.self, where: \.count >= 2, set: [.set(\.pinned, to: true), .set(\.subtitle, to: nil)])
+        }
+        #expect(updated == 2)
+        let notes = try store.read { try $0.fetch(Note.self, orderBy: [.ascending(\.title)]) }
+        #expect(notes.map(\.pinned) == [false, true, true])
+        #expect(notes.map(\.subtitle) == ["s", nil, nil])
+        let computed = #expect(throws: MoltError.self) {
+            try store.write { try $0.updateAll(Note.self, set: [.set(\.shout, to: "X")]) }
+        }
+        #expect(computed?.message.contains("not a stored property") == true)
+    }
 }
