@@ -133,13 +133,10 @@ package final class ObjectImporter {
         return result
     }
 
-    /// `_id`, the attributes, the to-one columns of an entity's rows, quoted, made once per entity.
+    /// The same columns, quoted, for the entity's `INSERT`, made once per entity.
     private func rowColumns(_ entity: Entity, _ attributes: [String]) throws -> [String] {
         if let columns = columns[entity.name] { return columns }
-        let layout = objects.layout
-        let result =
-            [objects.idColumn] + attributes.map { layout.column(entity.name, $0) }
-            + entity.relationships.filter { $0.kind == .toOne }.map { layout.column(entity.name, $0.name) }
+        let result = batchedColumns(entity, attributes).map(objects.dialect.quote)
         columns[entity.name] = result
         return result
     }

@@ -104,7 +104,7 @@ extension Objects {
 
     /// The smallest value of an attribute among the matching objects, `.null` when none has one.
     ///
-    /// Strings compare by their UTF-8 bytes, as sorts do; dates by time.
+    /// Strings compare by their UTF-8 bytes, as sorts do; dates by time; decimals by value.
     ///
     /// ```swift
     /// let oldest = try objects.min("created", of: "Note")
@@ -114,9 +114,7 @@ extension Objects {
     ) throws
         -> Value
     {
-        let source = try aggregateSource(
-            attribute, of: entityName, where: predicate, allowed: Self.comparableTypes, operation: "minimum")
-        return try aggregate("MIN(\(source.column))", source, as: source.attribute.type)
+        try extreme("MIN", "minimum", attribute, of: entityName, where: predicate)
     }
 
     /// The largest value of an attribute among the matching objects, `.null` when none has one.
@@ -129,9 +127,16 @@ extension Objects {
     ) throws
         -> Value
     {
+        try extreme("MAX", "maximum", attribute, of: entityName, where: predicate)
+    }
+
+    private func extreme(
+        _ function: String, _ operation: String, _ attribute: String, of entityName: String,
+        where predicate: ObjectPredicate?
+    ) throws -> Value {
         let source = try aggregateSource(
-            attribute, of: entityName, where: predicate, allowed: Self.comparableTypes, operation: "maximum")
-        return try aggregate("MAX(\(source.column))", source, as: source.attribute.type)
+            attribute, of: entityName, where: predicate, allowed: Self.comparableTypes, operation: operation)
+        return try aggregate("\(function)(\(source.column))", source, as: source.attribute.type)
     }
 
     /// The average of a number attribute (integer, double, float) over the matching objects that have a value, nil when none
