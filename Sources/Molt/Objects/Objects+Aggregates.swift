@@ -41,16 +41,10 @@ extension Objects {
                 entity: entity.name, property: attribute.name)
         }
         recordRead(entity.name)
-        var from = "FROM \(layout.table(entity.name))"
-        var arguments: [Value] = []
-        if let predicate {
-            let (condition, values) = try predicate.sql(for: entity, layout: layout)
-            from += " WHERE \(condition)"
-            arguments = values
-        }
+        let (filter, arguments) = try whereClause(predicate, for: entity)
         return AggregateSource(
-            entity: entity, attribute: attribute, column: layout.column(entity.name, attribute.name), from: from,
-            arguments: arguments)
+            entity: entity, attribute: attribute, column: layout.column(entity.name, attribute.name),
+            from: "FROM \(layout.table(entity.name))\(filter)", arguments: arguments)
     }
 
     /// The sum of a numeric attribute over the matching objects (nulls are left out; zero when none match):

@@ -4,13 +4,8 @@ extension Objects {
         _ entity: Entity, columns: [String], where predicate: ObjectPredicate?, orderBy: [ObjectSort], limit: Int?,
         offset: Int?
     ) throws -> (String, [Value]) {
-        var sql = "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name))"
-        var arguments: [Value] = []
-        if let predicate {
-            let (condition, values) = try predicate.sql(for: entity, layout: layout)
-            sql += " WHERE \(condition)"
-            arguments = values
-        }
+        let (filter, arguments) = try whereClause(predicate, for: entity)
+        var sql = "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name))\(filter)"
         for sort in orderBy
         where entity.attribute(named: sort.attribute) == nil && sort.attribute != StoreLayout.idColumn {
             throw MoltError(
@@ -26,6 +21,13 @@ extension Objects {
                     .joined(separator: ", "))
         sql += dialect.limitClause(limit: limit, offset: offset)
         return (sql, arguments)
+    }
+
+    /// ` WHERE …` and its arguments for `predicate` over `entity`'s table; nothing without a predicate.
+    func whereClause(_ predicate: ObjectPredicate?, for entity: Entity) throws -> (String, [Value]) {
+        guard let predicate else { return ("", []) }
+        let (condition, arguments) = try predicate.sql(for: entity, layout: layout)
+        return (" WHERE \(condition)", arguments)
     }
 
     /// The object of the statement's current row: `_id`, then the entity's attributes in order.
@@ -102,13 +104,7 @@ extension Objects {
     public func count(_ entityName: String, where predicate: ObjectPredicate? = nil) throws -> Int {
         let entity = try entity(entityName)
         recordRead(entity.name)
-        var sql = "SELECT COUNT(*) FROM \(layout.table(entity.name))"
-        var arguments: [Value] = []
-        if let predicate {
-            let (condition, values) = try predicate.sql(for: entity, layout: layout)
-            sql += " WHERE \(condition)"
-            arguments = values
-        }
-        return Int(try db.fetchInt(sql, arguments) ?? 0)
+        let (filter, arguments) = try whereClause(predicate, for: entity)
+        return Int(try db.fetchInt("SELECT COUNT(*) FROM \(layout.table(entity.name))\(filter)", arguments) ?? 0)
     }
 }
