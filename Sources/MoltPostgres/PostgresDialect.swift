@@ -61,6 +61,9 @@ package struct PostgresDialect: SQLDialect {
         }
     }
 
+    /// `SUM` of a `numeric` column is a `numeric`: exact, whatever the number of values.
+    package func exactDecimalSum(_ column: String) -> String? { "SUM(\(column))" }
+
     package func conversion(_ expression: String, from: AttributeType, to: AttributeType) -> String {
         if from == to { return expression }
         switch (from, to) {

@@ -53,6 +53,8 @@ struct MigrationCommandTests {
         let statements = json["statements"] as! [String]
         #expect(statements.contains { $0.hasPrefix("INSERT INTO \"_molt_new_UserMemo\"") && $0.contains("COALESCE") })
         #expect(statements.contains("DROP TABLE \"UserMemo\""))
+        // Only what changes the store is listed: the step's counting queries and the transaction's bounds are not.
+        #expect(!statements.contains { $0.hasPrefix("SELECT") || $0.hasPrefix("BEGIN") || $0.hasPrefix("SAVEPOINT") })
         // The memos whose null subtitle takes the new default (7 of the 20) are the objects the step changes.
         #expect(json["objectsTouched"] as? Int == 7)
         let records = json["stepRecords"] as? [[String: Any]]

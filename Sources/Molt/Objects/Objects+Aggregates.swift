@@ -66,7 +66,11 @@ extension Objects {
             operation: "sum")
         switch source.attribute.type {
         case .decimal:
-            return .decimal(try decimalSum(source))
+            guard let expression = dialect.exactDecimalSum(source.column) else {
+                return .decimal(try decimalSum(source))
+            }
+            let value = try aggregate(expression, source, as: .decimal)
+            return value == .null ? .decimal(0) : value
         case .int, .int16, .int32:
             // SQLite's SUM throws on integer overflow; PostgreSQL's is exact (numeric) and the cast to bigint throws.
             let value = try aggregate("CAST(SUM(\(source.column)) AS BIGINT)", source, as: .int)
@@ -77,7 +81,8 @@ extension Objects {
         }
     }
 
-    /// A sum of decimals, added in Swift's `Decimal` from the stored digits: SQLite would add them as doubles.
+    /// A sum of decimals, added in Swift's `Decimal` from the stored digits, for an engine that would add them as
+    /// doubles (SQLite; ``SQLDialect/exactDecimalSum(_:)``).
     private func decimalSum(_ source: AggregateSource) throws -> Decimal {
         let statement = try db.makeStatement(.read, "SELECT \(source.column) \(source.from)")
         try statement.bind(source.arguments)
@@ -181,11 +186,8 @@ extension Objects {
             SELECT \(source.column), COUNT(*) \(source.from) GROUP BY \(source.column) \
             ORDER BY \(source.column) IS NOT NULL, \(source.column)
             """
-        let rows = try db.fetchRows(sql, source.arguments, types: [source.attribute.type, .int])
-        return try rows.map { row in
-            guard row.count == 2, case .int(let count) = row[1] else {
-                throw Self.unreadableAggregate(source)
-            }
+        return try rows(sql, source, types: [source.attribute.type, .int]).map { row in
+            guard case .int(let count) = row[1] else { throw Self.unreadableAggregate(source) }
             return (row[0], Int(count))
         }
     }
@@ -196,9 +198,29 @@ extension Objects {
     ]
 
     private func aggregate(_ expression: String, _ source: AggregateSource, as type: AttributeType) throws -> Value {
-        let rows = try db.fetchRows("SELECT \(expression) \(source.from)", source.arguments, types: [type])
-        guard let value = rows.first?.first else { throw Self.unreadableAggregate(source) }
+        guard let value = try rows("SELECT \(expression) \(source.from)", source, types: [type]).first?.first else {
+            throw Self.unreadableAggregate(source)
+        }
         return value
+    }
+
+    /// The rows of an aggregate's query, each column decoded as `types` says: a value of another type (a store
+    /// edited outside Molt) is refused, never passed on as the engine stored it.
+    private func rows(_ sql: String, _ source: AggregateSource, types: [AttributeType]) throws -> [[Value]] {
+        let statement = try db.makeStatement(.read, sql)
+        try statement.bind(source.arguments)
+        defer { statement.reset() }
+        var rows: [[Value]] = []
+        while try statement.step() {
+            rows.append(
+                try types.indices.map { column in
+                    guard let value = statement.value(column, as: types[column]) else {
+                        throw Self.unreadableAggregate(source)
+                    }
+                    return value
+                })
+        }
+        return rows
     }
 
     private static func unreadableAggregate(_ source: AggregateSource) -> MoltError {

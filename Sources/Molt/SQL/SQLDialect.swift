@@ -85,6 +85,10 @@ extension SQLDialect {
 
     package func storageRefusal(_ value: Value) -> String? { nil }
 
+    /// The SQL of a sum of a decimal column that keeps every digit, or nil when the engine would add the values
+    /// as doubles (SQLite): the caller then adds them in Swift.
+    package func exactDecimalSum(_ column: String) -> String? { nil }
+
     package func temporaryIndex(_ name: String, on table: String, columns: String) -> String {
         "CREATE INDEX \(temporaryTable(name)) ON \(table) (\(columns))"
     }

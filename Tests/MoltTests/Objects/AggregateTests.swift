@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Molt
 import Testing
 
@@ -125,6 +126,22 @@ struct AggregateTests {
             #expect(try objects.max("amount", of: "Line") == .decimal(Decimal(string: amounts[4])!))
             #expect(try objects.average("quantity", of: "Line", where: .equal("quantity", 1)) == 1)
         }
+    }
+
+    @Test(
+        "a value of another type, written behind Molt's back, is refused rather than passed on",
+        arguments: StoreKind.files)
+    func editedOutsideMolt(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        try Self.filled(kind, in: dir).close()
+        let queue = try DatabaseQueue(path: dir.file().path)
+        try queue.write { try $0.execute(sql: #"UPDATE "Item" SET "pages" = 'many' WHERE "_id" = 1"#) }
+        try queue.close()
+        let store = try kind.open(in: dir, schema: Self.schema)
+        defer { try? store.close() }
+        let error = #expect(throws: MoltError.self) { try store.read { try $0.max("pages", of: "Item") } }
+        #expect(error?.message.contains("returned a value of another type than int") == true)
+        #expect(throws: MoltError.self) { try store.read { try $0.counts(groupedBy: "pages", of: "Item") } }
     }
 
     @Test("an aggregate of a missing attribute, or of a type without one, names the fix")

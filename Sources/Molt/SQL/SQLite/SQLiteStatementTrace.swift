@@ -8,6 +8,8 @@ import GRDBSQLite
 final class SQLiteStatementTrace {
     private let observer: SQLStatementObserver
     private let connection: OpaquePointer
+    /// Whether the callback is still installed: SQLite holds a pointer to `self` until ``remove()``.
+    private var installed = true
 
     /// Installs the trace on `connection` (replacing any other trace callback) until ``remove()``.
     init(_ observer: @escaping SQLStatementObserver, on connection: OpaquePointer) {
@@ -26,6 +28,15 @@ final class SQLiteStatementTrace {
             }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Removes the trace; the connection reports nothing afterwards.
-    func remove() { sqlite3_trace_v2(connection, 0, nil, nil) }
+    /// Removes the trace; the connection reports nothing afterwards. Once only: a later trace on the same
+    /// connection is not this one's to remove.
+    func remove() {
+        guard installed else { return }
+        installed = false
+        sqlite3_trace_v2(connection, 0, nil, nil)
+    }
+
+    /// A trace released without ``remove()`` (its connection wrapper dropped while observed) removes itself, so
+    /// that SQLite never calls back into freed memory.
+    deinit { remove() }
 }
