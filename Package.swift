@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "MoltTesting", targets: ["MoltTesting"]),
         // Stores in PostgreSQL: the same schemas and plans over postgres-nio. Only apps that use it build NIO.
         .library(name: "MoltPostgres", targets: ["MoltPostgres"]),
+        // Adoption: brings an app's existing Core Data, SwiftData, GRDB or SQLite store into Molt, once, in place.
+        .library(name: "MoltAdoption", targets: ["MoltAdoption"]),
         .executable(name: "molt", targets: ["molt"]),
     ],
     traits: [
@@ -69,10 +71,15 @@ let package = Package(
         // product: its declarations are `package`, reached by MoltCLI and MoltTesting only.
         .target(name: "MoltTooling", dependencies: ["Molt"]),
         .target(name: "MoltTesting", dependencies: ["Molt", "MoltTooling"]),
+        // Reads other engines' stores (Core Data models and stores, GRDB and plain SQLite databases) and adopts
+        // them into Molt stores; also what `molt convert-model` and `molt adopt` are made of.
+        .target(
+            name: "MoltAdoption",
+            dependencies: ["Molt", "MoltTooling", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         .target(
             name: "MoltCLI",
             dependencies: [
-                "Molt", "MoltTooling",
+                "Molt", "MoltTooling", "MoltAdoption",
                 .target(name: "MoltPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -83,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "MoltTests",
             dependencies: [
-                "Molt", "MoltPostgres", "MoltTooling", "MoltTesting", "molt-test-worker",
+                "Molt", "MoltAdoption", "MoltPostgres", "MoltTooling", "MoltTesting", "molt-test-worker",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -91,7 +98,7 @@ let package = Package(
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(
             name: "MoltCLITests",
-            dependencies: ["Molt", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt"],
+            dependencies: ["Molt", "MoltAdoption", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt"],
             exclude: ["__Snapshots__"]),
         // Public @Model structs in a library of their own, as an app keeps its models; MoltPublicModelsTests uses
         // them from another module, which is what proves the generated public members compile and suffice.

@@ -1,5 +1,6 @@
 import Foundation
 import Molt
+import MoltAdoption
 import Testing
 
 /// `molt convert-model`: Core Data model XML (hand-written fixtures in the Xcode format) to Molt snapshots.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Molt
+import MoltAdoption
 
 /// `molt convert-model MODEL --out DIR [--approximate KIND]… [--json]`: writes a Core Data model history as a
 /// folder of Molt snapshots `1.json … N.json`.
@@ -90,7 +91,12 @@ struct ConvertModelCommand: ParsableCommand {
     func run() throws {
         let source = Files.url(model)
         let history = try CoreDataHistory(at: source)
-        let conversion = try history.conversion(accepting: try accepted())
+        let conversion: CoreDataHistoryConversion
+        do {
+            conversion = try history.conversion(accepting: try accepted())
+        } catch let refusal as ApproximationsRefused {
+            throw CLIFailure(.failure, refusal.message)
+        }
         let folder = Files.url(out)
         try Self.prepare(folder)
         let snapshots = SnapshotFolder(folder)

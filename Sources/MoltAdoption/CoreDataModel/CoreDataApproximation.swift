@@ -1,13 +1,11 @@
-import ArgumentParser
-
 /// Something of a Core Data model that a Molt schema cannot state exactly (issue 22), and how the converter
 /// writes it when told to.
 ///
 /// The converter refuses every approximation unless its ``Kind`` is accepted (`--approximate KIND`, or
 /// `--approximate all`); accepted ones are printed, one line each.
-struct CoreDataApproximation: Equatable, CustomStringConvertible {
+package struct CoreDataApproximation: Equatable, CustomStringConvertible {
     /// The classes of approximation, each accepted by its own `--approximate` value.
-    enum Kind: String, CaseIterable, ExpressibleByArgument, Comparable {
+    package enum Kind: String, CaseIterable, Comparable, Sendable {
         /// A sub-entity written as a separate entity with its parent's properties; links to a parent that may
         /// hold a sub-entity.
         case inheritance
@@ -22,31 +20,33 @@ struct CoreDataApproximation: Equatable, CustomStringConvertible {
         /// A default value that is not of the attribute's type, read as Core Data's model compiler reads it.
         case defaults
 
-        static func < (a: Kind, b: Kind) -> Bool {
+        package static func < (a: Kind, b: Kind) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
         }
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The Core Data version it is found in.
-    var version: String
-    var entity: String
-    var property: String?
+    package var version: String
+    package var entity: String
+    package var property: String?
     /// What the model says and what the snapshot writes instead.
-    var what: String
+    package var what: String
 
     /// `Model 12: Order.lines: the uniqueness constraint on (…) includes …`.
-    var description: String {
+    package var description: String {
         "\(version): \(entity)\(property.map { ".\($0)" } ?? ""): \(what)"
     }
 }
 
 /// Which approximations the converter may write: the values of `--approximate`.
-struct AcceptedApproximations: Equatable {
-    var kinds: Set<CoreDataApproximation.Kind>
+package struct AcceptedApproximations: Equatable {
+    package var kinds: Set<CoreDataApproximation.Kind>
 
-    static let none = AcceptedApproximations(kinds: [])
-    static let all = AcceptedApproximations(kinds: Set(CoreDataApproximation.Kind.allCases))
+    package init(kinds: Set<CoreDataApproximation.Kind>) { self.kinds = kinds }
 
-    func accepts(_ kind: CoreDataApproximation.Kind) -> Bool { kinds.contains(kind) }
+    package static let none = AcceptedApproximations(kinds: [])
+    package static let all = AcceptedApproximations(kinds: Set(CoreDataApproximation.Kind.allCases))
+
+    package func accepts(_ kind: CoreDataApproximation.Kind) -> Bool { kinds.contains(kind) }
 }

@@ -1,23 +1,25 @@
+import Molt
+
 extension CoreDataModel {
     /// The model with every sub-entity holding its ancestors' properties before its own (root first), as Core
     /// Data's sub-entities hold them; `parent` and `isAbstract` are kept so that the conversion can report them.
     ///
-    /// - Throws: ``CLIFailure`` when a parent entity is missing or the hierarchy loops.
-    func flattened() throws -> CoreDataModel {
+    /// - Throws: ``MoltError`` when a parent entity is missing or the hierarchy loops.
+    package func flattened() throws -> CoreDataModel {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func ancestors(of entity: CoreDataEntity) throws -> [CoreDataEntity] {
             var chain: [CoreDataEntity] = []
             var next = entity.parent
             while let parentName = next {
                 guard let parent = byName[parentName] else {
-                    throw CLIFailure(
-                        .badInput,
+                    throw MoltError(
+                        .invalidSchema,
                         "Core Data model '\(name)': entity '\(entity.name)' names parent entity '\(parentName)', which is not in the model. Restore the model from version control."
                     )
                 }
                 guard !chain.contains(where: { $0.name == parent.name }), parent.name != entity.name else {
-                    throw CLIFailure(
-                        .badInput,
+                    throw MoltError(
+                        .invalidSchema,
                         "Core Data model '\(name)': the parents of entity '\(entity.name)' form a loop through '\(parentName)'."
                     )
                 }
@@ -40,7 +42,7 @@ extension CoreDataModel {
     }
 
     /// The entities that inherit from `name`, directly or not, in model order.
-    func descendants(of name: String) -> [String] {
+    package func descendants(of name: String) -> [String] {
         var result: [String] = []
         var frontier = [name]
         while let next = frontier.popLast() {

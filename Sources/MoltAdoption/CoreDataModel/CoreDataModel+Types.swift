@@ -8,8 +8,9 @@ extension CoreDataModel {
     /// (`int16`, `int32`, `int`), `UUID`; `Binary` and `Transformable` as `data` (a transformable value is
     /// stored as its archived bytes, and Molt keeps those bytes); `URI` as `string` (Core Data stores a URI as
     /// its absolute text). None is approximated.
-    static func attributeType(of attribute: CoreDataAttribute, entity: String, version: String) throws -> AttributeType
-    {
+    package static func attributeType(
+        of attribute: CoreDataAttribute, entity: String, version: String
+    ) throws -> AttributeType {
         switch attribute.type {
         case "String": return .string
         case "Boolean": return .bool
@@ -24,15 +25,15 @@ extension CoreDataModel {
         case "Binary", "Transformable": return .data
         case "URI": return .string
         default:
-            throw CLIFailure(
-                .badInput,
+            throw MoltError(
+                .invalidSchema,
                 "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' has type '\(attribute.type)', which molt convert-model cannot write (it knows String, Boolean, Date, Double, Float, Decimal, Integer 16/32/64, Binary, Transformable, URI, UUID). Change the attribute's type, or make it transient if it is not stored."
             )
         }
     }
 
     /// The attribute's default as a Molt value, and the approximation when the model's text is not of its type.
-    static func defaultValue(
+    package static func defaultValue(
         of attribute: CoreDataAttribute, as type: AttributeType, entity: String, version: String
     ) throws -> (Value?, String?) {
         if type == .date {
@@ -90,9 +91,9 @@ extension CoreDataModel {
 
     private static func unreadable(
         _ text: String, _ attribute: CoreDataAttribute, _ entity: String, _ version: String
-    ) -> CLIFailure {
-        CLIFailure(
-            .badInput,
+    ) -> MoltError {
+        MoltError(
+            .invalidSchema,
             "Core Data model '\(version)': attribute '\(entity).\(attribute.name)' (\(attribute.type)) has the default '\(text)', which is not a value of its type. Correct the default in the model."
         )
     }
@@ -101,7 +102,7 @@ extension CoreDataModel {
     /// fetch indexes as plain ones, each once (a unique one wins). They may hold attributes and to-one
     /// relationships, as Molt's do; one over a to-many relationship (or a property that is not stored) is left out
     /// and reported through `approximate`.
-    static func indexes(
+    package static func indexes(
         of entity: CoreDataEntity, attributes: [Attribute], relationships: [Relationship],
         approximate: (String?, String) -> Void
     ) -> [Index] {

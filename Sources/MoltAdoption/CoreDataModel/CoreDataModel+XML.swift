@@ -1,4 +1,5 @@
 import Foundation
+import Molt
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -10,9 +11,9 @@ extension CoreDataModel {
     /// - Parameters:
     ///   - data: The bytes of `contents`.
     ///   - name: The version's name, used in messages.
-    /// - Throws: ``CLIFailure`` with status `badInput` when the XML is malformed, is not a Core Data model, or
+    /// - Throws: ``MoltError`` (`invalidSchema`) when the XML is malformed, is not a Core Data model, or
     ///   holds an element or a value this reader does not know; the message names the entity and property.
-    init(contentsXML data: Data, name: String) throws {
+    package init(contentsXML data: Data, name: String) throws {
         let reader = CoreDataModelReader(versionName: name)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -20,14 +21,14 @@ extension CoreDataModel {
         if let failure = reader.failure { throw failure }
         guard parsed else {
             let detail = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw CLIFailure(
-                .badInput,
+            throw MoltError(
+                .invalidSchema,
                 "Core Data model '\(name)': its contents are not well-formed XML (line \(parser.lineNumber): \(detail)). Restore the file from version control."
             )
         }
         guard reader.sawModel else {
-            throw CLIFailure(
-                .badInput,
+            throw MoltError(
+                .invalidSchema,
                 "Core Data model '\(name)': its contents have no <model> element, so it is not a Core Data model (Xcode writes `<model type=\"com.apple.IDECoreDataModeler.DataModel\" …>`). Give the path of an .xcdatamodel or .xcdatamodeld folder."
             )
         }
@@ -41,7 +42,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
     let versionName: String
     var entities: [CoreDataEntity] = []
     var sawModel = false
-    var failure: CLIFailure?
+    var failure: MoltError?
     private var current: CoreDataEntity?
     private var stack: [String] = []
 
@@ -147,7 +148,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
     }
 
     private func fail(_ parser: XMLParser, _ message: String) {
-        failure = CLIFailure(.badInput, "Core Data model '\(versionName)' (line \(parser.lineNumber)): \(message)")
+        failure = MoltError(.invalidSchema, "Core Data model '\(versionName)' (line \(parser.lineNumber)): \(message)")
         parser.abortParsing()
     }
 }

@@ -6,7 +6,7 @@ import Molt
 /// renaming identifier (`elementID`; the name when there is none). Molt's `originalName` is the name in the version
 /// before, so each match whose names differ becomes an `originalName`. An element whose identifier matches nothing
 /// is matched by its identifier against the old names, then by name (as Molt matches), and that is reported.
-enum CoreDataRenames {
+package enum CoreDataRenames {
     /// Sets the `originalName`s of `entities` (version `current`, flattened) from the matches with `previous`, and
     /// returns the deletions of what `current` removes: Core Data drops the data of an entity or a property that
     /// matches nothing in the new version, and a Molt snapshot says so.
@@ -19,7 +19,7 @@ enum CoreDataRenames {
     /// for a type change (its app ships a mapping model for the step), and Molt likewise refuses the step until a
     /// stage converts the values or the snapshot declares the attribute replaced; a note says so. Each case is
     /// noted.
-    static func resolve(
+    package static func resolve(
         _ entities: inout [Entity], current: CoreDataModel, previous: CoreDataModel, notes: inout [String]
     ) -> [Deletion] {
         let entityMatches = match(current.entities, previous.entities, \.name, \.renamingIdentifier)
@@ -162,7 +162,7 @@ enum CoreDataRenames {
 
     /// For a single version: a renaming identifier that differs from the name is the name in the version before
     /// (what Core Data's renaming identifier means), so it is written as the `originalName`.
-    static func declareAsWritten(_ entities: inout [Entity], current: CoreDataModel) {
+    package static func declareAsWritten(_ entities: inout [Entity], current: CoreDataModel) {
         for source in current.entities {
             guard let e = entities.firstIndex(where: { $0.name == source.name }) else { continue }
             if let id = source.renamingIdentifier, id != source.name { entities[e].originalName = id }
@@ -192,7 +192,7 @@ enum CoreDataRenames {
 
     /// For each new element (by index), the old element it comes from: same renaming identifier first, then an old
     /// name equal to the new identifier, then the same name (`byName`); each old element is taken once.
-    static func match<T>(
+    package static func match<T>(
         _ new: [T], _ old: [T], _ name: (T) -> String, _ renamingIdentifier: (T) -> String?
     ) -> [Int: (index: Int, byName: Bool)] {
         var result: [Int: (index: Int, byName: Bool)] = [:]

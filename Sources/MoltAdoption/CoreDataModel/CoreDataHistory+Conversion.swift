@@ -2,18 +2,18 @@ import Foundation
 import Molt
 
 /// A whole Core Data history written as Molt snapshots `1 … N`.
-struct CoreDataHistoryConversion {
+package struct CoreDataHistoryConversion {
     /// The snapshots, version `i + 1` for the `i`-th Core Data version.
-    var schemas: [Schema]
+    package var schemas: [Schema]
     /// The Core Data version names, in the same order.
-    var versionNames: [String]
-    var approximations: [CoreDataApproximation]
-    var transients: [String]
-    var notes: [String]
+    package var versionNames: [String]
+    package var approximations: [CoreDataApproximation]
+    package var transients: [String]
+    package var notes: [String]
 
     /// The approximations grouped by construct: the same entity, property and change across versions is one line,
     /// followed by the versions it is found in.
-    var groupedApproximations: [(approximation: CoreDataApproximation, versions: String)] {
+    package var groupedApproximations: [(approximation: CoreDataApproximation, versions: String)] {
         var order: [String] = []
         var groups: [String: (CoreDataApproximation, [Int])] = [:]
         for approximation in approximations {
@@ -34,7 +34,7 @@ struct CoreDataHistoryConversion {
     }
 
     /// `'Model 30'`, or `'Model 30' … 'Model 117'` for a run of consecutive versions, runs separated by commas.
-    static func describe(_ names: [String], _ indexes: [Int]) -> String {
+    package static func describe(_ names: [String], _ indexes: [Int]) -> String {
         var runs: [String] = []
         var start = 0
         for i in indexes.indices {
@@ -50,10 +50,10 @@ extension CoreDataHistory {
     /// Writes every version as a Molt schema, resolving each version's renames against the one before.
     ///
     /// - Parameter accepted: The kinds of approximation the user accepted with `--approximate`.
-    /// - Throws: ``CLIFailure`` (`failure`) listing every construct that needs an approximation not accepted, each
+    /// - Throws: ``MoltError`` (`failure`) listing every construct that needs an approximation not accepted, each
     ///   with the versions it is in and the `--approximate` value that accepts it; the errors of
     ///   ``CoreDataModel/conversion(version:previous:)``.
-    func conversion(accepting accepted: AcceptedApproximations) throws -> CoreDataHistoryConversion {
+    package func conversion(accepting accepted: AcceptedApproximations) throws -> CoreDataHistoryConversion {
         var result = CoreDataHistoryConversion(
             schemas: [], versionNames: models.map(\.name), approximations: [], transients: [], notes: [])
         var seenTransients = Set<String>()
@@ -72,19 +72,25 @@ extension CoreDataHistory {
             let lines = refused.map {
                 "  \(Self.line($0.approximation, $0.versions)) (accept: --approximate \($0.approximation.kind.rawValue))"
             }
-            throw CLIFailure(
-                .failure,
-                """
-                \(refused.count) construct\(refused.count == 1 ? "" : "s") of the model cannot be written exactly as a Molt schema, so nothing was written:
-                \(lines.joined(separator: "\n"))
-                Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with \(kinds.map { "--approximate \($0.rawValue)" }.joined(separator: " ")) (or --approximate all).
-                """)
+            throw ApproximationsRefused(
+                message: """
+                    \(refused.count) construct\(refused.count == 1 ? "" : "s") of the model cannot be written exactly as a Molt schema, so nothing was written:
+                    \(lines.joined(separator: "\n"))
+                    Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with \(kinds.map { "--approximate \($0.rawValue)" }.joined(separator: " ")) (or --approximate all).
+                    """)
         }
         return result
     }
 
     /// `Order.total: Decimal is written as double (…), in 'Model 30' … 'Model 117'`.
-    static func line(_ approximation: CoreDataApproximation, _ versions: String) -> String {
+    package static func line(_ approximation: CoreDataApproximation, _ versions: String) -> String {
         "\(approximation.entity)\(approximation.property.map { ".\($0)" } ?? ""): \(approximation.what), in \(versions)"
     }
+}
+
+/// The converter met constructs that a Molt schema states only approximately, and none of their kinds was
+/// accepted: the message lists each with the option that accepts it.
+package struct ApproximationsRefused: Error, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

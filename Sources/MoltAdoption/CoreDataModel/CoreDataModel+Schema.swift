@@ -2,14 +2,14 @@ import Foundation
 import Molt
 
 /// One Core Data version written as a Molt schema, with what had to be approximated on the way.
-struct CoreDataConversion {
-    var schema: Schema
+package struct CoreDataConversion {
+    package var schema: Schema
     /// Every construct written in a form that is not exactly the model's, in model order.
-    var approximations: [CoreDataApproximation]
+    package var approximations: [CoreDataApproximation]
     /// Properties left out because Core Data does not store them (transient ones), as `Entity.property`.
-    var transients: [String]
+    package var transients: [String]
     /// Elements matched to the version before by name although their renaming identifiers differ.
-    var notes: [String]
+    package var notes: [String]
 }
 
 extension CoreDataModel {
@@ -25,8 +25,8 @@ extension CoreDataModel {
     ///   - previous: The Core Data version shipped before this one, to resolve renames and to declare what this
     ///     version removes (Core Data drops it; the snapshot's `deletions` say so); nil for the first.
     ///     Without it, a renaming identifier that differs from the name becomes the `originalName` as written.
-    /// - Throws: ``CLIFailure`` for a type or a default the converter cannot read, and for a schema Molt refuses.
-    func conversion(version: Int, previous: CoreDataModel?) throws -> CoreDataConversion {
+    /// - Throws: ``MoltError`` for a type or a default the converter cannot read, and for a schema Molt refuses.
+    package func conversion(version: Int, previous: CoreDataModel?) throws -> CoreDataConversion {
         let flat = try flattened()
         var approximations: [CoreDataApproximation] = []
         var transients: [String] = []
@@ -73,8 +73,8 @@ extension CoreDataModel {
         do {
             try schema.validate()
         } catch let error as MoltError {
-            throw CLIFailure(
-                .badInput, "Core Data model '\(name)' cannot be written as a Molt schema: \(error.message)")
+            throw MoltError(
+                .invalidSchema, "Core Data model '\(name)' cannot be written as a Molt schema: \(error.message)")
         }
         return CoreDataConversion(schema: schema, approximations: approximations, transients: transients, notes: notes)
     }
