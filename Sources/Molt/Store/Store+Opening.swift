@@ -41,6 +41,11 @@ extension Store {
                 "The migration plan ends at version \(plan.newestVersion), but the store is opened with schema version \(schema.version). List version \(schema.version) last in the plan."
             )
         }
+        if let adoption = options.adoption {
+            var rest = options
+            rest.adoption = nil
+            try adoption.adoptIfNeeded(at: location, schema: schema, options: rest)
+        }
         let database = try location.engine.open(options: options)
         do {
             // An up-to-date store opens on three keys of its metadata, without decoding its recorded schema; any

@@ -57,6 +57,9 @@ extension Store {
         /// The migration plan: every schema version shipped and the stages between them. Without a plan, Molt
         /// infers the migration from the stored schema straight to the target.
         public var plan: MigrationPlan?
+        /// The adoption of another engine's store found where the store should be, run before the opening
+        /// (``adopting(_:)``).
+        public var adoption: (any StoreAdoption)?
 
         /// Default options: WAL, migrate when needed, wait up to ten minutes for another opener.
         public init() {}

@@ -162,6 +162,7 @@ package struct StoreSnapshot {
     package func info(countingObjects: Bool) throws -> StoreInfo {
         StoreInfo(
             location: location, formatVersion: formatVersion, schema: schema, schemaHash: schemaHash,
-            objectCounts: countingObjects ? try objectCounts() : [:], history: try history())
+            objectCounts: countingObjects ? try objectCounts() : [:], history: try history(),
+            adoption: try StoreMetadata.adoption(db))
     }
 }

@@ -21,6 +21,8 @@ public struct StoreInfo: Sendable {
     public var objectCounts: [String: Int]
     /// Every migration run, oldest first.
     public var history: [MigrationRecord]
+    /// Where the store came from, when it was adopted from another engine's store (``StoreAdoption``).
+    public var adoption: AdoptionRecord?
 
     /// The schema version the store is at.
     public var version: Int { schema.version }

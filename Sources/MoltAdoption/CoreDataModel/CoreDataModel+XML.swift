@@ -33,6 +33,7 @@ extension CoreDataModel {
             )
         }
         self.init(name: name, entities: reader.entities)
+        versionIdentifier = reader.versionIdentifier
     }
 }
 
@@ -42,6 +43,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
     let versionName: String
     var entities: [CoreDataEntity] = []
     var sawModel = false
+    var versionIdentifier: String?
     var failure: MoltError?
     private var current: CoreDataEntity?
     private var stack: [String] = []
@@ -62,6 +64,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         switch element {
         case "model":
             sawModel = true
+            versionIdentifier = attributes["userDefinedModelVersionIdentifier"].flatMap { $0.isEmpty ? nil : $0 }
         case "entity":
             guard let name = attributes["name"] else { return fail(parser, "an <entity> has no name.") }
             current = CoreDataEntity(
@@ -80,7 +83,8 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
                     isTransient: attributes["transient"] == "YES", isIndexed: attributes["indexed"] == "YES",
                     defaultText: attributes["defaultValueString"],
                     defaultDateInterval: attributes["defaultDateTimeInterval"],
-                    renamingIdentifier: attributes["elementID"]))
+                    renamingIdentifier: attributes["elementID"],
+                    allowsExternalStorage: attributes["allowsExternalBinaryDataStorage"] == "YES"))
         case "relationship" where stack.last == "entity":
             readRelationship(parser, attributes)
         case "uniquenessConstraint":

@@ -9,6 +9,9 @@ package struct CoreDataModel: Equatable {
     /// The version's name: its folder's name without `.xcdatamodel` (`Model 12`, `zmessaging2.24.1`).
     package var name: String
     package var entities: [CoreDataEntity]
+    /// `userDefinedModelVersionIdentifier`: the identifier the app gave this version, which stores record
+    /// (`NSStoreModelVersionIdentifiers`); nil when empty.
+    package var versionIdentifier: String?
 
     package func entity(named name: String) -> CoreDataEntity? { entities.first { $0.name == name } }
 }
@@ -45,6 +48,9 @@ package struct CoreDataAttribute: Equatable {
     /// `defaultDateTimeInterval`: a date default, in seconds since 2001-01-01 (Core Data's reference date).
     package var defaultDateInterval: String?
     package var renamingIdentifier: String?
+    /// `allowsExternalBinaryDataStorage`: a binary value may be kept in a file beside the store, its column then
+    /// holding a marker byte and the file's name.
+    package var allowsExternalStorage = false
 
     package var identity: String { renamingIdentifier ?? name }
 }

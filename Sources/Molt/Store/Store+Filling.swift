@@ -1,0 +1,23 @@
+import Foundation
+
+extension Store {
+    /// Creates a store at `location` at `schema`'s version and fills it with `fill`, in one exclusive
+    /// transaction: other openers wait, and a failure (or a crash) leaves no store behind on a server and an
+    /// empty file at most on SQLite. What an adoption writes its copy with.
+    ///
+    /// - Throws: ``MoltError/Code/notAMoltStore`` when `location` already holds tables; what `fill` throws.
+    package static func create(
+        at location: StoreLocation, schema: Schema, filling fill: (Objects) throws -> Void
+    ) throws {
+        try schema.validate()
+        let database = try location.engine.open(options: Options())
+        defer { try? database.close() }
+        try database.exclusive { db in
+            if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
+            try create(schema, in: db)
+            try fill(Objects(db: db, schema: schema, isWritable: true))
+            return true
+        }
+        try database.finishOpening(journal: .wal, isNew: true)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Molt
+
+/// Adopts a Core Data or SwiftData store (SQLite store type) into Molt: once, in place, all-or-nothing.
+///
+/// Give the app's Core Data model — the `.xcdatamodeld` folder with every version the app shipped, or one
+/// `.xcdatamodel` — and keep the option on in every release: an opening that finds a Core Data store where its
+/// Molt store should be adopts it, and one that finds a Molt store does nothing.
+///
+/// ```swift
+/// import MoltAdoption
+///
+/// let store = try Store.open(
+///     at: storeURL, schema: AppSchema.v7,
+///     options: .init().migrating(with: plan).adopting(.coreData(model: modelURL)))
+/// ```
+///
+/// The adoption:
+/// 1. copies the store through SQLite's backup (its `-wal` included) and reads the copy: the original's files
+///    are never written;
+/// 2. finds the model version whose layout is the store's (entities, tables, columns; the version named by the
+///    store's `NSStoreModelVersionIdentifiers` among equals), and writes it as the Molt schema of the same number
+///    `molt convert-model` gives it (version *n* for the model's *n*-th version);
+/// 3. creates a new store at that schema and copies every object and link with its `Z_PK` as identifier, then
+///    reads the new store back and compares it with the original, entity by entity (``AdoptionComparison``),
+///    in the same transaction;
+/// 4. walks the app's plan from that version to `schema`, validated as any migration;
+/// 5. swaps the new store in, and keeps the original's files in `<name>.adoption-backup/` (or removes them).
+///
+/// Until step 5 a crash, a full disk or a refusal leaves the original as it was, openable by Core Data; a crash
+/// during step 5 is finished by the next opening. Other threads and processes opening the store wait.
+public struct CoreDataAdoption: StoreAdoption {
+    /// What becomes of the original's files once the adopted store is in place.
+    public enum Original: Sendable {
+        /// Kept in a folder beside the store, `<name>.adoption-backup/`, as Core Data left them.
+        case keptAsBackup
+        /// Removed.
+        case removed
+    }
+
+    /// The app's Core Data model: an `.xcdatamodeld` folder (every version) or one `.xcdatamodel`.
+    public var model: URL
+    /// The Core Data store, when it is not where the Molt store will be (adopting into a new file, or into
+    /// PostgreSQL); nil to adopt in place.
+    public var source: URL?
+    /// What becomes of the original. Defaults to ``Original/keptAsBackup``.
+    public var original: Original
+
+    /// - Parameters:
+    ///   - model: The app's Core Data model: an `.xcdatamodeld` folder or an `.xcdatamodel`.
+    ///   - source: The Core Data store when it is elsewhere than the Molt store; nil for in place.
+    ///   - original: What becomes of the original's files after an adoption in place.
+    public init(model: URL, from source: URL? = nil, original: Original = .keptAsBackup) {
+        self.model = model
+        self.source = source
+        self.original = original
+    }
+
+    public func adoptIfNeeded(at location: StoreLocation, schema: Schema, options: Store.Options) throws {
+        _ = try adopt(at: location, schema: schema, options: options)
+    }
+
+    /// Adopts the Core Data store, when there is one to adopt, and reports what was done.
+    ///
+    /// - Returns: The report, or nil when there was nothing to adopt (a Molt store already, or no store).
+    /// - Throws: ``MoltError``: `invalidSchema` when no model version describes the store (naming the entity
+    ///   that differs), `dataLossRefused` for data the adopted store could not hold, `corruptStore` for a damaged
+    ///   store, or what the plan's migration throws; in every case the original is left as it was.
+    public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {
+        if let source, source.standardizedFileURL != location.url?.standardizedFileURL {
+            return try adopt(from: source, into: location, schema: schema, options: options)
+        }
+        guard let url = location.url else {
+            throw MoltError(
+                .invalidPlan,
+                "An adoption into \(location) needs the Core Data store's file: give it with `.coreData(model:from:)`."
+            )
+        }
+        let swap = InPlaceSwap(url: url, keepsBackup: original == .keptAsBackup)
+        if !FileManager.default.fileExists(atPath: swap.folder.path), try ForeignFile.kind(at: url) != .coreData {
+            return nil
+        }
+        return try AdoptionLock.holding(for: url, timeout: options.migrationWaitTimeout) {
+            try swap.recover()
+            guard try ForeignFile.kind(at: url) == .coreData else { return nil }
+            try swap.prepare()
+            do {
+                try ForeignFile.copy(url, to: swap.copy)
+                let run = CoreDataAdoptionRun(copy: swap.copy, original: url, model: model)
+                let (record, comparison) = try run.adopt(into: .file(swap.adopted))
+                try Store.open(at: swap.adopted, schema: schema, options: options).close()
+                try swap.commit()
+                return AdoptionReport(
+                    record: record, comparison: comparison, backup: original == .keptAsBackup ? swap.backup : nil)
+            } catch {
+                try? FileManager.default.removeItem(at: swap.folder)
+                throw error
+            }
+        }
+    }
+
+    /// Adopts the store at `source` into a new store at `destination`; the source is not changed.
+    private func adopt(
+        from source: URL, into destination: StoreLocation, schema: Schema, options: Store.Options
+    ) throws -> AdoptionReport? {
+        if (try? Store.inspect(at: destination, countingObjects: false)) != nil { return nil }
+        guard try ForeignFile.kind(at: source) == .coreData else {
+            throw MoltError(
+                .invalidSchema,
+                "The file at \(source.path) is not a Core Data store (no Z_METADATA and Z_PRIMARYKEY tables). Nothing was adopted. Check the path."
+            )
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-adoption-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let copy = work.appendingPathComponent("original-copy.sqlite")
+        try ForeignFile.copy(source, to: copy)
+        let run = CoreDataAdoptionRun(copy: copy, original: source, model: model)
+        let (record, comparison) = try run.adopt(into: destination)
+        try Store.open(at: destination, schema: schema, options: options).close()
+        return AdoptionReport(record: record, comparison: comparison, backup: nil)
+    }
+}
+
+extension StoreAdoption where Self == CoreDataAdoption {
+    /// Adopts a Core Data or SwiftData store made with `model` (``CoreDataAdoption``).
+    ///
+    /// ```swift
+    /// let options = Store.Options().migrating(with: plan).adopting(.coreData(model: modelURL))
+    /// ```
+    public static func coreData(
+        model: URL, from source: URL? = nil, original: CoreDataAdoption.Original = .keptAsBackup
+    ) -> CoreDataAdoption {
+        CoreDataAdoption(model: model, from: source, original: original)
+    }
+}
+
+/// What an adoption did: where the store came from, the comparison of the copy with the original, and where the
+/// original's files were kept.
+public struct AdoptionReport: Sendable {
+    /// What the adopted store records about its origin.
+    public var record: AdoptionRecord
+    /// The comparison made before the adoption committed.
+    public var comparison: AdoptionComparison
+    /// The folder holding the original's files, when kept.
+    public var backup: URL?
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Molt
+import MoltTooling
+
+/// One adoption of a Core Data store, from a private copy of it into a Molt store at `destination`: reads the
+/// store's description, finds the model version that wrote it, writes that version as a Molt schema, copies
+/// every object and link, proves the copy (``AdoptionProof``) and records where the store came from, in one
+/// transaction; then walks the app's plan to the app's schema, as any opening does.
+struct CoreDataAdoptionRun {
+    var copy: URL
+    var original: URL
+    var model: URL
+
+    /// The model version that wrote the store, and its Molt schema.
+    func matchedVersion(of store: CoreDataStoreFile) throws -> (layout: CoreDataStoreLayout, schema: Schema) {
+        let history = try CoreDataHistory(at: model)
+        let conversion: CoreDataHistoryConversion
+        do {
+            conversion = try history.conversion(accepting: .all)
+        } catch let refusal as ApproximationsRefused {
+            throw MoltError(.invalidSchema, refusal.message)
+        }
+        var mismatches: [CoreDataStoreMismatch] = []
+        var candidates: [(index: Int, layout: CoreDataStoreLayout)] = []
+        for (index, version) in history.models.enumerated() {
+            switch CoreDataStoreLayout.matching(version, in: store) {
+            case .success(let layout): candidates.append((index, layout))
+            case .failure(let mismatch): mismatches.append(mismatch)
+            }
+        }
+        // Versions that store alike differ in what is not stored (a default, an index): the one the store names
+        // wins, or else the newest.
+        let named = candidates.last { candidate in
+            candidate.layout.model.versionIdentifier.map(store.versionIdentifiers.contains) ?? false
+        }
+        guard let chosen = named ?? candidates.last else {
+            let closest = mismatches.last.map { " The newest version, '\($0.version)', differs: \($0.what) (entity '\($0.entity)')." } ?? ""
+            throw MoltError(
+                .invalidSchema,
+                "No version of the Core Data model at \(model.path) describes the store at \(original.path) (its model has the entities \(store.modelEntityNames.sorted().joined(separator: ", "))).\(closest) Nothing was adopted and the store was left as it was. Give the .xcdatamodeld folder that holds every version the app shipped, including the one this store was saved with.",
+                entity: mismatches.last?.entity)
+        }
+        return (chosen.layout, conversion.schemas[chosen.index])
+    }
+
+    /// Copies the store into a new Molt store at `destination`; returns the record and the comparison.
+    func adopt(into destination: StoreLocation) throws -> (AdoptionRecord, AdoptionComparison) {
+        let store = try CoreDataStoreFile(copy: copy, originalPath: original.path)
+        let (layout, schema) = try matchedVersion(of: store)
+        let leftOut = Self.housekeeping(store, layout: layout)
+        try Self.refuseUnknownTables(store, layout: layout, leftOut: leftOut, original: original)
+        let reader = CoreDataCopy(store: store, layout: layout, values: CoreDataValues(original: original))
+        var result: (AdoptionRecord, AdoptionComparison)?
+        let marks = Dictionary(
+            store.entityRows.compactMap { row in
+                layout.entities.first { $0.number == row.number }.map { ($0.name, row.maxKey) }
+            }, uniquingKeysWith: { first, _ in first })
+        try Store.create(at: destination, schema: schema) { objects in
+            let importer = try ObjectImporter(objects, keepingIDs: true)
+            let digests = try reader.copy(into: importer, schema: schema)
+            try importer.finish(identifierMarks: marks)
+            let skipping = Dictionary(layout.entities.map { ($0.name, $0.inverseOnly) }, uniquingKeysWith: { a, _ in a })
+            let comparison = try AdoptionProof.compare(objects, original: digests, skipping: skipping)
+            let record = AdoptionRecord(
+                engine: "Core Data",
+                sourceVersions: [layout.model.name] + store.versionIdentifiers.filter { !$0.isEmpty }
+                    + (store.frameworkVersion.map { ["NSPersistenceFrameworkVersion \($0)"] } ?? []),
+                source: original.path, adoptedAtVersion: schema.version,
+                objectCounts: digests.mapValues(\.count), leftOut: leftOut, adoptedAt: Date())
+            try objects.recordAdoption(record)
+            result = (record, comparison)
+        }
+        return result!
+    }
+
+    /// Core Data's own tables, which hold no data of the app: reported, and left out.
+    static func housekeeping(_ store: CoreDataStoreFile, layout: CoreDataStoreLayout) -> [String] {
+        store.columns.keys.sorted().compactMap { table in
+            switch table {
+            case "Z_PRIMARYKEY", "Z_METADATA": return nil
+            case "Z_MODELCACHE": return "Z_MODELCACHE (Core Data's compiled copy of the model)"
+            case "ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING":
+                return "\(table) (Core Data's persistent history)"
+            case _ where table.hasPrefix("ANSCK"): return "\(table) (Core Data's CloudKit mirroring)"
+            default: return nil
+            }
+        }
+    }
+
+    /// Refuses a table that is neither the model's nor Core Data's own: the app (or a library) wrote it beside
+    /// Core Data, and adopting would lose it.
+    static func refuseUnknownTables(
+        _ store: CoreDataStoreFile, layout: CoreDataStoreLayout, leftOut: [String], original: URL
+    ) throws {
+        let known = layout.tables.union(["Z_PRIMARYKEY", "Z_METADATA"])
+        let unknown = store.columns.keys.filter { table in
+            !known.contains(table) && !leftOut.contains { $0.hasPrefix(table + " ") } && !table.hasPrefix("SQLITE_")
+        }
+        guard let table = unknown.sorted().first else { return }
+        throw MoltError(
+            .dataLossRefused,
+            "The store at \(original.path) has a table \(table) that is not part of the Core Data model version '\(layout.model.name)' nor Core Data's own: adopting the store would leave its rows behind. Nothing was adopted and the store was left as it was. Export those rows with the app first, or drop the table if it holds nothing the app needs."
+        )
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import Molt
+import MoltTooling
+
+/// Copies every object of a Core Data store into a Molt store at the converted schema, keeping each object's
+/// `Z_PK` as its identifier, in the caller's write transaction.
+///
+/// Each entity is one scan of its table (`WHERE Z_ENT = n ORDER BY Z_PK`), walked alongside one scan per join
+/// table and per ordered relationship, each ordered by owner: no query runs per object and memory does not grow
+/// with the store. Every object's values and links also go into a digest per entity, which the proof compares
+/// with the new store's (``AdoptionProof``).
+struct CoreDataCopy {
+    let store: CoreDataStoreFile
+    let layout: CoreDataStoreLayout
+    let values: CoreDataValues
+
+    /// Copies every entity; returns the digest of what was read, per entity.
+    func copy(into importer: ObjectImporter, schema: Schema) throws -> [String: AdoptionDigest] {
+        try checkLinkTargets()
+        var digests: [String: AdoptionDigest] = [:]
+        try store.queue.read { db in
+            for entityLayout in layout.entities {
+                guard let entity = schema.entity(named: entityLayout.name) else { continue }
+                var digest = AdoptionDigest()
+                try copy(entityLayout, as: entity, db: db, into: importer, digest: &digest)
+                digests[entity.name] = digest
+            }
+        }
+        return digests
+    }
+
+    private func copy(
+        _ entityLayout: CoreDataStoreLayout.EntityLayout, as entity: Entity, db: Database, into importer: ObjectImporter,
+        digest: inout AdoptionDigest
+    ) throws {
+        let columns = ["Z_PK"] + entityLayout.attributes.map(\.column) + entityLayout.toOne.map(\.column)
+        let rows = try Row.fetchCursor(
+            db,
+            sql:
+                "SELECT \(columns.joined(separator: ", ")) FROM \(entityLayout.table) WHERE Z_ENT = ? ORDER BY Z_PK",
+            arguments: [entityLayout.number])
+        var walks = try entityLayout.joins.map { join in
+            try OwnerWalk(
+                db,
+                sql:
+                    "SELECT \(join.ownerColumn), \(join.destinationColumn) FROM \(join.table) ORDER BY \(join.ownerColumn)\(join.orderColumn.map { ", \($0)" } ?? "")",
+                relationship: join.name)
+        }
+        walks += try entityLayout.orderedInverses.map { ordered in
+            try OwnerWalk(
+                db,
+                sql:
+                    "SELECT \(ordered.foreignKey), Z_PK FROM \(ordered.table) WHERE \(ordered.foreignKey) IS NOT NULL ORDER BY \(ordered.foreignKey), \(ordered.orderColumn)",
+                relationship: ordered.name)
+        }
+        let attributeCount = entityLayout.attributes.count
+        while let row = try rows.next() {
+            let key: Int64 = row[0]
+            var objectValues: [String: Value] = [:]
+            for (index, attribute) in entityLayout.attributes.enumerated() {
+                let value = try values.value(row[index + 1], of: attribute, entity: entity.name, key: key)
+                if !value.isNull { objectValues[attribute.name] = value }
+            }
+            var links: [String: [Int64]] = [:]
+            for (index, toOne) in entityLayout.toOne.enumerated() {
+                switch (row[attributeCount + 1 + index] as DatabaseValue).storage {
+                case .null: break
+                case .int64(let target): links[toOne.name] = [target]
+                default:
+                    throw MoltError(
+                        .corruptStore,
+                        "Object \(key) of '\(entity.name)' holds a value that is not an object's key in its to-one relationship '\(toOne.name)' (column \(toOne.column)): Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore it from a backup.",
+                        entity: entity.name, property: toOne.name)
+                }
+            }
+            for index in walks.indices {
+                let targets = try walks[index].targets(of: key)
+                if !targets.isEmpty { links[walks[index].relationship] = targets }
+            }
+            digest.add(id: key, values: objectValues, links: links, of: entity, skipping: entityLayout.inverseOnly)
+            try importer.insert(entity, fileID: key, values: objectValues, links: links)
+        }
+    }
+
+    /// Refuses a link to an object of a sub-entity where the converted schema's relationship holds only its
+    /// parent's objects, before anything is written.
+    private func checkLinkTargets() throws {
+        let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+        try store.queue.read { db in
+            for entityLayout in layout.entities {
+                for toOne in entityLayout.toOne {
+                    guard let target = layout.entities.first(where: { $0.name == toOne.destination }),
+                        let number = numbers[toOne.destination]
+                    else { continue }
+                    let sql = """
+                        SELECT s.Z_PK, t.Z_ENT FROM \(entityLayout.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column)
+                        WHERE s.Z_ENT = ? AND t.Z_ENT != ? LIMIT 1
+                        """
+                    if let row = try Row.fetchOne(db, sql: sql, arguments: [entityLayout.number, number]) {
+                        let key: Int64 = row[0]
+                        let other: Int = row[1]
+                        let kind = layout.entities.first { $0.number == other }?.name ?? "entity \(other)"
+                        throw MoltError(
+                            .dataLossRefused,
+                            "Object \(key) of '\(entityLayout.name)' links '\(toOne.name)' to an object of '\(kind)', a sub-entity of '\(toOne.destination)': this version of Molt writes sub-entities as entities of their own, so the link cannot be kept. Nothing was adopted and the store was left as it was.",
+                            entity: entityLayout.name, property: toOne.name)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A scan of `(owner, target)` pairs ordered by owner, walked alongside the owners' scan.
+private struct OwnerWalk {
+    let cursor: RowCursor
+    let relationship: String
+    private var pending: (owner: Int64, target: Int64)?
+
+    init(_ db: Database, sql: String, relationship: String) throws {
+        cursor = try Row.fetchCursor(db, sql: sql)
+        self.relationship = relationship
+        pending = try Self.next(cursor)
+    }
+
+    private static func next(_ cursor: RowCursor) throws -> (owner: Int64, target: Int64)? {
+        guard let row = try cursor.next() else { return nil }
+        guard case .int64(let owner) = (row[0] as DatabaseValue).storage,
+            case .int64(let target) = (row[1] as DatabaseValue).storage
+        else {
+            throw MoltError(
+                .corruptStore,
+                "A link of the store (\(cursor.sql)) holds a value that is not an object's key: Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore it from a backup."
+            )
+        }
+        return (owner, target)
+    }
+
+    /// The targets of `owner`, in order; owners must be asked in increasing order.
+    mutating func targets(of owner: Int64) throws -> [Int64] {
+        var result: [Int64] = []
+        while let pair = pending, pair.owner <= owner {
+            if pair.owner == owner { result.append(pair.target) }
+            pending = try Self.next(cursor)
+        }
+        return result
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Molt
+
+/// Where a Core Data store keeps each value of one model version: the table and columns of every entity, attribute
+/// and relationship, derived from the model the way Core Data lays a store out, and checked against the store.
+///
+/// Core Data numbers entities (`Z_ENT`) with root entities in alphabetical order, each followed depth first by its
+/// sub-entities; a hierarchy shares its root's table (`Z` + the root's name, upper-cased), split by `Z_ENT`.
+/// An attribute or to-one relationship is the column `Z` + its name; a to-one relationship to an entity with
+/// sub-entities also has `Z<n>_<NAME>`, the target's entity number. A to-many relationship whose inverse is a
+/// to-one is that to-one's column (ordered: the destination's `Z_FOK_<INVERSE>` holds the position); a
+/// many-to-many relationship is a join table `Z_<n><NAME>` with a column per side, `Z_<n><NAME>` holding the
+/// destination's key and `Z_<m><INVERSE>` the owner's (ordered: `Z_FOK_` + the column it orders).
+package struct CoreDataStoreLayout {
+    package struct AttributeColumn {
+        package var name: String
+        package var coreDataType: String
+        package var column: String
+        package var allowsExternalStorage: Bool
+    }
+
+    package struct ToOneColumn {
+        package var name: String
+        package var destination: String
+        package var column: String
+    }
+
+    /// A to-many relationship read from a join table (many-to-many).
+    package struct JoinTable {
+        package var name: String
+        package var destination: String
+        package var table: String
+        package var ownerColumn: String
+        package var destinationColumn: String
+        package var orderColumn: String?
+    }
+
+    /// An ordered to-many relationship whose inverse is a to-one: read from the destination's rows, in the order
+    /// of their `Z_FOK_` column.
+    package struct OrderedInverse {
+        package var name: String
+        package var destination: String
+        package var table: String
+        package var foreignKey: String
+        package var orderColumn: String
+    }
+
+    package struct EntityLayout {
+        package var name: String
+        package var number: Int
+        package var table: String
+        package var attributes: [AttributeColumn] = []
+        package var toOne: [ToOneColumn] = []
+        package var joins: [JoinTable] = []
+        package var orderedInverses: [OrderedInverse] = []
+        /// To-many relationships stored only as their to-one inverse (filled from it on import).
+        package var inverseOnly: [String] = []
+    }
+
+    package var model: CoreDataModel
+    /// Every entity of the model, in entity-number order (abstract ones too).
+    package var entities: [EntityLayout]
+    /// The tables this layout reads (entity tables and join tables), upper-cased.
+    package var tables: Set<String>
+
+    /// The entity numbers of `model`: roots alphabetically, each followed depth first by its sub-entities.
+    package static func entityNumbers(of model: CoreDataModel) -> [String: Int] {
+        var numbers: [String: Int] = [:]
+        func visit(_ entity: CoreDataEntity) {
+            numbers[entity.name] = numbers.count + 1
+            for child in model.entities.filter({ $0.parent == entity.name }).sorted(by: { $0.name < $1.name }) {
+                visit(child)
+            }
+        }
+        for root in model.entities.filter({ $0.parent == nil }).sorted(by: { $0.name < $1.name }) { visit(root) }
+        return numbers
+    }
+
+    /// The layout of `model` in `store`, or the first difference between them, named.
+    package static func matching(
+        _ model: CoreDataModel, in store: CoreDataStoreFile
+    ) -> Result<CoreDataStoreLayout, CoreDataStoreMismatch> {
+        let names = Set(model.entities.map(\.name))
+        if names != store.modelEntityNames {
+            let missing = store.modelEntityNames.subtracting(names).sorted()
+            let extra = names.subtracting(store.modelEntityNames).sorted()
+            return .failure(
+                CoreDataStoreMismatch(
+                    version: model.name, entity: missing.first ?? extra.first ?? "?",
+                    what: missing.isEmpty
+                        ? "entity '\(extra[0])' is in the model but not in the store's model"
+                        : "entity '\(missing[0])' is in the store's model but not in this version"))
+        }
+        do {
+            return .success(try CoreDataStoreLayout(model, store: store))
+        } catch let mismatch as CoreDataStoreMismatch {
+            return .failure(mismatch)
+        } catch {
+            return .failure(CoreDataStoreMismatch(version: model.name, entity: "?", what: "\(error)"))
+        }
+    }
+
+    private init(_ model: CoreDataModel, store: CoreDataStoreFile) throws {
+        self.model = model
+        let numbers = Self.entityNumbers(of: model)
+        let flat = try model.flattened()
+        let byName = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func root(_ name: String) -> String {
+            var current = name
+            while let parent = byName[current]?.parent { current = parent }
+            return current
+        }
+        func fail(_ entity: String, _ what: String) -> CoreDataStoreMismatch {
+            CoreDataStoreMismatch(version: model.name, entity: entity, what: what)
+        }
+        var tables: Set<String> = []
+        var layouts: [EntityLayout] = []
+        for entity in flat.entities.sorted(by: { numbers[$0.name]! < numbers[$1.name]! }) {
+            let table = "Z" + root(entity.name).uppercased()
+            guard let columns = store.columns[table] else {
+                throw fail(entity.name, "its table \(table) is not in the store")
+            }
+            tables.insert(table)
+            var layout = EntityLayout(name: entity.name, number: numbers[entity.name]!, table: table)
+            for attribute in entity.attributes where !attribute.isTransient {
+                let column = "Z" + attribute.name.uppercased()
+                guard columns.contains(column) else {
+                    throw fail(entity.name, "attribute '\(attribute.name)' has no column \(column) in table \(table)")
+                }
+                layout.attributes.append(
+                    AttributeColumn(
+                        name: attribute.name, coreDataType: attribute.type, column: column,
+                        allowsExternalStorage: attribute.allowsExternalStorage))
+            }
+            for relationship in entity.relationships where !relationship.isTransient {
+                try Self.place(
+                    relationship, of: entity.name, in: &layout, model: model, numbers: numbers, store: store,
+                    tables: &tables, fail: fail)
+            }
+            layouts.append(layout)
+        }
+        self.entities = layouts
+        self.tables = tables
+        try checkNoUnknownColumns(store: store, flat: flat, root: root)
+    }
+
+    /// Places one relationship: a to-one column, a join table, or its inverse's column.
+    private static func place(
+        _ relationship: CoreDataRelationship, of entity: String, in layout: inout EntityLayout, model: CoreDataModel,
+        numbers: [String: Int], store: CoreDataStoreFile, tables: inout Set<String>,
+        fail: (String, String) -> CoreDataStoreMismatch
+    ) throws {
+        let inverse = relationship.inverse.flatMap { name in
+            try? model.flattened().entity(named: relationship.destination)?.relationships.first { $0.name == name }
+        }
+        if !relationship.isToMany {
+            let column = "Z" + relationship.name.uppercased()
+            guard store.columns[layout.table]?.contains(column) == true else {
+                throw fail(entity, "to-one relationship '\(relationship.name)' has no column \(column) in \(layout.table)")
+            }
+            layout.toOne.append(ToOneColumn(name: relationship.name, destination: relationship.destination, column: column))
+            return
+        }
+        if let inverse, !inverse.isToMany {
+            guard relationship.isOrdered else {
+                layout.inverseOnly.append(relationship.name)
+                return
+            }
+            let destinationTable = try tableOf(relationship.destination, model: model)
+            let order = "Z_FOK_" + inverse.name.uppercased()
+            guard store.columns[destinationTable]?.contains(order) == true else {
+                throw fail(entity, "ordered relationship '\(relationship.name)' has no column \(order) in \(destinationTable)")
+            }
+            layout.orderedInverses.append(
+                OrderedInverse(
+                    name: relationship.name, destination: relationship.destination, table: destinationTable,
+                    foreignKey: "Z" + inverse.name.uppercased(), orderColumn: order))
+            return
+        }
+        // Many-to-many (or to-many without inverse): a join table named after one side.
+        let ownerNumbers = chain(of: entity, model: model).compactMap { numbers[$0] }
+        let destinationNumbers = chain(of: relationship.destination, model: model).compactMap { numbers[$0] }
+        let inverseName = (relationship.inverse ?? relationship.name).uppercased()
+        let name = relationship.name.uppercased()
+        for owner in ownerNumbers {
+            for destination in destinationNumbers {
+                for (table, ownerColumn, destinationColumn) in [
+                    ("Z_\(owner)\(name)", "Z_\(owner)\(inverseName)", "Z_\(destination)\(name)"),
+                    ("Z_\(destination)\(inverseName)", "Z_\(owner)\(inverseName)", "Z_\(destination)\(name)"),
+                ] {
+                    guard let columns = store.columns[table], columns.contains(ownerColumn),
+                        columns.contains(destinationColumn)
+                    else { continue }
+                    tables.insert(table)
+                    let order = "Z_FOK_" + destinationColumn.dropFirst(2)
+                    layout.joins.append(
+                        JoinTable(
+                            name: relationship.name, destination: relationship.destination, table: table,
+                            ownerColumn: ownerColumn, destinationColumn: destinationColumn,
+                            orderColumn: relationship.isOrdered && columns.contains(String(order)) ? String(order) : nil))
+                    return
+                }
+            }
+        }
+        throw fail(entity, "to-many relationship '\(relationship.name)' has no join table in the store")
+    }
+
+    /// `name` and its ancestors, nearest first.
+    private static func chain(of name: String, model: CoreDataModel) -> [String] {
+        var result = [name]
+        while let parent = model.entity(named: result.last!)?.parent { result.append(parent) }
+        return result
+    }
+
+    private static func tableOf(_ name: String, model: CoreDataModel) throws -> String {
+        "Z" + chain(of: name, model: model).last!.uppercased()
+    }
+
+    /// Refuses a store table column that no attribute or relationship of this version explains: the store was
+    /// written by another version of the model (one with that attribute), which this version would drop.
+    private func checkNoUnknownColumns(
+        store: CoreDataStoreFile, flat: CoreDataModel, root: (String) -> String
+    ) throws {
+        var explained: [String: Set<String>] = [:]
+        for layout in entities {
+            explained[layout.table, default: ["Z_PK", "Z_ENT", "Z_OPT"]].formUnion(
+                layout.attributes.map(\.column) + layout.toOne.map(\.column))
+        }
+        for layout in entities {
+            for inverse in layout.orderedInverses { explained[inverse.table, default: []].insert(inverse.orderColumn) }
+        }
+        for (table, known) in explained {
+            let unknown = (store.columns[table] ?? []).subtracting(known).filter { column in
+                // The target's entity number beside a to-one column (`Z10_MESSAGE`), and positions.
+                !(column.hasPrefix("Z_FOK_") || column.range(of: #"^Z[0-9]+_"#, options: .regularExpression) != nil)
+            }
+            if let column = unknown.sorted().first {
+                let owner = entities.first { $0.table == table }?.name ?? table
+                throw CoreDataStoreMismatch(
+                    version: model.name, entity: owner,
+                    what: "table \(table) has a column \(column) that no attribute of this version explains")
+            }
+        }
+    }
+}
+
+/// Why a model version does not describe a store: the entity and what differs.
+package struct CoreDataStoreMismatch: Error, CustomStringConvertible {
+    package var version: String
+    package var entity: String
+    package var what: String
+    package var description: String { "\(version): \(what)" }
+}

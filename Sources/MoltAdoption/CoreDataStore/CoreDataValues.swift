@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import Molt
+
+/// Turns the values Core Data stored into Molt values, exactly, or names the one that cannot be.
+///
+/// Dates are seconds since 2001-01-01, read as `Date(timeIntervalSinceReferenceDate:)`; Molt stores a date as
+/// the seconds since 1970 in a double, the nearest to the instant (within a quarter of a microsecond for dates
+/// of this century, as for any `Date` an app writes);
+/// booleans and integers are integers; `Float` and `Double` are reals; `Decimal` is stored by Core Data as a
+/// real, which becomes the decimal whose digits are that real's shortest form; a `UUID` is 16 bytes; `URI` is
+/// its absolute text; `Binary` and `Transformable` are bytes, kept as they are (a transformable's archive is
+/// never decoded). A binary attribute that allows external storage holds a marker byte: `1` then the bytes, or
+/// `2` then the name of a file in the store's `_EXTERNAL_DATA` folder, whose bytes are read.
+struct CoreDataValues {
+    /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the original store.
+    var externalData: URL
+
+    init(original: URL) {
+        let name = original.deletingPathExtension().lastPathComponent
+        externalData = original.deletingLastPathComponent()
+            .appendingPathComponent(".\(name)_SUPPORT/_EXTERNAL_DATA", isDirectory: true)
+    }
+
+    /// The Molt value of `stored`, for attribute `attribute` of object `key` of `entity`.
+    func value(
+        _ stored: DatabaseValue, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
+    ) throws -> Value {
+        func refuse(_ what: String) -> MoltError {
+            MoltError(
+                .invalidValue,
+                "Object \(key) of '\(entity)' (Z_PK \(key)) holds \(what) in '\(attribute.name)' (Core Data type \(attribute.coreDataType)), which is not a value of that type: the store was written behind Core Data's back, or with another model. Nothing was adopted and the store was left as it was; correct the value with the app's Core Data version, or give the model version that wrote it.",
+                entity: entity, property: attribute.name)
+        }
+        switch stored.storage {
+        case .null:
+            return .null
+        case .int64(let integer):
+            switch attribute.coreDataType {
+            case "Boolean":
+                guard integer == 0 || integer == 1 else { throw refuse("the integer \(integer)") }
+                return .bool(integer == 1)
+            case "Integer 16", "Integer 32", "Integer 64": return .int(integer)
+            case "Double", "Float": return .double(Double(integer))
+            case "Date": return .date(Date(timeIntervalSinceReferenceDate: Double(integer)))
+            case "Decimal": return .decimal(Decimal(integer))
+            default: throw refuse("the integer \(integer)")
+            }
+        case .double(let real):
+            switch attribute.coreDataType {
+            case "Double": return .double(real)
+            case "Float":
+                guard Float(exactly: real) != nil || !real.isFinite else { throw refuse("the real \(real)") }
+                return .double(real)
+            case "Date": return .date(Date(timeIntervalSinceReferenceDate: real))
+            case "Decimal":
+                guard real.isFinite, let decimal = Decimal(string: "\(real)", locale: Locale(identifier: "en_US_POSIX"))
+                else { throw refuse("the real \(real)") }
+                return .decimal(decimal)
+            case "Integer 16", "Integer 32", "Integer 64":
+                guard let integer = Int64(exactly: real) else { throw refuse("the real \(real)") }
+                return .int(integer)
+            default: throw refuse("the real \(real)")
+            }
+        case .string(let text):
+            switch attribute.coreDataType {
+            case "String", "URI": return .string(text)
+            case "Decimal":
+                guard let decimal = DecimalText.decimal(fromText: text) else { throw refuse("the text '\(text)'") }
+                return .decimal(decimal)
+            default: throw refuse("text")
+            }
+        case .blob(let data):
+            switch attribute.coreDataType {
+            case "UUID":
+                guard data.count == 16 else { throw refuse("\(data.count) bytes") }
+                let uuid = data.withUnsafeBytes { raw in
+                    UUID(uuid: raw.loadUnaligned(as: uuid_t.self))
+                }
+                return .uuid(uuid)
+            case "Binary", "Transformable":
+                guard attribute.allowsExternalStorage else { return .data(data) }
+                return .data(try external(data, refuse: refuse))
+            case "String", "URI":
+                guard let text = String(data: data, encoding: .utf8) else { throw refuse("bytes that are not UTF-8") }
+                return .string(text)
+            default: throw refuse("\(data.count) bytes")
+            }
+        }
+    }
+
+    /// The bytes of a value that may live in the external-data folder.
+    private func external(_ stored: Data, refuse: (String) -> MoltError) throws -> Data {
+        guard let marker = stored.first else { return stored }
+        let rest = stored.dropFirst()
+        switch marker {
+        case 1:
+            return Data(rest)
+        case 2:
+            let name = String(decoding: rest.prefix { $0 != 0 }, as: UTF8.self)
+            let file = externalData.appendingPathComponent(name)
+            guard let bytes = FileManager.default.contents(atPath: file.path) else {
+                throw MoltError(
+                    .corruptStore,
+                    "A value kept outside the store is missing: \(file.path). Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore the store's folder .\(externalData.deletingLastPathComponent().lastPathComponent) with its _EXTERNAL_DATA files, or clear the value with the app."
+                )
+            }
+            return bytes
+        default:
+            throw refuse("a value with the unknown external-storage marker \(marker)")
+        }
+    }
+}
