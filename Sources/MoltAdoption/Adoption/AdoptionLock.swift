@@ -1,21 +1,22 @@
 import Foundation
 import Molt
 
-/// The lock an adoption in place holds: other threads and processes opening the same store wait for it, as
-/// for a migration. A file beside the store, `.<name>.molt-adoption.lock`, locked with `flock`.
+/// The lock an adoption in place holds: other threads and processes opening the same store wait for it, as for
+/// a migration. It is a `flock` on the original store file itself (or, once the original has been moved aside by
+/// an adoption that a crash interrupted, on its work folder), so that no file is created beside the store. Each
+/// holder re-reads what the path holds once it has the lock: one that waited for an adoption finds a Molt store.
 enum AdoptionLock {
-    static func holding<T>(for url: URL, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
-        let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).molt-adoption.lock")
-            .path
-        let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+    static func holding<T>(for url: URL, workFolder: URL, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
+        var descriptor = open(url.path, O_RDONLY)
+        if descriptor < 0 { descriptor = open(workFolder.path, O_RDONLY) }
         guard descriptor >= 0 else {
             throw MoltError(
                 .ioError,
-                "The adoption's lock file \(path) cannot be created (errno \(errno)): the store's folder must be writable. Nothing was adopted."
+                "The store at \(url.path) cannot be opened for its adoption (errno \(errno)). Nothing was adopted; check the path and its permissions."
             )
         }
         defer { close(descriptor) }
-        // flock is per open file: threads of one process each open their own, so they exclude one another too.
+        // flock belongs to an open file: threads of one process each open their own, so they exclude one another.
         let deadline = Date().addingTimeInterval(timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard Date() < deadline else {

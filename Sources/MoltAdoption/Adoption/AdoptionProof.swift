@@ -41,12 +41,15 @@ enum AdoptionProof {
             var digest = AdoptionDigest()
             try objects.scan(entity) { object in
                 var values: [String: Value] = [:]
-                for (index, attribute) in entity.attributes.enumerated() { values[attribute.name] = object.values[index] }
+                for (index, attribute) in entity.attributes.enumerated() {
+                    values[attribute.name] = object.values[index]
+                }
                 var links: [String: [Int64]] = [:]
                 for (index, relationship) in entity.relationships.enumerated() {
                     links[relationship.name] = object.links[index]
                 }
-                digest.add(id: object.id, values: values, links: links, of: entity, skipping: skipping[entity.name] ?? [])
+                digest.add(
+                    id: object.id, values: values, links: links, of: entity, skipping: skipping[entity.name] ?? [])
             }
             lines.append(
                 AdoptionComparison.Line(

@@ -80,7 +80,7 @@ public struct CoreDataAdoption: StoreAdoption {
         if !FileManager.default.fileExists(atPath: swap.folder.path), try ForeignFile.kind(at: url) != .coreData {
             return nil
         }
-        return try AdoptionLock.holding(for: url, timeout: options.migrationWaitTimeout) {
+        return try AdoptionLock.holding(for: url, workFolder: swap.folder, timeout: options.migrationWaitTimeout) {
             try swap.recover()
             guard try ForeignFile.kind(at: url) == .coreData else { return nil }
             try swap.prepare()
@@ -120,6 +120,25 @@ public struct CoreDataAdoption: StoreAdoption {
         let (record, comparison) = try run.adopt(into: destination)
         try Store.open(at: destination, schema: schema, options: options).close()
         return AdoptionReport(record: record, comparison: comparison, backup: nil)
+    }
+}
+
+extension CoreDataAdoption {
+    /// The model version that wrote the Core Data store at `url` and the Molt schema it is adopted as, read from
+    /// a private copy: what `molt adopt --dry-run` and `molt plan` show before anything is written.
+    ///
+    /// - Throws: What ``adopt(at:schema:options:)`` throws when no version describes the store.
+    public func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-adoption-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let copy = work.appendingPathComponent("original-copy.sqlite")
+        try ForeignFile.copy(url, to: copy)
+        let store = try CoreDataStoreFile(copy: copy, originalPath: url.path)
+        let (layout, schema) = try CoreDataAdoptionRun(copy: copy, original: url, model: model).matchedVersion(
+            of: store)
+        return (layout.model.name, schema)
     }
 }
 

@@ -34,11 +34,14 @@ struct CoreDataAdoptionRun {
             candidate.layout.model.versionIdentifier.map(store.versionIdentifiers.contains) ?? false
         }
         guard let chosen = named ?? candidates.last else {
-            let closest = mismatches.last.map { " The newest version, '\($0.version)', differs: \($0.what) (entity '\($0.entity)')." } ?? ""
+            let closest =
+                (mismatches.last { $0.sameEntities } ?? mismatches.last).map {
+                    " The closest version, '\($0.version)', differs: \($0.what) (entity '\($0.entity)')."
+                } ?? ""
             throw MoltError(
                 .invalidSchema,
                 "No version of the Core Data model at \(model.path) describes the store at \(original.path) (its model has the entities \(store.modelEntityNames.sorted().joined(separator: ", "))).\(closest) Nothing was adopted and the store was left as it was. Give the .xcdatamodeld folder that holds every version the app shipped, including the one this store was saved with.",
-                entity: mismatches.last?.entity)
+                entity: (mismatches.last { $0.sameEntities } ?? mismatches.last)?.entity)
         }
         return (chosen.layout, conversion.schemas[chosen.index])
     }
@@ -59,7 +62,8 @@ struct CoreDataAdoptionRun {
             let importer = try ObjectImporter(objects, keepingIDs: true)
             let digests = try reader.copy(into: importer, schema: schema)
             try importer.finish(identifierMarks: marks)
-            let skipping = Dictionary(layout.entities.map { ($0.name, $0.inverseOnly) }, uniquingKeysWith: { a, _ in a })
+            let skipping = Dictionary(
+                layout.entities.map { ($0.name, $0.inverseOnly.map(\.name)) }, uniquingKeysWith: { a, _ in a })
             let comparison = try AdoptionProof.compare(objects, original: digests, skipping: skipping)
             let record = AdoptionRecord(
                 engine: "Core Data",

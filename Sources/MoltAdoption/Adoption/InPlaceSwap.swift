@@ -14,13 +14,17 @@ struct InPlaceSwap {
     let url: URL
     let keepsBackup: Bool
 
-    var folder: URL { url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).molt-adoption") }
+    var folder: URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).molt-adoption")
+    }
     var adopted: URL { folder.appendingPathComponent("adopted.sqlite") }
     var copy: URL { folder.appendingPathComponent("original-copy.sqlite") }
     var ready: URL { folder.appendingPathComponent("READY") }
     var moved: URL { folder.appendingPathComponent("original", isDirectory: true) }
     /// Where the original's files are kept after a successful adoption, when kept.
-    var backup: URL { url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).adoption-backup") }
+    var backup: URL {
+        url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).adoption-backup")
+    }
 
     /// The original's files: the store, its journal files and Core Data's external-data folder.
     var originalFiles: [URL] {

@@ -31,7 +31,8 @@ struct CoreDataCopy {
     }
 
     private func copy(
-        _ entityLayout: CoreDataStoreLayout.EntityLayout, as entity: Entity, db: Database, into importer: ObjectImporter,
+        _ entityLayout: CoreDataStoreLayout.EntityLayout, as entity: Entity, db: Database,
+        into importer: ObjectImporter,
         digest: inout AdoptionDigest
     ) throws {
         let columns = ["Z_PK"] + entityLayout.attributes.map(\.column) + entityLayout.toOne.map(\.column)
@@ -51,7 +52,7 @@ struct CoreDataCopy {
             try OwnerWalk(
                 db,
                 sql:
-                    "SELECT \(ordered.foreignKey), Z_PK FROM \(ordered.table) WHERE \(ordered.foreignKey) IS NOT NULL ORDER BY \(ordered.foreignKey), \(ordered.orderColumn)",
+                    "SELECT \(ordered.foreignKey), Z_PK FROM \(ordered.table) WHERE \(ordered.foreignKey) IS NOT NULL ORDER BY \(ordered.foreignKey), \(ordered.orderColumn ?? "Z_PK")",
                 relationship: ordered.name)
         }
         let attributeCount = entityLayout.attributes.count
@@ -78,7 +79,8 @@ struct CoreDataCopy {
                 let targets = try walks[index].targets(of: key)
                 if !targets.isEmpty { links[walks[index].relationship] = targets }
             }
-            digest.add(id: key, values: objectValues, links: links, of: entity, skipping: entityLayout.inverseOnly)
+            digest.add(
+                id: key, values: objectValues, links: links, of: entity, skipping: entityLayout.inverseOnly.map(\.name))
             try importer.insert(entity, fileID: key, values: objectValues, links: links)
         }
     }
@@ -86,26 +88,44 @@ struct CoreDataCopy {
     /// Refuses a link to an object of a sub-entity where the converted schema's relationship holds only its
     /// parent's objects, before anything is written.
     private func checkLinkTargets() throws {
-        let numbers = Dictionary(layout.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(layout.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         try store.queue.read { db in
-            for entityLayout in layout.entities {
-                for toOne in entityLayout.toOne {
-                    guard let target = layout.entities.first(where: { $0.name == toOne.destination }),
-                        let number = numbers[toOne.destination]
-                    else { continue }
-                    let sql = """
-                        SELECT s.Z_PK, t.Z_ENT FROM \(entityLayout.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column)
-                        WHERE s.Z_ENT = ? AND t.Z_ENT != ? LIMIT 1
-                        """
-                    if let row = try Row.fetchOne(db, sql: sql, arguments: [entityLayout.number, number]) {
-                        let key: Int64 = row[0]
-                        let other: Int = row[1]
-                        let kind = layout.entities.first { $0.number == other }?.name ?? "entity \(other)"
-                        throw MoltError(
-                            .dataLossRefused,
-                            "Object \(key) of '\(entityLayout.name)' links '\(toOne.name)' to an object of '\(kind)', a sub-entity of '\(toOne.destination)': this version of Molt writes sub-entities as entities of their own, so the link cannot be kept. Nothing was adopted and the store was left as it was.",
-                            entity: entityLayout.name, property: toOne.name)
-                    }
+            for owner in layout.entities {
+                // (relationship, destination, SQL giving an owner's key and a target's entity number)
+                var checks: [(String, String, String)] = []
+                for toOne in owner.toOne {
+                    guard let target = byName[toOne.destination] else { continue }
+                    checks.append(
+                        (
+                            toOne.name, toOne.destination,
+                            "SELECT s.Z_PK, t.Z_ENT FROM \(owner.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column) WHERE s.Z_ENT = \(owner.number) AND t.Z_ENT != \(target.number) LIMIT 1"
+                        ))
+                }
+                for join in owner.joins {
+                    guard let target = byName[join.destination] else { continue }
+                    checks.append(
+                        (
+                            join.name, join.destination,
+                            "SELECT j.\(join.ownerColumn), t.Z_ENT FROM \(join.table) j JOIN \(owner.table) s ON s.Z_PK = j.\(join.ownerColumn) AND s.Z_ENT = \(owner.number) JOIN \(target.table) t ON t.Z_PK = j.\(join.destinationColumn) WHERE t.Z_ENT != \(target.number) LIMIT 1"
+                        ))
+                }
+                for ordered in owner.orderedInverses + owner.inverseOnly {
+                    guard let target = byName[ordered.destination] else { continue }
+                    checks.append(
+                        (
+                            ordered.name, ordered.destination,
+                            "SELECT t.\(ordered.foreignKey), t.Z_ENT FROM \(ordered.table) t JOIN \(owner.table) s ON s.Z_PK = t.\(ordered.foreignKey) AND s.Z_ENT = \(owner.number) WHERE t.Z_ENT != \(target.number) LIMIT 1"
+                        ))
+                }
+                for (relationship, destination, sql) in checks {
+                    guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+                    let key: Int64 = row[0] ?? 0
+                    let number: Int = row[1] ?? 0
+                    let kind = layout.entities.first { $0.number == number }?.name ?? "entity \(number)"
+                    throw MoltError(
+                        .dataLossRefused,
+                        "Object \(key) of '\(owner.name)' links '\(relationship)' to an object of '\(kind)', a sub-entity of '\(destination)': this version of Molt writes sub-entities as entities of their own, so the link cannot be kept. Nothing was adopted and the store was left as it was.",
+                        entity: owner.name, property: relationship)
                 }
             }
         }

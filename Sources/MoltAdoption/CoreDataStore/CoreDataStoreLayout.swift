@@ -35,14 +35,14 @@ package struct CoreDataStoreLayout {
         package var orderColumn: String?
     }
 
-    /// An ordered to-many relationship whose inverse is a to-one: read from the destination's rows, in the order
-    /// of their `Z_FOK_` column.
+    /// A to-many relationship whose inverse is a to-one: read from the destination's rows (in the order of their
+    /// `Z_FOK_` column when ordered).
     package struct OrderedInverse {
         package var name: String
         package var destination: String
         package var table: String
         package var foreignKey: String
-        package var orderColumn: String
+        package var orderColumn: String?
     }
 
     package struct EntityLayout {
@@ -53,8 +53,8 @@ package struct CoreDataStoreLayout {
         package var toOne: [ToOneColumn] = []
         package var joins: [JoinTable] = []
         package var orderedInverses: [OrderedInverse] = []
-        /// To-many relationships stored only as their to-one inverse (filled from it on import).
-        package var inverseOnly: [String] = []
+        /// Unordered to-many relationships stored only as their to-one inverse (filled from it on import).
+        package var inverseOnly: [OrderedInverse] = []
     }
 
     package var model: CoreDataModel
@@ -89,7 +89,8 @@ package struct CoreDataStoreLayout {
                     version: model.name, entity: missing.first ?? extra.first ?? "?",
                     what: missing.isEmpty
                         ? "entity '\(extra[0])' is in the model but not in the store's model"
-                        : "entity '\(missing[0])' is in the store's model but not in this version"))
+                        : "entity '\(missing[0])' is in the store's model but not in this version",
+                    sameEntities: false))
         }
         do {
             return .success(try CoreDataStoreLayout(model, store: store))
@@ -115,6 +116,21 @@ package struct CoreDataStoreLayout {
         }
         var tables: Set<String> = []
         var layouts: [EntityLayout] = []
+        // Columns by the entity that declares the property: sub-entities share their ancestors' columns, and
+        // siblings that declare the same name get `ZNAME`, `ZNAME1`, … in entity-number order.
+        var claims = ColumnClaims()
+        func declaring(_ property: String, of entity: String) -> String {
+            var current: String? = entity
+            while let name = current, let found = byName[name] {
+                if found.attributes.contains(where: { $0.name == property })
+                    || found.relationships.contains(where: { $0.name == property })
+                {
+                    return name
+                }
+                current = found.parent
+            }
+            return entity
+        }
         for entity in flat.entities.sorted(by: { numbers[$0.name]! < numbers[$1.name]! }) {
             let table = "Z" + root(entity.name).uppercased()
             guard let columns = store.columns[table] else {
@@ -123,9 +139,14 @@ package struct CoreDataStoreLayout {
             tables.insert(table)
             var layout = EntityLayout(name: entity.name, number: numbers[entity.name]!, table: table)
             for attribute in entity.attributes where !attribute.isTransient {
-                let column = "Z" + attribute.name.uppercased()
-                guard columns.contains(column) else {
-                    throw fail(entity.name, "attribute '\(attribute.name)' has no column \(column) in table \(table)")
+                guard
+                    let column = claims.column(
+                        "Z" + attribute.name.uppercased(), for: declaring(attribute.name, of: entity.name),
+                        table: table, in: columns)
+                else {
+                    throw fail(
+                        entity.name,
+                        "attribute '\(attribute.name)' has no column Z\(attribute.name.uppercased()) in table \(table)")
                 }
                 layout.attributes.append(
                     AttributeColumn(
@@ -133,6 +154,21 @@ package struct CoreDataStoreLayout {
                         allowsExternalStorage: attribute.allowsExternalStorage))
             }
             for relationship in entity.relationships where !relationship.isTransient {
+                if !relationship.isToMany {
+                    guard
+                        let column = claims.column(
+                            "Z" + relationship.name.uppercased(), for: declaring(relationship.name, of: entity.name),
+                            table: table, in: columns)
+                    else {
+                        throw fail(
+                            entity.name,
+                            "to-one relationship '\(relationship.name)' has no column Z\(relationship.name.uppercased()) in \(table)"
+                        )
+                    }
+                    layout.toOne.append(
+                        ToOneColumn(name: relationship.name, destination: relationship.destination, column: column))
+                    continue
+                }
                 try Self.place(
                     relationship, of: entity.name, in: &layout, model: model, numbers: numbers, store: store,
                     tables: &tables, fail: fail)
@@ -153,23 +189,19 @@ package struct CoreDataStoreLayout {
         let inverse = relationship.inverse.flatMap { name in
             try? model.flattened().entity(named: relationship.destination)?.relationships.first { $0.name == name }
         }
-        if !relationship.isToMany {
-            let column = "Z" + relationship.name.uppercased()
-            guard store.columns[layout.table]?.contains(column) == true else {
-                throw fail(entity, "to-one relationship '\(relationship.name)' has no column \(column) in \(layout.table)")
-            }
-            layout.toOne.append(ToOneColumn(name: relationship.name, destination: relationship.destination, column: column))
-            return
-        }
         if let inverse, !inverse.isToMany {
+            let destinationTable = try tableOf(relationship.destination, model: model)
             guard relationship.isOrdered else {
-                layout.inverseOnly.append(relationship.name)
+                layout.inverseOnly.append(
+                    OrderedInverse(
+                        name: relationship.name, destination: relationship.destination, table: destinationTable,
+                        foreignKey: "Z" + inverse.name.uppercased(), orderColumn: nil))
                 return
             }
-            let destinationTable = try tableOf(relationship.destination, model: model)
             let order = "Z_FOK_" + inverse.name.uppercased()
             guard store.columns[destinationTable]?.contains(order) == true else {
-                throw fail(entity, "ordered relationship '\(relationship.name)' has no column \(order) in \(destinationTable)")
+                throw fail(
+                    entity, "ordered relationship '\(relationship.name)' has no column \(order) in \(destinationTable)")
             }
             layout.orderedInverses.append(
                 OrderedInverse(
@@ -188,8 +220,10 @@ package struct CoreDataStoreLayout {
                     ("Z_\(owner)\(name)", "Z_\(owner)\(inverseName)", "Z_\(destination)\(name)"),
                     ("Z_\(destination)\(inverseName)", "Z_\(owner)\(inverseName)", "Z_\(destination)\(name)"),
                 ] {
-                    guard let columns = store.columns[table], columns.contains(ownerColumn),
-                        columns.contains(destinationColumn)
+                    guard let columns = store.columns[table],
+                        let ownerColumn = ColumnClaims.numbered(ownerColumn, in: columns, excluding: []),
+                        let destinationColumn = ColumnClaims.numbered(
+                            destinationColumn, in: columns, excluding: [ownerColumn])
                     else { continue }
                     tables.insert(table)
                     let order = "Z_FOK_" + destinationColumn.dropFirst(2)
@@ -197,7 +231,8 @@ package struct CoreDataStoreLayout {
                         JoinTable(
                             name: relationship.name, destination: relationship.destination, table: table,
                             ownerColumn: ownerColumn, destinationColumn: destinationColumn,
-                            orderColumn: relationship.isOrdered && columns.contains(String(order)) ? String(order) : nil))
+                            orderColumn: relationship.isOrdered && columns.contains(String(order)) ? String(order) : nil
+                        ))
                     return
                 }
             }
@@ -227,7 +262,9 @@ package struct CoreDataStoreLayout {
                 layout.attributes.map(\.column) + layout.toOne.map(\.column))
         }
         for layout in entities {
-            for inverse in layout.orderedInverses { explained[inverse.table, default: []].insert(inverse.orderColumn) }
+            for inverse in layout.orderedInverses {
+                if let order = inverse.orderColumn { explained[inverse.table, default: []].insert(order) }
+            }
         }
         for (table, known) in explained {
             let unknown = (store.columns[table] ?? []).subtracting(known).filter { column in
@@ -244,10 +281,38 @@ package struct CoreDataStoreLayout {
     }
 }
 
+/// The columns of each table, given out by the entity that declares each property.
+private struct ColumnClaims {
+    private var byDeclaration: [String: String] = [:]
+    private var taken: [String: Set<String>] = [:]
+
+    /// The column of `property`'s base name `base` declared by `declaring`, in `table`: the one it was given, or
+    /// the first of `base`, `base1`, `base2`… not yet given to another declaration.
+    mutating func column(_ base: String, for declaring: String, table: String, in columns: Set<String>) -> String? {
+        let key = "\(table).\(declaring).\(base)"
+        if let given = byDeclaration[key] { return given }
+        guard let column = Self.numbered(base, in: columns, excluding: taken[table] ?? []) else { return nil }
+        byDeclaration[key] = column
+        taken[table, default: []].insert(column)
+        return column
+    }
+
+    /// `base`, or else `base1`, `base2`…: the first in `columns` and not in `excluding`.
+    static func numbered(_ base: String, in columns: Set<String>, excluding: Set<String>) -> String? {
+        if columns.contains(base) && !excluding.contains(base) { return base }
+        for number in 1...9 where columns.contains(base + "\(number)") && !excluding.contains(base + "\(number)") {
+            return base + "\(number)"
+        }
+        return nil
+    }
+}
+
 /// Why a model version does not describe a store: the entity and what differs.
 package struct CoreDataStoreMismatch: Error, CustomStringConvertible {
     package var version: String
     package var entity: String
     package var what: String
+    /// Whether the version has the store's entities, so that the difference is in their columns: the closest.
+    package var sameEntities = true
     package var description: String { "\(version): \(what)" }
 }

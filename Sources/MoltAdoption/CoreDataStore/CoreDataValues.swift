@@ -102,7 +102,7 @@ struct CoreDataValues {
             guard let bytes = FileManager.default.contents(atPath: file.path) else {
                 throw MoltError(
                     .corruptStore,
-                    "A value kept outside the store is missing: \(file.path). Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore the store's folder .\(externalData.deletingLastPathComponent().lastPathComponent) with its _EXTERNAL_DATA files, or clear the value with the app."
+                    "A value kept outside the store is missing: \(file.path). Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore the store's folder \(externalData.deletingLastPathComponent().lastPathComponent) with its _EXTERNAL_DATA files, or clear the value with the app."
                 )
             }
             return bytes

@@ -8,7 +8,8 @@ import Testing
 /// attribute renamed, an entity split out with a one-to-one relationship, a store whose rows are only in its
 /// `-wal`), in place, with every value compared with the original read by plain SQLite.
 @Suite(
-    "Adopting Core Data stores", .enabled(if: ForeignStores.isPresent, "../shared/foreign-stores is absent beside the package"))
+    "Adopting Core Data stores",
+    .enabled(if: ForeignStores.isPresent, "../shared/foreign-stores is absent beside the package"))
 struct CoreDataAdoptionTests {
     static let model = "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"
 
@@ -19,7 +20,8 @@ struct CoreDataAdoptionTests {
     @Test("A version-1 store is adopted in place at version 1: every post's values, its identity, the backup")
     func adoptsInPlace() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
         let originalBytes = ForeignStores.bytes(of: url)
         let v1 = try ForeignStores.schema(model: Self.model, version: 1)
         let store = try Store.open(at: url, schema: v1, options: Self.options())
@@ -34,10 +36,14 @@ struct CoreDataAdoptionTests {
             #expect(post["postID"] == (row["ZPOSTID"] as String?).map(Value.string) ?? .null)
             #expect(post["color"] == (row["ZCOLOR"] as String?).map(Value.string) ?? .null)
             let seconds: Double? = row["ZDATE"]
-            #expect(post["date"].date?.timeIntervalSince1970 == seconds.map { Date(timeIntervalSinceReferenceDate: $0).timeIntervalSince1970 })
+            #expect(
+                post["date"].date?.timeIntervalSince1970
+                    == seconds.map { Date(timeIntervalSinceReferenceDate: $0).timeIntervalSince1970 })
         }
         // The original's files are kept, byte for byte, in the backup folder; nothing else is left beside.
-        #expect(ForeignStores.bytes(of: directory.file("Posts.sqlite.adoption-backup/Posts.sqlite"))[""] == originalBytes[""])
+        #expect(
+            ForeignStores.bytes(of: directory.file("Posts.sqlite.adoption-backup/Posts.sqlite"))[""]
+                == originalBytes[""])
         #expect(!FileManager.default.fileExists(atPath: directory.file(".Posts.sqlite.molt-adoption").path))
         let info = try Store.inspect(at: url)
         let adoption = try #require(info.adoption)
@@ -50,7 +56,8 @@ struct CoreDataAdoptionTests {
     @Test("A version-3 store (an entity split out, one-to-one) is adopted and walked on to version 4")
     func adoptsAndMigrates() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_3.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_3.sqlite", to: directory, as: "Posts.sqlite")
         let v4 = try ForeignStores.schema(model: Self.model, version: 4)
         let store = try Store.open(at: url, schema: v4, options: Self.options())
         defer { try? store.close() }
@@ -83,19 +90,23 @@ struct CoreDataAdoptionTests {
     @Test("A store whose rows are only in its -wal is adopted whole")
     func adoptsWALStore() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_WAL.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_WAL.sqlite", to: directory, as: "Posts.sqlite")
         let v4 = try ForeignStores.schema(model: Self.model, version: 4)
         let store = try Store.open(at: url, schema: v4, options: Self.options())
         defer { try? store.close() }
         #expect(try store.read { try $0.count("Post") } == 84)
         #expect(try store.read { try $0.count("Color") } == 84)
-        #expect(FileManager.default.fileExists(atPath: directory.file("Posts.sqlite.adoption-backup/Posts.sqlite-wal").path))
+        #expect(
+            FileManager.default.fileExists(atPath: directory.file("Posts.sqlite.adoption-backup/Posts.sqlite-wal").path)
+        )
     }
 
     @Test("An adopted store is not adopted again: the next opening opens it")
     func adoptsOnce() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_2.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_2.sqlite", to: directory, as: "Posts.sqlite")
         let v2 = try ForeignStores.schema(model: Self.model, version: 2)
         try Store.open(at: url, schema: v2, options: Self.options()).close()
         let again = try Store.open(at: url, schema: v2, options: Self.options())
@@ -107,7 +118,8 @@ struct CoreDataAdoptionTests {
     @Test("A model that lacks the store's version is refused naming what differs; the original is unchanged")
     func refusesWrongModel() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_2.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_2.sqlite", to: directory, as: "Posts.sqlite")
         let before = ForeignStores.bytes(of: url)
         let onlyFirst = ForeignStores.url("\(Self.model)/CoreDataMigration_Example.xcdatamodel")
         let v1 = try ForeignStores.schema(model: Self.model, version: 1)
@@ -125,7 +137,8 @@ struct CoreDataAdoptionTests {
     @Test("A failing plan walk after the copy leaves the original as it was")
     func refusalAfterCopyKeepsOriginal() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
         let before = ForeignStores.bytes(of: url)
         // Version 2 renames color → hexColor; a target that makes a new required attribute without default
         // cannot be reached from objects that exist.
@@ -142,7 +155,8 @@ struct CoreDataAdoptionTests {
     @Test("An adoption that stopped before it was done is dropped; one that was done is finished")
     func recoversInterruptedAdoption() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
         let before = ForeignStores.bytes(of: url)
         let work = directory.file(".Posts.sqlite.molt-adoption")
         // Killed mid-copy: a work folder without READY, holding a partial store.
@@ -156,9 +170,11 @@ struct CoreDataAdoptionTests {
 
         // Killed after READY, with the original already moved aside: the next opening puts the new store in.
         let second = TemporaryDirectory()
-        let url2 = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: second, as: "Posts.sqlite")
+        let url2 = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: second, as: "Posts.sqlite")
         let work2 = second.file(".Posts.sqlite.molt-adoption")
-        try FileManager.default.createDirectory(at: work2.appendingPathComponent("original"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: work2.appendingPathComponent("original"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: url, to: work2.appendingPathComponent("adopted.sqlite"))
         try FileManager.default.moveItem(at: url2, to: work2.appendingPathComponent("original/Posts.sqlite"))
         FileManager.default.createFile(atPath: work2.appendingPathComponent("READY").path, contents: Data())
@@ -172,7 +188,8 @@ struct CoreDataAdoptionTests {
     @Test("A Core Data store is adopted into PostgreSQL with the same proof; the file is not changed")
     func adoptsIntoPostgres() throws {
         let directory = TemporaryDirectory()
-        let url = try ForeignStores.copy("wibosco-progressive/CoreDataMigration_Example_3.sqlite", to: directory, as: "Posts.sqlite")
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_3.sqlite", to: directory, as: "Posts.sqlite")
         let before = ForeignStores.bytes(of: url)
         let location = try StoreKind.postgres.location(in: directory)
         let v4 = try ForeignStores.schema(model: Self.model, version: 4)

@@ -1,0 +1,96 @@
+import Foundation
+import GRDBSQLite
+import Molt
+
+/// A connection to another engine's SQLite file that writes nothing beside it: a file without a `-wal` is opened
+/// `immutable` (SQLite creates no `-wal` or `-shm` for it); one with a `-wal` is opened read-only, and a `-shm`
+/// this connection had to create is removed when it closes. The original's bytes, and its set of files, stay as
+/// they were.
+final class ReadOnlySQLite {
+    let url: URL
+    private(set) var handle: OpaquePointer?
+    private let createdSharedMemory: Bool
+
+    init(_ url: URL) throws {
+        self.url = url
+        let files = FileManager.default
+        let hasLog = files.fileExists(atPath: url.path + "-wal")
+        createdSharedMemory = hasLog && !files.fileExists(atPath: url.path + "-shm")
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = url.path
+        components.queryItems = [URLQueryItem(name: hasLog ? "mode" : "immutable", value: hasLog ? "ro" : "1")]
+        let uri = components.string ?? "file:\(url.path)"
+        let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+        guard code == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(code)"
+            close()
+            throw MoltError(
+                .corruptStore,
+                "The file at \(url.path) cannot be opened as an SQLite database (\(message)). Nothing was adopted and it was left as it was. Check the path, or restore it from a backup."
+            )
+        }
+    }
+
+    /// The names of the file's tables; throws for a file that is not a database.
+    func tableNames() throws -> Set<String> {
+        var statement: OpaquePointer?
+        guard
+            sqlite3_prepare_v2(handle, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &statement, nil)
+                == SQLITE_OK
+        else { throw failure("read its tables") }
+        defer { sqlite3_finalize(statement) }
+        var names: Set<String> = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw failure("read its tables") }
+            names.insert(String(cString: sqlite3_column_text(statement, 0)))
+        }
+        return names
+    }
+
+    /// Copies the whole database, with what its `-wal` holds, into a new file at `destination`.
+    func backup(to destination: URL) throws {
+        var target: OpaquePointer?
+        defer { sqlite3_close_v2(target) }
+        guard sqlite3_open_v2(destination.path, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+            let backup = sqlite3_backup_init(target, "main", handle, "main")
+        else {
+            throw MoltError(
+                .ioError,
+                "A private copy of the store at \(url.path) cannot be made at \(destination.path) (\(target.map { String(cString: sqlite3_errmsg($0)) } ?? "")). Nothing was adopted and the store was left as it was."
+            )
+        }
+        let code = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        switch code {
+        case SQLITE_DONE: return
+        case SQLITE_FULL:
+            throw MoltError(
+                .diskFull,
+                "There is no room on the disk for a private copy of the store at \(url.path), which adoption reads from. Nothing was adopted and the store was left as it was. Free some space and open it again."
+            )
+        default:
+            throw MoltError(
+                .corruptStore,
+                "The store at \(url.path) could not be read whole (\(String(cString: sqlite3_errstr(code)))). Nothing was adopted and it was left as it was. Restore it from a backup."
+            )
+        }
+    }
+
+    private func failure(_ what: String) -> MoltError {
+        MoltError(
+            .corruptStore,
+            "Could not \(what) from the file at \(url.path) (\(String(cString: sqlite3_errmsg(handle)))): it is not an SQLite database, or it is damaged. Nothing was adopted and it was left as it was."
+        )
+    }
+
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+        if createdSharedMemory { try? FileManager.default.removeItem(atPath: url.path + "-shm") }
+    }
+
+    deinit { close() }
+}

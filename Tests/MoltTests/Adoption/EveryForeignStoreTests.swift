@@ -1,0 +1,116 @@
+import Foundation
+import Molt
+import MoltAdoption
+import Testing
+
+/// Every Core Data store of `../shared/foreign-stores/` with the model that made it: each is adopted with every
+/// value proven equal, or refused for a reason a user can act on, and a refused original is left byte for byte.
+@Suite(
+    "Every real Core Data store adopts or is refused with a reason",
+    .enabled(if: ForeignStores.isPresent, "../shared/foreign-stores is absent beside the package"))
+struct EveryForeignStoreTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var store: String
+        var model: String
+        /// Nil when the store adopts; else a piece of the refusal's message.
+        var refusal: String?
+        var testDescription: String { store }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            store: "wibosco-progressive/CoreDataMigration_Example_1.sqlite",
+            model: "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"),
+        Case(
+            store: "wibosco-progressive/CoreDataMigration_Example_2.sqlite",
+            model: "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"),
+        Case(
+            store: "wibosco-progressive/CoreDataMigration_Example_3.sqlite",
+            model: "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"),
+        Case(
+            store: "wibosco-progressive/CoreDataMigration_Example_WAL.sqlite",
+            model: "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"),
+        Case(
+            store: "coredataplus-cars/SampleModel_V1.sqlite",
+            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "coredataplus-cars/SampleModel_V2.sqlite",
+            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/ATDataModelv1.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/ATDataModelv2.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/ATDataModelv3.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/ATDataModelv4.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(store: "apptentive/ATDataModelv5.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld"),
+        Case(store: "apptentive/ATDataModelv6.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld"),
+        Case(
+            store: "apptentive/v2WALDatabase/ATDataModel.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/v3WALDatabase/ATDataModel.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/v2CorruptDatabase/ATDataModel.sqlite",
+            model: "apptentive/model/ATDataModel.xcdatamodeld", refusal: "a sub-entity of"),
+        Case(
+            store: "apptentive/sdk-3.5.0-container/ATDataModel.sqlite",
+            model: "apptentive/model/ATDataModel.xcdatamodeld"),
+        Case(
+            store: "wire/store1-25.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "wire/store2-6.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", refusal: "a sub-entity of"
+        ),
+        Case(
+            store: "wire/store2-31-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "wire/store2-80-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            refusal: "a sub-entity of"),
+        Case(
+            store: "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            refusal: "a sub-entity of"),
+    ]
+
+    @Test("Adopts with the proof, or refuses leaving the original as it was", arguments: cases)
+    func adoptOrRefuse(_ item: Case) throws {
+        let directory = TemporaryDirectory()
+        let name = URL(fileURLWithPath: item.store).lastPathComponent
+        let url = try ForeignStores.copy(item.store, to: directory, as: name)
+        let before = ForeignStores.bytes(of: url)
+        let adoption = CoreDataAdoption(model: ForeignStores.url(item.model))
+        let target = try adoption.matchedVersion(of: url).schema
+        if let refusal = item.refusal {
+            let error = try #require(throws: MoltError.self) {
+                try adoption.adopt(at: .file(url), schema: target, options: Store.Options())
+            }
+            #expect(error.message.contains(refusal))
+            #expect(error.message.contains("left as it was"))
+            #expect(ForeignStores.bytes(of: url) == before)
+            // No file was added beside the store (a -shm it came with stays).
+            let companions = ["-wal", "-shm"].filter {
+                FileManager.default.fileExists(atPath: ForeignStores.url(item.store).path + $0)
+            }
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+                    == ([name] + companions.map { name + $0 }).sorted())
+            return
+        }
+        let report = try #require(try adoption.adopt(at: .file(url), schema: target, options: Store.Options()))
+        #expect(report.comparison.agrees)
+        #expect(!report.comparison.lines.isEmpty)
+        // The adopted store is a Molt store at the matched version, with the original's objects.
+        let info = try Store.inspect(at: url)
+        #expect(info.version == target.version)
+        #expect(info.objectCounts == report.record.objectCounts)
+    }
+}
