@@ -71,20 +71,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
                 name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES",
                 renamingIdentifier: attributes["elementID"])
         case "attribute" where stack.last == "entity":
-            guard let name = attributes["name"],
-                let type = attributes["attributeType"] ?? (attributes["transient"] == "YES" ? "Undefined" : nil)
-            else {
-                return fail(
-                    parser, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.")
-            }
-            current?.attributes.append(
-                CoreDataAttribute(
-                    name: name, type: type, isOptional: attributes["optional"] == "YES",
-                    isTransient: attributes["transient"] == "YES", isIndexed: attributes["indexed"] == "YES",
-                    defaultText: attributes["defaultValueString"],
-                    defaultDateInterval: attributes["defaultDateTimeInterval"],
-                    renamingIdentifier: attributes["elementID"],
-                    allowsExternalStorage: attributes["allowsExternalBinaryDataStorage"] == "YES"))
+            readAttribute(parser, attributes)
         case "relationship" where stack.last == "entity":
             readRelationship(parser, attributes)
         case "uniquenessConstraint":
@@ -123,6 +110,22 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
             entities.append(entity)
             current = nil
         }
+    }
+
+    private func readAttribute(_ parser: XMLParser, _ attributes: [String: String]) {
+        guard let name = attributes["name"],
+            let type = attributes["attributeType"] ?? (attributes["transient"] == "YES" ? "Undefined" : nil)
+        else {
+            return fail(parser, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.")
+        }
+        current?.attributes.append(
+            CoreDataAttribute(
+                name: name, type: type, isOptional: attributes["optional"] == "YES",
+                isTransient: attributes["transient"] == "YES", isIndexed: attributes["indexed"] == "YES",
+                defaultText: attributes["defaultValueString"],
+                defaultDateInterval: attributes["defaultDateTimeInterval"],
+                renamingIdentifier: attributes["elementID"],
+                allowsExternalStorage: attributes["allowsExternalBinaryDataStorage"] == "YES"))
     }
 
     private func readRelationship(_ parser: XMLParser, _ attributes: [String: String]) {

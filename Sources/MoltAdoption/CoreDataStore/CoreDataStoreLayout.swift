@@ -119,54 +119,33 @@ package struct CoreDataStoreLayout {
         // Columns by the entity that declares the property: sub-entities share their ancestors' columns, and
         // siblings that declare the same name get `ZNAME`, `ZNAME1`, … in entity-number order.
         var claims = ColumnClaims()
-        func declaring(_ property: String, of entity: String) -> String {
-            var current: String? = entity
-            while let name = current, let found = byName[name] {
-                if found.attributes.contains(where: { $0.name == property })
-                    || found.relationships.contains(where: { $0.name == property })
-                {
-                    return name
-                }
-                current = found.parent
-            }
-            return entity
+        func column(_ property: String, of entity: String, table: String, kind: String) throws -> String {
+            let base = "Z" + property.uppercased()
+            let declaring = Self.declaringEntity(of: property, from: entity, in: byName)
+            guard let columns = store.columns[table],
+                let column = claims.column(base, for: declaring, table: table, in: columns)
+            else { throw fail(entity, "\(kind) '\(property)' has no column \(base) in table \(table)") }
+            return column
         }
         for entity in flat.entities.sorted(by: { numbers[$0.name]! < numbers[$1.name]! }) {
             let table = "Z" + root(entity.name).uppercased()
-            guard let columns = store.columns[table] else {
-                throw fail(entity.name, "its table \(table) is not in the store")
-            }
+            guard store.columns[table] != nil else { throw fail(entity.name, "its table \(table) is not in the store") }
             tables.insert(table)
             var layout = EntityLayout(name: entity.name, number: numbers[entity.name]!, table: table)
             for attribute in entity.attributes where !attribute.isTransient {
-                guard
-                    let column = claims.column(
-                        "Z" + attribute.name.uppercased(), for: declaring(attribute.name, of: entity.name),
-                        table: table, in: columns)
-                else {
-                    throw fail(
-                        entity.name,
-                        "attribute '\(attribute.name)' has no column Z\(attribute.name.uppercased()) in table \(table)")
-                }
                 layout.attributes.append(
                     AttributeColumn(
-                        name: attribute.name, coreDataType: attribute.type, column: column,
+                        name: attribute.name, coreDataType: attribute.type,
+                        column: try column(attribute.name, of: entity.name, table: table, kind: "attribute"),
                         allowsExternalStorage: attribute.allowsExternalStorage))
             }
             for relationship in entity.relationships where !relationship.isTransient {
                 if !relationship.isToMany {
-                    guard
-                        let column = claims.column(
-                            "Z" + relationship.name.uppercased(), for: declaring(relationship.name, of: entity.name),
-                            table: table, in: columns)
-                    else {
-                        throw fail(
-                            entity.name,
-                            "to-one relationship '\(relationship.name)' has no column Z\(relationship.name.uppercased()) in \(table)"
-                        )
-                    }
                     layout.toOne.append(
-                        ToOneColumn(name: relationship.name, destination: relationship.destination, column: column))
+                        ToOneColumn(
+                            name: relationship.name, destination: relationship.destination,
+                            column: try column(
+                                relationship.name, of: entity.name, table: table, kind: "to-one relationship")))
                     continue
                 }
                 try Self.place(
@@ -238,6 +217,22 @@ package struct CoreDataStoreLayout {
             }
         }
         throw fail(entity, "to-many relationship '\(relationship.name)' has no join table in the store")
+    }
+
+    /// The entity of `entity`'s chain (itself or an ancestor) that declares `property`.
+    private static func declaringEntity(
+        of property: String, from entity: String, in byName: [String: CoreDataEntity]
+    ) -> String {
+        var current: String? = entity
+        while let name = current, let found = byName[name] {
+            if found.attributes.contains(where: { $0.name == property })
+                || found.relationships.contains(where: { $0.name == property })
+            {
+                return name
+            }
+            current = found.parent
+        }
+        return entity
     }
 
     /// `name` and its ancestors, nearest first.

@@ -33,35 +33,9 @@ struct CoreDataValues {
                 entity: entity, property: attribute.name)
         }
         switch stored.storage {
-        case .null:
-            return .null
-        case .int64(let integer):
-            switch attribute.coreDataType {
-            case "Boolean":
-                guard integer == 0 || integer == 1 else { throw refuse("the integer \(integer)") }
-                return .bool(integer == 1)
-            case "Integer 16", "Integer 32", "Integer 64": return .int(integer)
-            case "Double", "Float": return .double(Double(integer))
-            case "Date": return .date(Date(timeIntervalSinceReferenceDate: Double(integer)))
-            case "Decimal": return .decimal(Decimal(integer))
-            default: throw refuse("the integer \(integer)")
-            }
-        case .double(let real):
-            switch attribute.coreDataType {
-            case "Double": return .double(real)
-            case "Float":
-                guard Float(exactly: real) != nil || !real.isFinite else { throw refuse("the real \(real)") }
-                return .double(real)
-            case "Date": return .date(Date(timeIntervalSinceReferenceDate: real))
-            case "Decimal":
-                guard real.isFinite, let decimal = Decimal(string: "\(real)", locale: Locale(identifier: "en_US_POSIX"))
-                else { throw refuse("the real \(real)") }
-                return .decimal(decimal)
-            case "Integer 16", "Integer 32", "Integer 64":
-                guard let integer = Int64(exactly: real) else { throw refuse("the real \(real)") }
-                return .int(integer)
-            default: throw refuse("the real \(real)")
-            }
+        case .null: return .null
+        case .int64(let integer): return try Self.value(integer: integer, as: attribute.coreDataType, refuse: refuse)
+        case .double(let real): return try Self.value(real: real, as: attribute.coreDataType, refuse: refuse)
         case .string(let text):
             switch attribute.coreDataType {
             case "String", "URI": return .string(text)
@@ -70,22 +44,58 @@ struct CoreDataValues {
                 return .decimal(decimal)
             default: throw refuse("text")
             }
-        case .blob(let data):
-            switch attribute.coreDataType {
-            case "UUID":
-                guard data.count == 16 else { throw refuse("\(data.count) bytes") }
-                let uuid = data.withUnsafeBytes { raw in
-                    UUID(uuid: raw.loadUnaligned(as: uuid_t.self))
-                }
-                return .uuid(uuid)
-            case "Binary", "Transformable":
-                guard attribute.allowsExternalStorage else { return .data(data) }
-                return .data(try external(data, refuse: refuse))
-            case "String", "URI":
-                guard let text = String(data: data, encoding: .utf8) else { throw refuse("bytes that are not UTF-8") }
-                return .string(text)
-            default: throw refuse("\(data.count) bytes")
+        case .blob(let data): return try value(bytes: data, of: attribute, refuse: refuse)
+        }
+    }
+
+    private static func value(integer: Int64, as type: String, refuse: (String) -> MoltError) throws -> Value {
+        switch type {
+        case "Boolean":
+            guard integer == 0 || integer == 1 else { throw refuse("the integer \(integer)") }
+            return .bool(integer == 1)
+        case "Integer 16", "Integer 32", "Integer 64": return .int(integer)
+        case "Double", "Float": return .double(Double(integer))
+        case "Date": return .date(Date(timeIntervalSinceReferenceDate: Double(integer)))
+        case "Decimal": return .decimal(Decimal(integer))
+        default: throw refuse("the integer \(integer)")
+        }
+    }
+
+    private static func value(real: Double, as type: String, refuse: (String) -> MoltError) throws -> Value {
+        switch type {
+        case "Double": return .double(real)
+        case "Float":
+            guard Float(exactly: real) != nil || !real.isFinite else { throw refuse("the real \(real)") }
+            return .double(real)
+        case "Date": return .date(Date(timeIntervalSinceReferenceDate: real))
+        case "Decimal":
+            guard real.isFinite, let decimal = Decimal(string: "\(real)", locale: Locale(identifier: "en_US_POSIX"))
+            else { throw refuse("the real \(real)") }
+            return .decimal(decimal)
+        case "Integer 16", "Integer 32", "Integer 64":
+            guard let integer = Int64(exactly: real) else { throw refuse("the real \(real)") }
+            return .int(integer)
+        default: throw refuse("the real \(real)")
+        }
+    }
+
+    private func value(
+        bytes data: Data, of attribute: CoreDataStoreLayout.AttributeColumn, refuse: (String) -> MoltError
+    ) throws -> Value {
+        switch attribute.coreDataType {
+        case "UUID":
+            guard data.count == 16 else { throw refuse("\(data.count) bytes") }
+            let uuid = data.withUnsafeBytes { raw in
+                UUID(uuid: raw.loadUnaligned(as: uuid_t.self))
             }
+            return .uuid(uuid)
+        case "Binary", "Transformable":
+            guard attribute.allowsExternalStorage else { return .data(data) }
+            return .data(try external(data, refuse: refuse))
+        case "String", "URI":
+            guard let text = String(data: data, encoding: .utf8) else { throw refuse("bytes that are not UTF-8") }
+            return .string(text)
+        default: throw refuse("\(data.count) bytes")
         }
     }
 
