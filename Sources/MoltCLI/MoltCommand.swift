@@ -34,7 +34,7 @@ public struct MoltCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, InfoCommand.self, SchemaCommand.self, DiffCommand.self, PlanCommand.self,
             MigrateCommand.self, RehearseCommand.self, ExportCommand.self, ImportCommand.self, CheckCommand.self,
-            RecoverCommand.self, ConvertModelCommand.self,
+            RecoverCommand.self, ConvertModelCommand.self, AdoptCommand.self,
         ])
 
     /// Creates the command; argument-parser calls it.

@@ -115,6 +115,20 @@ extension Store {
         guard case .migrate(let from) = try decision(for: metadata, schema: schema, options: options) else { return 0 }
         return try (plan ?? MigrationPlan.inferred(from: from, to: schema)).path(from: from).count
     }
+
+    /// The steps from `stored` to `schema`, one line each (`3 → 4 (inferred)`), without touching any file.
+    ///
+    /// - Throws: What ``checkMigration(from:to:plan:)`` throws.
+    package static func plannedSteps(
+        from stored: Schema, to schema: Schema, plan: MigrationPlan? = nil
+    ) throws
+        -> [String]
+    {
+        guard try checkMigration(from: stored, to: schema, plan: plan) > 0 else { return [] }
+        return try (plan ?? MigrationPlan.inferred(from: stored, to: schema)).path(from: stored).map { step in
+            "\(step.from.version) → \(step.to.version) (\(step.stage == nil ? "inferred" : "custom stage"))"
+        }
+    }
 }
 
 /// Collects the statements that change a store, skipping reads (`SELECT`, `PRAGMA`, `WITH … SELECT`).

@@ -61,7 +61,7 @@ package struct CoreDataStoreFile {
         guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
             throw MoltError(
                 .invalidSchema,
-                "The database has no Z_METADATA or Z_PRIMARYKEY table, so Core Data did not write it. It was left as it was. Adopt it as a plain SQLite database (`.sqlite(mapping:)`, `molt adopt --from sqlite`) instead."
+                "The database has no Z_METADATA or Z_PRIMARYKEY table, so Core Data did not write it. It was left as it was. Check the path; a GRDB or plain SQLite database is brought in with `molt export`-format data and `molt import` for now."
             )
         }
         guard let plistData = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")

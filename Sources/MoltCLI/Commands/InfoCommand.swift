@@ -78,10 +78,14 @@ struct InfoReport: Encodable {
     var schemaHash: String
     var entities: [EntityInfo]
     var history: [HistoryEntry]
+    /// Where the store came from, when it was adopted from another engine's store.
+    var adoptedFrom: AdoptionRecord?
 
     private let schema: Schema
 
-    enum CodingKeys: String, CodingKey { case path, version, formatVersion, schemaHash, entities, history }
+    enum CodingKeys: String, CodingKey {
+        case path, version, formatVersion, schemaHash, entities, history, adoptedFrom
+    }
 
     init(_ info: StoreInfo, counted: Bool) {
         schema = info.schema
@@ -112,6 +116,7 @@ struct InfoReport: Encodable {
                 fromVersion: $0.fromVersion, toVersion: $0.toVersion, startedAt: Format.timestamp($0.startedAt),
                 duration: $0.duration, objectsTouched: $0.objectsTouched, steps: $0.steps, stepRecords: $0.stepRecords)
         }
+        adoptedFrom = info.adoption
     }
 
     func print() {
@@ -133,6 +138,17 @@ struct InfoReport: Encodable {
             for index in info.indexes { Terminal.line("    \(index)") }
         }
         Terminal.line()
+        if let adoption = adoptedFrom {
+            Terminal.line(
+                "Adopted:     from \(adoption.engine) (\(adoption.sourceVersions.joined(separator: ", "))) at version \(adoption.adoptedAtVersion), \(Format.timestamp(adoption.adoptedAt))"
+            )
+            Terminal.line("  original:  \(adoption.source)")
+            Terminal.line(
+                "  copied:    \(adoption.objectCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+            )
+            for line in adoption.leftOut { Terminal.line("  left out:  \(line)") }
+            Terminal.line()
+        }
         Terminal.line("History:")
         if history.isEmpty { Terminal.line("  (no migration yet)") }
         for entry in history {

@@ -1,0 +1,171 @@
+import ArgumentParser
+import Foundation
+import Molt
+import MoltAdoption
+
+/// `molt adopt STORE --from coredata --model MODEL --to N.json|DIR`: brings a Core Data or SwiftData store into
+/// Molt, in place (the original kept as a backup) or into another store (`--into`), and walks it to the target.
+struct AdoptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "adopt",
+        abstract: "Turn a Core Data or SwiftData store into a Molt store, proven object by object, then migrate it.",
+        discussion: """
+            The store's own metadata and tables are matched against the versions of the Core Data model given \
+            with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
+            Molt schema of the same number that `molt convert-model` gives it, every object is copied with its \
+            Z_PK as identifier, the copy is compared with the original entity by entity (counts and a digest of \
+            every value and link) before it commits, and the store is migrated to --to as `molt migrate` would. \
+            Until all of it has succeeded the original is not written; then it is kept beside the store as \
+            STORE.adoption-backup/ (or removed with --remove-original). With --into, the Molt store is created \
+            there (a new file, or postgres://…) and the original stays where it is. --dry-run prints what would be \
+            done; --rehearse does it on a copy and reports, leaving everything as it was.
+            """)
+
+    enum Source: String, ExpressibleByArgument, CaseIterable {
+        case coredata
+    }
+
+    @Argument(help: ArgumentHelp("The Core Data or SwiftData store (SQLite).", valueName: "store"))
+    var store: String
+
+    @Option(name: .long, help: "The kind of store: coredata (Core Data and SwiftData).")
+    var from: Source = .coredata
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The app's Core Data model: an .xcdatamodeld folder or an .xcdatamodel.", valueName: "model")
+    )
+    var model: String
+
+    @OptionGroup var target: TargetSchemaOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Create the Molt store here (a new file, or postgres://…) and leave the original in place.",
+            valueName: "store"))
+    var into: String?
+
+    @Flag(name: .long, help: "Remove the original's files after an adoption in place, instead of keeping a backup.")
+    var removeOriginal = false
+
+    @Flag(name: .long, help: "Print the matched model version and the plan; write nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Adopt a copy in a temporary folder and report; leave the store as it was.")
+    var rehearse = false
+
+    @OptionGroup var output: OutputOptions
+
+    struct Report: Encodable {
+        var store: String
+        var modelVersion: String
+        var adoptedAtVersion: Int
+        var toVersion: Int
+        var steps: [String]
+        var written: Bool
+        var comparison: [Line]?
+        var leftOut: [String]?
+        var backup: String?
+
+        struct Line: Encodable {
+            var entity: String
+            var original: Int
+            var adopted: Int
+            var valuesAndLinksEqual: Bool
+        }
+    }
+
+    func validate() throws {
+        if dryRun && rehearse { throw ValidationError("--dry-run and --rehearse exclude each other.") }
+        if into != nil && removeOriginal {
+            throw ValidationError("--remove-original is for an adoption in place; with --into the original stays.")
+        }
+    }
+
+    func run() throws {
+        let storeURL = Files.url(store)
+        guard FileManager.default.fileExists(atPath: storeURL.path) else {
+            throw CLIFailure(.badInput, "There is no store at \(storeURL.path). Check the path.")
+        }
+        let destination = try into.map { try StoreAddress.location($0) } ?? .file(storeURL)
+        if let info = try? Store.inspect(at: destination, countingObjects: false) {
+            let origin = info.adoption.map { " adopted from \($0.engine) (\($0.source))" } ?? ""
+            Terminal.line(
+                "\(StoreAddress.describe(destination)) is a Molt store at version \(info.version)\(origin): nothing to adopt. Bring it to a newer version with `molt migrate`."
+            )
+            return
+        }
+        let adoption = CoreDataAdoption(
+            model: Files.url(model), from: into == nil ? nil : storeURL,
+            original: removeOriginal ? .removed : .keptAsBackup)
+        let (versionName, adopted) = try adoption.matchedVersion(of: storeURL)
+        let goal = try MigrationTarget(target, mapping: try MappingOptions.parse([]))
+        var options = Store.Options()
+        options.plan = try goal.plan(from: adopted)
+        try Store.checkMigration(from: adopted, to: goal.schema, plan: options.plan)
+        let steps = try Store.plannedSteps(from: adopted, to: goal.schema, plan: options.plan)
+        var report = Report(
+            store: storeURL.path, modelVersion: versionName, adoptedAtVersion: adopted.version,
+            toVersion: goal.schema.version, steps: steps, written: false)
+        if !dryRun {
+            let done =
+                try rehearse
+                ? rehearsal(adoption, storeURL, goal.schema, options)
+                : adoption.adopt(
+                    at: destination, schema: goal.schema, options: options)
+            if let done {
+                report.written = !rehearse
+                report.comparison = done.comparison.lines.map {
+                    Report.Line(
+                        entity: $0.entity, original: $0.originalCount, adopted: $0.adoptedCount,
+                        valuesAndLinksEqual: $0.digestsAgree)
+                }
+                report.leftOut = done.record.leftOut
+                report.backup = rehearse ? nil : done.backup?.path
+            }
+        }
+        if output.json { return try Terminal.json(report) }
+        print(report)
+    }
+
+    /// Adopts a copy of the store's files in a temporary folder, and removes it.
+    private func rehearsal(
+        _ adoption: CoreDataAdoption, _ storeURL: URL, _ schema: Schema, _ options: Store.Options
+    ) throws -> AdoptionReport? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-rehearse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent(storeURL.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storeURL.path + suffix) {
+            try FileManager.default.copyItem(atPath: storeURL.path + suffix, toPath: copy.path + suffix)
+        }
+        let stem = storeURL.deletingPathExtension().lastPathComponent
+        let support = storeURL.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT")
+        if FileManager.default.fileExists(atPath: support.path) {
+            try FileManager.default.copyItem(at: support, to: folder.appendingPathComponent(".\(stem)_SUPPORT"))
+        }
+        let inPlace = CoreDataAdoption(model: adoption.model, original: .removed)
+        return try inPlace.adopt(at: .file(copy), schema: schema, options: options)
+    }
+
+    private func print(_ report: Report) {
+        let verb =
+            dryRun
+            ? "Would adopt"
+            : rehearse ? "Rehearsed the adoption of" : report.written ? "Adopted" : "Nothing to adopt in"
+        Terminal.line("\(verb) \(report.store)")
+        Terminal.line("  Core Data model version '\(report.modelVersion)' → Molt version \(report.adoptedAtVersion)")
+        for step in report.steps { Terminal.line("  then \(step)") }
+        if let comparison = report.comparison {
+            Terminal.line("Compared with the original before committing:")
+            for line in comparison {
+                Terminal.line(
+                    "  \(line.entity): \(line.original) original, \(line.adopted) adopted, \(line.valuesAndLinksEqual ? "values and links equal" : "VALUES OR LINKS DIFFER")"
+                )
+            }
+        }
+        for line in report.leftOut ?? [] { Terminal.line("  left out: \(line)") }
+        if let backup = report.backup { Terminal.line("The original's files are kept in \(backup)") }
+    }
+}

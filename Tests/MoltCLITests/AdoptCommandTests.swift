@@ -1,0 +1,88 @@
+import Foundation
+import Molt
+import Testing
+
+/// `molt adopt` on a real Core Data store (`../shared/foreign-stores/wibosco-progressive`), with the snapshots
+/// `molt convert-model` writes for its model: dry run, rehearsal, adoption in place, and a second run.
+@Suite(
+    "molt adopt",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: WiboscoStores.folder.path),
+        "../shared/foreign-stores is absent beside the package"))
+struct AdoptCommandTests {
+    static let folder = WiboscoStores.folder
+    static let model = folder.appendingPathComponent("model/CoreDataMigration_Example.xcdatamodeld").path
+
+    /// A writable copy of the version-3 store and the model's snapshots, in a temporary folder.
+    private func prepare(_ dir: TemporaryDirectory) throws -> (store: String, snapshots: String) {
+        let store = dir.url.appendingPathComponent("Posts.sqlite")
+        try FileManager.default.copyItem(
+            at: Self.folder.appendingPathComponent("CoreDataMigration_Example_3.sqlite"), to: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        let snapshots = dir.url.appendingPathComponent("snapshots").path
+        let converted = try Molt.run(["convert-model", Self.model, "--out", snapshots, "--approximate", "all"])
+        try #require(converted.status == 0, "\(converted)")
+        return (store.path, snapshots)
+    }
+
+    @Test("--dry-run and --rehearse name the model version and the steps and leave the store as it was")
+    func dryRunAndRehearsal() throws {
+        let dir = TemporaryDirectory()
+        let (store, snapshots) = try prepare(dir)
+        let before = FileManager.default.contents(atPath: store)
+        let dry = try Molt.run(["adopt", store, "--model", Self.model, "--to", snapshots, "--dry-run"])
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stdout.contains("'CoreDataMigration_Example 3' → Molt version 3"))
+        #expect(dry.stdout.contains("3 → 4 (inferred)"))
+        let rehearsal = try Molt.run(["adopt", store, "--model", Self.model, "--to", snapshots, "--rehearse", "--json"])
+        #expect(rehearsal.status == 0, "\(rehearsal)")
+        let report = try JSONSerialization.jsonObject(with: Data(rehearsal.stdout.utf8)) as? [String: Any]
+        let lines = report?["comparison"] as? [[String: Any]] ?? []
+        #expect(lines.map { $0["adopted"] as? Int } == [7995, 7995])
+        #expect(lines.allSatisfy { $0["valuesAndLinksEqual"] as? Bool == true })
+        #expect(report?["written"] as? Bool == false)
+        #expect(FileManager.default.contents(atPath: store) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["Posts.sqlite", "snapshots"])
+    }
+
+    @Test(
+        "An adoption in place reaches the target, keeps the original, and shows in molt info; a second run does nothing"
+    )
+    func adoptsInPlace() throws {
+        let dir = TemporaryDirectory()
+        let (store, snapshots) = try prepare(dir)
+        let before = FileManager.default.contents(atPath: store)
+        let run = try Molt.run(["adopt", store, "--model", Self.model, "--to", snapshots])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Color: 7995 original, 7995 adopted, values and links equal"))
+        #expect(FileManager.default.contents(atPath: store + ".adoption-backup/Posts.sqlite") == before)
+        #expect(try Store.version(at: URL(fileURLWithPath: store)) == 4)
+        let info = try Molt.run(["info", store])
+        #expect(info.stdout.contains("Adopted:     from Core Data (CoreDataMigration_Example 3"))
+        let again = try Molt.run(["adopt", store, "--model", Self.model, "--to", snapshots])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("nothing to adopt"))
+    }
+
+    @Test("A model without the store's version is refused with exit 3, naming the difference; nothing is written")
+    func refusesWrongModel() throws {
+        let dir = TemporaryDirectory()
+        let (store, snapshots) = try prepare(dir)
+        let before = FileManager.default.contents(atPath: store)
+        let first = Self.model + "/CoreDataMigration_Example.xcdatamodel"
+        let run = try Molt.run(["adopt", store, "--model", first, "--to", snapshots])
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stderr.contains("No version of the Core Data model"))
+        #expect(FileManager.default.contents(atPath: store) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["Posts.sqlite", "snapshots"])
+    }
+}
+
+/// `../shared/foreign-stores/wibosco-progressive` beside the package.
+enum WiboscoStores {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/foreign-stores/wibosco-progressive")
+}
