@@ -86,7 +86,8 @@ let package = Package(
         ),
         .executableTarget(name: "molt", dependencies: ["MoltCLI"]),
         // A child process for crash and concurrency tests: migrates a store, or is killed while it does.
-        .executableTarget(name: "molt-test-worker", dependencies: ["Molt", "MoltPostgres"], path: "Tests/Worker"),
+        .executableTarget(
+            name: "molt-test-worker", dependencies: ["Molt", "MoltAdoption", "MoltPostgres"], path: "Tests/Worker"),
         .testTarget(
             name: "MoltTests",
             dependencies: [

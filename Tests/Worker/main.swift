@@ -1,11 +1,14 @@
 import Foundation
 import Molt
+import MoltAdoption
 import MoltPostgres
 
 // A child process for MoltTests' crash and concurrency tests.
 //
-//     molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold]
+//     molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold] [--adopt-coredata MODEL]
 //
+// With `--adopt-coredata MODEL`, a Core Data store found at STORE is adopted first (MoltAdoption), with the model
+// at MODEL (an .xcdatamodeld or .xcdatamodel folder).
 // Opens (and so migrates) the store at STORE (a file, or with `postgres` a `postgres://…?schema=NAMESPACE` URL) with the schema read from SCHEMA.json (a `snapshotJSON()`), then
 // prints "opened VERSION" and exits 0. While a migration runs it prints "migrating" when the first progress
 // report comes, so that a test can kill it mid-migration. With `--hold` it also prints "holding" when the
@@ -27,6 +30,9 @@ guard arguments.count >= 4, arguments[0] == "open" else {
     fail("molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold]")
 }
 let holds = arguments.dropFirst(4).contains("--hold")
+let adoptedModel = arguments.firstIndex(of: "--adopt-coredata").flatMap {
+    arguments.indices.contains($0 + 1) ? URL(fileURLWithPath: arguments[$0 + 1]) : nil
+}
 
 do {
     let schema = try Schema(snapshotJSON: Data(contentsOf: URL(fileURLWithPath: arguments[2])))
@@ -55,6 +61,7 @@ do {
             exit(3)
         }
     }
+    if let adoptedModel { options = options.adopting(.coreData(model: adoptedModel)) }
     let store = try Store.open(at: location, schema: schema, options: options)
     let version = store.schema.version
     try store.close()
