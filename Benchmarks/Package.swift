@@ -18,6 +18,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Molt", package: "Molt"),
                 .product(name: "MoltPostgres", package: "Molt"),
+                .product(name: "MoltAdoption", package: "Molt"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // Not linked: built next to molt-benchmarks so that the CLI scenarios time the release binary.

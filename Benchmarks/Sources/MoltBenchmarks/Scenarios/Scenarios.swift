@@ -19,6 +19,7 @@ enum Scenarios {
         MigrateCLIFlat(),
         OpenWide(),
         DecimalSum(),
+        AdoptCoreData(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),
