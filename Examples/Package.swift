@@ -10,7 +10,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "molt-examples",
-            dependencies: [.product(name: "MoltMacros", package: "Molt")],
+            dependencies: [
+                .product(name: "MoltMacros", package: "Molt"), .product(name: "MoltAdoption", package: "Molt"),
+            ],
             path: "Sources/molt-examples"
         )
     ],

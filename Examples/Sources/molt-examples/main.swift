@@ -8,6 +8,7 @@ let examples: [(name: String, run: (Checker) throws -> Void)] = [
     ("core-data-notes", CoreDataNotes.run),  // seed 002
     ("realm-basics", RealmBasics.run),  // seed 003
     ("swiftdata-tastings", SwiftDataTastings.run),  // seed 004
+    ("core-data-adoption", CoreDataAdoptionExample.run),  // issue 23: adopt a Core Data store, then migrate
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())
