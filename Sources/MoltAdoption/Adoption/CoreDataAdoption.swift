@@ -67,59 +67,9 @@ public struct CoreDataAdoption: StoreAdoption {
     ///   that differs), `dataLossRefused` for data the adopted store could not hold, `corruptStore` for a damaged
     ///   store, or what the plan's migration throws; in every case the original is left as it was.
     public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {
-        if let source, source.standardizedFileURL != location.url?.standardizedFileURL {
-            return try adopt(from: source, into: location, schema: schema, options: options)
-        }
-        guard let url = location.url else {
-            throw MoltError(
-                .invalidPlan,
-                "An adoption into \(location) needs the Core Data store's file: give it with `.coreData(model:from:)`."
-            )
-        }
-        let swap = InPlaceSwap(url: url, keepsBackup: original == .keptAsBackup)
-        if !FileManager.default.fileExists(atPath: swap.folder.path), try ForeignFile.kind(at: url) != .coreData {
-            return nil
-        }
-        return try AdoptionLock.holding(for: url, workFolder: swap.folder, timeout: options.migrationWaitTimeout) {
-            try swap.recover()
-            guard try ForeignFile.kind(at: url) == .coreData else { return nil }
-            try swap.prepare()
-            do {
-                try ForeignFile.copy(url, to: swap.copy)
-                let run = CoreDataAdoptionRun(copy: swap.copy, original: url, model: model)
-                let (record, comparison) = try run.adopt(into: .file(swap.adopted))
-                try Store.open(at: swap.adopted, schema: schema, options: options).close()
-                try swap.commit()
-                return AdoptionReport(
-                    record: record, comparison: comparison, backup: original == .keptAsBackup ? swap.backup : nil)
-            } catch {
-                try? FileManager.default.removeItem(at: swap.folder)
-                throw error
-            }
-        }
-    }
-
-    /// Adopts the store at `source` into a new store at `destination`; the source is not changed.
-    private func adopt(
-        from source: URL, into destination: StoreLocation, schema: Schema, options: Store.Options
-    ) throws -> AdoptionReport? {
-        if (try? Store.inspect(at: destination, countingObjects: false)) != nil { return nil }
-        guard try ForeignFile.kind(at: source) == .coreData else {
-            throw MoltError(
-                .invalidSchema,
-                "The file at \(source.path) is not a Core Data store (no Z_METADATA and Z_PRIMARYKEY tables). Nothing was adopted. Check the path."
-            )
-        }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "molt-adoption-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let copy = work.appendingPathComponent("original-copy.sqlite")
-        try ForeignFile.copy(source, to: copy)
-        let run = CoreDataAdoptionRun(copy: copy, original: source, model: model)
-        let (record, comparison) = try run.adopt(into: destination)
-        try Store.open(at: destination, schema: schema, options: options).close()
-        return AdoptionReport(record: record, comparison: comparison, backup: nil)
+        try AdoptionFlow.adopt(
+            self, at: location, from: source, original: original == .keptAsBackup ? .keptAsBackup : .removed,
+            schema: schema, options: options)
     }
 }
 
@@ -139,6 +89,16 @@ extension CoreDataAdoption {
         let (layout, schema) = try CoreDataAdoptionRun(copy: copy, original: url, model: model).matchedVersion(
             of: store)
         return (layout.model.name, schema)
+    }
+}
+
+extension CoreDataAdoption: ForeignSource {
+    var engine: String { "Core Data" }
+
+    func adopts(_ kind: ForeignFile) -> Bool { kind == .coreData }
+
+    func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
+        try CoreDataAdoptionRun(copy: copy, original: original, model: model).prepare()
     }
 }
 

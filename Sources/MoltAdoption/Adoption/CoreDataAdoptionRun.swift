@@ -1,6 +1,5 @@
 import Foundation
 import Molt
-import MoltTooling
 
 /// One adoption of a Core Data store, from a private copy of it into a Molt store at `destination`: reads the
 /// store's description, finds the model version that wrote it, writes that version as a Molt schema, copies
@@ -46,35 +45,25 @@ struct CoreDataAdoptionRun {
         return (chosen.layout, conversion.schemas[chosen.index])
     }
 
-    /// Copies the store into a new Molt store at `destination`; returns the record and the comparison.
-    func adopt(into destination: StoreLocation) throws -> (AdoptionRecord, AdoptionComparison) {
+    /// Reads the private copy: the matched version, its schema, and the copy of its objects.
+    func prepare() throws -> PreparedAdoption {
         let store = try CoreDataStoreFile(copy: copy, originalPath: original.path)
         let (layout, schema) = try matchedVersion(of: store)
         let leftOut = Self.housekeeping(store, layout: layout)
         try Self.refuseUnknownTables(store, layout: layout, leftOut: leftOut, original: original)
         let reader = CoreDataCopy(store: store, layout: layout, values: CoreDataValues(original: original))
-        var result: (AdoptionRecord, AdoptionComparison)?
         let marks = Dictionary(
             store.entityRows.compactMap { row in
                 layout.entities.first { $0.number == row.number }.map { ($0.name, row.maxKey) }
             }, uniquingKeysWith: { first, _ in first })
-        try Store.create(at: destination, schema: schema) { objects in
-            let importer = try ObjectImporter(objects, keepingIDs: true)
-            let digests = try reader.copy(into: importer, schema: schema)
-            try importer.finish(identifierMarks: marks)
-            let skipping = Dictionary(
-                layout.entities.map { ($0.name, $0.inverseOnly.map(\.name)) }, uniquingKeysWith: { a, _ in a })
-            let comparison = try AdoptionProof.compare(objects, original: digests, skipping: skipping)
-            let record = AdoptionRecord(
-                engine: "Core Data",
-                sourceVersions: [layout.model.name] + store.versionIdentifiers.filter { !$0.isEmpty }
-                    + (store.frameworkVersion.map { ["NSPersistenceFrameworkVersion \($0)"] } ?? []),
-                source: original.path, adoptedAtVersion: schema.version,
-                objectCounts: digests.mapValues(\.count), leftOut: leftOut, adoptedAt: Date())
-            try objects.recordAdoption(record)
-            result = (record, comparison)
-        }
-        return result!
+        return PreparedAdoption(
+            schema: schema,
+            sourceVersions: [layout.model.name] + store.versionIdentifiers.filter { !$0.isEmpty }
+                + (store.frameworkVersion.map { ["NSPersistenceFrameworkVersion \($0)"] } ?? []),
+            leftOut: leftOut, identifierMarks: marks,
+            filledFromInverse: Dictionary(
+                layout.entities.map { ($0.name, $0.inverseOnly.map(\.name)) }, uniquingKeysWith: { a, _ in a }),
+            copy: { importer in try reader.copy(into: importer, schema: schema) })
     }
 
     /// Core Data's own tables, which hold no data of the app: reported, and left out.

@@ -2,8 +2,18 @@ import Foundation
 import Molt
 
 /// What the file where a Molt store should be holds, found without writing to it.
-enum ForeignFile: Equatable {
+enum ForeignFile: Equatable, CustomStringConvertible {
     case missing, molt, coreData, otherSQLite, notSQLite
+
+    var description: String {
+        switch self {
+        case .missing: "there is no file"
+        case .molt: "it is a Molt store"
+        case .coreData: "it is a Core Data store"
+        case .otherSQLite: "it is an SQLite database without Core Data's tables"
+        case .notSQLite: "it is not an SQLite database"
+        }
+    }
 
     /// Molt stamps its stores' SQLite header with this application id ("MOLT").
     private static let moltApplicationID: UInt32 = 0x4D4F_4C54

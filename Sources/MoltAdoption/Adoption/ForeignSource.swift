@@ -1,0 +1,122 @@
+import Foundation
+import Molt
+import MoltTooling
+
+/// One kind of foreign store an adoption reads (Core Data, GRDB or plain SQLite): how it is recognized, and how
+/// its private copy is read into a Molt store.
+protocol ForeignSource: Sendable {
+    /// The engine's name, as the adoption record and the messages say it.
+    var engine: String { get }
+    /// Whether a file of this kind is this source's to adopt.
+    func adopts(_ kind: ForeignFile) -> Bool
+    /// Reads the private copy `copy` of the store at `original`: the schema it is adopted at and how its objects
+    /// are copied. Throws, naming the problem and leaving the original as it was, when it cannot be adopted.
+    func prepare(copy: URL, original: URL) throws -> PreparedAdoption
+}
+
+/// A foreign store read and ready to copy.
+struct PreparedAdoption {
+    /// The Molt schema its objects are written at.
+    var schema: Schema
+    /// The source's own version names, for the record.
+    var sourceVersions: [String]
+    /// The engine's housekeeping left out, one line each.
+    var leftOut: [String]
+    /// The largest identifier each entity ever handed out.
+    var identifierMarks: [String: Int64]
+    /// Per entity, the relationships the copy does not give (filled from their inverse), left out of digests.
+    var filledFromInverse: [String: [String]]
+    /// Copies every object through the importer; returns each entity's digest of what was read.
+    var copy: (ObjectImporter) throws -> [String: AdoptionDigest]
+
+    /// Creates a store at `destination` at ``schema``, copies, proves the copy and records the adoption, in one
+    /// transaction.
+    func adopt(into destination: StoreLocation, engine: String, original: URL) throws -> AdoptionReport {
+        var result: AdoptionReport?
+        try Store.create(at: destination, schema: schema) { objects in
+            let importer = try ObjectImporter(objects, keepingIDs: true)
+            let digests = try copy(importer)
+            try importer.finish(identifierMarks: identifierMarks)
+            let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
+            let record = AdoptionRecord(
+                engine: engine, sourceVersions: sourceVersions, source: original.path,
+                adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count), leftOut: leftOut,
+                adoptedAt: Date())
+            try objects.recordAdoption(record)
+            result = AdoptionReport(record: record, comparison: comparison, backup: nil)
+        }
+        return result!
+    }
+}
+
+/// What the adoptions share: in place (a private copy read, the new store swapped in) or into another location.
+enum AdoptionFlow {
+    enum Original: Sendable { case keptAsBackup, removed }
+
+    static func adopt(
+        _ source: some ForeignSource, at location: StoreLocation, from foreign: URL?, original: Original,
+        schema: Schema, options: Store.Options
+    ) throws -> AdoptionReport? {
+        if let foreign, foreign.standardizedFileURL != location.url?.standardizedFileURL {
+            return try adopt(source, from: foreign, into: location, schema: schema, options: options)
+        }
+        guard let url = location.url else {
+            throw MoltError(
+                .invalidPlan,
+                "An adoption into \(location) needs the \(source.engine) store's file: give it with `from:`.")
+        }
+        let swap = InPlaceSwap(url: url, keepsBackup: original == .keptAsBackup)
+        if !FileManager.default.fileExists(atPath: swap.folder.path), try !source.adopts(ForeignFile.kind(at: url)) {
+            return nil
+        }
+        return try AdoptionLock.holding(for: url, workFolder: swap.folder, timeout: options.migrationWaitTimeout) {
+            try swap.recover()
+            guard try source.adopts(ForeignFile.kind(at: url)) else { return nil }
+            try swap.prepare()
+            do {
+                try ForeignFile.copy(url, to: swap.copy)
+                var report = try source.prepare(copy: swap.copy, original: url).adopt(
+                    into: .file(swap.adopted), engine: source.engine, original: url)
+                try Store.open(at: swap.adopted, schema: schema, options: options).close()
+                try swap.commit()
+                report.backup = original == .keptAsBackup ? swap.backup : nil
+                return report
+            } catch {
+                try? FileManager.default.removeItem(at: swap.folder)
+                throw error
+            }
+        }
+    }
+
+    /// Adopts the store at `foreign` into a new store at `destination`; the foreign store is not changed.
+    private static func adopt(
+        _ source: some ForeignSource, from foreign: URL, into destination: StoreLocation, schema: Schema,
+        options: Store.Options
+    ) throws -> AdoptionReport? {
+        if (try? Store.inspect(at: destination, countingObjects: false)) != nil { return nil }
+        let kind = try ForeignFile.kind(at: foreign)
+        guard source.adopts(kind) else {
+            throw MoltError(
+                .invalidSchema,
+                "The file at \(foreign.path) is not a \(source.engine) store (\(kind.description)). Nothing was adopted. Check the path."
+            )
+        }
+        return try withPrivateCopy(of: foreign) { copy in
+            let report = try source.prepare(copy: copy, original: foreign).adopt(
+                into: destination, engine: source.engine, original: foreign)
+            try Store.open(at: destination, schema: schema, options: options).close()
+            return report
+        }
+    }
+
+    /// Runs `body` with a private copy of the store at `url`, removed afterwards.
+    static func withPrivateCopy<T>(of url: URL, _ body: (URL) throws -> T) throws -> T {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "molt-adoption-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let copy = work.appendingPathComponent("original-copy.sqlite")
+        try ForeignFile.copy(url, to: copy)
+        return try body(copy)
+    }
+}
