@@ -80,6 +80,48 @@ struct AdoptCommandTests {
     }
 }
 
+/// `molt adopt --from sqlite` on a database that GRDB's or FMDB's users have: plain tables, `user_version`.
+@Suite("molt adopt --from sqlite")
+struct AdoptSQLiteCommandTests {
+    @Test("A database read as a schema snapshot, with a mapping file, adopted in place; a bad row is refused")
+    func adoptsDatabase() throws {
+        let dir = TemporaryDirectory()
+        let database = dir.file("app.db").path
+        let sql = """
+            PRAGMA user_version = 2;
+            CREATE TABLE folder (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT NOT NULL, folder_ref INTEGER REFERENCES folder(id));
+            INSERT INTO folder VALUES (3, 'Inbox');
+            INSERT INTO note VALUES (10, 'Hello', 3), (11, 'Loose', NULL);
+            """
+        let created = try Molt.run(["-c", "sqlite3 \"$0\" \"$1\"", database, sql], shell: true)
+        try #require(created.status == 0, "\(created)")
+        let schema = Schema(version: 1) {
+            Entity("Folder") {
+                Attribute("title", .string)
+                Relationship("notes", toMany: "Note", inverse: "folder")
+            }
+            Entity("Note") {
+                Attribute("body", .string)
+                Relationship("folder", to: "Folder", inverse: "notes")
+            }
+        }
+        try schema.snapshotJSON().write(to: dir.file("1.json"))
+        try Data(#"{"tables": [{"entity": "Note", "table": "note", "columns": {"folder": "folder_ref"}}]}"#.utf8)
+            .write(to: dir.file("tables.json"))
+        let arguments = [
+            "adopt", database, "--from", "sqlite", "--schema", dir.file("1.json").path, "--tables",
+            dir.file("tables.json").path, "--to", dir.file("1.json").path,
+        ]
+        let run = try Molt.run(arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Note: 2 original, 2 adopted, values and links equal"))
+        let info = try Store.inspect(at: URL(fileURLWithPath: database))
+        #expect(info.adoption?.sourceVersions == ["user_version 2"])
+        #expect(info.objectCounts == ["Folder": 1, "Note": 2])
+    }
+}
+
 /// `../shared/foreign-stores/wibosco-progressive` beside the package.
 enum WiboscoStores {
     static let folder = URL(fileURLWithPath: #filePath)

@@ -31,12 +31,7 @@ import Molt
 /// during step 5 is finished by the next opening. Other threads and processes opening the store wait.
 public struct CoreDataAdoption: StoreAdoption {
     /// What becomes of the original's files once the adopted store is in place.
-    public enum Original: Sendable {
-        /// Kept in a folder beside the store, `<name>.adoption-backup/`, as Core Data left them.
-        case keptAsBackup
-        /// Removed.
-        case removed
-    }
+    public typealias Original = AdoptedOriginal
 
     /// The app's Core Data model: an `.xcdatamodeld` folder (every version) or one `.xcdatamodel`.
     public var model: URL
@@ -68,8 +63,7 @@ public struct CoreDataAdoption: StoreAdoption {
     ///   store, or what the plan's migration throws; in every case the original is left as it was.
     public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {
         try AdoptionFlow.adopt(
-            self, at: location, from: source, original: original == .keptAsBackup ? .keptAsBackup : .removed,
-            schema: schema, options: options)
+            self, at: location, from: source, original: original, schema: schema, options: options)
     }
 }
 

@@ -20,6 +20,8 @@ struct PreparedAdoption {
     var schema: Schema
     /// The source's own version names, for the record.
     var sourceVersions: [String]
+    /// The engine that wrote it, when the source tells it more precisely than its kind (GRDB for SQLite).
+    var engine: String? = nil
     /// The engine's housekeeping left out, one line each.
     var leftOut: [String]
     /// The largest identifier each entity ever handed out.
@@ -39,7 +41,7 @@ struct PreparedAdoption {
             try importer.finish(identifierMarks: identifierMarks)
             let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
             let record = AdoptionRecord(
-                engine: engine, sourceVersions: sourceVersions, source: original.path,
+                engine: self.engine ?? engine, sourceVersions: sourceVersions, source: original.path,
                 adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count), leftOut: leftOut,
                 adoptedAt: Date())
             try objects.recordAdoption(record)
@@ -51,10 +53,8 @@ struct PreparedAdoption {
 
 /// What the adoptions share: in place (a private copy read, the new store swapped in) or into another location.
 enum AdoptionFlow {
-    enum Original: Sendable { case keptAsBackup, removed }
-
     static func adopt(
-        _ source: some ForeignSource, at location: StoreLocation, from foreign: URL?, original: Original,
+        _ source: some ForeignSource, at location: StoreLocation, from foreign: URL?, original: AdoptedOriginal,
         schema: Schema, options: Store.Options
     ) throws -> AdoptionReport? {
         if let foreign, foreign.standardizedFileURL != location.url?.standardizedFileURL {

@@ -8,7 +8,8 @@ import MoltAdoption
 struct AdoptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
-        abstract: "Turn a Core Data or SwiftData store into a Molt store, proven object by object, then migrate it.",
+        abstract:
+            "Turn a Core Data, SwiftData, GRDB or SQLite store into a Molt store, proven object by object, then migrate it.",
         discussion: """
             The store's own metadata and tables are matched against the versions of the Core Data model given \
             with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
@@ -18,24 +19,44 @@ struct AdoptCommand: ParsableCommand {
             Until all of it has succeeded the original is not written; then it is kept beside the store as \
             STORE.adoption-backup/ (or removed with --remove-original). With --into, the Molt store is created \
             there (a new file, or postgres://…) and the original stays where it is. --dry-run prints what would be \
-            done; --rehearse does it on a copy and reports, leaving everything as it was.
+            done; --rehearse does it on a copy and reports, leaving everything as it was. A GRDB, FMDB or plain \
+            SQLite database (--from sqlite) is read as the schema given with --schema, its tables and columns \
+            matched by name or by the mapping file given with --tables; every row is checked before anything is \
+            written, and GRDB's grdb_migrations or PRAGMA user_version goes into the adoption record.
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
-        case coredata
+        case coredata, sqlite
     }
 
-    @Argument(help: ArgumentHelp("The Core Data or SwiftData store (SQLite).", valueName: "store"))
+    @Argument(help: ArgumentHelp("The Core Data, SwiftData, GRDB, FMDB or plain SQLite store.", valueName: "store"))
     var store: String
 
-    @Option(name: .long, help: "The kind of store: coredata (Core Data and SwiftData).")
+    @Option(
+        name: .long,
+        help: "The kind of store: coredata (Core Data and SwiftData), or sqlite (GRDB, FMDB, plain SQLite).")
     var from: Source = .coredata
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The app's Core Data model: an .xcdatamodeld folder or an .xcdatamodel.", valueName: "model")
+        help: ArgumentHelp(
+            "With --from coredata: the app's Core Data model, an .xcdatamodeld folder or an .xcdatamodel.",
+            valueName: "model"))
+    var model: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --from sqlite: the Molt schema snapshot the database's tables are read as.", valueName: "schema.json")
     )
-    var model: String
+    var schema: String?
+
+    @Option(
+        name: .customLong("tables"),
+        help: ArgumentHelp(
+            "With --from sqlite: the mapping of tables to entities (JSON); what it leaves out is matched by name.",
+            valueName: "mapping.json"))
+    var tables: String?
 
     @OptionGroup var target: TargetSchemaOptions
 
@@ -78,6 +99,15 @@ struct AdoptCommand: ParsableCommand {
 
     func validate() throws {
         if dryRun && rehearse { throw ValidationError("--dry-run and --rehearse exclude each other.") }
+        switch from {
+        case .coredata where model == nil: throw ValidationError("--from coredata needs --model (the .xcdatamodeld).")
+        case .sqlite where schema == nil:
+            throw ValidationError("--from sqlite needs --schema (the Molt schema the tables are read as).")
+        case .coredata where schema != nil || tables != nil:
+            throw ValidationError(
+                "--schema and --tables are for --from sqlite; a Core Data store is read with --model.")
+        default: break
+        }
         if into != nil && removeOriginal {
             throw ValidationError("--remove-original is for an adoption in place; with --into the original stays.")
         }
@@ -96,9 +126,7 @@ struct AdoptCommand: ParsableCommand {
             )
             return
         }
-        let adoption = CoreDataAdoption(
-            model: Files.url(model), from: into == nil ? nil : storeURL,
-            original: removeOriginal ? .removed : .keptAsBackup)
+        let adoption = try self.adoption(storeURL)
         let (versionName, adopted) = try adoption.matchedVersion(of: storeURL)
         let goal = try MigrationTarget(target, mapping: try MappingOptions.parse([]))
         var options = Store.Options()
@@ -129,9 +157,29 @@ struct AdoptCommand: ParsableCommand {
         print(report)
     }
 
+    /// The adoption the options describe.
+    private func adoption(_ storeURL: URL) throws -> any CommandAdoption {
+        let foreign = into == nil ? nil : storeURL
+        let original: AdoptedOriginal = removeOriginal ? .removed : .keptAsBackup
+        switch from {
+        case .coredata:
+            return CoreDataAdoption(model: Files.url(model ?? ""), from: foreign, original: original)
+        case .sqlite:
+            let mapping = try tables.map { path in
+                guard let data = FileManager.default.contents(atPath: Files.url(path).path) else {
+                    throw CLIFailure(.badInput, "There is no mapping file at \(path). Check the path.")
+                }
+                return try SQLiteMapping(json: data)
+            }
+            return SQLiteAdoption(
+                try Files.schema(at: schema ?? ""), mapping: mapping ?? SQLiteMapping(), from: foreign,
+                original: original)
+        }
+    }
+
     /// Adopts a copy of the store's files in a temporary folder, and removes it.
     private func rehearsal(
-        _ adoption: CoreDataAdoption, _ storeURL: URL, _ schema: Schema, _ options: Store.Options
+        _ adoption: any CommandAdoption, _ storeURL: URL, _ schema: Schema, _ options: Store.Options
     ) throws -> AdoptionReport? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-rehearse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -145,8 +193,7 @@ struct AdoptCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: support.path) {
             try FileManager.default.copyItem(at: support, to: folder.appendingPathComponent(".\(stem)_SUPPORT"))
         }
-        let inPlace = CoreDataAdoption(model: adoption.model, original: .removed)
-        return try inPlace.adopt(at: .file(copy), schema: schema, options: options)
+        return try adoption.inPlace(removingOriginal: true).adopt(at: .file(copy), schema: schema, options: options)
     }
 
     private func print(_ report: Report) {
@@ -155,7 +202,8 @@ struct AdoptCommand: ParsableCommand {
             ? "Would adopt"
             : rehearse ? "Rehearsed the adoption of" : report.written ? "Adopted" : "Nothing to adopt in"
         Terminal.line("\(verb) \(report.store)")
-        Terminal.line("  Core Data model version '\(report.modelVersion)' → Molt version \(report.adoptedAtVersion)")
+        let source = from == .coredata ? "Core Data model version '\(report.modelVersion)'" : report.modelVersion
+        Terminal.line("  \(source) → Molt version \(report.adoptedAtVersion)")
         for step in report.steps { Terminal.line("  then \(step)") }
         if let comparison = report.comparison {
             Terminal.line("Compared with the original before committing:")
@@ -167,5 +215,30 @@ struct AdoptCommand: ParsableCommand {
         }
         for line in report.leftOut ?? [] { Terminal.line("  left out: \(line)") }
         if let backup = report.backup { Terminal.line("The original's files are kept in \(backup)") }
+    }
+}
+
+/// What `molt adopt` needs of either adoption.
+protocol CommandAdoption: StoreAdoption {
+    /// The source's version and the Molt schema it is adopted at, without writing.
+    func matchedVersion(of url: URL) throws -> (version: String, schema: Schema)
+    /// The same adoption, in place.
+    func inPlace(removingOriginal: Bool) -> Self
+    func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport?
+}
+
+extension CoreDataAdoption: CommandAdoption {
+    func inPlace(removingOriginal: Bool) -> CoreDataAdoption {
+        CoreDataAdoption(model: model, original: removingOriginal ? .removed : .keptAsBackup)
+    }
+}
+
+extension SQLiteAdoption: CommandAdoption {
+    func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
+        ("the database's tables, read as schema version \(schema.version)", schema)
+    }
+
+    func inPlace(removingOriginal: Bool) -> SQLiteAdoption {
+        SQLiteAdoption(schema, mapping: mapping, original: removingOriginal ? .removed : .keptAsBackup)
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import Molt
+
+/// The value of a column of another app's SQLite database as a Molt attribute holds it, or a refusal naming the
+/// table, the row and the column. Dates may be seconds since 1970 (a number) or text as GRDB writes them
+/// (`2024-05-01 12:30:00.000`, UTC) or ISO 8601; UUIDs 16 bytes (GRDB) or their text; decimals text or numbers.
+enum SQLiteDatabaseValues {
+    static func value(_ stored: DatabaseValue, as attribute: Attribute, at place: String) throws -> Value {
+        func refuse(_ what: String) -> MoltError {
+            MoltError(
+                .invalidValue,
+                "\(place) holds \(what), which is not a value of '\(attribute.name)' (\(attribute.type.rawValue)). Nothing was adopted and the database was left as it was. Correct the value, or adopt the column as another type.",
+                property: attribute.name)
+        }
+        switch (stored.storage, attribute.type) {
+        case (.null, _): return .null
+        case (.int64(let v), .int), (.int64(let v), .int16), (.int64(let v), .int32): return .int(v)
+        case (.double(let v), .int), (.double(let v), .int16), (.double(let v), .int32):
+            guard let integer = Int64(exactly: v) else { throw refuse("the real \(v)") }
+            return .int(integer)
+        case (.int64(let v), .double), (.int64(let v), .float):
+            guard let real = Double(exactly: v) else { throw refuse("the integer \(v)") }
+            return .double(real)
+        case (.double(let v), .double), (.double(let v), .float): return .double(v)
+        case (.int64(let v), .bool):
+            guard v == 0 || v == 1 else { throw refuse("the integer \(v)") }
+            return .bool(v == 1)
+        case (.string(let v), .string): return .string(v)
+        case (.blob(let v), .data): return .data(v)
+        case (.int64(let v), .date): return .date(Date(timeIntervalSince1970: Double(v)))
+        case (.double(let v), .date): return .date(Date(timeIntervalSince1970: v))
+        case (.string(let v), .date):
+            guard let date = date(v) else { throw refuse("the text '\(v)'") }
+            return .date(date)
+        case (.blob(let v), .uuid):
+            guard v.count == 16 else { throw refuse("\(v.count) bytes") }
+            return .uuid(v.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case (.string(let v), .uuid):
+            guard let uuid = UUID(uuidString: v) else { throw refuse("the text '\(v)'") }
+            return .uuid(uuid)
+        case (.string(let v), .decimal):
+            guard let decimal = DecimalText.decimal(fromText: v) else { throw refuse("the text '\(v)'") }
+            return .decimal(decimal)
+        case (.int64(let v), .decimal): return .decimal(Decimal(v))
+        case (.double(let v), .decimal):
+            guard v.isFinite, let decimal = Decimal(string: "\(v)", locale: Locale(identifier: "en_US_POSIX")) else {
+                throw refuse("the real \(v)")
+            }
+            return .decimal(decimal)
+        case (.int64(let v), _): throw refuse("the integer \(v)")
+        case (.double(let v), _): throw refuse("the real \(v)")
+        case (.string(let v), _): throw refuse("the text '\(v.prefix(40))'")
+        case (.blob(let v), _): throw refuse("\(v.count) bytes")
+        }
+    }
+
+    /// A date written as text: GRDB's `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC), or ISO 8601.
+    private static func date(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        for format in [
+            "yyyy-MM-dd HH:mm:ss.SSS", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX",
+            "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd",
+        ] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}
