@@ -39,7 +39,7 @@ struct BadInputTests {
                     "The file at \(url.path) is empty: it is not a Molt store. Choose another path; nothing was written."
             case .plainSQLite:
                 return
-                    "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path, or import its data with `molt import`; nothing was written."
+                    "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path; if Core Data, SwiftData, GRDB or another app wrote it, adopt it (`molt adopt`, or `Store.Options.adopting(_:)` with MoltAdoption); nothing was written."
             case .truncated, .scrambled:
                 return
                     "The file at \(url.path) is not a readable Molt store: database disk image is malformed. It is damaged or is not a database; restore it from a backup or choose another path. Nothing was written."

@@ -160,7 +160,7 @@ struct OpeningRulesTests {
         )
         let bytes = FileState(url)
         let message =
-            "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path, or import its data with `molt import`; nothing was written."
+            "The file at \(url.path) is an SQLite database but not a Molt store (it has no _molt_metadata table). Choose another path; if Core Data, SwiftData, GRDB or another app wrote it, adopt it (`molt adopt`, or `Store.Options.adopting(_:)` with MoltAdoption); nothing was written."
         for attempt in [
             { _ = try Store.open(at: url, schema: Library.v0(), options: kind.options) },
             { _ = try Store.version(at: url) },

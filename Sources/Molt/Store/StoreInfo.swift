@@ -93,7 +93,7 @@ extension Store {
             .notAMoltStore,
             location.url == nil
                 ? "The database at \(location) is not a Molt store (it has no \(StoreMetadata.table) table). Choose another database or schema, or import its data with `molt import`; nothing was written."
-                : "The file at \(location) is an SQLite database but not a Molt store (it has no \(StoreMetadata.table) table). Choose another path, or import its data with `molt import`; nothing was written."
+                : "The file at \(location) is an SQLite database but not a Molt store (it has no \(StoreMetadata.table) table). Choose another path; if Core Data, SwiftData, GRDB or another app wrote it, adopt it (`molt adopt`, or `Store.Options.adopting(_:)` with MoltAdoption); nothing was written."
         )
     }
 
