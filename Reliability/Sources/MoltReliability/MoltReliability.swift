@@ -10,7 +10,7 @@ import Foundation
 struct MoltReliability: ParsableCommand {
     static let kinds: [any CampaignKind] = [
         SigkillKind(), ConcurrentMigratorsKind(), ReadersDuringMigrationKind(), DamagedStoreKind(), DamagedInputKind(),
-        DiskFullKind(), RerunKind(),
+        DiskFullKind(), RerunKind(), AdoptionKind(),
     ]
 
     static let configuration = CommandConfiguration(

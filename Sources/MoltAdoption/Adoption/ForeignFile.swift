@@ -37,9 +37,21 @@ enum ForeignFile: Equatable, CustomStringConvertible {
 
     /// A consistent copy of the SQLite database at `url` (with what its `-wal` holds) at `copy`, made through
     /// a read-only connection with SQLite's backup: nothing of the original is written.
+    ///
+    /// - Throws: ``MoltError/Code/corruptStore`` for a store whose pages SQLite's `quick_check` finds damaged:
+    ///   a damaged store is refused rather than adopted, as a damaged Molt store is refused rather than migrated.
     static func copy(_ url: URL, to copy: URL) throws {
         let connection = try ReadOnlySQLite(url)
         defer { connection.close() }
         try connection.backup(to: copy)
+        let checked = try ReadOnlySQLite(copy)
+        defer { checked.close() }
+        let problems = try checked.pageProblems()
+        guard problems.isEmpty else {
+            throw MoltError(
+                .corruptStore,
+                "The store at \(url.path) is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))), so it was not adopted; it was left as it was. Restore it from a backup, or let its own engine repair it first."
+            )
+        }
     }
 }

@@ -32,6 +32,24 @@ final class ReadOnlySQLite {
         }
     }
 
+    /// SQLite's `quick_check` of every page: the problems found, empty for a sound file.
+    func pageProblems() throws -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "PRAGMA quick_check(5)", -1, &statement, nil) == SQLITE_OK else {
+            throw failure("check its pages")
+        }
+        defer { sqlite3_finalize(statement) }
+        var problems: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            // One problem may span lines, under a "*** in database main ***" heading: one line each, no heading.
+            for line in String(cString: sqlite3_column_text(statement, 0)).split(separator: "\n")
+            where line != "ok" && !line.hasPrefix("***") {
+                problems.append(line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return problems
+    }
+
     /// The names of the file's tables; throws for a file that is not a database.
     func tableNames() throws -> Set<String> {
         var statement: OpaquePointer?
@@ -64,9 +82,12 @@ final class ReadOnlySQLite {
         }
         let code = sqlite3_backup_step(backup, -1)
         sqlite3_backup_finish(backup)
+        // A write the disk (or the process's file size limit) refused is the copy's, not the store's, fault.
+        let written = sqlite3_extended_errcode(target)
+        let diskFull = code == SQLITE_FULL || written & 0xFF == SQLITE_FULL || written & 0xFF == SQLITE_IOERR
         switch code {
         case SQLITE_DONE: return
-        case SQLITE_FULL:
+        case _ where diskFull:
             throw MoltError(
                 .diskFull,
                 "There is no room on the disk for a private copy of the store at \(url.path), which adoption reads from. Nothing was adopted and the store was left as it was. Free some space and open it again."

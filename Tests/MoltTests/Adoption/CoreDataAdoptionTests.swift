@@ -134,6 +134,24 @@ struct CoreDataAdoptionTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("Posts.sqlite.adoption-backup").path))
     }
 
+    @Test("A damaged store (zeros over a page) is refused as damaged; nothing is written")
+    func refusesDamagedStore() throws {
+        let directory = TemporaryDirectory()
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_3.sqlite", to: directory, as: "Posts.sqlite")
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange(4096..<8192, with: Data(count: 4096))
+        try bytes.write(to: url)
+        let v4 = try ForeignStores.schema(model: Self.model, version: 4)
+        let error = try #require(throws: MoltError.self) {
+            try Store.open(at: url, schema: v4, options: Self.options())
+        }
+        #expect(error.code == .corruptStore)
+        #expect(error.message.contains("is damaged (quick_check: "))
+        #expect(try Data(contentsOf: url) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["Posts.sqlite"])
+    }
+
     @Test("A failing plan walk after the copy leaves the original as it was")
     func refusalAfterCopyKeepsOriginal() throws {
         let directory = TemporaryDirectory()
