@@ -10,7 +10,7 @@ import MoltTesting
 struct HelpSnapshotTests {
     static let commands = [
         "", "demo", "info", "schema", "diff", "plan", "migrate", "rehearse", "export", "import", "check", "recover",
-        "convert-model",
+        "convert-model", "adopt",
     ]
 
     @Test("molt help matches its snapshot", arguments: commands)
