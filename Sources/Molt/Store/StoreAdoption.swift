@@ -39,7 +39,7 @@ extension Store.Options {
     }
 }
 
-/// Where an adopted store came from: recorded once, by the adoption, and shown by ``Store/inspect(at:countingObjects:)``
+/// Where an adopted store came from: recorded once, by the adoption, and shown by ``Store/inspect(at:countingObjects:)-(URL,_)``
 /// and `molt info`.
 public struct AdoptionRecord: Hashable, Sendable, Codable {
     /// The engine that wrote the original: `Core Data`, `GRDB`, `SQLite`.

@@ -30,7 +30,7 @@ public struct AdoptionComparison: Sendable, CustomStringConvertible {
 enum AdoptionProof {
     /// Reads back every object the copy wrote and compares it with what was read from the original.
     ///
-    /// - Throws: ``MoltError/Code/validationFailed`` naming the first entity that differs: the adoption then
+    /// - Throws: `MoltError/Code/validationFailed` naming the first entity that differs: the adoption then
     ///   rolls back and the original is left as it was.
     static func compare(
         _ objects: Objects, original: [String: AdoptionDigest], skipping: [String: [String]]

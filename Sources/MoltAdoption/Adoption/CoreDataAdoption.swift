@@ -38,7 +38,7 @@ public struct CoreDataAdoption: StoreAdoption {
     /// The Core Data store, when it is not where the Molt store will be (adopting into a new file, or into
     /// PostgreSQL); nil to adopt in place.
     public var source: URL?
-    /// What becomes of the original. Defaults to ``Original/keptAsBackup``.
+    /// What becomes of the original. Defaults to ``AdoptedOriginal/keptAsBackup``.
     public var original: Original
 
     /// - Parameters:
@@ -58,7 +58,7 @@ public struct CoreDataAdoption: StoreAdoption {
     /// Adopts the Core Data store, when there is one to adopt, and reports what was done.
     ///
     /// - Returns: The report, or nil when there was nothing to adopt (a Molt store already, or no store).
-    /// - Throws: ``MoltError``: `invalidSchema` when no model version describes the store (naming the entity
+    /// - Throws: `MoltError`: `invalidSchema` when no model version describes the store (naming the entity
     ///   that differs), `dataLossRefused` for data the adopted store could not hold, `corruptStore` for a damaged
     ///   store, or what the plan's migration throws; in every case the original is left as it was.
     public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {

@@ -38,7 +38,7 @@ enum ForeignFile: Equatable, CustomStringConvertible {
     /// A consistent copy of the SQLite database at `url` (with what its `-wal` holds) at `copy`, made through
     /// a read-only connection with SQLite's backup: nothing of the original is written.
     ///
-    /// - Throws: ``MoltError/Code/corruptStore`` for a store whose pages SQLite's `quick_check` finds damaged:
+    /// - Throws: `MoltError/Code/corruptStore` for a store whose pages SQLite's `quick_check` finds damaged:
     ///   a damaged store is refused rather than adopted, as a damaged Molt store is refused rather than migrated.
     static func copy(_ url: URL, to copy: URL) throws {
         let connection = try ReadOnlySQLite(url)

@@ -49,7 +49,7 @@ public struct SQLiteAdoption: StoreAdoption {
     /// Adopts the database, when there is one to adopt, and reports what was done.
     ///
     /// - Returns: The report, or nil when there was nothing to adopt (a Molt store already, or no file).
-    /// - Throws: ``MoltError`` naming the table, row and column of a value that does not fit, or what the plan's
+    /// - Throws: `MoltError` naming the table, row and column of a value that does not fit, or what the plan's
     ///   migration throws; the database is left as it was.
     public func adopt(
         at location: StoreLocation, schema target: Schema, options: Store.Options

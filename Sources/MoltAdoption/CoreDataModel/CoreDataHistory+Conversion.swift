@@ -50,7 +50,7 @@ extension CoreDataHistory {
     /// Writes every version as a Molt schema, resolving each version's renames against the one before.
     ///
     /// - Parameter accepted: The kinds of approximation the user accepted with `--approximate`.
-    /// - Throws: ``MoltError`` (`failure`) listing every construct that needs an approximation not accepted, each
+    /// - Throws: `MoltError` (`failure`) listing every construct that needs an approximation not accepted, each
     ///   with the versions it is in and the `--approximate` value that accepts it; the errors of
     ///   ``CoreDataModel/conversion(version:previous:)``.
     package func conversion(accepting accepted: AcceptedApproximations) throws -> CoreDataHistoryConversion {

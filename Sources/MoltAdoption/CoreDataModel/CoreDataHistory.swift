@@ -15,7 +15,7 @@ package struct CoreDataHistory {
     /// Reads the model at `url`: an `.xcdatamodeld` folder (every version), an `.xcdatamodel` folder (one
     /// version), or a `contents` file.
     ///
-    /// - Throws: ``MoltError`` (`invalidSchema`) when the path is none of these, a version cannot be read, or the
+    /// - Throws: `MoltError` (`invalidSchema`) when the path is none of these, a version cannot be read, or the
     ///   current version is not the last in name order.
     package init(at url: URL) throws {
         var isDirectory: ObjCBool = false
@@ -63,7 +63,7 @@ package struct CoreDataHistory {
     /// Orders version names by the dotted number at their end (`Model 9` < `Model 10`, `x2.24` < `x2.24.1` <
     /// `x2.25`), the name without a number first.
     ///
-    /// - Throws: ``MoltError`` when the names do not share one stem (`Model 3` and `Other 4`) or two have the same
+    /// - Throws: `MoltError` when the names do not share one stem (`Model 3` and `Other 4`) or two have the same
     ///   number.
     package static func order(_ names: [String]) throws -> [String] {
         let parsed = names.map { name -> (name: String, stem: String, number: [Int]) in

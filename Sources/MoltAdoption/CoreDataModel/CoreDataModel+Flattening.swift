@@ -4,7 +4,7 @@ extension CoreDataModel {
     /// The model with every sub-entity holding its ancestors' properties before its own (root first), as Core
     /// Data's sub-entities hold them; `parent` and `isAbstract` are kept so that the conversion can report them.
     ///
-    /// - Throws: ``MoltError`` when a parent entity is missing or the hierarchy loops.
+    /// - Throws: `MoltError` when a parent entity is missing or the hierarchy loops.
     package func flattened() throws -> CoreDataModel {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         func ancestors(of entity: CoreDataEntity) throws -> [CoreDataEntity] {

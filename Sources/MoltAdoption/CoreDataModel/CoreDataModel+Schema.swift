@@ -25,7 +25,7 @@ extension CoreDataModel {
     ///   - previous: The Core Data version shipped before this one, to resolve renames and to declare what this
     ///     version removes (Core Data drops it; the snapshot's `deletions` say so); nil for the first.
     ///     Without it, a renaming identifier that differs from the name becomes the `originalName` as written.
-    /// - Throws: ``MoltError`` for a type or a default the converter cannot read, and for a schema Molt refuses.
+    /// - Throws: `MoltError` for a type or a default the converter cannot read, and for a schema Molt refuses.
     package func conversion(version: Int, previous: CoreDataModel?) throws -> CoreDataConversion {
         let flat = try flattened()
         var approximations: [CoreDataApproximation] = []

@@ -11,7 +11,7 @@ extension CoreDataModel {
     /// - Parameters:
     ///   - data: The bytes of `contents`.
     ///   - name: The version's name, used in messages.
-    /// - Throws: ``MoltError`` (`invalidSchema`) when the XML is malformed, is not a Core Data model, or
+    /// - Throws: `MoltError` (`invalidSchema`) when the XML is malformed, is not a Core Data model, or
     ///   holds an element or a value this reader does not know; the message names the entity and property.
     package init(contentsXML data: Data, name: String) throws {
         let reader = CoreDataModelReader(versionName: name)

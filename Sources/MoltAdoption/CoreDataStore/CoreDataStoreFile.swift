@@ -33,7 +33,7 @@ package struct CoreDataStoreFile {
 
     /// Reads the store's description from `copy`, a private copy of the store at `originalPath`.
     ///
-    /// - Throws: ``MoltError`` (`notAMoltStore` is never thrown here): `corruptStore` for a file that is not an
+    /// - Throws: `MoltError` (`notAMoltStore` is never thrown here): `corruptStore` for a file that is not an
     ///   SQLite database, `invalidSchema` for a database that is not a Core Data store (no `Z_METADATA`), with
     ///   the fix.
     package init(copy: URL, originalPath: String) throws {

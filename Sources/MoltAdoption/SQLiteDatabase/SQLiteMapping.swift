@@ -76,7 +76,7 @@ public struct SQLiteMapping: Hashable, Sendable, Codable {
 
     /// Reads a mapping file.
     ///
-    /// - Throws: ``MoltError/Code/invalidSchema`` naming what the file lacks.
+    /// - Throws: `MoltError/Code/invalidSchema` naming what the file lacks.
     public init(json: Data) throws {
         do {
             self = try JSONDecoder().decode(SQLiteMapping.self, from: json)
@@ -91,7 +91,7 @@ public struct SQLiteMapping: Hashable, Sendable, Codable {
     /// This mapping completed for `schema` by name over `tables` (each table's columns): an entity it does not
     /// list gets the table of its name, a property it does not map the column of its name.
     ///
-    /// - Throws: ``MoltError/Code/invalidSchema`` naming an entity or property without a table or column.
+    /// - Throws: `MoltError/Code/invalidSchema` naming an entity or property without a table or column.
     public func inferred(for schema: Schema, tables: [String: [String]]) throws -> SQLiteMapping {
         var result = self
         for entity in schema.entities where !result.tables.contains(where: { $0.entity == entity.name }) {
