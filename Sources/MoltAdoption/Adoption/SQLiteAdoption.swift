@@ -73,9 +73,8 @@ extension SQLiteAdoption: ForeignSource {
         return PreparedAdoption(
             schema: schema, sourceVersions: versions, engine: engine, leftOut: [],
             identifierMarks: try reader.identifierMarks(),
-            // Every to-many side is the inverse of a to-one column, filled from it.
             filledFromInverse: Dictionary(
-                schema.entities.map { ($0.name, $0.relationships.filter { $0.kind == .toMany }.map(\.name)) },
+                schema.entities.map { ($0.name, SQLiteDatabaseReader.filledFromInverse($0, in: schema)) },
                 uniquingKeysWith: { first, _ in first }),
             copy: { importer in try reader.copy(into: importer) })
     }

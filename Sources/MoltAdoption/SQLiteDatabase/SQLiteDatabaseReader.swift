@@ -37,20 +37,56 @@ struct SQLiteDatabaseReader {
                 completed.tables[index].identity = try db.primaryKey(table).rowIDColumn
             }
         }
+        try queue.read { db in try Self.inferJoins(&completed, schema: schema, tables: tables, db: db) }
         self.mapping = completed
         try checkEverythingMapped()
-        for entity in schema.entities {
-            for relationship in entity.relationships where relationship.kind == .toMany {
-                let inverse = relationship.inverse.flatMap {
-                    schema.entity(named: relationship.destination)?.relationship(named: $0)
+    }
+
+    /// The relationships kept in join tables: those a to-one column does not hold.
+    static func joined(_ entity: Entity, in schema: Schema) -> [Relationship] {
+        entity.relationships.filter { relationship in
+            guard relationship.kind == .toMany else { return false }
+            let inverse = relationship.inverse.flatMap {
+                schema.entity(named: relationship.destination)?.relationship(named: $0)
+            }
+            return inverse?.kind != .toOne
+        }
+    }
+
+    /// Finds the join table of each many-to-many relationship the mapping does not give: the one table (not an
+    /// entity's) with a foreign key to the owner's table and one to the destination's.
+    private static func inferJoins(
+        _ mapping: inout SQLiteMapping, schema: Schema, tables: [String], db: Database
+    ) throws {
+        let entityTables = Set(mapping.tables.map(\.table))
+        let keys = try Dictionary(
+            uniqueKeysWithValues: tables.filter { !entityTables.contains($0) }.map { ($0, try db.foreignKeys(on: $0)) })
+        for index in mapping.tables.indices {
+            let table = mapping.tables[index]
+            guard let entity = schema.entity(named: table.entity) else { continue }
+            for relationship in joined(entity, in: schema) where table.joins[relationship.name] == nil {
+                guard let destination = mapping.tables.first(where: { $0.entity == relationship.destination }),
+                    destination.table != table.table
+                else { throw unmappedJoin(entity, relationship) }
+                let candidates = keys.compactMap { name, foreignKeys -> SQLiteMapping.Join? in
+                    guard let owner = foreignKeys.first(where: { $0.destinationTable == table.table }),
+                        let target = foreignKeys.first(where: { $0.destinationTable == destination.table }),
+                        owner.originColumns.count == 1, target.originColumns.count == 1
+                    else { return nil }
+                    return SQLiteMapping.Join(
+                        table: name, owner: owner.originColumns[0], destination: target.originColumns[0])
                 }
-                guard inverse?.kind != .toOne else { continue }
-                throw MoltError(
-                    .invalidSchema,
-                    "'\(entity.name).\(relationship.name)' is a to-many relationship without a to-one inverse: an SQLite database keeps it in a join table, which this Molt does not adopt yet. Nothing was adopted. Adopt the database without it (a stage of the next version can build it), or export and `molt import` the data.",
-                    entity: entity.name, property: relationship.name)
+                guard candidates.count == 1 else { throw unmappedJoin(entity, relationship) }
+                mapping.tables[index].joins[relationship.name] = candidates[0]
             }
         }
+    }
+
+    private static func unmappedJoin(_ entity: Entity, _ relationship: Relationship) -> MoltError {
+        MoltError(
+            .invalidSchema,
+            "No single join table of the database holds '\(entity.name).\(relationship.name)' (a table with a foreign key to each side). Nothing was adopted. Map it in the table's \"joins\": {\"\(relationship.name)\": {\"table\": …, \"owner\": …, \"destination\": …}}.",
+            entity: entity.name, property: relationship.name)
     }
 
     /// The engine that wrote the database, and its version as it records it.
@@ -68,7 +104,7 @@ struct SQLiteDatabaseReader {
     /// Refuses a table or a column that the mapping neither reads nor leaves out on purpose: adopting would leave
     /// its values behind.
     private func checkEverythingMapped() throws {
-        let read = Set(mapping.tables.map(\.table))
+        let read = Set(mapping.tables.map(\.table) + mapping.tables.flatMap { $0.joins.values.map(\.table) })
         let leftOut = Set(mapping.ignoredTables + ["sqlite_sequence", "grdb_migrations", "sqlite_stat1"])
         if let table = tableNames.subtracting(read).subtracting(leftOut).sorted().first {
             throw MoltError(
@@ -132,10 +168,17 @@ struct SQLiteDatabaseReader {
                 guard let entity = schema.entity(named: table.entity) else { continue }
                 var digest = AdoptionDigest()
                 // Filled from their to-one inverses by the importer: not read here, left out of both digests.
-                let toMany = entity.relationships.filter { $0.kind == .toMany }.map(\.name)
+                let toMany = Self.filledFromInverse(entity, in: schema)
                 let rows = try Row.fetchCursor(db, sql: try select(table, entity, db: db))
+                var walks = try Self.joined(entity, in: schema).map { relationship in
+                    try JoinWalk(try joinSelect(table, relationship, db: db), relationship: relationship.name, db: db)
+                }
                 while let row = try rows.next() {
-                    let (id, values, links) = try read(row, table, entity)
+                    var (id, values, links) = try read(row, table, entity)
+                    for index in walks.indices {
+                        let targets = try walks[index].targets(of: id)
+                        if !targets.isEmpty { links[walks[index].relationship] = targets }
+                    }
                     digest.add(id: id, values: values, links: links, of: entity, skipping: toMany)
                     try importer.insert(entity, fileID: id, values: values, links: links)
                 }
@@ -188,6 +231,31 @@ struct SQLiteDatabaseReader {
         return (id, values, links)
     }
 
+    /// The to-many relationships held by their to-one inverse's column.
+    static func filledFromInverse(_ entity: Entity, in schema: Schema) -> [String] {
+        let joined = Set(joined(entity, in: schema).map(\.name))
+        return entity.relationships.filter { $0.kind == .toMany && !joined.contains($0.name) }.map(\.name)
+    }
+
+    /// The SQL that reads a join table: owner and destination resolved to their identities (through the keys the
+    /// columns reference), then both raw, ordered by owner.
+    private func joinSelect(_ table: SQLiteMapping.Table, _ relationship: Relationship, db: Database) throws -> String {
+        let join = table.joins[relationship.name]!
+        let destination = mapping.tables.first { $0.entity == relationship.destination }!
+        let keys = try db.foreignKeys(on: join.table)
+        func resolve(_ column: String, in target: SQLiteMapping.Table) -> String {
+            let identity = (target.identity ?? "rowid").quotedDatabaseIdentifier
+            let referenced =
+                keys.first { $0.originColumns == [column] }?.destinationColumns.first?.quotedDatabaseIdentifier
+                ?? identity
+            return
+                "(SELECT t.\(identity) FROM \(target.table.quotedDatabaseIdentifier) t WHERE t.\(referenced) = j.\(column.quotedDatabaseIdentifier))"
+        }
+        let owner = resolve(join.owner, in: table), target = resolve(join.destination, in: destination)
+        return
+            "SELECT \(owner), \(target), j.\(join.owner.quotedDatabaseIdentifier), j.\(join.destination.quotedDatabaseIdentifier) FROM \(join.table.quotedDatabaseIdentifier) j ORDER BY 1, j.rowid"
+    }
+
     /// The largest identifier each table handed out (AUTOINCREMENT's `sqlite_sequence`, or its largest row).
     func identifierMarks() throws -> [String: Int64] {
         try queue.read { db in
@@ -207,5 +275,44 @@ struct SQLiteDatabaseReader {
             }
             return marks
         }
+    }
+}
+
+/// A join table's `(owner, destination)` pairs ordered by owner, walked alongside the owners' rows; a pair whose
+/// key finds no row is refused as a dangling link.
+private struct JoinWalk {
+    let cursor: RowCursor
+    let relationship: String
+    let sql: String
+    private var pending: (owner: Int64, target: Int64)?
+
+    init(_ sql: String, relationship: String, db: Database) throws {
+        self.sql = sql
+        cursor = try Row.fetchCursor(db, sql: sql)
+        self.relationship = relationship
+        pending = try next()
+    }
+
+    private func next() throws -> (owner: Int64, target: Int64)? {
+        guard let row = try cursor.next() else { return nil }
+        guard case .int64(let owner) = (row[0] as DatabaseValue).storage,
+            case .int64(let target) = (row[1] as DatabaseValue).storage
+        else {
+            throw MoltError(
+                .constraintViolation,
+                "A row of the join table of '\(relationship)' links \(row[2] as DatabaseValue) to \(row[3] as DatabaseValue), and one of them is no row: a dangling link. Nothing was adopted and the database was left as it was. Delete the row first.",
+                property: relationship)
+        }
+        return (owner, target)
+    }
+
+    /// The destinations of `owner`; owners must be asked in increasing order.
+    mutating func targets(of owner: Int64) throws -> [Int64] {
+        var result: [Int64] = []
+        while let pair = pending, pair.owner <= owner {
+            if pair.owner == owner { result.append(pair.target) }
+            pending = try next()
+        }
+        return result
     }
 }

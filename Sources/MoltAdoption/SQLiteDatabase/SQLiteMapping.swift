@@ -20,6 +20,22 @@ import Molt
 /// out is found by ``inferred(for:tables:)``: a table or column whose name is the entity's or property's (any
 /// case, or in snake_case), a to-one in `team`, `teamId` or `team_id`.
 public struct SQLiteMapping: Hashable, Sendable, Codable {
+    /// A join table that holds a many-to-many relationship: one row per link, a column that references the
+    /// owner and one that references the destination.
+    public struct Join: Hashable, Sendable, Codable {
+        public var table: String
+        /// The column that references the object that owns the relationship.
+        public var owner: String
+        /// The column that references the destination.
+        public var destination: String
+
+        public init(table: String, owner: String, destination: String) {
+            self.table = table
+            self.owner = owner
+            self.destination = destination
+        }
+    }
+
     /// One table read as one entity.
     public struct Table: Hashable, Sendable, Codable {
         /// The entity its rows become.
@@ -32,19 +48,22 @@ public struct SQLiteMapping: Hashable, Sendable, Codable {
         public var columns: [String: String]
         /// Columns deliberately left behind.
         public var ignoredColumns: [String]
+        /// The join table of each to-many relationship whose inverse is not a to-one, by relationship name.
+        public var joins: [String: Join]
 
         public init(
             entity: String, table: String, identity: String? = nil, columns: [String: String] = [:],
-            ignoredColumns: [String] = []
+            ignoredColumns: [String] = [], joins: [String: Join] = [:]
         ) {
             self.entity = entity
             self.table = table
             self.identity = identity
             self.columns = columns
             self.ignoredColumns = ignoredColumns
+            self.joins = joins
         }
 
-        enum CodingKeys: String, CodingKey { case entity, table, identity, columns, ignoredColumns }
+        enum CodingKeys: String, CodingKey { case entity, table, identity, columns, ignoredColumns, joins }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -53,6 +72,7 @@ public struct SQLiteMapping: Hashable, Sendable, Codable {
             identity = try container.decodeIfPresent(String.self, forKey: .identity)
             columns = try container.decodeIfPresent([String: String].self, forKey: .columns) ?? [:]
             ignoredColumns = try container.decodeIfPresent([String].self, forKey: .ignoredColumns) ?? []
+            joins = try container.decodeIfPresent([String: Join].self, forKey: .joins) ?? [:]
         }
     }
 

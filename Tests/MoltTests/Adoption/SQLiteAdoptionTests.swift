@@ -68,6 +68,10 @@ struct SQLiteAdoptionTests {
                     INSERT INTO notes VALUES (1, 'First', 1700000000.25, '2024-05-01 12:30:00.125',
                         '0B1E7CE4-7E0E-4B9B-9D4A-2F0E3A4C5D6E', x'00112233445566778899AABBCCDDEEFF', '12.30', 1, 7);
                     INSERT INTO notes VALUES (5, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL);
+                    CREATE TABLE tags (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE);
+                    CREATE TABLE note_tags (note_id INTEGER REFERENCES notes(id), tag_label TEXT REFERENCES tags(label));
+                    INSERT INTO tags VALUES (2, 'work'), (3, 'home'), (4, 'unused');
+                    INSERT INTO note_tags VALUES (1, 'home'), (1, 'work'), (5, 'work');
                     """)
         }
         try queue.close()
@@ -87,6 +91,11 @@ struct SQLiteAdoptionTests {
             Attribute("price", .decimal, isOptional: true)
             Attribute("pinned", .bool)
             Relationship("folder", to: "Folder", inverse: "notes")
+            Relationship("tags", toMany: "Tag", inverse: "notes")
+        }
+        Entity("Tag") {
+            Attribute("label", .string)
+            Relationship("notes", toMany: "Note", inverse: "tags")
         }
     }
 
@@ -117,6 +126,12 @@ struct SQLiteAdoptionTests {
             let empty = try #require(try objects.object("Note", id: 5))
             #expect(empty["title"] == .null && empty["pinned"] == .bool(false))
             #expect(try objects.destinations("notes", of: try #require(try objects.object("Folder", id: 9))).isEmpty)
+            // The join table's links, its text key resolved to the tags' identities, on both sides.
+            #expect(Set(try objects.destinations("tags", of: note).map(\.id)) == [2, 3])
+            #expect(try objects.destinations("tags", of: empty).map(\.id) == [2])
+            let work = try #require(try objects.object("Tag", id: 2))
+            #expect(Set(try objects.destinations("notes", of: work).map(\.id)) == [1, 5])
+            #expect(try objects.destinations("notes", of: try #require(try objects.object("Tag", id: 4))).isEmpty)
         }
     }
 
@@ -131,6 +146,7 @@ struct SQLiteAdoptionTests {
                 "notes.created_at of the row 1 holds the text 'yesterday'"
             ),
             ("PRAGMA foreign_keys = OFF; UPDATE notes SET folder_id = 99 WHERE id = 1", "folder_id"),
+            ("PRAGMA foreign_keys = OFF; INSERT INTO note_tags VALUES (1, 'gone')", "a dangling link"),
         ])
     func refuses(_ damage: (sql: String, message: String)) throws {
         let directory = TemporaryDirectory()
