@@ -91,13 +91,19 @@ package struct SchemaDDL: Sendable {
     /// does not exist yet is only checked when a row is written), so groups can be created in separate databases.
     package func createChangesByTable(_ schema: Schema) -> [[SQLSchemaChange]] {
         var groups: [[SQLSchemaChange]] = []
-        for entity in schema.entities {
-            groups.append(
-                [.createTable(table(for: entity))] + entity.storedIndexes.map { index(table: entity.name, $0) })
+        let tables = Self.rootTables(schema)
+        for entity in schema.entities where entity.parent == nil {
+            guard schema.isInHierarchy(entity.name) else {
+                groups.append(
+                    [.createTable(table(for: entity, tables: tables))]
+                        + entity.storedIndexes.map { index(table: entity.name, $0) })
+                continue
+            }
+            groups.append(hierarchyTable(root: entity, schema: schema))
         }
         for entity in schema.entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
-                groups.append(joinTable(entity: entity.name, relationship))
+                groups.append(joinTable(entity: entity.name, relationship, tables: tables))
             }
         }
         return groups
