@@ -86,12 +86,12 @@ extension Objects {
             try set(relationshipName, of: object, to: destination.map { [$0] } ?? [])
             return
         }
+        // The new destination is checked first: a refused one leaves the old link in place.
+        let target = try destination.map { try checkedID($0, for: relationship) }
         for old in try destinationIDs(entity: entity, relationship: relationship, of: id) {
             try disconnect(entity: entity, relationship: relationship, id, old)
         }
-        if let destination {
-            try connect(entity: entity, relationship: relationship, id, try checkedID(destination, for: relationship))
-        }
+        if let target { try connect(entity: entity, relationship: relationship, id, target) }
     }
 
     /// Replaces the objects of a to-many relationship (in this order for an ordered one), keeping inverses in

@@ -91,19 +91,14 @@ package struct SchemaDDL: Sendable {
     /// does not exist yet is only checked when a row is written), so groups can be created in separate databases.
     package func createChangesByTable(_ schema: Schema) -> [[SQLSchemaChange]] {
         var groups: [[SQLSchemaChange]] = []
-        let tables = Self.rootTables(schema)
-        for entity in schema.entities where entity.parent == nil {
-            guard schema.isInHierarchy(entity.name) else {
-                groups.append(
-                    [.createTable(table(for: entity, tables: tables))]
-                        + entity.storedIndexes.map { index(table: entity.name, $0) })
-                continue
-            }
-            groups.append(hierarchyTable(root: entity, schema: schema))
+        let schema = schema.storageSchema
+        for entity in schema.entities {
+            groups.append(
+                [.createTable(table(for: entity))] + entity.storedIndexes.map { index(table: entity.name, $0) })
         }
         for entity in schema.entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
-                groups.append(joinTable(entity: entity.name, relationship, tables: tables))
+                groups.append(joinTable(entity: entity.name, relationship))
             }
         }
         return groups

@@ -94,16 +94,17 @@ package struct StoreLayout: Sendable {
         for entity in schema.entities {
             var columns: [String: String] = [:]
             var joinTables: [String: String] = [:]
-            // An inherited to-many relationship keeps the join table of the entity that declares it.
             let chain = entity.parent == nil ? [entity] : [entity] + schema.ancestors(of: entity.name)
+            // A hierarchy's to-many relationships are stored as those of its root's table (their names are
+            // distinct in a hierarchy): `Root_relationship`.
+            let owner = chain.last!.name
             for declaring in chain {
                 for attribute in declaring.attributes { columns[attribute.name] = attribute.name }
                 for relationship in declaring.relationships {
                     switch relationship.kind {
                     case .toOne: columns[relationship.name] = relationship.name
                     case .toMany:
-                        joinTables[relationship.name] = joinTableName(
-                            entity: declaring.name, relationship: relationship.name)
+                        joinTables[relationship.name] = joinTableName(entity: owner, relationship: relationship.name)
                     }
                 }
             }
@@ -166,8 +167,8 @@ package struct StoreLayout: Sendable {
 
     /// Every table a schema owns: entity tables (one per hierarchy) and join tables.
     package static func tableNames(_ schema: Schema) -> [String] {
-        schema.entities.flatMap { entity in
-            (entity.parent == nil ? [entity.name] : [])
+        schema.storageSchema.entities.flatMap { entity in
+            [entity.name]
                 + entity.relationships.filter { $0.kind == .toMany }.map {
                     joinTableName(entity: entity.name, relationship: $0.name)
                 }

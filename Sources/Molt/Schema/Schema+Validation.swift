@@ -169,7 +169,9 @@ extension Schema {
         for entity in entities { tables[entity.name.lowercased()] = "an entity" }
         for entity in entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
-                let table = Entity.joinTableName(entity: entity.name, relationship: relationship.name)
+                // A hierarchy's join tables are named after its root, whose table holds the owners.
+                let owner = rootEntity(of: entity.name)?.name ?? entity.name
+                let table = Entity.joinTableName(entity: owner, relationship: relationship.name)
                 if let other = tables[table.lowercased()] {
                     throw MoltError(
                         .invalidSchema,

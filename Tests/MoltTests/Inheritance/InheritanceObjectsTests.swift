@@ -155,4 +155,52 @@ struct InheritanceObjectsTests {
         #expect(try store.write { try $0.deleteAll("Car", where: .equal("model", "F40")) } == 1)
         #expect(try store.read { try $0.fetch("SportCar").map { $0["model"] } } == ["Miata"])
     }
+
+    @Test(
+        "relationships declared by sub-entities and to sub-entities; the store opens again",
+        arguments: StoreKind.durable)
+    func subEntityRelationships(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let schema = InheritanceSchemaTests.garages
+        var store = try kind.makeStore(schema: schema, in: dir)
+        try store.write { (objects: Objects) throws in
+            let garage = try objects.insert("Garage", ["name": "North"])
+            let f40 = try objects.insert(
+                "ExpensiveSportCar", ["model": "F40", "year": 1987, "topSpeed": 324, "price": 1.5])
+            let van = try objects.insert("Van", ["model": "T2", "year": 1970, "plate": "B-1"])
+            let truck = try objects.insert("Truck", ["model": "Actros", "year": 2010])
+            try objects.set("favorite", of: garage, to: f40)
+            try objects.set("cars", of: garage, to: [van, f40, truck])
+            try objects.set("home", of: van, to: garage)
+            try objects.add(garage, to: "garages", of: van)
+            let refused = moltError { try objects.set("favorite", of: garage, to: truck) }
+            #expect(
+                refused?.message
+                    == "Relationship 'favorite' points to 'SportCar' objects (or objects of its sub-entities), not 'Truck'."
+            )
+        }
+        // The primary key of a sub-entity is unique among its objects (an index on the hierarchy's table).
+        let duplicate = moltError {
+            try store.write { _ = try $0.insert("Van", ["model": "T3", "year": 1980, "plate": "B-1"]) }
+        }
+        #expect(duplicate?.code == .constraintViolation)
+        try store.close()
+        store = try kind.open(in: dir, schema: schema)
+        defer { try? store.close() }
+        try store.read { (objects: Objects) throws in
+            let garage = try #require(try objects.fetch("Garage").first)
+            #expect(try objects.destination("favorite", of: garage)?.entity == "ExpensiveSportCar")
+            #expect(
+                try objects.destinations("cars", of: garage).map(\.entity) == ["Van", "ExpensiveSportCar", "Truck"])
+            let van = try #require(try objects.object("Van", primaryKey: "B-1"))
+            #expect(try objects.destinations("garages", of: van).map { $0["name"] } == ["North"])
+            #expect(try objects.destination("home", of: van)?["name"] == "North")
+        }
+        try store.write { (objects: Objects) throws in try objects.deleteAll("Garage") }
+        try store.read { (objects: Objects) throws in
+            #expect(try objects.count("Car") == 3)
+            let van = try #require(try objects.object("Van", primaryKey: "B-1"))
+            #expect(try objects.destinations("garages", of: van).isEmpty)
+        }
+    }
 }

@@ -22,6 +22,25 @@ struct InheritanceSchemaTests {
         Entity("Truck", parent: "Car") { Attribute("load", .int, isOptional: true) }
     }
 
+    /// The cars, a garage whose favorite may be any car, and sub-entities with to-many relationships, a primary
+    /// key and indexes of their own: every kind of column, link and index a hierarchy's table may have.
+    static let garages = Schema(
+        version: 1,
+        entities: cars.entities + [
+            Entity("Garage") {
+                Attribute("name", .string)
+                Relationship("favorite", to: "SportCar")
+                Relationship("cars", toMany: "Car", ordered: true)
+            },
+            Entity("Van", parent: "Car", primaryKey: "plate") {
+                Attribute("plate", .string)
+                Attribute("seats", .int16, isOptional: true)
+                Relationship("garages", toMany: "Garage")
+                Relationship("home", to: "Garage")
+                Index(["seats", "year"])
+            },
+        ])
+
     @Test("a sub-entity has its parents' attributes and relationships before its own")
     func effective() throws {
         try Self.cars.validate()
