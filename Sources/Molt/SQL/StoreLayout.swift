@@ -14,7 +14,7 @@ package struct StoreLayout: Sendable {
     /// The integer identifier column every entity table has.
     package static let idColumn = "_id"
     /// The column of a hierarchy's table that names the entity of each row.
-    package static let entityColumn = "_entity"
+    package static let entityColumn = Entity.entityColumnName
     /// The join table column of the object that owns a to-many relationship.
     package static let ownerColumn = "owner"
     /// The join table column of the object it points to.

@@ -92,6 +92,10 @@ public struct Entity: Hashable, Sendable {
     /// The relationship with this name.
     public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
 
+    /// The name of the column of a hierarchy's table that names each object's entity: reserved, so that no
+    /// property takes it.
+    package static let entityColumnName = "_entity"
+
     /// The name of the table that stores a to-many relationship: `Entity_relationship`. Storage engines use it
     /// as it is, so it must not clash with an entity's name.
     package static func joinTableName(entity: String, relationship: String) -> String { "\(entity)_\(relationship)" }

@@ -148,7 +148,7 @@ extension Schema {
     private func checkName(_ name: String, what: String, entity: String, property: String? = nil) throws {
         guard !name.isEmpty else { throw invalid("\(what) has an empty name.", entity, property) }
         let lowercased = name.lowercased()
-        guard lowercased != "_id", lowercased != StoreLayout.entityColumn, !lowercased.hasPrefix("_molt"),
+        guard lowercased != "_id", lowercased != Entity.entityColumnName, !lowercased.hasPrefix("_molt"),
             !lowercased.hasPrefix("sqlite_")
         else {
             throw invalid("\(what) name '\(name)' is reserved by Molt; choose another name.", entity, property)
