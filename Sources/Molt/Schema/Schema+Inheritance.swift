@@ -91,3 +91,16 @@ extension Schema {
         name == ancestor || ancestors(of: name).contains { $0.name == ancestor }
     }
 }
+
+extension Entity {
+    /// The entity without the attributes, relationships, indexes and primary key that `parent` has: what a
+    /// sub-entity declares when its description repeats what it inherits (a typed model of a sub-entity).
+    package func removingMembers(of parent: Entity) -> Entity {
+        var own = self
+        own.attributes.removeAll { parent.attribute(named: $0.name) != nil }
+        own.relationships.removeAll { parent.relationship(named: $0.name) != nil }
+        own.indexes.removeAll { parent.storedIndexes.contains($0) }
+        if own.primaryKey == parent.primaryKey { own.primaryKey = nil }
+        return own
+    }
+}
