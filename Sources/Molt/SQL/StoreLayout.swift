@@ -154,6 +154,7 @@ package struct StoreLayout: Sendable {
         guard let hierarchy = entities[entity]?.hierarchy, !hierarchy.isRoot else { return nil }
         let names = hierarchy.entities.map { dialect.literal(.string($0)) }
         if names.isEmpty { return "0 = 1" }
+        if names.count == 1 { return "\(dialect.quote(Self.entityColumn)) = \(names[0])" }
         return "\(dialect.quote(Self.entityColumn)) IN (\(names.joined(separator: ", ")))"
     }
 

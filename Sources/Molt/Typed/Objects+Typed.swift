@@ -288,8 +288,9 @@ extension Objects {
         let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
+        let source = ModelRow.Source(entity)
         while try statement.step() {
-            try body(M(row: ModelRow(statement: statement, entity: entity)))
+            try body(M(row: ModelRow(statement: statement, source: source)))
         }
     }
 

@@ -19,6 +19,7 @@ enum Scenarios {
         MigrateCLIFlat(),
         OpenWide(),
         DecimalSum(),
+        HierarchyFetch(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),
