@@ -48,6 +48,22 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         return members
     }
 
+    /// The arguments of the model's `Molt.Entity(…)`, with those of `@Model(parent:isAbstract:originalName:)`:
+    /// `parent: Car.self` names the parent model's entity (through `moltParent`, declared in the struct where
+    /// the name resolves); `isAbstract` is passed on as written.
+    private static func entityArguments(
+        of node: AttributeSyntax, typeName: String, properties: [StoredProperty]
+    ) -> [String] {
+        let arguments = node.arguments?.as(LabeledExprListSyntax.self)
+        func argument(_ label: String) -> String? {
+            arguments?.first(where: { $0.label?.text == label })?.expression.trimmedDescription
+        }
+        var result = entityArguments(typeName: typeName, originalName: argument("originalName"), properties: properties)
+        if let isAbstract = argument("isAbstract") { result.insert("isAbstract: \(isAbstract)", at: 1) }
+        if parentArgument(of: node) != nil { result.insert("parent: Self.moltParent.entity.name", at: 1) }
+        return result
+    }
+
     /// The type `@Model(parent: Car.self)` names, without `.self`.
     static func parentArgument(of node: AttributeSyntax) -> String? {
         guard
@@ -112,20 +128,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         let properties = reader.properties
         let access = access(of: declaration)
         let typeName = structDecl.name.text
-        let arguments = node.arguments?.as(LabeledExprListSyntax.self)
-        func argument(_ label: String) -> String? {
-            arguments?.first(where: { $0.label?.text == label })?.expression.trimmedDescription
-        }
-        let entityOriginalName = argument("originalName")
-        // `parent: Car.self` names the parent model's entity; `isAbstract: true` is passed on as written.
-        let parent = parentArgument(of: node)
-        let isAbstract = argument("isAbstract")
         let attributes = properties.filter { if case .attribute = $0.kind { return true } else { return false } }
         let toOnes = properties.filter { if case .toOne = $0.kind { return true } else { return false } }
-        var entityArguments = entityArguments(
-            typeName: typeName, originalName: entityOriginalName, properties: properties)
-        if let isAbstract { entityArguments.insert("isAbstract: \(isAbstract)", at: 1) }
-        if parent != nil { entityArguments.insert("parent: Self.moltParent.entity.name", at: 1) }
+        let entityArguments = entityArguments(of: node, typeName: typeName, properties: properties)
         var decodeLines = ["self.persistentID = row.id"]
         for (index, property) in attributes.enumerated() {
             decodeLines.append("self.\(property.name) = try row.value(at: \(index))")
