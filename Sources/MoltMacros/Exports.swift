@@ -46,12 +46,29 @@
 /// The types a public model's properties name (its enums, its `StoredAsJSON` values, the destinations of its
 /// relationships) must be `public` too, as for any public initializer.
 ///
-/// - Parameter originalName: The entity's name in the previous version, when the struct was renamed.
-@attached(member, names: named(persistentID), named(init))
+/// ## Inheritance
+///
+/// A struct cannot inherit, so the model of a sub-entity names its parent's model and repeats the parent's
+/// stored properties first, in the parent's order (the compiler keeps them in step: a fetch checks the model
+/// against the store's entity and names any difference). A fetch of the parent's model returns every object
+/// of the hierarchy with the parent's properties; a fetch of the sub-entity's model, its own objects.
+///
+/// ```swift
+/// @Model(isAbstract: true) struct Car { var model: String; var year: Int }
+/// @Model(parent: Car.self) struct SportCar { var model: String; var year: Int; var topSpeed: Int }
+/// ```
+///
+/// - Parameters:
+///   - parent: The model of the entity this one inherits from, if any.
+///   - isAbstract: Whether the entity has objects of its sub-entities only.
+///   - originalName: The entity's name in the previous version, when the struct was renamed.
+@attached(member, names: named(persistentID), named(init), named(moltParent))
 @attached(
     extension, conformances: PersistentModel, names: named(entity), named(init(row:)), named(encode(to:)),
     named(propertyName(for:)))
-public macro Model(originalName: String? = nil) = #externalMacro(module: "MoltMacrosPlugin", type: "ModelMacro")
+public macro Model(
+    parent: (any PersistentModel.Type)? = nil, isAbstract: Bool = false, originalName: String? = nil
+) = #externalMacro(module: "MoltMacrosPlugin", type: "ModelMacro")
 
 /// Options of a stored attribute.
 public enum AttributeOption: Sendable {

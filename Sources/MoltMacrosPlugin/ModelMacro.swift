@@ -37,7 +37,40 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
                 """)
         }
         if let initializer = publicMemberwiseInit(structDecl) { members.append(initializer) }
+        // Inside the struct, where the parent's name resolves as the user wrote it (a nested type included).
+        if let parent = parentArgument(of: node) {
+            members.append(
+                """
+                /// The model of the entity this one inherits from, as `@Model(parent:)` names it.
+                \(raw: access(of: declaration))static var moltParent: any Molt.PersistentModel.Type { \(raw: parent).self }
+                """)
+        }
         return members
+    }
+
+    /// The arguments of the model's `Molt.Entity(…)`, with those of `@Model(parent:isAbstract:originalName:)`:
+    /// `parent: Car.self` names the parent model's entity (through `moltParent`, declared in the struct where
+    /// the name resolves); `isAbstract` is passed on as written.
+    private static func entityArguments(
+        of node: AttributeSyntax, typeName: String, properties: [StoredProperty]
+    ) -> [String] {
+        let arguments = node.arguments?.as(LabeledExprListSyntax.self)
+        func argument(_ label: String) -> String? {
+            arguments?.first(where: { $0.label?.text == label })?.expression.trimmedDescription
+        }
+        var result = entityArguments(typeName: typeName, originalName: argument("originalName"), properties: properties)
+        if let isAbstract = argument("isAbstract") { result.insert("isAbstract: \(isAbstract)", at: 1) }
+        if parentArgument(of: node) != nil { result.insert("parent: Self.moltParent.entity.name", at: 1) }
+        return result
+    }
+
+    /// The type `@Model(parent: Car.self)` names, without `.self`.
+    static func parentArgument(of node: AttributeSyntax) -> String? {
+        guard
+            let text = node.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "parent" })?
+                .expression.trimmedDescription
+        else { return nil }
+        return text.hasSuffix(".self") ? String(text.dropLast(5)) : text
     }
 
     /// For a `public` (or `package`) model without an initializer of its own: the memberwise initializer Swift
@@ -95,12 +128,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         let properties = reader.properties
         let access = access(of: declaration)
         let typeName = structDecl.name.text
-        let entityOriginalName = node.arguments?.as(LabeledExprListSyntax.self)?
-            .first { $0.label?.text == "originalName" }?.expression.trimmedDescription
         let attributes = properties.filter { if case .attribute = $0.kind { return true } else { return false } }
         let toOnes = properties.filter { if case .toOne = $0.kind { return true } else { return false } }
-        let entityArguments = entityArguments(
-            typeName: typeName, originalName: entityOriginalName, properties: properties)
+        let entityArguments = entityArguments(of: node, typeName: typeName, properties: properties)
         var decodeLines = ["self.persistentID = row.id"]
         for (index, property) in attributes.enumerated() {
             decodeLines.append("self.\(property.name) = try row.value(at: \(index))")

@@ -11,7 +11,7 @@ import Molt
 enum PostgresExpectedShapes {
     static func shapes(of schema: Schema) -> [String: SQLTableShape] {
         var result: [String: SQLTableShape] = [:]
-        for entity in schema.entities {
+        for entity in schema.storageSchema.entities {
             result[entity.name] = table(of: entity)
             for relationship in entity.relationships where relationship.kind == .toMany {
                 result[StoreLayout.joinTableName(entity: entity.name, relationship: relationship.name)] =

@@ -43,6 +43,12 @@ package final class ObjectImporter {
     ///     largest `_id` of their entity (an existing store).
     package init(_ objects: Objects, keepingIDs: Bool) throws {
         try objects.requireWritable()
+        if let sub = objects.schema.entities.first(where: { $0.parent != nil }) {
+            throw MoltError(
+                .invalidValue,
+                "The store has entities that inherit from others ('\(sub.name)' from '\(sub.parent!)'); importing into a hierarchy is not supported yet, and nothing was written. Insert its objects with the dynamic or typed API.",
+                entity: sub.name)
+        }
         self.objects = objects
         self.keepingIDs = keepingIDs
         try objects.db.deferReferenceChecks()

@@ -222,4 +222,67 @@ struct ModelExpansionTests {
                 }
                 """)
     }
+
+    @Test("A sub-entity's model names its parent's model inside the struct, where the name resolves")
+    func subEntity() {
+        assertExpansion(
+            """
+            @Model(parent: Car.self, isAbstract: true)
+            struct SportCar {
+                var model: String
+                var topSpeed: Int
+            }
+            """,
+            expandedSource: """
+                struct SportCar {
+                    var model: String
+                    var topSpeed: Int
+
+                    /// The identifier Molt gave this object when it was inserted, or nil before.
+                    var persistentID: Int64? = nil
+
+                    /// The model of the entity this one inherits from, as `@Model(parent:)` names it.
+                    static var moltParent: any Molt.PersistentModel.Type {
+                        Car.self
+                    }
+                }
+
+                extension SportCar: Molt.PersistentModel {
+                    /// The entity that stores `SportCar`, derived by `@Model`.
+                    static let entity: Molt.Entity = Molt.Entity(
+                        "SportCar",
+                        parent: Self.moltParent.entity.name,
+                        isAbstract: true,
+                        attributes: [
+                            Molt.Attribute("model", .string),
+                            Molt.Attribute("topSpeed", .int),
+                        ]
+                    )
+
+                    /// Reads a `SportCar` from its stored columns.
+                    init(row: Molt.ModelRow) throws {
+                        self.persistentID = row.id
+                        self.model = try row.value(at: 0)
+                        self.topSpeed = try row.value(at: 1)
+                    }
+
+                    /// Writes the stored properties in column order.
+                    func encode(to columns: inout Molt.ModelColumns) {
+                        columns.append(self.model)
+                        columns.append(self.topSpeed)
+                    }
+
+                    /// The stored name of a key path.
+                    static func propertyName(for keyPath: PartialKeyPath<Self>) -> String? {
+                        if keyPath == \\Self.model {
+                            return "model"
+                        }
+                        if keyPath == \\Self.topSpeed {
+                            return "topSpeed"
+                        }
+                        return nil
+                    }
+                }
+                """)
+    }
 }

@@ -33,6 +33,7 @@ struct PostgresExpectedShapesTests {
         return [
             every, SchemaSnapshotTests.everything(), RelationshipTests.schema(), IdentifierLengthTests.v1(),
             Library.v0(orderedTags: true, bookIndexes: [Index(["title", "pages"], unique: true)]),
+            InheritanceSchemaTests.garages,
         ]
     }
 

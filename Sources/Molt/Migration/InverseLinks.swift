@@ -22,7 +22,8 @@ struct InverseLink: Hashable {
         for entity in schema.entities {
             for relationship in entity.relationships {
                 guard let inverseName = relationship.inverse,
-                    let inverse = schema.entity(named: relationship.destination)?.relationship(named: inverseName)
+                    let inverse = schema.effectiveEntity(named: relationship.destination)?.relationship(
+                        named: inverseName)
                 else { continue }
                 let link = InverseLink(entity: entity.name, relationship: relationship, inverse: inverse)
                 if bothWays || (entity.name, relationship.name) <= (relationship.destination, inverseName) {

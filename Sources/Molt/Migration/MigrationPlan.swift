@@ -221,4 +221,25 @@ package struct MigrationStep: Sendable {
     package var to: Schema { diff.destination }
     /// Whether the step runs a stage (code or mappings) or is inferred: what its data dependencies depend on.
     package var form: SchemaDiff.StepForm { stage?.isCustom == true ? .stage : .inferred }
+
+    /// The step as its tables see it: the diff of the two versions' ``Schema/storageSchema``, where a hierarchy
+    /// is the one table of its root (the step's own diff when neither version has one). The deletions the step
+    /// declares are named after the tables that hold them.
+    package var storageDiff: SchemaDiff {
+        guard HierarchyMigration.involves(diff) else { return diff }
+        let source = diff.source
+        var deletions: [Deletion] = diff.declaredDeletions.map { deletion in
+            guard let property = deletion.property, let root = source.rootEntity(of: deletion.entity),
+                root.name != deletion.entity
+            else { return deletion }
+            return deletion.isReplaced ? .replaced(property, of: root.name) : .property(property, of: root.name)
+        }
+        // A hierarchy that no longer has sub-entities loses its entity column: every object is of its root.
+        for root in source.entities where root.parent == nil && source.isInHierarchy(root.name) {
+            if diff.destination.entity(named: root.name) != nil, !diff.destination.isInHierarchy(root.name) {
+                deletions.append(.property(StoreLayout.entityColumn, of: root.name))
+            }
+        }
+        return SchemaDiff(from: source.storageSchema, to: diff.destination.storageSchema, declaredDeletions: deletions)
+    }
 }

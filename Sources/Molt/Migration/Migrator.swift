@@ -49,10 +49,10 @@ extension Migrator {
     /// a to-one column reads that column's table. Adding or renaming a column reads no row.
     static func tablesReadWhole(by path: [MigrationStep], in db: any SQLConnection) throws -> Set<String>? {
         guard let first = path.first else { return [] }
-        var fold = LightweightMigration(start: first.from)
+        var fold = LightweightMigration(start: first.from.storageSchema)
         for step in path {
             switch step.stage?.kind {
-            case nil, .lightweight?: try fold.fold(step.diff)
+            case nil, .lightweight?: try fold.fold(step.storageDiff)
             case .custom?, .mapping?: return nil
             }
         }
@@ -97,7 +97,7 @@ private struct RunState {
     var lines: [String] = []
     var records: [MigrationStepRecord] = []
 
-    init(start: Schema) { pending = LightweightMigration(start: start) }
+    init(start: Schema) { pending = LightweightMigration(start: start.storageSchema) }
 
     mutating func applyPending(in db: any SQLConnection, run: RunContext) throws {
         var tables: Set<String> = []
@@ -112,12 +112,60 @@ private struct RunState {
         switch step.stage?.kind {
         case nil, .lightweight?:
             if let error = diff.notInferableError { throw error }
+            if HierarchyMigration.involves(diff) {
+                try runInHierarchies(step, in: db, run: run)
+                return
+            }
             let (dropped, updated) = try pending.count(diff, in: db)
             try pending.fold(diff)
             lines.append("\(from) → \(to) inferred: \(summary)")
             records.append(
                 MigrationStepRecord(
                     fromVersion: from, toVersion: to, kind: .inferred, objectsUpdated: updated, dropped: dropped))
+        case .custom?, .mapping?:
+            if HierarchyMigration.involves(diff) { throw Self.stageInHierarchy(step) }
+            try runStage(step, in: db, run: run)
+        }
+    }
+
+    /// A custom stage or a mapping cannot run yet on versions with entity inheritance.
+    static func stageInHierarchy(_ step: MigrationStep) -> MoltError {
+        let entities = (step.from.entities + step.to.entities).filter { $0.parent != nil }.map(\.name)
+        return MoltError(
+            .migrationNotInferable,
+            "The step from version \(step.from.version) to \(step.to.version) declares a custom stage or a mapping, but its versions have entities that inherit from others (\(Array(Set(entities)).sorted().joined(separator: ", "))); Molt cannot run a stage over a hierarchy yet. Make the step inferable (Molt infers adding and removing sub-entities, and moving properties between the entities of a hierarchy), or change the data with your own code before the upgrade.",
+            entity: entities.first)
+    }
+
+    /// An inferred step between versions with a hierarchy: the steps folded so far are applied, the hierarchy's
+    /// objects checked (``HierarchyMigration``), and the step applied on its own to the tables as they are.
+    private mutating func runInHierarchies(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
+        try applyPending(in: db, run: run)
+        pending = LightweightMigration(start: pending.current)
+        let hierarchy = try HierarchyMigration(step.diff, in: db)
+        let storage = step.storageDiff
+        let (dropped, updated) = try pending.count(storage, in: db)
+        try pending.fold(storage)
+        try applyPending(in: db, run: run)
+        pending = LightweightMigration(start: pending.current)
+        try hierarchy.clear(in: db)
+        try hierarchy.fill(in: db)
+        linkedTables = nil
+        inverseTables.formUnion(StoreLayout.tableNames(step.to))
+        let summary =
+            step.diff.changes.isEmpty ? "no change" : step.diff.changes.map(\.description).joined(separator: " ")
+        lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
+        records.append(
+            MigrationStepRecord(
+                fromVersion: step.from.version, toVersion: step.to.version, kind: .inferred, objectsUpdated: updated,
+                dropped: dropped))
+    }
+
+    private mutating func runStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
+        let (diff, from, to) = (step.diff, step.from.version, step.to.version)
+        let summary = diff.changes.isEmpty ? "no change" : diff.changes.map(\.description).joined(separator: " ")
+        switch step.stage?.kind {
+        case nil, .lightweight?: return
         case .custom(let bodies)?:
             let migration = try beginStage(step, in: db, run: run)
             for body in bodies { try body(migration) }

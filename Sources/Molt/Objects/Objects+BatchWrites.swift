@@ -22,7 +22,7 @@ extension Objects {
         let entity = try entity(entityName)
         let checked = try checkedValues(values, for: entity, applyingDefaults: false)
         guard !checked.isEmpty else { return 0 }
-        let (condition, conditionArguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1 = 1", [])
+        let (condition, conditionArguments) = try condition(predicate, for: entity)
         // A stage learns which objects its new side wrote (its old side must not read them as old).
         let staged =
             observer == nil

@@ -23,11 +23,20 @@ extension Objects {
         return (sql, arguments)
     }
 
-    /// ` WHERE …` and its arguments for `predicate` over `entity`'s table; nothing without a predicate.
+    /// ` WHERE …` and its arguments for `predicate` over `entity`'s objects; nothing without a predicate when
+    /// every row of the entity's table is one of its objects.
     func whereClause(_ predicate: ObjectPredicate?, for entity: Entity) throws -> (String, [Value]) {
-        guard let predicate else { return ("", []) }
-        let (condition, arguments) = try predicate.sql(for: entity, layout: layout)
+        guard predicate != nil || layout.entityCondition(entity.name) != nil else { return ("", []) }
+        let (condition, arguments) = try condition(predicate, for: entity)
         return (" WHERE \(condition)", arguments)
+    }
+
+    /// The condition and its arguments that keep the objects of `entity` matching `predicate` (all of them
+    /// without one): in a hierarchy's table, the rows of the entity and its sub-entities only.
+    func condition(_ predicate: ObjectPredicate?, for entity: Entity) throws -> (String, [Value]) {
+        let (filter, arguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1 = 1", [])
+        guard let kind = layout.entityCondition(entity.name) else { return (filter, arguments) }
+        return (predicate == nil ? kind : "\(kind) AND (\(filter))", arguments)
     }
 
     /// The object of the statement's current row: `_id`, then the entity's attributes in order.
@@ -71,6 +80,10 @@ extension Objects {
         offset: Int? = nil, _ body: (DynamicObject) throws -> Void
     ) throws {
         let entity = try entity(entityName)
+        if layout.hierarchy(entity.name) != nil {
+            return try forEachInHierarchy(
+                entity, where: predicate, orderBy: orderBy, limit: limit, offset: offset, body)
+        }
         let columns = entity.attributes.map { layout.column(entity.name, $0.name) }
         let (sql, arguments) = try selectSQL(
             entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)

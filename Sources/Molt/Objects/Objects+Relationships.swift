@@ -86,12 +86,12 @@ extension Objects {
             try set(relationshipName, of: object, to: destination.map { [$0] } ?? [])
             return
         }
+        // The new destination is checked first: a refused one leaves the old link in place.
+        let target = try destination.map { try checkedID($0, for: relationship) }
         for old in try destinationIDs(entity: entity, relationship: relationship, of: id) {
             try disconnect(entity: entity, relationship: relationship, id, old)
         }
-        if let destination {
-            try connect(entity: entity, relationship: relationship, id, try checkedID(destination, for: relationship))
-        }
+        if let target { try connect(entity: entity, relationship: relationship, id, target) }
     }
 
     /// Replaces the objects of a to-many relationship (in this order for an ordered one), keeping inverses in
@@ -140,20 +140,22 @@ extension Objects {
     }
 
     private func checkedID(_ destination: DynamicObject, for relationship: Relationship) throws -> Int64 {
-        guard destination.entity == relationship.destination else {
+        guard schema.entity(destination.entity, inherits: relationship.destination) else {
             throw MoltError(
                 .invalidValue,
-                "Relationship '\(relationship.name)' points to '\(relationship.destination)' objects, not '\(destination.entity)'.",
+                "Relationship '\(relationship.name)' points to '\(relationship.destination)' objects\(schema.subEntityIndex[relationship.destination] == nil ? "" : " (or objects of its sub-entities)"), not '\(destination.entity)'.",
                 property: relationship.name)
         }
         let id = try requireID(destination)
-        try requireExists(relationship.destination, id: id, linkedBy: relationship.name)
+        try requireExists(destination.entity, id: id, linkedBy: relationship.name)
         return id
     }
 
     /// Throws when no object of `entity` has `id`: a link to it would dangle (or, in a stage, vanish).
     func requireExists(_ entity: String, id: Int64, linkedBy relationship: String) throws {
-        let statement = try db.cachedStatement(.read, "SELECT 1 FROM \(layout.table(entity)) WHERE \(idColumn) = ?")
+        let kind = layout.entityCondition(entity).map { " AND \($0)" } ?? ""
+        let statement = try db.cachedStatement(
+            .read, "SELECT 1 FROM \(layout.table(entity)) WHERE \(idColumn) = ?\(kind)")
         try statement.bind([.int(id)])
         defer { statement.reset() }
         guard try statement.step() else {

@@ -25,11 +25,17 @@ extension Objects {
     private func insert(_ entityName: String, _ values: [String: Value], id: Int64?) throws -> DynamicObject {
         try requireWritable()
         let entity = try entity(entityName)
+        try requireConcrete(entity)
         let checked = try checkedValues(values, for: entity, applyingDefaults: true)
         let fillers = layout.fillers(entity.name)
         var columns = checked.map { layout.column(entity.name, $0.0.name) } + fillers.map { dialect.quote($0.column) }
         var marks = checked.map { _ in "?" } + fillers.map(\.literal)
         var arguments = checked.map(\.1)
+        if layout.hierarchy(entity.name) != nil {
+            columns.append(dialect.quote(StoreLayout.entityColumn))
+            marks.append("?")
+            arguments.append(.string(entity.name))
+        }
         if let id {
             columns.insert(idColumn, at: 0)
             marks.insert("?", at: 0)
@@ -100,7 +106,9 @@ extension Objects {
             case .deny: continue
             case .cascade:
                 let destination = try self.entity(relationship.destination)
-                for target in targets { try delete(entity: destination, id: target, visited: &visited) }
+                for target in targets {
+                    try delete(entity: try concreteEntity(destination, id: target), id: target, visited: &visited)
+                }
             }
         }
         try willWrite(entity.name, properties: nil)
@@ -119,7 +127,8 @@ extension Objects {
             try willWriteLinks(entity.name, relationship.name)
         }
         for other in schema.entities {
-            for relationship in other.relationships where relationship.destination == entity.name {
+            for relationship in other.relationships
+            where schema.entity(entity.name, inherits: relationship.destination) {
                 if relationship.kind == .toMany {
                     try willWriteLinks(other.name, relationship.name)
                 } else {
@@ -137,8 +146,11 @@ extension Objects {
     public func deleteAll(_ entityName: String, where predicate: ObjectPredicate? = nil) throws -> Int {
         try requireWritable()
         let entity = try entity(entityName)
-        let (condition, arguments) = try predicate?.sql(for: entity, layout: layout) ?? ("1 = 1", [])
-        if entity.relationships.allSatisfy({ $0.deleteRule == .nullify }) {
+        let (condition, arguments) = try condition(predicate, for: entity)
+        // The objects may be of sub-entities, whose own relationships' rules apply to them too.
+        let relationships =
+            entity.relationships + schema.subEntities(of: entity.name, recursive: true).flatMap(\.relationships)
+        if relationships.allSatisfy({ $0.deleteRule == .nullify }) {
             // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
             try willWrite(entity.name, properties: nil)
             try willWriteReferences(to: entity)
@@ -150,7 +162,7 @@ extension Objects {
         let ids = try db.fetchInts(
             "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition) ORDER BY \(idColumn)", arguments)
         var visited: Set<String> = []
-        for id in ids { try delete(entity: entity, id: id, visited: &visited) }
+        for id in ids { try delete(entity: try concreteEntity(entity, id: id), id: id, visited: &visited) }
         return ids.count
     }
 }

@@ -63,8 +63,9 @@ public struct Objects {
     package var dialect: any SQLDialect { db.dialect }
     package var idColumn: String { dialect.quote(StoreLayout.idColumn) }
 
+    /// The entity with this name as its objects are: with the attributes and relationships it inherits.
     func entity(_ name: String) throws -> Entity {
-        guard let entity = schema.entity(named: name) else {
+        guard let entity = schema.effectiveEntity(named: name) else {
             throw MoltError(
                 .invalidValue,
                 "Schema version \(schema.version) has no entity '\(name)'; it has \(schema.entities.map(\.name).joined(separator: ", ")).",

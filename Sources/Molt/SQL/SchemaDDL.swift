@@ -91,6 +91,7 @@ package struct SchemaDDL: Sendable {
     /// does not exist yet is only checked when a row is written), so groups can be created in separate databases.
     package func createChangesByTable(_ schema: Schema) -> [[SQLSchemaChange]] {
         var groups: [[SQLSchemaChange]] = []
+        let schema = schema.storageSchema
         for entity in schema.entities {
             groups.append(
                 [.createTable(table(for: entity))] + entity.storedIndexes.map { index(table: entity.name, $0) })

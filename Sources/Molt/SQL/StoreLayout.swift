@@ -3,7 +3,9 @@
 ///
 /// A store's own layout names everything after the schema (``standard(_:)``): one table per entity with an
 /// `_id` integer primary key, a column per attribute and per to-one relationship, and a join table
-/// `Entity_relationship` (`owner`, `target`, and `position` when ordered) per to-many relationship. During a
+/// `Entity_relationship` (`owner`, `target`, and `position` when ordered) per to-many relationship. The entities
+/// of a hierarchy (see ``Entity/parent``) share the table of its root, with a column per property of each of them
+/// and the ``entityColumn`` naming each row's entity, as Core Data lays out a hierarchy. During a
 /// custom migration stage the new version's objects live in the old version's tables, next to the old data,
 /// and the new version's layout points there.
 ///
@@ -11,6 +13,8 @@
 package struct StoreLayout: Sendable {
     /// The integer identifier column every entity table has.
     package static let idColumn = "_id"
+    /// The column of a hierarchy's table that names the entity of each row.
+    package static let entityColumn = Entity.entityColumnName
     /// The join table column of the object that owns a to-many relationship.
     package static let ownerColumn = "owner"
     /// The join table column of the object it points to.
@@ -32,16 +36,28 @@ package struct StoreLayout: Sendable {
         /// Columns that belong to no property of this version but must not be null (old data kept during a
         /// stage): inserts give them these SQL literals.
         package var fillers: [(column: String, literal: String)] = []
+        /// For an entity of a hierarchy: the entities whose rows are its objects (itself and its concrete
+        /// descendants), told apart by ``StoreLayout/entityColumn``; nil for an entity that has its table alone.
+        package var hierarchy: Hierarchy?
 
         package init(
             table: String, columns: [String: String], joinTables: [String: String],
-            fillers: [(column: String, literal: String)] = []
+            fillers: [(column: String, literal: String)] = [], hierarchy: Hierarchy? = nil
         ) {
             self.table = table
             self.columns = columns
             self.joinTables = joinTables
             self.fillers = fillers
+            self.hierarchy = hierarchy
         }
+    }
+
+    /// Where an entity sits in the hierarchy that shares its table.
+    package struct Hierarchy: Sendable {
+        /// The entity column values of its objects: itself unless abstract, and its concrete descendants.
+        package var entities: [String]
+        /// Whether every row of the table is one of its objects (it is the root): no filter needed.
+        package var isRoot: Bool
     }
 
     package var entities: [String: EntityLayout]
@@ -77,16 +93,26 @@ package struct StoreLayout: Sendable {
         var entities: [String: EntityLayout] = [:]
         for entity in schema.entities {
             var columns: [String: String] = [:]
-            for attribute in entity.attributes { columns[attribute.name] = attribute.name }
             var joinTables: [String: String] = [:]
-            for relationship in entity.relationships {
-                switch relationship.kind {
-                case .toOne: columns[relationship.name] = relationship.name
-                case .toMany:
-                    joinTables[relationship.name] = joinTableName(entity: entity.name, relationship: relationship.name)
+            let chain = entity.parent == nil ? [entity] : [entity] + schema.ancestors(of: entity.name)
+            // A hierarchy's to-many relationships are stored as those of its root's table (their names are
+            // distinct in a hierarchy): `Root_relationship`.
+            let owner = chain.last!.name
+            for declaring in chain {
+                for attribute in declaring.attributes { columns[attribute.name] = attribute.name }
+                for relationship in declaring.relationships {
+                    switch relationship.kind {
+                    case .toOne: columns[relationship.name] = relationship.name
+                    case .toMany:
+                        joinTables[relationship.name] = joinTableName(entity: owner, relationship: relationship.name)
+                    }
                 }
             }
-            entities[entity.name] = EntityLayout(table: entity.name, columns: columns, joinTables: joinTables)
+            let hierarchy =
+                schema.isInHierarchy(entity.name)
+                ? Hierarchy(entities: schema.concreteEntityNames(of: entity.name), isRoot: entity.parent == nil) : nil
+            entities[entity.name] = EntityLayout(
+                table: chain.last!.name, columns: columns, joinTables: joinTables, hierarchy: hierarchy)
         }
         return StoreLayout(entities: entities, dialect: dialect)
     }
@@ -119,16 +145,30 @@ package struct StoreLayout: Sendable {
 
     package func fillers(_ entity: String) -> [(column: String, literal: String)] { entities[entity]?.fillers ?? [] }
 
+    /// Where the entity sits in the hierarchy that shares its table, if it has one.
+    package func hierarchy(_ entity: String) -> Hierarchy? { entities[entity]?.hierarchy }
+
+    /// The SQL condition that keeps the rows of an entity's objects in its hierarchy's table (the rows of its
+    /// concrete entities), or nil when every row of the table is one.
+    package func entityCondition(_ entity: String) -> String? {
+        guard let hierarchy = entities[entity]?.hierarchy, !hierarchy.isRoot else { return nil }
+        let names = hierarchy.entities.map { dialect.literal(.string($0)) }
+        if names.isEmpty { return "0 = 1" }
+        if names.count == 1 { return "\(dialect.quote(Self.entityColumn)) = \(names[0])" }
+        return "\(dialect.quote(Self.entityColumn)) IN (\(names.joined(separator: ", ")))"
+    }
+
     /// Whether the entity's table and columns are named after the schema (no stage workspace, no filler).
     package func isStandard(_ entity: String) -> Bool {
         guard let layout = entities[entity] else { return true }
-        return layout.table == entity && layout.fillers.isEmpty && layout.columns.allSatisfy { $0.key == $0.value }
+        return layout.table == entity && layout.hierarchy == nil && layout.fillers.isEmpty
+            && layout.columns.allSatisfy { $0.key == $0.value }
             && !temporaryTables.contains(layout.table)
     }
 
-    /// Every table a schema owns: entity tables and join tables.
+    /// Every table a schema owns: entity tables (one per hierarchy) and join tables.
     package static func tableNames(_ schema: Schema) -> [String] {
-        schema.entities.flatMap { entity in
+        schema.storageSchema.entities.flatMap { entity in
             [entity.name]
                 + entity.relationships.filter { $0.kind == .toMany }.map {
                     joinTableName(entity: entity.name, relationship: $0.name)

@@ -1,5 +1,9 @@
 /// A kind of object: its attributes, relationships, primary key and indexes.
 ///
+/// An entity may have a ``parent``: it then inherits the parent's attributes, relationships, primary key and
+/// indexes, and a fetch of the parent returns its objects too (see <doc:Inheritance>). An ``isAbstract`` entity
+/// has no objects of its own, only those of its sub-entities.
+///
 /// Every object also has an integer identifier that Molt assigns and keeps across migrations; a
 /// ``primaryKey`` attribute is an additional unique, required key of the application's own.
 ///
@@ -25,13 +29,32 @@ public struct Entity: Hashable, Sendable {
     public var indexes: [Index]
     /// The entity's name in the previous schema version, when it was renamed.
     public var originalName: String?
+    /// The entity it inherits from, if any: its objects are objects of the parent too, and it has the parent's
+    /// attributes and relationships before its own.
+    ///
+    /// ```swift
+    /// Entity("SportCar", parent: "Car") { Attribute("topSpeed", .int) }
+    /// ```
+    public var parent: String?
+    /// Whether the entity has no objects of its own: only its sub-entities can be inserted.
+    public var isAbstract: Bool
 
     /// Creates an entity from lists of members.
+    ///
+    /// - Parameters:
+    ///   - name: The entity's name.
+    ///   - parent: The entity it inherits from, if any.
+    ///   - isAbstract: Whether only its sub-entities can have objects.
+    ///   - primaryKey: An attribute that identifies objects for the application: unique and required.
+    ///   - originalName: Its name in the previous schema version, when it was renamed.
     public init(
-        _ name: String, primaryKey: String? = nil, originalName: String? = nil, attributes: [Attribute],
-        relationships: [Relationship] = [], indexes: [Index] = []
+        _ name: String, parent: String? = nil, isAbstract: Bool = false, primaryKey: String? = nil,
+        originalName: String? = nil, attributes: [Attribute], relationships: [Relationship] = [],
+        indexes: [Index] = []
     ) {
         self.name = name
+        self.parent = parent
+        self.isAbstract = isAbstract
         self.attributes = attributes
         self.relationships = relationships
         self.primaryKey = primaryKey
@@ -40,9 +63,14 @@ public struct Entity: Hashable, Sendable {
     }
 
     /// Creates an entity whose members are listed in a builder block.
+    ///
+    /// ```swift
+    /// Entity("Car", isAbstract: true) { Attribute("model", .string) }
+    /// Entity("SportCar", parent: "Car") { Attribute("topSpeed", .int) }
+    /// ```
     public init(
-        _ name: String, primaryKey: String? = nil, originalName: String? = nil,
-        @EntityBuilder members: () -> [EntityMember]
+        _ name: String, parent: String? = nil, isAbstract: Bool = false, primaryKey: String? = nil,
+        originalName: String? = nil, @EntityBuilder members: () -> [EntityMember]
     ) {
         var attributes: [Attribute] = []
         var relationships: [Relationship] = []
@@ -55,14 +83,18 @@ public struct Entity: Hashable, Sendable {
             }
         }
         self.init(
-            name, primaryKey: primaryKey, originalName: originalName, attributes: attributes,
-            relationships: relationships, indexes: indexes)
+            name, parent: parent, isAbstract: isAbstract, primaryKey: primaryKey, originalName: originalName,
+            attributes: attributes, relationships: relationships, indexes: indexes)
     }
 
     /// The attribute with this name.
     public func attribute(named name: String) -> Attribute? { attributes.first { $0.name == name } }
     /// The relationship with this name.
     public func relationship(named name: String) -> Relationship? { relationships.first { $0.name == name } }
+
+    /// The name of the column of a hierarchy's table that names each object's entity: reserved, so that no
+    /// property takes it.
+    package static let entityColumnName = "_entity"
 
     /// The name of the table that stores a to-many relationship: `Entity_relationship`. Storage engines use it
     /// as it is, so it must not clash with an entity's name.

@@ -131,12 +131,16 @@ extension Schema: Codable {
 }
 
 extension Entity: Codable {
-    enum CodingKeys: String, CodingKey { case name, primaryKey, originalName, attributes, relationships, indexes }
+    enum CodingKeys: String, CodingKey {
+        case name, parent, isAbstract = "abstract", primaryKey, originalName, attributes, relationships, indexes
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             try c.decode(String.self, forKey: .name),
+            parent: try c.decodeIfPresent(String.self, forKey: .parent),
+            isAbstract: try c.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false,
             primaryKey: try c.decodeIfPresent(String.self, forKey: .primaryKey),
             originalName: try c.decodeIfPresent(String.self, forKey: .originalName),
             attributes: try c.decodeIfPresent([Attribute].self, forKey: .attributes) ?? [],
@@ -147,6 +151,9 @@ extension Entity: Codable {
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
+        // Written only when set: a schema without inheritance has the snapshot and content hash it always had.
+        try c.encodeIfPresent(parent, forKey: .parent)
+        if isAbstract { try c.encode(true, forKey: .isAbstract) }
         try c.encodeIfPresent(primaryKey, forKey: .primaryKey)
         try c.encodeIfPresent(originalName, forKey: .originalName)
         try c.encode(attributes, forKey: .attributes)

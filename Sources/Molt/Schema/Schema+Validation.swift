@@ -6,8 +6,9 @@ extension Schema {
     /// Checks that the schema is well formed, and throws an error naming the first culprit otherwise.
     ///
     /// It rejects a version out of range; duplicate or empty names, and names that differ only in case (the
-    /// storage engines compare names ignoring case); names reserved by Molt or the engines (`_id`, names
-    /// starting with `_molt` or `sqlite_`); relationships to missing entities or with an inverse that does not
+    /// storage engines compare names ignoring case); names reserved by Molt or the engines (`_id`, `_entity`,
+    /// names starting with `_molt` or `sqlite_`); parents that are missing or inherit from their own
+    /// sub-entities, and a property name used twice in one hierarchy; relationships to missing entities or with an inverse that does not
     /// point back; primary keys and indexes on missing or optional attributes; defaults of the wrong type; and
     /// deletions that contradict the schema.
     ///
@@ -30,11 +31,13 @@ extension Schema {
             try checkName(entity.name, what: "Entity", entity: entity.name)
             try entityNames.insert(entity.name, label: entity.name, entity: entity.name)
         }
-        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        try validateHierarchies()
+        let byName = Dictionary(
+            entities.map { ($0.name, effectiveEntity(named: $0.name) ?? $0) }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
             try validateMembers(of: entity)
             try validateRelationships(of: entity, entities: byName)
-            try validateKeys(of: entity)
+            try validateKeys(of: byName[entity.name] ?? entity)
         }
         try validateJoinTableNames()
         try validateDeletions()
@@ -145,7 +148,9 @@ extension Schema {
     private func checkName(_ name: String, what: String, entity: String, property: String? = nil) throws {
         guard !name.isEmpty else { throw invalid("\(what) has an empty name.", entity, property) }
         let lowercased = name.lowercased()
-        guard lowercased != "_id", !lowercased.hasPrefix("_molt"), !lowercased.hasPrefix("sqlite_") else {
+        guard lowercased != "_id", lowercased != Entity.entityColumnName, !lowercased.hasPrefix("_molt"),
+            !lowercased.hasPrefix("sqlite_")
+        else {
             throw invalid("\(what) name '\(name)' is reserved by Molt; choose another name.", entity, property)
         }
         guard name.unicodeScalars.allSatisfy({ $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }),
@@ -164,7 +169,9 @@ extension Schema {
         for entity in entities { tables[entity.name.lowercased()] = "an entity" }
         for entity in entities {
             for relationship in entity.relationships where relationship.kind == .toMany {
-                let table = Entity.joinTableName(entity: entity.name, relationship: relationship.name)
+                // A hierarchy's join tables are named after its root, whose table holds the owners.
+                let owner = rootEntity(of: entity.name)?.name ?? entity.name
+                let table = Entity.joinTableName(entity: owner, relationship: relationship.name)
                 if let other = tables[table.lowercased()] {
                     throw MoltError(
                         .invalidSchema,

@@ -18,6 +18,10 @@ import Foundation
 /// - ``Entity``
 /// - ``Attribute``
 /// - ``Relationship``
+/// ### Inheritance
+/// - ``effectiveEntity(named:)``
+/// - ``subEntities(of:recursive:)``
+/// - ``rootEntity(of:)``
 /// ### Checking and comparing
 /// - ``validate()``
 /// - ``contentHash``
@@ -28,13 +32,16 @@ public struct Schema: Hashable, Sendable {
     /// The entities, in declaration order.
     public var entities: [Entity] {
         didSet {
-            entityIndex = Self.index(entities)
+            (entityIndex, subEntityIndex) = Self.index(entities)
             derived = Derived()
         }
     }
     /// Where each entity name first appears in ``entities``, derived from them (and so not part of equality):
     /// lookups stay constant-time in schemas of thousands of entities.
     private var entityIndex: [String: Int]
+    /// The names of each entity's direct sub-entities, in declaration order, derived from ``entities`` (and so
+    /// not part of equality).
+    private(set) var subEntityIndex: [String: [String]]
     /// The data this version deletes on purpose from the previous one (see ``Deletion``): a migration hint,
     /// not part of ``contentHash``.
     public var deletions: [Deletion] { didSet { derived = Derived() } }
@@ -70,7 +77,7 @@ public struct Schema: Hashable, Sendable {
     public init(version: Int, deleting deletions: [Deletion] = [], entities: [Entity]) {
         self.version = version
         self.entities = entities
-        self.entityIndex = Self.index(entities)
+        (self.entityIndex, self.subEntityIndex) = Self.index(entities)
         self.deletions = deletions
     }
 
@@ -84,11 +91,15 @@ public struct Schema: Hashable, Sendable {
         hasher.combine(deletions)
     }
 
-    private static func index(_ entities: [Entity]) -> [String: Int] {
+    private static func index(_ entities: [Entity]) -> (byName: [String: Int], children: [String: [String]]) {
         var index: [String: Int] = [:]
+        var children: [String: [String]] = [:]
         index.reserveCapacity(entities.count)
-        for (i, entity) in entities.enumerated() where index[entity.name] == nil { index[entity.name] = i }
-        return index
+        for (i, entity) in entities.enumerated() where index[entity.name] == nil {
+            index[entity.name] = i
+            if let parent = entity.parent { children[parent, default: []].append(entity.name) }
+        }
+        return (index, children)
     }
 
     /// Creates a schema whose entities are listed in a builder block.

@@ -5,6 +5,10 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
     /// What changed.
     public enum Kind: Hashable, Sendable {
         case entityAdded, entityRemoved, entityRenamed(from: String)
+        /// The entity inherits from another entity, or from none (see ``Entity/parent``).
+        case entityParentChanged(from: String?, to: String?)
+        /// The entity has been made abstract (no objects of its own), or concrete.
+        case entityAbstractChanged(isAbstract: Bool)
         case attributeAdded, attributeRemoved, attributeRenamed(from: String)
         case attributeTypeChanged(from: AttributeType, to: AttributeType)
         case attributeMadeOptional, attributeMadeRequired
@@ -56,6 +60,11 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .entityAdded: return "Entity '\(entity)' has been added."
         case .entityRemoved: return "Entity '\(entity)' has been removed."
         case .entityRenamed(let old): return "Entity '\(old)' has been renamed to '\(entity)'."
+        case .entityParentChanged(let old, let new):
+            return
+                "Entity '\(entity)' \(new.map { "now inherits from '\($0)'" } ?? "no longer has a parent")\(old.map { new == nil ? " (it inherited from '\($0)')" : " instead of '\($0)'" } ?? "")."
+        case .entityAbstractChanged(let isAbstract):
+            return "Entity '\(entity)' has been made \(isAbstract ? "abstract" : "concrete")."
         case .attributeAdded where replacement != nil:
             return "\(attribute) has been added in place of \(replacement!), starting empty."
         case .attributeAdded: return "\(attribute) has been added."

@@ -184,7 +184,8 @@ extension SchemaDiff {
     /// a deletion declaration useless), or nil.
     public var unmatchedDeletionsError: MoltError? {
         let unmatched = declaredDeletions.filter { deletion in
-            guard let entity = source.entity(named: deletion.entity) else { return true }
+            // An entity's inherited properties are its own to delete (a property moved down a hierarchy).
+            guard let entity = source.effectiveEntity(named: deletion.entity) else { return true }
             guard let property = deletion.property else { return false }
             return entity.attribute(named: property) == nil && entity.relationship(named: property) == nil
         }

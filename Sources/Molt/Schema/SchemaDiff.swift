@@ -17,7 +17,7 @@ public struct SchemaDiff: Sendable {
     /// The newer schema.
     public let destination: Schema
     /// Every change, entities first, in the newer schema's declaration order.
-    public private(set) var changes: [SchemaChange] = []
+    public internal(set) var changes: [SchemaChange] = []
     /// For each entity of the newer schema that existed before: its name in the older schema.
     private(set) var entityOrigins: [String: String] = [:]
     /// For each entity of the newer schema that existed before: new property name → old property name.
@@ -40,8 +40,14 @@ public struct SchemaDiff: Sendable {
         matchEntities()
         for entity in destination.entities {
             guard let oldName = entityOrigins[entity.name], let old = oldEntities[oldName] else { continue }
-            compare(old, entity)
+            compareInheritance(old, entity)
+            guard source.isInHierarchy(old.name) || destination.isInHierarchy(entity.name) else {
+                compare(old, entity)
+                continue
+            }
+            compareInHierarchy(old, entity)
         }
+        refuseRenamesInHierarchies()
     }
 
     /// Whether every change can be applied without code.
@@ -53,7 +59,7 @@ public struct SchemaDiff: Sendable {
     /// Whether the schemas describe the same structure.
     public var isEmpty: Bool { changes.isEmpty }
 
-    private var versions: String { "between versions \(source.version) and \(destination.version)" }
+    var versions: String { "between versions \(source.version) and \(destination.version)" }
 
     /// For a property that keeps its name but cannot be converted: the declaration that replaces it instead, or
     /// nothing when the new property comes from another name (its `originalName` is the thing to change).
@@ -62,7 +68,7 @@ public struct SchemaDiff: Sendable {
         return
             "; or, if the new '\(newName)' replaces it (\(what) deleted, the new one starting empty), declare `Schema(version: \(destination.version), deleting: [.replaced(\"\(oldName)\", of: \"\(oldEntity)\")])` (in a snapshot: \"deletions\" : [{\"entity\" : \"\(oldEntity)\", \"property\" : \"\(oldName)\", \"replaced\" : true}])"
     }
-    private var customStageHint: String { "a custom stage from version \(source.version) to \(destination.version)" }
+    var customStageHint: String { "a custom stage from version \(source.version) to \(destination.version)" }
 
     // MARK: - Matching
 
@@ -105,7 +111,7 @@ public struct SchemaDiff: Sendable {
         }
     }
 
-    private mutating func compare(_ old: Entity, _ new: Entity) {
+    mutating func compare(_ old: Entity, _ new: Entity) {
         let replaced = Set(declaredDeletions.filter { $0.isReplaced && $0.entity == old.name }.compactMap(\.property))
         let (origins, ambiguous) = matchProperties(old, new, replaced: replaced)
         propertyOrigins[new.name] = origins

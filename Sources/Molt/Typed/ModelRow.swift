@@ -21,21 +21,29 @@ public struct ModelRow {
         case values([Value])
     }
 
+    /// The entity of a fetch's rows, shared by all of them: a row holds one reference rather than a copy of
+    /// the entity's names and lists, which cost a reference count each per row of a large fetch.
+    final class Source: Sendable {
+        let entity: Entity
+        init(_ entity: Entity) { self.entity = entity }
+    }
+
     let storage: Storage
+    private let source: Source
     /// The entity whose attributes (then to-one relationships) the columns hold, for messages.
-    let entity: Entity
+    var entity: Entity { source.entity }
     /// The identifier Molt gave the object, or nil for an object that is not stored yet.
     public let id: Int64?
 
-    init(statement: any SQLStatement, entity: Entity) {
+    init(statement: any SQLStatement, source: Source) {
         storage = .statement(statement)
-        self.entity = entity
+        self.source = source
         id = statement.int64(0)
     }
 
     init(values: [Value], entity: Entity, id: Int64?) {
         storage = .values(values)
-        self.entity = entity
+        self.source = Source(entity)
         self.id = id
     }
 

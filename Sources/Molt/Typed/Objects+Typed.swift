@@ -21,7 +21,9 @@ extension Objects {
     func typedEntity<M: PersistentModel>(_ type: M.Type, fix: String? = nil) throws -> Entity {
         let model = M.entity
         let fix = fix ?? "open the store with the schema that '\(M.self)' belongs to."
-        guard let stored = schema.entity(named: model.name) else {
+        // A model of a sub-entity repeats its parents' stored properties first: it is compared with the entity
+        // as its objects are.
+        guard let stored = schema.effectiveEntity(named: model.name) else {
             throw MoltError(
                 .invalidValue, "Schema version \(schema.version) has no entity '\(model.name)'; \(fix)",
                 entity: model.name)
@@ -63,6 +65,7 @@ extension Objects {
         try requireWritable()
         let plan = try TypedInsertPlan.of(M.self, in: self)
         let entity = plan.entity
+        try requireConcrete(entity)
         let statement = try db.cachedStatement(
             .insert(into: layout.physicalTable(entity.name), explicitID: false), plan.insertSQL)
         statement.reset()
@@ -271,12 +274,8 @@ extension Objects {
     ) throws {
         let entity = try typedEntity(M.self)
         var sql = TypedSQL.of(M.self, in: layout).select
-        var arguments: [Value] = []
-        if let predicate {
-            let compiled = try predicate.predicate().sql(for: entity, layout: layout)
-            sql += " WHERE \(compiled.0)"
-            arguments = compiled.1
-        }
+        let (filter, arguments) = try whereClause(try predicate?.predicate(), for: entity)
+        sql += filter
         let sorts = try orderBy.map { try $0.compiled.get() }
         sql +=
             " ORDER BY "
@@ -289,8 +288,9 @@ extension Objects {
         let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
+        let source = ModelRow.Source(entity)
         while try statement.step() {
-            try body(M(row: ModelRow(statement: statement, entity: entity)))
+            try body(M(row: ModelRow(statement: statement, source: source)))
         }
     }
 

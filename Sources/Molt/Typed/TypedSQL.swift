@@ -15,8 +15,12 @@ struct TypedSQL: Sendable {
         let fillers = layout.fillers(entity.name)
         let table = layout.table(entity.name)
         let id = layout.dialect.quote(StoreLayout.idColumn)
-        let insertColumns = columns + fillers.map { layout.dialect.quote($0.column) }
-        let marks = columns.map { _ in "?" } + fillers.map(\.literal)
+        var insertColumns = columns + fillers.map { layout.dialect.quote($0.column) }
+        var marks = columns.map { _ in "?" } + fillers.map(\.literal)
+        if layout.hierarchy(entity.name) != nil {
+            insertColumns.append(layout.dialect.quote(StoreLayout.entityColumn))
+            marks.append(layout.dialect.literal(.string(entity.name)))
+        }
         insert =
             insertColumns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"

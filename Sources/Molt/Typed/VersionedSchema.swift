@@ -44,8 +44,18 @@ extension VersionedSchema {
     /// The runtime schema of this version: one entity per model, in the order of ``models``.
     ///
     /// Everything the runtime schema supports applies unchanged: inference, validation, plans, snapshots.
+    ///
+    /// The model of a sub-entity repeats its parent's stored properties (see <doc:Inheritance>): its entity
+    /// declares only those its parent's model does not have.
     public static var schema: Schema {
-        Schema(version: version, deleting: deletions, entities: models.map { $0.entity })
+        let entities = models.map { $0.entity }
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return Schema(
+            version: version, deleting: deletions,
+            entities: entities.map { entity in
+                guard let parent = entity.parent.flatMap({ byName[$0] }) else { return entity }
+                return entity.removingMembers(of: parent)
+            })
     }
 }
 

@@ -20,6 +20,7 @@ enum Scenarios {
         OpenWide(),
         DecimalSum(),
         AdoptCoreData(),
+        HierarchyFetch(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),
