@@ -132,6 +132,10 @@ public struct ModelColumns {
     private let attributeCount: Int
     /// The to-one relationships' identifiers, as appended after the attributes (read back after an insert).
     private(set) var toOneIDs: [Int64?] = []
+    /// The column whose value an upsert finds its object by, kept in ``keyValue`` as it is appended.
+    var keyColumn: Int?
+    /// The value appended at ``keyColumn``.
+    private(set) var keyValue: Value?
 
     init(statement: any SQLStatement, attributeCount: Int, dialect: any SQLDialect) {
         storage = .statement(statement)
@@ -160,6 +164,7 @@ public struct ModelColumns {
         default: break
         }
         if unstorable == nil, let reason = dialect?.storageRefusal(value) { unstorable = (count, reason) }
+        if count == keyColumn { keyValue = value }
         switch storage {
         case .statement(let statement):
             do {

@@ -36,3 +36,121 @@ extension Objects {
         return try updateAll(M.entity.name, where: try predicate?.predicate(), set: values)
     }
 }
+
+extension Objects {
+    /// Inserts a model, or updates the object that already has its primary key, in one statement
+    /// (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), and returns the model with its identifier.
+    ///
+    /// Every stored property of the model replaces the stored one, as ``save(_:)`` does; the object keeps its
+    /// identifier. The model's own ``PersistentModel/persistentID`` is not used to find the object.
+    ///
+    /// ```swift
+    /// let note = try objects.upsert(Note(uuid: id, title: "Milk", created: .now))
+    /// print(note.persistentID!)   // the same identifier the next time this uuid is upserted
+    /// ```
+    ///
+    /// - Returns: The model with the ``PersistentModel/persistentID`` of the object written.
+    /// - Throws: ``MoltError`` when the entity declares no primary key (upsert by a unique attribute with
+    ///   ``upsert(_:uniqueBy:)``), when a value does not fit, or another unique attribute clashes.
+    @discardableResult
+    public func upsert<M: PersistentModel>(_ model: M) throws -> M {
+        guard let key = M.entity.primaryKey else {
+            throw MoltError(
+                .invalidValue,
+                "Entity '\(M.entity.name)' declares no primary key, so an upsert cannot tell which object a '\(M.self)' value means; upsert by a unique attribute with `upsert(_:uniqueBy:)`, or declare one with `@Attribute(.primaryKey)` (a new schema version).",
+                entity: M.entity.name)
+        }
+        return try upsert(model, by: key)
+    }
+
+    /// Inserts a model, or updates the object that already has its value of a unique attribute, in one
+    /// statement (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), and returns the model with its identifier.
+    ///
+    /// ```swift
+    /// let folder = try objects.upsert(Folder(name: "Inbox"), uniqueBy: \.name)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - model: The values to write: every stored property replaces the stored one.
+    ///   - keyPath: A stored property that is unique on its own (the primary key, or an attribute with a unique
+    ///     index of its own).
+    /// - Returns: The model with the ``PersistentModel/persistentID`` of the object written.
+    /// - Throws: ``MoltError`` when `keyPath` is not a stored attribute, is not unique on its own, or holds nil,
+    ///   when a value does not fit, or another unique attribute clashes.
+    @discardableResult
+    public func upsert<M: PersistentModel, V: PersistentValue>(
+        _ model: M, uniqueBy keyPath: KeyPath<M, V>
+    ) throws
+        -> M
+    {
+        try upsert(model, by: try M.storedName(keyPath))
+    }
+
+    private func upsert<M: PersistentModel>(_ model: M, by attribute: String) throws -> M {
+        try requireWritable()
+        let plan = try TypedInsertPlan.of(M.self, in: self)
+        let entity = plan.entity
+        try requireUniqueKey(attribute, of: entity)
+        let statement = try db.cachedStatement(
+            .insert(into: layout.physicalTable(entity.name), explicitID: false), try upsertSQL(M.self, by: attribute))
+        statement.reset()
+        var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
+        columns.keyColumn = entity.attributes.firstIndex { $0.name == attribute }
+        model.encode(to: &columns)
+        try requireKeyValue(columns.keyValue, of: attribute, in: entity)
+        try refuseUnstorable(columns, entity: entity)
+        try checkLinkedObjectsExist(of: model, entity: entity)
+        // Which object the key finds, and where its to-ones pointed, only when a stage or an inverse needs them.
+        let existing =
+            observer == nil && plan.inverses.isEmpty
+            ? nil
+            : try db.fetchInt(
+                "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(layout.column(entity.name, attribute)) = ?",
+                [columns.keyValue ?? .null])
+        let previous = try existing.flatMap { id in
+            plan.inverses.isEmpty
+                ? nil
+                : try M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first }
+        }
+        try willWrite(entity.name, properties: nil)
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw MoltError(
+                .invalidValue, "The upsert of a '\(entity.name)' object returned no identifier.", entity: entity.name)
+        }
+        var written = model
+        written.persistentID = statement.int64(0)
+        statement.reset()
+        if let existing {
+            observer?.didUpdate(entity.name, id: existing)
+            try linkInverses(of: written, entity: entity, previous: previous)
+        } else {
+            observer?.didInsert(entity.name, count: 1)
+            try linkInversesOfInsert(plan, id: written.persistentID!, entity: entity, targets: columns.toOneIDs)
+        }
+        return written
+    }
+
+    /// `INSERT … ON CONFLICT (key) DO UPDATE SET every other column … RETURNING _id` for a model type, built
+    /// once per type and key for a store's own layout.
+    private func upsertSQL<M: PersistentModel>(_ type: M.Type, by attribute: String) throws -> String {
+        let standard = layout.isStandard(M.entity.name)
+        let cacheKey = UpsertKey(model: ObjectIdentifier(type), attribute: attribute)
+        if standard, let sql = Self.upsertCache.withLock({ $0[cacheKey] }) { return sql }
+        let names = M.entity.attributes.map(\.name) + M.toOneRelationships.map(\.name)
+        let key = layout.column(M.entity.name, attribute)
+        let others = names.filter { $0 != attribute }.map { layout.column(M.entity.name, $0) }
+        let updates = (others.isEmpty ? [key] : others).map { "\($0) = excluded.\($0)" }
+        let sql =
+            TypedSQL.of(type, in: layout).insert
+            + " ON CONFLICT (\(key)) DO UPDATE SET \(updates.joined(separator: ", ")) RETURNING \(idColumn)"
+        if standard { Self.upsertCache.withLock { $0[cacheKey] = sql } }
+        return sql
+    }
+
+    private struct UpsertKey: Hashable {
+        var model: ObjectIdentifier
+        var attribute: String
+    }
+    private static let upsertCache = LockedValue<[UpsertKey: String]>([:])
+}
