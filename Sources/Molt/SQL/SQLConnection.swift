@@ -209,6 +209,11 @@ package protocol SQLStatement {
     func execute(_ arguments: [Value]) throws -> Int
     /// Runs an `INSERT` with `arguments` and returns the identifier (`_id`) of the inserted row.
     func insert(_ arguments: [Value]) throws -> Int64
+    /// Runs an `INSERT … ON CONFLICT … DO UPDATE` (written without `RETURNING`) with the values bound, and
+    /// returns the identifier of the row written when the engine tells it without another statement: always on
+    /// PostgreSQL (`RETURNING`), only for an inserted row on SQLite, where `RETURNING` doubles the cost of the
+    /// statement. Nil: the statement updated a row, which the caller finds by its unique key.
+    func insertOrUpdate() throws -> Int64?
 
     // MARK: Reading the current row (the codec)
 

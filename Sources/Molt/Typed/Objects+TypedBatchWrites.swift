@@ -39,7 +39,7 @@ extension Objects {
 
 extension Objects {
     /// Inserts a model, or updates the object that already has its primary key, in one statement
-    /// (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), and returns the model with its identifier.
+    /// (`INSERT … ON CONFLICT … DO UPDATE`), and returns the model with its identifier.
     ///
     /// Every stored property of the model replaces the stored one, as ``save(_:)`` does; the object keeps its
     /// identifier. The model's own ``PersistentModel/persistentID`` is not used to find the object.
@@ -64,7 +64,10 @@ extension Objects {
     }
 
     /// Inserts a model, or updates the object that already has its value of a unique attribute, in one
-    /// statement (`INSERT … ON CONFLICT … DO UPDATE … RETURNING`), and returns the model with its identifier.
+    /// statement (`INSERT … ON CONFLICT … DO UPDATE`), and returns the model with its identifier.
+    ///
+    /// The identifier of an updated object is read by its key after the statement on SQLite, where
+    /// `RETURNING` would double the cost of every upsert; PostgreSQL returns it with the statement.
     ///
     /// ```swift
     /// let folder = try objects.upsert(Folder(name: "Inbox"), uniqueBy: \.name)
@@ -88,25 +91,20 @@ extension Objects {
 
     private func upsert<M: PersistentModel>(_ model: M, by attribute: String) throws -> M {
         try requireWritable()
-        let plan = try TypedInsertPlan.of(M.self, in: self)
-        let entity = plan.entity
-        try requireUniqueKey(attribute, of: entity)
+        let upsert = try upsertPlan(M.self, by: attribute)
+        let (plan, entity) = (upsert.insert, upsert.insert.entity)
         let statement = try db.cachedStatement(
-            .insert(into: layout.physicalTable(entity.name), explicitID: false), try upsertSQL(M.self, by: attribute))
+            .insert(into: layout.physicalTable(entity.name), explicitID: false), upsert.sql)
         statement.reset()
         var columns = ModelColumns(statement: statement, attributeCount: entity.attributes.count, dialect: dialect)
-        columns.keyColumn = entity.attributes.firstIndex { $0.name == attribute }
+        columns.keyColumn = upsert.keyColumn
         model.encode(to: &columns)
         try requireKeyValue(columns.keyValue, of: attribute, in: entity)
         try refuseUnstorable(columns, entity: entity)
         try checkLinkedObjectsExist(of: model, entity: entity)
         // Which object the key finds, and where its to-ones pointed, only when a stage or an inverse needs them.
         let existing =
-            observer == nil && plan.inverses.isEmpty
-            ? nil
-            : try db.fetchInt(
-                "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(layout.column(entity.name, attribute)) = ?",
-                [columns.keyValue ?? .null])
+            observer == nil && plan.inverses.isEmpty ? nil : try objectID(by: upsert, key: columns.keyValue)
         let previous = try existing.flatMap { id in
             plan.inverses.isEmpty
                 ? nil
@@ -114,13 +112,13 @@ extension Objects {
         }
         try willWrite(entity.name, properties: nil)
         defer { statement.reset() }
-        guard try statement.step() else {
+        let inserted = try statement.insertOrUpdate()
+        guard let id = try inserted ?? existing ?? objectID(by: upsert, key: columns.keyValue) else {
             throw MoltError(
-                .invalidValue, "The upsert of a '\(entity.name)' object returned no identifier.", entity: entity.name)
+                .invalidValue, "The upsert of a '\(entity.name)' object wrote no object.", entity: entity.name)
         }
         var written = model
-        written.persistentID = statement.int64(0)
-        statement.reset()
+        written.persistentID = id
         if let existing {
             observer?.didUpdate(entity.name, id: existing)
             try linkInverses(of: written, entity: entity, previous: previous)
@@ -131,26 +129,61 @@ extension Objects {
         return written
     }
 
-    /// `INSERT … ON CONFLICT (key) DO UPDATE SET every other column … RETURNING _id` for a model type, built
-    /// once per type and key for a store's own layout.
-    private func upsertSQL<M: PersistentModel>(_ type: M.Type, by attribute: String) throws -> String {
-        let standard = layout.isStandard(M.entity.name)
-        let cacheKey = UpsertKey(model: ObjectIdentifier(type), attribute: attribute)
-        if standard, let sql = Self.upsertCache.withLock({ $0[cacheKey] }) { return sql }
+    /// The identifier of the object whose unique key is `key`, through a cached statement.
+    private func objectID(by plan: TypedUpsertPlan, key: Value?) throws -> Int64? {
+        let statement = try db.cachedStatement(.read, plan.lookupSQL)
+        try statement.bind([key ?? .null])
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// The plan of an upsert of a model type by `attribute`: its insert plan, the key checked unique, and
+    /// `INSERT … ON CONFLICT (key) DO UPDATE SET every other column`; worked out once per type,
+    /// key, engine and schema value for a store's own layout, since an upsert runs once per object.
+    private func upsertPlan<M: PersistentModel>(_ type: M.Type, by attribute: String) throws -> TypedUpsertPlan {
+        let standard = layoutSource == nil && layout.isStandard(M.entity.name)
+        let cacheKey = UpsertKey(model: ObjectIdentifier(type), attribute: attribute, engine: dialect.engine)
+        let schemaID = schema.derived
+        if standard, let cached = Self.upsertCache.withLock({ $0[cacheKey] }), cached.schema === schemaID {
+            return cached.plan
+        }
+        let insert = try TypedInsertPlan.of(M.self, in: self)
+        try requireUniqueKey(attribute, of: insert.entity)
         let names = M.entity.attributes.map(\.name) + M.toOneRelationships.map(\.name)
         let key = layout.column(M.entity.name, attribute)
         let others = names.filter { $0 != attribute }.map { layout.column(M.entity.name, $0) }
         let updates = (others.isEmpty ? [key] : others).map { "\($0) = excluded.\($0)" }
         let sql =
             TypedSQL.of(type, in: layout).insert
-            + " ON CONFLICT (\(key)) DO UPDATE SET \(updates.joined(separator: ", ")) RETURNING \(idColumn)"
-        if standard { Self.upsertCache.withLock { $0[cacheKey] = sql } }
-        return sql
+            + " ON CONFLICT (\(key)) DO UPDATE SET \(updates.joined(separator: ", "))"
+        let plan = TypedUpsertPlan(
+            insert: insert, sql: sql,
+            lookupSQL: "SELECT \(idColumn) FROM \(layout.table(M.entity.name)) WHERE \(key) = ?",
+            keyColumn: insert.entity.attributes.firstIndex { $0.name == attribute })
+        if standard { Self.upsertCache.withLock { $0[cacheKey] = (schemaID, plan) } }
+        return plan
     }
 
     private struct UpsertKey: Hashable {
         var model: ObjectIdentifier
         var attribute: String
+        var engine: DatabaseEngine
     }
-    private static let upsertCache = LockedValue<[UpsertKey: String]>([:])
+    private static let upsertCache = LockedValue<[UpsertKey: (schema: AnyObject, plan: TypedUpsertPlan)]>([:])
+}
+
+/// What an upsert of one model type by one attribute needs besides the values (see `Objects.upsertPlan`).
+/// A class, so that taking it from the cache for each object copies one reference.
+final class TypedUpsertPlan: Sendable {
+    let insert: TypedInsertPlan
+    /// `INSERT … ON CONFLICT (key) DO UPDATE SET every other column` (see ``SQLStatement/insertOrUpdate()``).
+    let sql: String
+    /// `SELECT _id … WHERE key = ?`: the object an upsert updated, or will.
+    let lookupSQL: String
+    /// The key attribute's column among the model's (``ModelColumns/keyColumn``).
+    let keyColumn: Int?
+
+    init(insert: TypedInsertPlan, sql: String, lookupSQL: String, keyColumn: Int?) {
+        (self.insert, self.sql, self.lookupSQL, self.keyColumn) = (insert, sql, lookupSQL, keyColumn)
+    }
 }

@@ -77,6 +77,17 @@ struct SQLiteStatement: SQLStatement {
         return sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
     }
 
+    func insertOrUpdate() throws -> Int64? {
+        // The update branch of an upsert leaves the last inserted rowid alone: 0 (never an identifier) then
+        // says that the statement updated a row.
+        let connection = sqlite3_db_handle(handle)
+        sqlite3_set_last_insert_rowid(connection, 0)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+        let id = sqlite3_last_insert_rowid(connection)
+        return id == 0 ? nil : id
+    }
+
     // MARK: - Reading
 
     func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
