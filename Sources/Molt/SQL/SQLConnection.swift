@@ -234,6 +234,24 @@ package protocol SQLStatement {
     func rawValue(_ column: Int) -> Value
     /// A short description of what the column holds (`text 'abc'`, `null`), for messages.
     func describe(_ column: Int) -> String
+
+    // MARK: Fast paths of typed reads: the value when the column holds exactly one of that kind, else nil (an
+    // engine without them returns nil, and typed reads go through value(_:as:))
+
+    /// The column's integer, or nil when it holds something else (null, a real, text): the caller then reads it
+    /// through ``value(_:as:)``, which converts or refuses.
+    func storedInt64(_ column: Int) -> Int64?
+    /// The column's real number, or nil when it holds something else.
+    func storedDouble(_ column: Int) -> Double?
+    /// The column's text, or nil when it holds something else.
+    func storedText(_ column: Int) -> String?
+}
+
+/// No fast path by default: typed reads go through ``SQLStatement/value(_:as:)`` (PostgreSQL's codec).
+extension SQLStatement {
+    package func storedInt64(_ column: Int) -> Int64? { nil }
+    package func storedDouble(_ column: Int) -> Double? { nil }
+    package func storedText(_ column: Int) -> String? { nil }
 }
 
 /// The cause of a ``MoltError`` when the engine refused a statement itself (a syntax error, an unknown name,

@@ -100,6 +100,18 @@ struct SQLiteStatement: SQLStatement {
         Self.value(handle, Int32(column), as: type)
     }
 
+    func storedInt64(_ column: Int) -> Int64? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(column)) : nil
+    }
+
+    func storedDouble(_ column: Int) -> Double? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_FLOAT ? sqlite3_column_double(handle, Int32(column)) : nil
+    }
+
+    func storedText(_ column: Int) -> String? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_TEXT ? Self.text(handle, Int32(column)) : nil
+    }
+
     func rawValue(_ column: Int) -> Value {
         let index = Int32(column)
         switch sqlite3_column_type(handle, index) {
