@@ -225,6 +225,9 @@ extension Objects {
 
     /// Deletes every object of a model type that matches a predicate (all of them without one).
     ///
+    /// One `DELETE` statement when every relationship of the entity has the nullify rule (the database unlinks
+    /// what pointed to the deleted objects); otherwise one object at a time, so that cascade and deny rules apply.
+    ///
     /// - Returns: The number of objects deleted, not counting cascades.
     @discardableResult
     public func deleteAll<M: PersistentModel>(_ type: M.Type, where predicate: ModelPredicate<M>? = nil) throws -> Int {
