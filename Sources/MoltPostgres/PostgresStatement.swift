@@ -95,6 +95,10 @@ final class PostgresStatement: SQLStatement {
         return id
     }
 
+    func insertOrUpdate() throws -> Int64? {
+        try insert([])
+    }
+
     // MARK: - Reading
 
     private func cell(_ column: Int) -> PostgresCell { current![column] }

@@ -2,13 +2,14 @@
 // checking every value it reads; exits 1 when one differs.
 import Foundation
 
-let examples: [(name: String, run: (Checker) throws -> Void)] = [
+let examples: [(name: String, run: @MainActor (Checker) async throws -> Void)] = [
     ("realm-memo-app", RealmMemoApp.run),  // seed 000
     ("realm-people", RealmPeople.run),  // seed 001
     ("core-data-notes", CoreDataNotes.run),  // seed 002
     ("realm-basics", RealmBasics.run),  // seed 003
     ("swiftdata-tastings", SwiftDataTastings.run),  // seed 004
     ("core-data-adoption", CoreDataAdoptionExample.run),  // issue 23: adopt a Core Data store, then migrate
+    ("tastings-screen", TastingsScreen.run),  // seed 004: a view model over an observed typed query
 ]
 
 let requested = Array(CommandLine.arguments.dropFirst())
@@ -22,7 +23,7 @@ guard unknown.isEmpty else {
 var failures = 0
 for example in examples where requested.isEmpty || requested.contains(example.name) {
     let check = Checker(example.name)
-    do { try example.run(check) } catch { check.fail(error) }
+    do { try await example.run(check) } catch { check.fail(error) }
     failures += check.failures
 }
 print(failures == 0 ? "every example checked its values" : "\(failures) check(s) failed")

@@ -96,6 +96,12 @@ extension Objects {
 
     /// Throws unless `attribute` is unique on its own in `entity` and `values` gives it.
     private func requireUniqueKey(_ attribute: String, of entity: Entity, in values: [String: Value]) throws {
+        try requireUniqueKey(attribute, of: entity)
+        try requireKeyValue(values[attribute], of: attribute, in: entity)
+    }
+
+    /// Throws unless `attribute` is unique on its own in `entity`, naming the fix.
+    func requireUniqueKey(_ attribute: String, of entity: Entity) throws {
         guard entity.attribute(named: attribute) != nil else {
             throw MoltError(
                 .invalidValue, "Entity '\(entity.name)' has no attribute '\(attribute)' to upsert by.",
@@ -109,7 +115,11 @@ extension Objects {
                 "'\(entity.name).\(attribute)' is not unique on its own, so an upsert cannot tell which object it means; declare `Index([\"\(attribute)\"], unique: true)` on '\(entity.name)' (a new schema version), or upsert by a unique attribute.",
                 entity: entity.name, property: attribute)
         }
-        guard let key = values[attribute], key != .null else {
+    }
+
+    /// Throws unless `key`, the value of an upsert's unique attribute, is given and not null.
+    func requireKeyValue(_ key: Value?, of attribute: String, in entity: Entity) throws {
+        guard let key, key != .null else {
             throw MoltError(
                 .invalidValue,
                 "An upsert of '\(entity.name)' needs a value of '\(attribute)' to find the object by; add it to the values.",

@@ -209,6 +209,11 @@ package protocol SQLStatement {
     func execute(_ arguments: [Value]) throws -> Int
     /// Runs an `INSERT` with `arguments` and returns the identifier (`_id`) of the inserted row.
     func insert(_ arguments: [Value]) throws -> Int64
+    /// Runs an `INSERT … ON CONFLICT … DO UPDATE` (written without `RETURNING`) with the values bound, and
+    /// returns the identifier of the row written when the engine tells it without another statement: always on
+    /// PostgreSQL (`RETURNING`), only for an inserted row on SQLite, where `RETURNING` doubles the cost of the
+    /// statement. Nil: the statement updated a row, which the caller finds by its unique key.
+    func insertOrUpdate() throws -> Int64?
 
     // MARK: Reading the current row (the codec)
 
@@ -229,6 +234,24 @@ package protocol SQLStatement {
     func rawValue(_ column: Int) -> Value
     /// A short description of what the column holds (`text 'abc'`, `null`), for messages.
     func describe(_ column: Int) -> String
+
+    // MARK: Fast paths of typed reads: the value when the column holds exactly one of that kind, else nil (an
+    // engine without them returns nil, and typed reads go through value(_:as:))
+
+    /// The column's integer, or nil when it holds something else (null, a real, text): the caller then reads it
+    /// through ``value(_:as:)``, which converts or refuses.
+    func storedInt64(_ column: Int) -> Int64?
+    /// The column's real number, or nil when it holds something else.
+    func storedDouble(_ column: Int) -> Double?
+    /// The column's text, or nil when it holds something else.
+    func storedText(_ column: Int) -> String?
+}
+
+/// No fast path by default: typed reads go through ``SQLStatement/value(_:as:)`` (PostgreSQL's codec).
+extension SQLStatement {
+    package func storedInt64(_ column: Int) -> Int64? { nil }
+    package func storedDouble(_ column: Int) -> Double? { nil }
+    package func storedText(_ column: Int) -> String? { nil }
 }
 
 /// The cause of a ``MoltError`` when the engine refused a statement itself (a syntax error, an unknown name,

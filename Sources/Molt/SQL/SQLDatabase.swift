@@ -23,6 +23,10 @@ package protocol SQLDatabase: AnyObject, Sendable {
     func readOneStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// ``write(_:)`` off the caller's thread, without blocking a thread of Swift's cooperative pool.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// ``read(_:)`` for an observation: on a connection of its own where the engine lets it read beside the
+    /// writer (SQLite in WAL mode), so that observed reads neither wait for the store's writes nor make them
+    /// wait; ``read(_:)`` where it cannot.
+    func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T
 
     /// Runs `body` in the exclusive transaction of a creation or a migration: other openers (threads,
     /// processes, servers) wait for it, and reference checks are deferred until ``SQLConnection/brokenLinks(around:)``
@@ -68,6 +72,8 @@ package protocol SQLDatabase: AnyObject, Sendable {
 }
 
 extension SQLDatabase {
+    package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try read(body) }
+
     package func externalChangeCounter() throws -> Int64? { nil }
 
     package var announcesCommits: Bool { false }

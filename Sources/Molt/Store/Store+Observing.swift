@@ -1,5 +1,6 @@
 extension Store {
-    /// Runs an observation's read: `body` in a read transaction, with the tables it touches recorded, after a
+    /// Runs an observation's read: `body` in a read transaction (on a connection of its own in WAL mode, see
+    /// ``SQLDatabase/observationRead(_:)``), with the tables it touches recorded, after a
     /// check in the same transaction that the store is still at the schema it was opened at. The check is one
     /// cached lookup in the metadata table; it keeps results from ever being decoded with a schema another
     /// process migrated the store away from.
@@ -9,7 +10,7 @@ extension Store {
     ///   migrated it; what `body` throws; a ``MoltError`` of the engine (the store is closed).
     package func observedRead<T>(_ body: (Objects) throws -> T) throws -> (T, Set<String>) {
         let (schema, layout) = (self.schema, self.layout)
-        return try database.read { db in
+        return try database.observationRead { db in
             try self.checkStillAtSchema(db)
             let access = TableAccess()
             let value = try body(Objects(db: db, schema: schema, layout: layout, isWritable: false, access: access))

@@ -55,6 +55,28 @@ public struct ModelRow {
         try V.read(from: self, at: index)
     }
 
+    /// Column `index` when the statement holds exactly an integer there (the fast path of typed reads); nil for
+    /// anything else, which ``converted(_:_:)`` then converts or refuses.
+    @inline(__always)
+    func storedInt64(at index: Int) -> Int64? {
+        if case .statement(let statement) = storage { return statement.storedInt64(index + 1) }
+        return nil
+    }
+
+    /// Column `index` when the statement holds exactly a real number there; nil for anything else.
+    @inline(__always)
+    func storedDouble(at index: Int) -> Double? {
+        if case .statement(let statement) = storage { return statement.storedDouble(index + 1) }
+        return nil
+    }
+
+    /// Column `index` when the statement holds exactly text there; nil for anything else.
+    @inline(__always)
+    func storedText(at index: Int) -> String? {
+        if case .statement(let statement) = storage { return statement.storedText(index + 1) }
+        return nil
+    }
+
     /// Whether column `index` holds null.
     public func isNull(at index: Int) -> Bool {
         switch storage {
@@ -140,6 +162,10 @@ public struct ModelColumns {
     private let attributeCount: Int
     /// The to-one relationships' identifiers, as appended after the attributes (read back after an insert).
     private(set) var toOneIDs: [Int64?] = []
+    /// The column whose value an upsert finds its object by, kept in ``keyValue`` as it is appended.
+    var keyColumn: Int?
+    /// The value appended at ``keyColumn``.
+    private(set) var keyValue: Value?
 
     init(statement: any SQLStatement, attributeCount: Int, dialect: any SQLDialect) {
         storage = .statement(statement)
@@ -168,6 +194,7 @@ public struct ModelColumns {
         default: break
         }
         if unstorable == nil, let reason = dialect?.storageRefusal(value) { unstorable = (count, reason) }
+        if count == keyColumn { keyValue = value }
         switch storage {
         case .statement(let statement):
             do {

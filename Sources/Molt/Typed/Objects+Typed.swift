@@ -129,7 +129,7 @@ extension Objects {
     /// Refuses what cannot be stored, with the dynamic API's messages: a link to a value never inserted, a value the
     /// engine cannot hold (PostgreSQL: text with a NUL), a NaN (SQLite would store it as null); then any other
     /// value the statement could not take.
-    private func refuseUnstorable(_ columns: ModelColumns, entity: Entity) throws {
+    func refuseUnstorable(_ columns: ModelColumns, entity: Entity) throws {
         if let (column, destination) = columns.uninserted {
             let toOne = entity.relationships.filter { $0.kind == .toOne }
             let index = column - entity.attributes.count
@@ -156,7 +156,7 @@ extension Objects {
 
     /// In a migration stage, where references are not enforced until the end, a to-one relationship to an
     /// object that is not in the store would be swept to nil: refuse it now, naming it.
-    private func checkLinkedObjectsExist<M: PersistentModel>(of model: M, entity: Entity) throws {
+    func checkLinkedObjectsExist<M: PersistentModel>(of model: M, entity: Entity) throws {
         guard observer != nil, !M.toOneRelationships.isEmpty else { return }
         let values = model.encodedValues
         for (offset, relationship) in M.toOneRelationships.enumerated() {
@@ -168,7 +168,7 @@ extension Objects {
     /// Links the inverse side of a newly inserted object's to-one relationships: its own column was written by
     /// the insert, so only the destination's side changes — one cached statement each (a join-table row, or,
     /// for a one-to-one, the destination's column and the release of its previous source).
-    private func linkInversesOfInsert(_ plan: TypedInsertPlan, id: Int64, entity: Entity, targets: [Int64?]) throws {
+    func linkInversesOfInsert(_ plan: TypedInsertPlan, id: Int64, entity: Entity, targets: [Int64?]) throws {
         for step in plan.inverses {
             guard step.offset < targets.count, let target = targets[step.offset] else { continue }
             if step.inverse.kind == .toOne {
@@ -187,7 +187,7 @@ extension Objects {
     }
 
     /// Keeps the inverse side of to-one relationships in step after their column was written by a save.
-    private func linkInverses<M: PersistentModel>(of model: M, entity: Entity, previous: [Int64?]?) throws {
+    func linkInverses<M: PersistentModel>(of model: M, entity: Entity, previous: [Int64?]?) throws {
         let relationships = M.toOneRelationships
         guard relationships.contains(where: { $0.inverse != nil }), let id = model.persistentID else { return }
         let values = model.encodedValues
@@ -227,6 +227,9 @@ extension Objects {
     }
 
     /// Deletes every object of a model type that matches a predicate (all of them without one).
+    ///
+    /// One `DELETE` statement when every relationship of the entity has the nullify rule (the database unlinks
+    /// what pointed to the deleted objects); otherwise one object at a time, so that cascade and deny rules apply.
     ///
     /// - Returns: The number of objects deleted, not counting cascades.
     @discardableResult

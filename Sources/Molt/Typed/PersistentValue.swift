@@ -44,18 +44,35 @@ extension PersistentValue {
 
 extension String: PersistentValue {
     public static var attributeType: AttributeType { .string }
+    /// The stored text, read straight from the statement when it is text; otherwise converted or refused.
+    public static func read(from row: ModelRow, at index: Int) throws -> String {
+        try row.storedText(at: index) ?? row.converted(index, String.self)
+    }
 }
 
 extension Int: PersistentValue {
     public static var attributeType: AttributeType { .int }
+    /// The stored integer, read straight from the statement when it is one; otherwise converted or refused.
+    public static func read(from row: ModelRow, at index: Int) throws -> Int {
+        if let stored = row.storedInt64(at: index), let value = Int(exactly: stored) { return value }
+        return try row.converted(index, Int.self)
+    }
 }
 
 extension Int64: PersistentValue {
     public static var attributeType: AttributeType { .int }
+    /// The stored integer, read straight from the statement when it is one; otherwise converted or refused.
+    public static func read(from row: ModelRow, at index: Int) throws -> Int64 {
+        try row.storedInt64(at: index) ?? row.converted(index, Int64.self)
+    }
 }
 
 extension Double: PersistentValue {
     public static var attributeType: AttributeType { .double }
+    /// The stored real number, read straight from the statement when it is one; otherwise converted or refused.
+    public static func read(from row: ModelRow, at index: Int) throws -> Double {
+        try row.storedDouble(at: index) ?? row.converted(index, Double.self)
+    }
 }
 
 extension Int16: PersistentValue {
@@ -80,6 +97,12 @@ extension Bool: PersistentValue {
 
 extension Date: PersistentValue {
     public static var attributeType: AttributeType { .date }
+    /// The stored seconds since 1970, read straight from the statement when they are a real number; otherwise
+    /// converted or refused.
+    public static func read(from row: ModelRow, at index: Int) throws -> Date {
+        if let seconds = row.storedDouble(at: index) { return Date(timeIntervalSince1970: seconds) }
+        return try row.converted(index, Date.self)
+    }
 }
 
 extension Data: PersistentValue {

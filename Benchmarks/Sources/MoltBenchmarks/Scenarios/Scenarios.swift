@@ -12,6 +12,8 @@ enum Scenarios {
         TypedRecords(),
         TypedInsertLinks(),
         Observations(),
+        BatchUpdate(),
+        Upsert(),
         MappingMerge(),
         MappingLinks(),
         Export(),

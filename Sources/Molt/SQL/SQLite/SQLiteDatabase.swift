@@ -36,6 +36,8 @@ package final class SQLiteDatabase: SQLFileDatabase {
 
     /// This connection's entry in ``SQLiteOpenFiles``, released when it closes.
     private let openFile: SQLiteOpenFiles.Lease?
+    /// The connection observed reads run on in WAL mode (``observationRead(_:)``), opened by the first one.
+    let observationReader = LockedValue(ObservationReader.unopened)
 
     private init(queue: DatabaseQueue, path: String, settings: Settings) {
         self.queue = queue
@@ -183,6 +185,7 @@ package final class SQLiteDatabase: SQLFileDatabase {
     }
 
     package func close() throws {
+        try closeObservationReader()
         try queue.close()
         openFile?.release()
     }

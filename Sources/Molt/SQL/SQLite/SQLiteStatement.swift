@@ -77,6 +77,17 @@ struct SQLiteStatement: SQLStatement {
         return sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
     }
 
+    func insertOrUpdate() throws -> Int64? {
+        // The update branch of an upsert leaves the last inserted rowid alone: 0 (never an identifier) then
+        // says that the statement updated a row.
+        let connection = sqlite3_db_handle(handle)
+        sqlite3_set_last_insert_rowid(connection, 0)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+        let id = sqlite3_last_insert_rowid(connection)
+        return id == 0 ? nil : id
+    }
+
     // MARK: - Reading
 
     func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
@@ -87,6 +98,18 @@ struct SQLiteStatement: SQLStatement {
 
     func value(_ column: Int, as type: AttributeType) -> Value? {
         Self.value(handle, Int32(column), as: type)
+    }
+
+    func storedInt64(_ column: Int) -> Int64? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(column)) : nil
+    }
+
+    func storedDouble(_ column: Int) -> Double? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_FLOAT ? sqlite3_column_double(handle, Int32(column)) : nil
+    }
+
+    func storedText(_ column: Int) -> String? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_TEXT ? Self.text(handle, Int32(column)) : nil
     }
 
     func rawValue(_ column: Int) -> Value {
