@@ -43,12 +43,6 @@ package final class ObjectImporter {
     ///     largest `_id` of their entity (an existing store).
     package init(_ objects: Objects, keepingIDs: Bool) throws {
         try objects.requireWritable()
-        if let sub = objects.schema.entities.first(where: { $0.parent != nil }) {
-            throw MoltError(
-                .invalidValue,
-                "The store has entities that inherit from others ('\(sub.name)' from '\(sub.parent!)'); importing into a hierarchy is not supported yet, and nothing was written. Insert its objects with the dynamic or typed API.",
-                entity: sub.name)
-        }
         self.objects = objects
         self.keepingIDs = keepingIDs
         try objects.db.deferReferenceChecks()
@@ -76,6 +70,15 @@ package final class ObjectImporter {
     /// - Throws: ``MoltError/Code/invalidValue`` for a value that does not fit, a to-one given several objects, an
     ///   `_id` given twice.
     package func insert(_ entity: Entity, fileID: Int64?, values: [String: Value], links: [String: [Int64]]) throws {
+        // An entity of a hierarchy: its inherited members too, its row in the root's table, named by `_entity`.
+        let inHierarchy = objects.layout.hierarchy(entity.name) != nil
+        let entity = inHierarchy ? objects.schema.effectiveEntity(named: entity.name) ?? entity : entity
+        if entity.isAbstract {
+            throw MoltError(
+                .invalidValue,
+                "\(label(entity, fileID)) is of an abstract entity, which has no objects of its own: give it one of its sub-entities.",
+                entity: entity.name)
+        }
         let checked = try objects.checkedValues(values, for: entity, applyingDefaults: true)
         var arguments: [Value] = [try fileID.map { .int(try storeID($0, of: entity.name)) } ?? .null]
         arguments.reserveCapacity(checked.count + entity.relationships.count + 1)
@@ -86,7 +89,7 @@ package final class ObjectImporter {
                 arguments.append(.null)
                 continue
             }
-            givenSides.insert("\(entity.name).\(relationship.name)")
+            givenSides.insert(side(entity, relationship))
             guard ids.count <= 1 else {
                 throw MoltError(
                     .invalidValue,
@@ -95,6 +98,7 @@ package final class ObjectImporter {
             }
             arguments.append(try ids.first.map { .int(try storeID($0, of: relationship.destination)) } ?? .null)
         }
+        if inHierarchy { arguments.append(.string(entity.name)) }
         let id: Int64
         do {
             id = try insertRow(entity, columns, arguments)
@@ -106,10 +110,22 @@ package final class ObjectImporter {
         }
         for relationship in entity.relationships where relationship.kind == .toMany {
             guard let ids = links[relationship.name] else { continue }
-            givenSides.insert("\(entity.name).\(relationship.name)")
+            givenSides.insert(side(entity, relationship))
             try link(entity, relationship, owner: id, fileID: fileID, targets: ids)
         }
         count += 1
+    }
+
+    /// `Entity.relationship` as ``finish(identifierMarks:)`` names a side: by the entity that declares it (a
+    /// sub-entity's inherited relationship is its parent's).
+    private func side(_ entity: Entity, _ relationship: Relationship) -> String {
+        var name = entity.name
+        while let declared = objects.schema.entity(named: name), declared.relationship(named: relationship.name) == nil,
+            let parent = declared.parent
+        {
+            name = parent
+        }
+        return "\(name).\(relationship.name)"
     }
 
     /// Inserts the object's row and returns its `_id`: batched by the engine when the file gave the `_id` (see
@@ -135,6 +151,7 @@ package final class ObjectImporter {
         let result =
             [StoreLayout.idColumn] + attributes.map { layout.physicalColumn(entity.name, $0) }
             + entity.relationships.filter { $0.kind == .toOne }.map { layout.physicalColumn(entity.name, $0.name) }
+            + (layout.hierarchy(entity.name) != nil ? [StoreLayout.entityColumn] : [])
         unquotedColumns[entity.name] = result
         return result
     }

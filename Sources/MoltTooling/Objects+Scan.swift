@@ -14,7 +14,8 @@ package struct ScannedObject {
 }
 
 extension Objects {
-    /// Calls `body` with every object of `entity` in `_id` order, with its attributes and the identifiers of its
+    /// Calls `body` with every object of `entity` in `_id` order (for an entity of a hierarchy, give it with its
+    /// inherited members, ``Schema/effectiveEntity(named:)``: the objects of that entity alone are scanned), with its attributes and the identifiers of its
     /// relationships, in bounded memory: what `molt export` streams.
     ///
     /// One query reads the entity's table (to-one links are columns of the row); each to-many relationship is one
@@ -32,9 +33,13 @@ extension Objects {
         let columns =
             entity.attributes.map { layout.column(entity.name, $0.name) }
             + toOne.map { layout.column(entity.name, $0.name) }
+        // In a hierarchy's table, the rows of this very entity (not of its sub-entities, scanned as their own).
+        let own =
+            layout.hierarchy(entity.name) == nil
+            ? "" : " WHERE \(q(StoreLayout.entityColumn)) = \(dialect.literal(.string(entity.name)))"
         let rows = try db.makeStatement(
             .read,
-            "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name)) ORDER BY \(idColumn)"
+            "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name))\(own) ORDER BY \(idColumn)"
         )
         defer { rows.reset() }
         var cursors: [Int: JoinCursor] = [:]

@@ -65,6 +65,19 @@ struct AdoptCommandTests {
         #expect(again.stdout.contains("nothing to adopt"))
     }
 
+    @Test("convert-model --hierarchies writes Core Data's sub-entities as Molt's, as adopt reads them")
+    func convertsHierarchies() throws {
+        let dir = TemporaryDirectory()
+        let model = Self.folder.deletingLastPathComponent()
+            .appendingPathComponent("coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel").path
+        let run = try Molt.run(["convert-model", model, "--out", dir.url.path, "--hierarchies", "--approximate", "all"])
+        #expect(run.status == 0, "\(run)")
+        let schema = try Schema(snapshotJSON: Data(contentsOf: dir.file("1.json")))
+        #expect(schema.entity(named: "ExpensiveSportCar")?.parent == "SportCar")
+        #expect(schema.entity(named: "SportCar")?.parent == "Car")
+        #expect(!run.stdout.contains("[inheritance]"))
+    }
+
     @Test("A model without the store's version is refused with exit 3, naming the difference; nothing is written")
     func refusesWrongModel() throws {
         let dir = TemporaryDirectory()

@@ -149,11 +149,18 @@ package struct StoreSnapshot {
     /// The migration history, oldest first.
     package func history() throws -> [MigrationRecord] { try StoreMetadata.history(db) }
 
-    /// The number of objects of each entity: a scan of every table, so only when asked.
+    /// The number of objects of each entity (of a hierarchy's entities, each one's own, not its sub-entities'): a
+    /// scan of every table, so only when asked.
     package func objectCounts() throws -> [String: Int] {
         var counts: [String: Int] = [:]
+        let layout = StoreLayout.standard(schema, dialect: db.dialect)
         for entity in schema.entities {
-            counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
+            // An entity of a hierarchy counts the rows of its own objects in the hierarchy's table.
+            let own =
+                layout.hierarchy(entity.name) == nil
+                ? ""
+                : " WHERE \(db.dialect.quote(StoreLayout.entityColumn)) = \(db.dialect.literal(.string(entity.name)))"
+            counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(layout.table(entity.name))\(own)") ?? 0)
         }
         return counts
     }

@@ -36,7 +36,8 @@ enum AdoptionProof {
         _ objects: Objects, original: [String: AdoptionDigest], skipping: [String: [String]]
     ) throws -> AdoptionComparison {
         var lines: [AdoptionComparison.Line] = []
-        for entity in objects.schema.entities {
+        for declared in objects.schema.entities where !declared.isAbstract {
+            let entity = objects.schema.effectiveEntity(named: declared.name) ?? declared
             guard let expected = original[entity.name] else { continue }
             var digest = AdoptionDigest()
             try objects.scan(entity) { object in

@@ -73,16 +73,11 @@ extension CoreDataAdoption {
     ///
     /// - Throws: What ``adopt(at:schema:options:)`` throws when no version describes the store.
     public func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "molt-adoption-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let copy = work.appendingPathComponent("original-copy.sqlite")
-        try ForeignFile.copy(url, to: copy)
-        let store = try CoreDataStoreFile(copy: copy, originalPath: url.path)
-        let (layout, schema) = try CoreDataAdoptionRun(copy: copy, original: url, model: model).matchedVersion(
-            of: store)
-        return (layout.model.name, schema)
+        try AdoptionFlow.withPrivateCopy(of: url) { copy in
+            let store = try CoreDataStoreFile(copy: copy, originalPath: url.path)
+            let matched = try CoreDataAdoptionRun(copy: copy, original: url, model: model).matchedVersion(of: store)
+            return (matched.layout.model.name, matched.schema)
+        }
     }
 }
 

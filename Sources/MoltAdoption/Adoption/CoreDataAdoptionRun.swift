@@ -11,14 +11,10 @@ struct CoreDataAdoptionRun {
     var model: URL
 
     /// The model version that wrote the store, and its Molt schema.
-    func matchedVersion(of store: CoreDataStoreFile) throws -> (layout: CoreDataStoreLayout, schema: Schema) {
+    func matchedVersion(
+        of store: CoreDataStoreFile
+    ) throws -> (layout: CoreDataStoreLayout, schema: Schema, flattenedBecause: String?) {
         let history = try CoreDataHistory(at: model)
-        let conversion: CoreDataHistoryConversion
-        do {
-            conversion = try history.conversion(accepting: .all)
-        } catch let refusal as ApproximationsRefused {
-            throw MoltError(.invalidSchema, refusal.message)
-        }
         var mismatches: [CoreDataStoreMismatch] = []
         var candidates: [(index: Int, layout: CoreDataStoreLayout)] = []
         for (index, version) in history.models.enumerated() {
@@ -42,16 +38,33 @@ struct CoreDataAdoptionRun {
                 "No version of the Core Data model at \(model.path) describes the store at \(original.path) (its model has the entities \(store.modelEntityNames.sorted().joined(separator: ", "))).\(closest) Nothing was adopted and the store was left as it was. Give the .xcdatamodeld folder that holds every version the app shipped, including the one this store was saved with.",
                 entity: (mismatches.last { $0.sameEntities } ?? mismatches.last)?.entity)
         }
-        return (chosen.layout, conversion.schemas[chosen.index])
+        let (schema, flattenedBecause) = try Self.schema(of: history, at: chosen.index)
+        return (chosen.layout, schema, flattenedBecause)
+    }
+
+    /// The Molt schema of the history's version at `index` (numbered `index + 1`), its renames resolved against
+    /// the version before: with Core Data's hierarchies as Molt's, or, when Molt cannot hold one of them (siblings
+    /// that declare the same property), flattened, with the reason.
+    static func schema(of history: CoreDataHistory, at index: Int) throws -> (schema: Schema, flattenedBecause: String?)
+    {
+        let version = history.models[index], previous = index > 0 ? history.models[index - 1] : nil
+        do {
+            return (try version.conversion(version: index + 1, previous: previous, hierarchies: true).schema, nil)
+        } catch let error as MoltError {
+            let flat = try version.conversion(version: index + 1, previous: previous, hierarchies: false).schema
+            return (flat, error.message)
+        }
     }
 
     /// Reads the private copy: the matched version, its schema, and the copy of its objects.
     func prepare() throws -> PreparedAdoption {
         let store = try CoreDataStoreFile(copy: copy, originalPath: original.path)
-        let (layout, schema) = try matchedVersion(of: store)
+        let (layout, schema, flattenedBecause) = try matchedVersion(of: store)
         let leftOut = Self.housekeeping(store, layout: layout)
         try Self.refuseUnknownTables(store, layout: layout, leftOut: leftOut, original: original)
-        let reader = CoreDataCopy(store: store, layout: layout, values: CoreDataValues(original: original))
+        let reader = CoreDataCopy(
+            store: store, layout: layout, values: CoreDataValues(original: original), flattenedBecause: flattenedBecause
+        )
         let marks = Dictionary(
             store.entityRows.compactMap { row in
                 layout.entities.first { $0.number == row.number }.map { ($0.name, row.maxKey) }

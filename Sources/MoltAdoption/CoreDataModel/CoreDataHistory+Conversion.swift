@@ -53,12 +53,19 @@ extension CoreDataHistory {
     /// - Throws: `MoltError` (`failure`) listing every construct that needs an approximation not accepted, each
     ///   with the versions it is in and the `--approximate` value that accepts it; the errors of
     ///   ``CoreDataModel/conversion(version:previous:)``.
-    package func conversion(accepting accepted: AcceptedApproximations) throws -> CoreDataHistoryConversion {
+    /// - Parameter hierarchies: Whether sub-entities are written as Molt sub-entities (see
+    ///   ``CoreDataModel/conversion(version:previous:hierarchies:)``).
+    package func conversion(
+        accepting accepted: AcceptedApproximations, hierarchies: Bool = false
+    ) throws
+        -> CoreDataHistoryConversion
+    {
         var result = CoreDataHistoryConversion(
             schemas: [], versionNames: models.map(\.name), approximations: [], transients: [], notes: [])
         var seenTransients = Set<String>()
         for (index, model) in models.enumerated() {
-            let converted = try model.conversion(version: index + 1, previous: index > 0 ? models[index - 1] : nil)
+            let converted = try model.conversion(
+                version: index + 1, previous: index > 0 ? models[index - 1] : nil, hierarchies: hierarchies)
             result.schemas.append(converted.schema)
             result.approximations += converted.approximations
             result.notes += converted.notes

@@ -26,8 +26,17 @@ extension CoreDataModel {
     ///     version removes (Core Data drops it; the snapshot's `deletions` say so); nil for the first.
     ///     Without it, a renaming identifier that differs from the name becomes the `originalName` as written.
     /// - Throws: `MoltError` for a type or a default the converter cannot read, and for a schema Molt refuses.
-    package func conversion(version: Int, previous: CoreDataModel?) throws -> CoreDataConversion {
+    ///   - hierarchies: Whether sub-entities become sub-entities of Molt's (``Entity/parent``), holding their own
+    ///     properties, as Core Data's; without it each is written as an entity of its own holding its parents'
+    ///     properties too (an approximation).
+    package func conversion(
+        version: Int, previous: CoreDataModel?, hierarchies: Bool = false
+    ) throws
+        -> CoreDataConversion
+    {
         let flat = try flattened()
+        // Entities as written (a hierarchy's own properties each) or flattened.
+        let source = hierarchies ? self : flat
         var approximations: [CoreDataApproximation] = []
         var transients: [String] = []
         func approximate(_ kind: CoreDataApproximation.Kind, _ entity: String, _ property: String?, _ what: String) {
@@ -35,8 +44,8 @@ extension CoreDataModel {
                 CoreDataApproximation(kind: kind, version: name, entity: entity, property: property, what: what))
         }
         var entities: [Entity] = []
-        for entity in flat.entities {
-            if let parent = entity.parent, let own = self.entity(named: entity.name) {
+        for entity in source.entities {
+            if !hierarchies, let parent = entity.parent, let own = self.entity(named: entity.name) {
                 let inherited =
                     entity.attributes.count + entity.relationships.count - own.attributes.count
                     - own.relationships.count
@@ -52,22 +61,31 @@ extension CoreDataModel {
                     transients.append("\(entity.name).\(relationship.name)")
                     continue
                 }
-                relationships.append(convert(relationship, of: entity.name, approximate: approximate))
+                relationships.append(
+                    convert(relationship, of: entity.name, hierarchies: hierarchies, approximate: approximate))
             }
             let indexes = Self.indexes(of: entity, attributes: attributes, relationships: relationships) {
                 property, what in
                 approximate(.relationshipIndexes, entity.name, property, what)
             }
-            entities.append(Entity(entity.name, attributes: attributes, relationships: relationships, indexes: indexes))
+            entities.append(
+                Entity(
+                    entity.name, parent: hierarchies ? entity.parent : nil,
+                    isAbstract: hierarchies && entity.isAbstract, attributes: attributes, relationships: relationships,
+                    indexes: indexes))
         }
-        dropInheritedInverses(&entities) { entity, property, what in approximate(.inheritance, entity, property, what) }
+        if !hierarchies {
+            dropInheritedInverses(&entities) { entity, property, what in
+                approximate(.inheritance, entity, property, what)
+            }
+        }
         var notes: [String] = []
         var deletions: [Deletion] = []
         if let previous {
             deletions = try CoreDataRenames.resolve(
-                &entities, current: flat, previous: previous.flattened(), notes: &notes)
+                &entities, current: source, previous: hierarchies ? previous : previous.flattened(), notes: &notes)
         } else {
-            CoreDataRenames.declareAsWritten(&entities, current: flat)
+            CoreDataRenames.declareAsWritten(&entities, current: source)
         }
         let schema = Schema(version: version, deleting: deletions, entities: entities)
         do {
@@ -100,7 +118,7 @@ extension CoreDataModel {
     }
 
     private func convert(
-        _ relationship: CoreDataRelationship, of entity: String,
+        _ relationship: CoreDataRelationship, of entity: String, hierarchies: Bool,
         approximate: (CoreDataApproximation.Kind, String, String?, String) -> Void
     ) -> Relationship {
         let deleteRule: Relationship.DeleteRule
@@ -115,7 +133,7 @@ extension CoreDataModel {
                 "delete rule 'No Action' (the other side keeps pointing at a deleted object) is written as nullify")
         }
         let subEntities = descendants(of: relationship.destination)
-        if !subEntities.isEmpty {
+        if !hierarchies, !subEntities.isEmpty {
             approximate(
                 .inheritance, entity, relationship.name,
                 "points at '\(relationship.destination)', whose sub-entities (\(subEntities.joined(separator: ", "))) it may hold in Core Data: in Molt it holds '\(relationship.destination)' objects only"

@@ -14,14 +14,19 @@ struct CoreDataCopy {
     let store: CoreDataStoreFile
     let layout: CoreDataStoreLayout
     let values: CoreDataValues
+    /// Why the schema writes the model's sub-entities as entities of their own, when it does.
+    var flattenedBecause: String?
 
     /// Copies every entity; returns the digest of what was read, per entity.
     func copy(into importer: ObjectImporter, schema: Schema) throws -> [String: AdoptionDigest] {
-        try checkLinkTargets()
+        try checkLinkTargets(schema)
         var digests: [String: AdoptionDigest] = [:]
         try store.queue.read { db in
             for entityLayout in layout.entities {
-                guard let entity = schema.entity(named: entityLayout.name) else { continue }
+                // With its inherited members: Core Data's row holds them all.
+                guard let declared = schema.entity(named: entityLayout.name), !declared.isAbstract,
+                    let entity = schema.effectiveEntity(named: declared.name)
+                else { continue }
                 var digest = AdoptionDigest()
                 try copy(entityLayout, as: entity, db: db, into: importer, digest: &digest)
                 digests[entity.name] = digest
@@ -87,8 +92,14 @@ struct CoreDataCopy {
 
     /// Refuses a link to an object of a sub-entity where the converted schema's relationship holds only its
     /// parent's objects, before anything is written.
-    private func checkLinkTargets() throws {
+    private func checkLinkTargets(_ schema: Schema) throws {
         let byName = Dictionary(layout.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // The entity numbers a link to `name` may hold: its own, and, when Molt holds the hierarchy, its descendants'.
+        func allowed(_ name: String) -> String {
+            let names =
+                [name] + (schema.isInHierarchy(name) ? schema.subEntities(of: name, recursive: true).map(\.name) : [])
+            return names.compactMap { byName[$0]?.number }.map(String.init).joined(separator: ", ")
+        }
         try store.queue.read { db in
             for owner in layout.entities {
                 // (relationship, destination, SQL giving an owner's key and a target's entity number)
@@ -98,7 +109,7 @@ struct CoreDataCopy {
                     checks.append(
                         (
                             toOne.name, toOne.destination,
-                            "SELECT s.Z_PK, t.Z_ENT FROM \(owner.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column) WHERE s.Z_ENT = \(owner.number) AND t.Z_ENT != \(target.number) LIMIT 1"
+                            "SELECT s.Z_PK, t.Z_ENT FROM \(owner.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column) WHERE s.Z_ENT = \(owner.number) AND t.Z_ENT NOT IN (\(allowed(target.name))) LIMIT 1"
                         ))
                 }
                 for join in owner.joins {
@@ -106,7 +117,7 @@ struct CoreDataCopy {
                     checks.append(
                         (
                             join.name, join.destination,
-                            "SELECT j.\(join.ownerColumn), t.Z_ENT FROM \(join.table) j JOIN \(owner.table) s ON s.Z_PK = j.\(join.ownerColumn) AND s.Z_ENT = \(owner.number) JOIN \(target.table) t ON t.Z_PK = j.\(join.destinationColumn) WHERE t.Z_ENT != \(target.number) LIMIT 1"
+                            "SELECT j.\(join.ownerColumn), t.Z_ENT FROM \(join.table) j JOIN \(owner.table) s ON s.Z_PK = j.\(join.ownerColumn) AND s.Z_ENT = \(owner.number) JOIN \(target.table) t ON t.Z_PK = j.\(join.destinationColumn) WHERE t.Z_ENT NOT IN (\(allowed(target.name))) LIMIT 1"
                         ))
                 }
                 for ordered in owner.orderedInverses + owner.inverseOnly {
@@ -114,7 +125,7 @@ struct CoreDataCopy {
                     checks.append(
                         (
                             ordered.name, ordered.destination,
-                            "SELECT t.\(ordered.foreignKey), t.Z_ENT FROM \(ordered.table) t JOIN \(owner.table) s ON s.Z_PK = t.\(ordered.foreignKey) AND s.Z_ENT = \(owner.number) WHERE t.Z_ENT != \(target.number) LIMIT 1"
+                            "SELECT t.\(ordered.foreignKey), t.Z_ENT FROM \(ordered.table) t JOIN \(owner.table) s ON s.Z_PK = t.\(ordered.foreignKey) AND s.Z_ENT = \(owner.number) WHERE t.Z_ENT NOT IN (\(allowed(target.name))) LIMIT 1"
                         ))
                 }
                 for (relationship, destination, sql) in checks {
@@ -124,7 +135,7 @@ struct CoreDataCopy {
                     let kind = layout.entities.first { $0.number == number }?.name ?? "entity \(number)"
                     throw MoltError(
                         .dataLossRefused,
-                        "Object \(key) of '\(owner.name)' links '\(relationship)' to an object of '\(kind)', a sub-entity of '\(destination)': this version of Molt writes sub-entities as entities of their own, so the link cannot be kept. Nothing was adopted and the store was left as it was.",
+                        "Object \(key) of '\(owner.name)' links '\(relationship)' to an object of '\(kind)', a sub-entity of '\(destination)', which this model's Molt schema writes as an entity of its own (\(flattenedBecause ?? "")), so the link cannot be kept. Nothing was adopted and the store was left as it was.",
                         entity: owner.name, property: relationship)
                 }
             }

@@ -47,6 +47,13 @@ struct ConvertModelCommand: ParsableCommand {
             valueName: "kind"))
     var approximations: [String] = []
 
+    @Flag(
+        name: .long,
+        help:
+            "Write sub-entities as Molt sub-entities (their own properties, in their root's table), as `molt adopt` reads a Core Data store; without it, each is an entity holding its parents' properties too (--approximate inheritance)."
+    )
+    var hierarchies = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -93,7 +100,7 @@ struct ConvertModelCommand: ParsableCommand {
         let history = try CoreDataHistory(at: source)
         let conversion: CoreDataHistoryConversion
         do {
-            conversion = try history.conversion(accepting: try accepted())
+            conversion = try history.conversion(accepting: try accepted(), hierarchies: hierarchies)
         } catch let refusal as ApproximationsRefused {
             throw CLIFailure(.failure, refusal.message)
         }

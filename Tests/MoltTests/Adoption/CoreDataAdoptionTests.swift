@@ -134,6 +134,34 @@ struct CoreDataAdoptionTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("Posts.sqlite.adoption-backup").path))
     }
 
+    @Test("A Core Data hierarchy (Car ← SportCar ← ExpensiveSportCar in one table) becomes a Molt hierarchy")
+    func adoptsHierarchy() throws {
+        let directory = TemporaryDirectory()
+        let url = try ForeignStores.copy("coredataplus-cars/SampleModel_V1.sqlite", to: directory, as: "Cars.sqlite")
+        let adoption = CoreDataAdoption(
+            model: ForeignStores.url("coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel"))
+        let schema = try adoption.matchedVersion(of: url).schema
+        #expect(schema.entity(named: "SportCar")?.parent == "Car")
+        #expect(schema.entity(named: "ExpensiveSportCar")?.parent == "SportCar")
+        let store = try Store.open(at: url, schema: schema, options: Store.Options().adopting(adoption))
+        defer { try? store.close() }
+        try store.read { (objects: Objects) throws in
+            // A fetch of the parent holds every car, each as its own entity, with its Z_PK.
+            let cars = try objects.fetch("Car")
+            #expect(cars.count == 125)
+            #expect(
+                Dictionary(cars.map { ($0.entity, 1) }, uniquingKeysWith: +) == [
+                    "Car": 115, "SportCar": 5, "ExpensiveSportCar": 5,
+                ])
+            let mclaren = try #require(cars.first { $0.id == 14 })
+            #expect(
+                mclaren.entity == "ExpensiveSportCar" && mclaren["maker"] == "McLaren" && mclaren["model"] == "570GT")
+            // A person's cars, a relationship to the parent, hold sub-entities' objects.
+            let owner = try #require(try objects.object("Person", id: 13))
+            #expect(try objects.destinations("cars", of: owner).map(\.id).contains(21))
+        }
+    }
+
     @Test("A damaged store (zeros over a page) is refused as damaged; nothing is written")
     func refusesDamagedStore() throws {
         let directory = TemporaryDirectory()

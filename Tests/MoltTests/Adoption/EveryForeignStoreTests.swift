@@ -5,6 +5,11 @@ import Testing
 
 /// Every Core Data store of `../shared/foreign-stores/` with the model that made it: each is adopted with every
 /// value proven equal, or refused for a reason a user can act on, and a refused original is left byte for byte.
+///
+/// Hierarchies (CoreDataPlus' cars, Apptentive v1) are adopted as Molt hierarchies. Models where two sibling
+/// sub-entities declare the same property (Wire's `delivered`, Apptentive's `pendingState` from v2 on) are written
+/// flattened, since a Molt hierarchy gives each property name one column; their stores, whose links hold
+/// sub-entities, are refused naming the link and the reason.
 @Suite(
     "Every real Core Data store adopts or is refused with a reason",
     .enabled(if: ForeignStores.isPresent, "../shared/foreign-stores is absent beside the package"))
@@ -32,15 +37,12 @@ struct EveryForeignStoreTests {
             model: "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"),
         Case(
             store: "coredataplus-cars/SampleModel_V1.sqlite",
-            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel",
-            refusal: "a sub-entity of"),
+            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel"),
         Case(
             store: "coredataplus-cars/SampleModel_V2.sqlite",
-            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel",
-            refusal: "a sub-entity of"),
+            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel2.xcdatamodel"),
         Case(
-            store: "apptentive/ATDataModelv1.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
-            refusal: "a sub-entity of"),
+            store: "apptentive/ATDataModelv1.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld"),
         Case(
             store: "apptentive/ATDataModelv2.sqlite", model: "apptentive/model/ATDataModel.xcdatamodeld",
             refusal: "a sub-entity of"),
@@ -111,6 +113,6 @@ struct EveryForeignStoreTests {
         // The adopted store is a Molt store at the matched version, with the original's objects.
         let info = try Store.inspect(at: url)
         #expect(info.version == target.version)
-        #expect(info.objectCounts == report.record.objectCounts)
+        #expect(info.objectCounts.filter { $0.value > 0 } == report.record.objectCounts.filter { $0.value > 0 })
     }
 }
