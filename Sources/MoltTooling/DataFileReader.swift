@@ -110,7 +110,8 @@ package struct DataFileReader {
         guard try json.peekValue() == UInt8(ascii: "{") else { throw notAnExport("unexpected value at 'entities'") }
         try json.beginObject()
         while let entityName = try json.nextKey() {
-            guard let entity = schema.entity(named: entityName) else {
+            // An entity of a hierarchy with its inherited members: a file's object holds them all.
+            guard let entity = schema.effectiveEntity(named: entityName) else {
                 throw MoltError(
                     .invalidValue,
                     "\(name) holds objects of entity '\(entityName)', which schema version \(schema.version) does not have."

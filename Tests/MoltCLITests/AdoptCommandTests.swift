@@ -78,6 +78,33 @@ struct AdoptCommandTests {
         #expect(!run.stdout.contains("[inheritance]"))
     }
 
+    @Test("An adopted hierarchy exports and imports back to the same file: every object once, as its own entity")
+    func hierarchyRoundTrip() throws {
+        let dir = TemporaryDirectory()
+        let cars = Self.folder.deletingLastPathComponent().appendingPathComponent("coredataplus-cars")
+        let model = cars.appendingPathComponent("model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel").path
+        let store = dir.file("Cars.sqlite")
+        try FileManager.default.copyItem(at: cars.appendingPathComponent("SampleModel_V1.sqlite"), to: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        let snapshots = dir.file("snapshots").path
+        #expect(
+            try Molt.run(["convert-model", model, "--out", snapshots, "--hierarchies", "--approximate", "all"]).status
+                == 0)
+        let adopted = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
+        #expect(adopted.status == 0, "\(adopted)")
+        let first = try Molt.run(["export", store.path])
+        #expect(first.status == 0, "\(first)")
+        try Data(first.stdout.utf8).write(to: dir.file("cars.json"))
+        let data = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
+        let entities = data?["entities"] as? [String: [Any]] ?? [:]
+        #expect(entities.mapValues(\.count) == ["Car": 115, "SportCar": 5, "ExpensiveSportCar": 5, "Person": 20])
+        let copy = dir.file("Copy.sqlite").path
+        let imported = try Molt.run(["import", copy, "--schema", snapshots + "/1.json", dir.file("cars.json").path])
+        #expect(imported.status == 0, "\(imported)")
+        let second = try Molt.run(["export", copy])
+        #expect(second.stdout == first.stdout)
+    }
+
     @Test("A model without the store's version is refused with exit 3, naming the difference; nothing is written")
     func refusesWrongModel() throws {
         let dir = TemporaryDirectory()

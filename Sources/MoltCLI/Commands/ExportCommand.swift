@@ -59,14 +59,9 @@ struct ExportCommand: ParsableCommand {
 
     /// The entities to export: all, or the one of --entity; CSV takes exactly one.
     private func chosenEntities(_ schema: Schema) throws -> [Entity] {
-        // A fetch of a parent holds its sub-entities' objects: exported per entity, they would be written twice.
-        if let sub = schema.entities.first(where: { $0.parent != nil }) {
-            throw MoltError(
-                .invalidValue,
-                "The store has entities that inherit from others ('\(sub.name)' from '\(sub.parent!)'); `molt export` does not export hierarchies yet. Read their objects with the dynamic API (`objects.fetch(\"\(schema.rootEntity(of: sub.name)?.name ?? sub.name)\")` returns each as its own entity).",
-                entity: sub.name)
-        }
-        var entities = schema.entities
+        // Each object once, under its own entity with every value it holds (its inherited ones too): an entity of a
+        // hierarchy is scanned for its own rows, and an abstract one has none.
+        var entities = schema.entities.filter { !$0.isAbstract }.compactMap { schema.effectiveEntity(named: $0.name) }
         if let entity {
             guard let found = schema.entity(named: entity) else {
                 throw CLIFailure(
@@ -74,7 +69,7 @@ struct ExportCommand: ParsableCommand {
                     "The store has no entity '\(entity)'; it has \(schema.entities.map(\.name).joined(separator: ", "))."
                 )
             }
-            entities = [found]
+            entities = [schema.effectiveEntity(named: found.name) ?? found]
         }
         if format == .csv && entities.count != 1 {
             throw CLIFailure(
