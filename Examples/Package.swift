@@ -5,7 +5,8 @@ import PackageDescription
 
 let package = Package(
     name: "MoltExamples",
-    platforms: [.macOS(.v13)],
+    // The tastings screen's view model is @Observable: macOS 14 and later.
+    platforms: [.macOS(.v14)],
     dependencies: [.package(name: "Molt", path: "../")],
     targets: [
         .executableTarget(

@@ -22,6 +22,10 @@ import Observation
 ///     }
 /// }
 /// ```
+///
+/// `@Observable` needs the Observation framework: macOS 14, iOS 17, tvOS 17, watchOS 10 or later on Apple
+/// platforms (any Swift 5.9 toolchain on Linux).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @Observable
 @MainActor
 public final class ObservedResults<Model: PersistentModel> {

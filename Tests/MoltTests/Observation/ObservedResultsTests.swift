@@ -47,6 +47,8 @@ struct ObservedResultsTests {
     @Test(
         "the results load, then follow the commits that change them, on the main actor", arguments: StoreKind.allCases)
     func follows(kind: StoreKind) async throws {
+        // `ObservedResults` is `@Observable`: Apple platforms from macOS 14 and iOS 17 (always on Linux).
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
         let dir = TemporaryDirectory()
         let store = try kind.makeStore(schema: Self.schema, in: dir)
         defer { try? store.close() }
