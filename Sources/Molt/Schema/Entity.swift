@@ -47,6 +47,9 @@ public struct Entity: Hashable, Sendable {
     ///   - isAbstract: Whether only its sub-entities can have objects.
     ///   - primaryKey: An attribute that identifies objects for the application: unique and required.
     ///   - originalName: Its name in the previous schema version, when it was renamed.
+    ///   - attributes: Its own stored attributes (a sub-entity's inherited ones are its parent's).
+    ///   - relationships: Its own relationships.
+    ///   - indexes: Its indexes.
     public init(
         _ name: String, parent: String? = nil, isAbstract: Bool = false, primaryKey: String? = nil,
         originalName: String? = nil, attributes: [Attribute], relationships: [Relationship] = [],
