@@ -47,18 +47,18 @@ struct CoreDataCopy {
                 "SELECT \(columns.joined(separator: ", ")) FROM \(entityLayout.table) WHERE Z_ENT = ? ORDER BY Z_PK",
             arguments: [entityLayout.number])
         var walks = try entityLayout.joins.map { join in
-            try OwnerWalk(
+            try PairWalk(
                 db,
                 sql:
                     "SELECT \(join.ownerColumn), \(join.destinationColumn) FROM \(join.table) ORDER BY \(join.ownerColumn)\(join.orderColumn.map { ", \($0)" } ?? "")",
-                relationship: join.name)
+                relationship: join.name, invalid: Self.notAKey)
         }
         walks += try entityLayout.orderedInverses.map { ordered in
-            try OwnerWalk(
+            try PairWalk(
                 db,
                 sql:
                     "SELECT \(ordered.foreignKey), Z_PK FROM \(ordered.table) WHERE \(ordered.foreignKey) IS NOT NULL ORDER BY \(ordered.foreignKey), \(ordered.orderColumn ?? "Z_PK")",
-                relationship: ordered.name)
+                relationship: ordered.name, invalid: Self.notAKey)
         }
         let attributeCount = entityLayout.attributes.count
         while let row = try rows.next() {
@@ -141,40 +141,12 @@ struct CoreDataCopy {
             }
         }
     }
-}
 
-/// A scan of `(owner, target)` pairs ordered by owner, walked alongside the owners' scan.
-private struct OwnerWalk {
-    let cursor: RowCursor
-    let relationship: String
-    private var pending: (owner: Int64, target: Int64)?
-
-    init(_ db: Database, sql: String, relationship: String) throws {
-        cursor = try Row.fetchCursor(db, sql: sql)
-        self.relationship = relationship
-        pending = try Self.next(cursor)
-    }
-
-    private static func next(_ cursor: RowCursor) throws -> (owner: Int64, target: Int64)? {
-        guard let row = try cursor.next() else { return nil }
-        guard case .int64(let owner) = (row[0] as DatabaseValue).storage,
-            case .int64(let target) = (row[1] as DatabaseValue).storage
-        else {
-            throw MoltError(
-                .corruptStore,
-                "A link of the store (\(cursor.sql)) holds a value that is not an object's key: Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore it from a backup."
-            )
-        }
-        return (owner, target)
-    }
-
-    /// The targets of `owner`, in order; owners must be asked in increasing order.
-    mutating func targets(of owner: Int64) throws -> [Int64] {
-        var result: [Int64] = []
-        while let pair = pending, pair.owner <= owner {
-            if pair.owner == owner { result.append(pair.target) }
-            pending = try Self.next(cursor)
-        }
-        return result
+    /// The refusal of a link that holds something other than an object's key.
+    private static func notAKey(_ row: Row) -> MoltError {
+        MoltError(
+            .corruptStore,
+            "A link of the store holds \(row[0] as DatabaseValue) → \(row[1] as DatabaseValue), which is not a pair of objects' keys: Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore it from a backup."
+        )
     }
 }

@@ -171,7 +171,9 @@ struct SQLiteDatabaseReader {
                 let toMany = Self.filledFromInverse(entity, in: schema)
                 let rows = try Row.fetchCursor(db, sql: try select(table, entity, db: db))
                 var walks = try Self.joined(entity, in: schema).map { relationship in
-                    try JoinWalk(try joinSelect(table, relationship, db: db), relationship: relationship.name, db: db)
+                    try PairWalk(
+                        db, sql: try joinSelect(table, relationship, db: db), relationship: relationship.name,
+                        invalid: { row in Self.dangling(row, relationship.name) })
                 }
                 while let row = try rows.next() {
                     var (id, values, links) = try read(row, table, entity)
@@ -276,43 +278,12 @@ struct SQLiteDatabaseReader {
             return marks
         }
     }
-}
 
-/// A join table's `(owner, destination)` pairs ordered by owner, walked alongside the owners' rows; a pair whose
-/// key finds no row is refused as a dangling link.
-private struct JoinWalk {
-    let cursor: RowCursor
-    let relationship: String
-    let sql: String
-    private var pending: (owner: Int64, target: Int64)?
-
-    init(_ sql: String, relationship: String, db: Database) throws {
-        self.sql = sql
-        cursor = try Row.fetchCursor(db, sql: sql)
-        self.relationship = relationship
-        pending = try next()
-    }
-
-    private func next() throws -> (owner: Int64, target: Int64)? {
-        guard let row = try cursor.next() else { return nil }
-        guard case .int64(let owner) = (row[0] as DatabaseValue).storage,
-            case .int64(let target) = (row[1] as DatabaseValue).storage
-        else {
-            throw MoltError(
-                .constraintViolation,
-                "A row of the join table of '\(relationship)' links \(row[2] as DatabaseValue) to \(row[3] as DatabaseValue), and one of them is no row: a dangling link. Nothing was adopted and the database was left as it was. Delete the row first.",
-                property: relationship)
-        }
-        return (owner, target)
-    }
-
-    /// The destinations of `owner`; owners must be asked in increasing order.
-    mutating func targets(of owner: Int64) throws -> [Int64] {
-        var result: [Int64] = []
-        while let pair = pending, pair.owner <= owner {
-            if pair.owner == owner { result.append(pair.target) }
-            pending = try next()
-        }
-        return result
+    /// The refusal of a join table row whose owner or destination key finds no row.
+    private static func dangling(_ row: Row, _ relationship: String) -> MoltError {
+        MoltError(
+            .constraintViolation,
+            "A row of the join table of '\(relationship)' links \(row[2] as DatabaseValue) to \(row[3] as DatabaseValue), and one of them is no row: a dangling link. Nothing was adopted and the database was left as it was. Delete the row first.",
+            property: relationship)
     }
 }
