@@ -34,9 +34,7 @@ extension Objects {
             entity.attributes.map { layout.column(entity.name, $0.name) }
             + toOne.map { layout.column(entity.name, $0.name) }
         // In a hierarchy's table, the rows of this very entity (not of its sub-entities, scanned as their own).
-        let own =
-            layout.hierarchy(entity.name) == nil
-            ? "" : " WHERE \(q(StoreLayout.entityColumn)) = \(dialect.literal(.string(entity.name)))"
+        let own = layout.ownRowsCondition(entity.name).map { " WHERE \($0)" } ?? ""
         let rows = try db.makeStatement(
             .read,
             "SELECT \(([idColumn] + columns).joined(separator: ", ")) FROM \(layout.table(entity.name))\(own) ORDER BY \(idColumn)"

@@ -158,6 +158,13 @@ package struct StoreLayout: Sendable {
         return "\(dialect.quote(Self.entityColumn)) IN (\(names.joined(separator: ", ")))"
     }
 
+    /// The SQL condition that keeps the rows of the entity's own objects (not its sub-entities') in its hierarchy's
+    /// table, or nil for an entity that has its table alone: what counts and scans per entity read.
+    package func ownRowsCondition(_ entity: String) -> String? {
+        guard entities[entity]?.hierarchy != nil else { return nil }
+        return "\(dialect.quote(Self.entityColumn)) = \(dialect.literal(.string(entity)))"
+    }
+
     /// Whether the entity's table and columns are named after the schema (no stage workspace, no filler).
     package func isStandard(_ entity: String) -> Bool {
         guard let layout = entities[entity] else { return true }

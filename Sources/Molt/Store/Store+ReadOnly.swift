@@ -156,10 +156,7 @@ package struct StoreSnapshot {
         let layout = StoreLayout.standard(schema, dialect: db.dialect)
         for entity in schema.entities {
             // An entity of a hierarchy counts the rows of its own objects in the hierarchy's table.
-            let own =
-                layout.hierarchy(entity.name) == nil
-                ? ""
-                : " WHERE \(db.dialect.quote(StoreLayout.entityColumn)) = \(db.dialect.literal(.string(entity.name)))"
+            let own = layout.ownRowsCondition(entity.name).map { " WHERE \($0)" } ?? ""
             counts[entity.name] = Int(try db.fetchInt("SELECT COUNT(*) FROM \(layout.table(entity.name))\(own)") ?? 0)
         }
         return counts

@@ -19,6 +19,7 @@ struct CoreDataCopy {
 
     /// Copies every entity; returns the digest of what was read, per entity.
     func copy(into importer: ObjectImporter, schema: Schema) throws -> [String: AdoptionDigest] {
+        try checkEveryRowCopied(schema)
         try checkLinkTargets(schema)
         var digests: [String: AdoptionDigest] = [:]
         try store.queue.read { db in
@@ -87,6 +88,32 @@ struct CoreDataCopy {
             digest.add(
                 id: key, values: objectValues, links: links, of: entity, skipping: entityLayout.inverseOnly.map(\.name))
             try importer.insert(entity, fileID: key, values: objectValues, links: links)
+        }
+    }
+
+    /// Refuses a row that no copied entity reads (its `Z_ENT` is not the number this model gives an entity of its
+    /// table, or is an abstract entity's) before anything is written: each entity reads its rows by number, and a
+    /// row no number claims would otherwise be left behind without a word.
+    private func checkEveryRowCopied(_ schema: Schema) throws {
+        var numbers: [String: [Int]] = [:]
+        for entityLayout in layout.entities {
+            guard let declared = schema.entity(named: entityLayout.name), !declared.isAbstract else { continue }
+            numbers[entityLayout.table, default: []].append(entityLayout.number)
+        }
+        try store.queue.read { db in
+            for table in Set(layout.entities.map(\.table)).sorted() {
+                let read = (numbers[table] ?? []).map(String.init).joined(separator: ", ")
+                let sql =
+                    "SELECT Z_ENT, COUNT(*) FROM \(table) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(read.isEmpty ? "NULL" : read)) GROUP BY Z_ENT LIMIT 1"
+                guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+                let number: Int? = row[0]
+                let count: Int = row[1] ?? 0
+                let owner = layout.entities.first { $0.number == number }?.name
+                throw MoltError(
+                    .dataLossRefused,
+                    "Table \(table) has \(count) row(s) of entity number \(number.map(String.init) ?? "NULL")\(owner.map { " ('\($0)', abstract in this model)" } ?? ", which no entity of model version '\(layout.model.name)' has"): adopting would leave them behind. Nothing was adopted and the store was left as it was. Give the model version that wrote the store.",
+                    entity: owner)
+            }
         }
     }
 

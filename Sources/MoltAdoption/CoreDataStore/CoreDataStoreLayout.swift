@@ -149,7 +149,8 @@ package struct CoreDataStoreLayout {
                     continue
                 }
                 try Self.place(
-                    relationship, of: entity.name, in: &layout, model: model, numbers: numbers, store: store,
+                    relationship, of: entity.name, in: &layout, model: model, flat: flat, numbers: numbers,
+                    store: store,
                     tables: &tables, fail: fail)
             }
             layouts.append(layout)
@@ -162,11 +163,12 @@ package struct CoreDataStoreLayout {
     /// Places one relationship: a to-one column, a join table, or its inverse's column.
     private static func place(
         _ relationship: CoreDataRelationship, of entity: String, in layout: inout EntityLayout, model: CoreDataModel,
+        flat: CoreDataModel,
         numbers: [String: Int], store: CoreDataStoreFile, tables: inout Set<String>,
         fail: (String, String) -> CoreDataStoreMismatch
     ) throws {
         let inverse = relationship.inverse.flatMap { name in
-            try? model.flattened().entity(named: relationship.destination)?.relationships.first { $0.name == name }
+            flat.entity(named: relationship.destination)?.relationships.first { $0.name == name }
         }
         if let inverse, !inverse.isToMany {
             let destinationTable = try tableOf(relationship.destination, model: model)

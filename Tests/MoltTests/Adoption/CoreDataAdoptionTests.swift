@@ -162,6 +162,24 @@ struct CoreDataAdoptionTests {
         }
     }
 
+    @Test("A row whose Z_ENT no entity of the model has is refused, never left behind; nothing is written")
+    func refusesUnclaimedRows() throws {
+        let directory = TemporaryDirectory()
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { try $0.execute(sql: "UPDATE ZPOST SET Z_ENT = 7 WHERE Z_PK IN (1, 2)") }
+        try queue.close()
+        let before = ForeignStores.bytes(of: url)
+        let v1 = try ForeignStores.schema(model: Self.model, version: 1)
+        let error = try #require(throws: MoltError.self) {
+            try Store.open(at: url, schema: v1, options: Self.options())
+        }
+        #expect(error.code == .dataLossRefused)
+        #expect(error.message.contains("Table ZPOST has 2 row(s) of entity number 7"))
+        #expect(ForeignStores.bytes(of: url) == before)
+    }
+
     @Test("A damaged store (zeros over a page) is refused as damaged; nothing is written")
     func refusesDamagedStore() throws {
         let directory = TemporaryDirectory()
