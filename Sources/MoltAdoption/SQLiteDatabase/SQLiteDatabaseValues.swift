@@ -55,7 +55,8 @@ enum SQLiteDatabaseValues {
         }
     }
 
-    /// A date written as text: GRDB's `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC), or ISO 8601.
+    /// A date written as text: GRDB's `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC), or ISO 8601 in UTC; any other text (more
+    /// decimal places, another zone) is refused rather than rounded.
     private static func date(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -65,7 +66,9 @@ enum SQLiteDatabaseValues {
             "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd",
         ] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
+            // Only a text the format writes back to the letter: a parse that dropped digits (a fourth decimal
+            // place) or a zone would round the value without a word, and is refused instead.
+            if let date = formatter.date(from: text), formatter.string(from: date) == text { return date }
         }
         return nil
     }

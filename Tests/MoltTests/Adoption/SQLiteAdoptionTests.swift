@@ -145,6 +145,10 @@ struct SQLiteAdoptionTests {
                 "UPDATE notes SET created_at = 'yesterday' WHERE id = 1",
                 "notes.created_at of the row 1 holds the text 'yesterday'"
             ),
+            (
+                "UPDATE notes SET edited_at = '2024-05-01 12:30:00.1256' WHERE id = 1",
+                "notes.edited_at of the row 1 holds the text '2024-05-01 12:30:00.1256'"
+            ),
             ("PRAGMA foreign_keys = OFF; UPDATE notes SET folder_id = 99 WHERE id = 1", "folder_id"),
             ("PRAGMA foreign_keys = OFF; INSERT INTO note_tags VALUES (1, 'gone')", "a dangling link"),
         ])
