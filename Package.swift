@@ -99,7 +99,10 @@ let package = Package(
         .testTarget(name: "MoltTestingTests", dependencies: ["Molt", "MoltTesting", "MoltMacros"]),
         .testTarget(
             name: "MoltCLITests",
-            dependencies: ["Molt", "MoltAdoption", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt"],
+            dependencies: [
+                "Molt", "MoltAdoption", "MoltCLI", "MoltPostgres", "MoltTesting", "MoltTooling", "molt",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["__Snapshots__"]),
         // Public @Model structs in a library of their own, as an app keeps its models; MoltPublicModelsTests uses
         // them from another module, which is what proves the generated public members compile and suffice.

@@ -51,8 +51,13 @@ public struct MoltCommand: ParsableCommand {
         // signal killing the process mid-transaction.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            // `molt migrate` adding a column is mostly start-up: its usual forms skip argument-parser's reflection.
+            if let request = MigrateRequest(quickParsing: arguments ?? Array(CommandLine.arguments.dropFirst())) {
+                try request.run()
+            } else {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            }
             Terminal.exit(.success)
         } catch let error as MoltError {
             Terminal.error("error: \(error.message)")

@@ -1,10 +1,6 @@
 import Foundation
 import Molt
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
 extension CoreDataModel {
     /// Reads one version's `contents` file (the XML inside `<version>.xcdatamodel`).
     ///
@@ -14,16 +10,15 @@ extension CoreDataModel {
     /// - Throws: `MoltError` (`invalidSchema`) when the XML is malformed, is not a Core Data model, or
     ///   holds an element or a value this reader does not know; the message names the entity and property.
     package init(contentsXML data: Data, name: String) throws {
-        let reader = CoreDataModelReader(versionName: name)
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw failure }
-        guard parsed else {
-            let detail = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+        var reader = CoreDataModelReader(versionName: name)
+        var document = XMLElementReader(Array(data))
+        do {
+            try document.read(
+                start: { try reader.start($0, attributes: $1, line: $2) }, end: { reader.end($0) })
+        } catch let malformed as XMLElementReader.Malformed {
             throw MoltError(
                 .invalidSchema,
-                "Core Data model '\(name)': its contents are not well-formed XML (line \(parser.lineNumber): \(detail)). Restore the file from version control."
+                "Core Data model '\(name)': its contents are not well-formed XML (line \(malformed.line): \(malformed.reason)). Restore the file from version control."
             )
         }
         guard reader.sawModel else {
@@ -37,14 +32,13 @@ extension CoreDataModel {
     }
 }
 
-/// The `XMLParserDelegate` behind ``CoreDataModel/init(contentsXML:name:)``: collects entities and their members
-/// element by element, and stops at the first thing it does not understand.
-private final class CoreDataModelReader: NSObject, XMLParserDelegate {
+/// What ``CoreDataModel/init(contentsXML:name:)`` collects from the elements of `contents`: entities and their
+/// members, element by element; it throws at the first thing it does not understand.
+private struct CoreDataModelReader {
     let versionName: String
     var entities: [CoreDataEntity] = []
     var sawModel = false
     var versionIdentifier: String?
-    var failure: MoltError?
     private var current: CoreDataEntity?
     private var stack: [String] = []
 
@@ -54,26 +48,22 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
 
     init(versionName: String) { self.versionName = versionName }
 
-    func parser(
-        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
+    mutating func start(_ element: String, attributes: [String: String], line: Int) throws {
         defer { stack.append(element) }
-        guard failure == nil else { return }
         if stack.contains(where: Self.ignoredInEntity.contains) { return }
         switch element {
         case "model":
             sawModel = true
             versionIdentifier = attributes["userDefinedModelVersionIdentifier"].flatMap { $0.isEmpty ? nil : $0 }
         case "entity":
-            guard let name = attributes["name"] else { return fail(parser, "an <entity> has no name.") }
+            guard let name = attributes["name"] else { throw fail(line, "an <entity> has no name.") }
             current = CoreDataEntity(
                 name: name, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"] == "YES",
                 renamingIdentifier: attributes["elementID"])
         case "attribute" where stack.last == "entity":
-            readAttribute(parser, attributes)
+            try readAttribute(attributes, line: line)
         case "relationship" where stack.last == "entity":
-            readRelationship(parser, attributes)
+            try readRelationship(attributes, line: line)
         case "uniquenessConstraint":
             current?.uniquenessConstraints.append([])
         case "constraint" where stack.last == "uniquenessConstraint":
@@ -94,8 +84,8 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         case _ where Self.ignoredInEntity.contains(element):
             break
         case _ where stack.last == "entity":
-            fail(
-                parser,
+            throw fail(
+                line,
                 "entity '\(current?.name ?? "?")' holds a <\(element)> element, which molt convert-model does not know. Remove it from the model, or report it so that the converter learns it."
             )
         default:
@@ -104,7 +94,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+    mutating func end(_ element: String) {
         stack.removeLast()
         if element == "entity", !stack.contains(where: Self.ignoredInEntity.contains), let entity = current {
             entities.append(entity)
@@ -112,11 +102,11 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         }
     }
 
-    private func readAttribute(_ parser: XMLParser, _ attributes: [String: String]) {
+    private mutating func readAttribute(_ attributes: [String: String], line: Int) throws {
         guard let name = attributes["name"],
             let type = attributes["attributeType"] ?? (attributes["transient"] == "YES" ? "Undefined" : nil)
         else {
-            return fail(parser, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.")
+            throw fail(line, "an <attribute> of entity '\(current?.name ?? "?")' has no name or no attributeType.")
         }
         current?.attributes.append(
             CoreDataAttribute(
@@ -128,10 +118,10 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
                 allowsExternalStorage: attributes["allowsExternalBinaryDataStorage"] == "YES"))
     }
 
-    private func readRelationship(_ parser: XMLParser, _ attributes: [String: String]) {
+    private mutating func readRelationship(_ attributes: [String: String], line: Int) throws {
         let entity = current?.name ?? "?"
         guard let name = attributes["name"], let destination = attributes["destinationEntity"] else {
-            return fail(parser, "a <relationship> of entity '\(entity)' has no name or no destinationEntity.")
+            throw fail(line, "a <relationship> of entity '\(entity)' has no name or no destinationEntity.")
         }
         var relationship = CoreDataRelationship(name: name, destination: destination)
         relationship.isToMany = attributes["toMany"] == "YES"
@@ -144,8 +134,8 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         relationship.maxCount = attributes["maxCount"].flatMap { Int($0) }
         if let rule = attributes["deletionRule"] {
             guard let known = CoreDataRelationship.DeleteRule(rawValue: rule) else {
-                return fail(
-                    parser,
+                throw fail(
+                    line,
                     "relationship '\(entity).\(name)' has deletionRule '\(rule)', which is not one of Nullify, Cascade, Deny, No Action."
                 )
             }
@@ -154,8 +144,7 @@ private final class CoreDataModelReader: NSObject, XMLParserDelegate {
         current?.relationships.append(relationship)
     }
 
-    private func fail(_ parser: XMLParser, _ message: String) {
-        failure = MoltError(.invalidSchema, "Core Data model '\(versionName)' (line \(parser.lineNumber)): \(message)")
-        parser.abortParsing()
+    private func fail(_ line: Int, _ message: String) -> MoltError {
+        MoltError(.invalidSchema, "Core Data model '\(versionName)' (line \(line)): \(message)")
     }
 }

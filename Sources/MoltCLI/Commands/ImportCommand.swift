@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
 
     /// Refuses to add objects to a store at another version than `schema`'s, naming the fix.
     private func checkVersion(of schema: Schema) throws {
-        let info = try MigrateCommand.readRecovering(try Files.existingStoreLocation(storeArgument.store))
+        let info = try MigrateRequest.readRecovering(try Files.existingStoreLocation(storeArgument.store))
         guard info.version == schema.version else {
             if info.version > schema.version {
                 try Store.checkMigration(from: info.schema, to: schema)

@@ -29,23 +29,33 @@ struct MigrationTarget {
     /// - Throws: ``CLIFailure`` (usage) for `--to-version` without a folder, `--mapping` with one, or a version the
     ///   folder lacks; ``MoltError`` naming the file that cannot be read.
     init(_ target: TargetSchemaOptions, mapping: MappingOptions) throws {
-        let url = Files.url(target.to)
+        try self.init(to: target.to, toVersion: target.toVersion, mapping: mapping.mapping)
+    }
+
+    /// Reads `--to` (a snapshot or a folder), `--to-version` and `--mapping`, given as values.
+    ///
+    /// - Parameters:
+    ///   - to: The snapshot's path, or the folder's.
+    ///   - toVersion: With a folder, the version to walk to (its newest when nil).
+    ///   - mapping: The mapping file of a single step, if any.
+    init(to: String, toVersion: Int?, mapping: String?) throws {
+        let url = Files.url(to)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            if let version = target.toVersion {
+            if let version = toVersion {
                 throw CLIFailure(
                     .usage,
-                    "--to-version \(version) picks a version of a folder of snapshots, but \(target.to) is not a folder; give the folder to --to, or leave out --to-version."
+                    "--to-version \(version) picks a version of a folder of snapshots, but \(to) is not a folder; give the folder to --to, or leave out --to-version."
                 )
             }
-            schema = try Files.schema(at: target.to)
+            schema = try Files.schema(at: to)
             folder = nil
-            mappingPath = mapping.mapping
+            mappingPath = mapping
             versions = []
             return
         }
         let folder = SnapshotFolder(url)
-        if let path = mapping.mapping {
+        if let path = mapping {
             throw CLIFailure(
                 .usage,
                 "--mapping \(path) gives the mapping of one step, but --to is a folder: put each step's mapping in the folder as <from>-to-<to>.mapping.json (for example \(folder.mappingURL(from: 3, to: 4).lastPathComponent)), and leave out --mapping."
@@ -55,10 +65,10 @@ struct MigrationTarget {
         guard let newest = all.last else {
             throw CLIFailure(
                 .badInput,
-                "The folder \(url.path) holds no schema snapshot; snapshots are named <version>.json (`molt schema STORE > \(target.to)/0.json`)."
+                "The folder \(url.path) holds no schema snapshot; snapshots are named <version>.json (`molt schema STORE > \(to)/0.json`)."
             )
         }
-        let version = target.toVersion ?? newest
+        let version = toVersion ?? newest
         guard all.contains(version) else {
             throw CLIFailure(
                 .usage,

@@ -1,0 +1,162 @@
+import Foundation
+import Molt
+
+/// What `molt migrate` was asked to do, as plain values, and the doing of it.
+///
+/// ``MigrateCommand`` declares the arguments for argument-parser and hands over a request; the common forms of the
+/// command line are also read without argument-parser (``init(quickParsing:)``), because `molt migrate` adding a
+/// column is mostly process start-up and argument-parser's reflection over the commands was a third of it.
+struct MigrateRequest: Equatable {
+    /// The store's file, or a postgres:// URL.
+    var store: String
+    /// `--to`: a snapshot or a folder of snapshots.
+    var to: String
+    /// `--to-version`.
+    var toVersion: Int?
+    /// `--mapping`.
+    var mapping: String?
+    /// `--backup`.
+    var backup = false
+    /// `--keep-backup`.
+    var keepBackup = false
+    /// `--skip-check`.
+    var skipCheck = false
+    /// `--secure-delete fast`.
+    var fastSecureDelete = false
+    /// `--json`.
+    var json = false
+
+    /// A combination of options that does not make sense, as the message argument-parser prints; nil when fine.
+    var usageProblem: String? {
+        keepBackup && !backup ? "--keep-backup needs --backup." : nil
+    }
+
+    struct Report: Encodable {
+        var store: String
+        var fromVersion: Int
+        var toVersion: Int
+        var duration: Double
+        var objectsTouched: Int
+        var steps: [String]
+        var stepRecords: [MigrationStepRecord]
+        var backup: String?
+    }
+
+    /// Migrates the store and prints the report; see `molt migrate --help`.
+    func run() throws {
+        let location = try Files.existingStoreLocation(store)
+        let name = StoreAddress.describe(location)
+        let destination = try MigrationTarget(to: to, toVersion: toVersion, mapping: mapping)
+        let schema = destination.schema
+        let info = try Self.readRecovering(location)
+        if schema.isRecorded(version: info.version, hash: info.hash) {
+            try finish(
+                Report(
+                    store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
+                    steps: [], stepRecords: [], backup: nil), waited: false)
+            return
+        }
+        var options = Files.existingStoreOptions()
+        options.plan = try destination.plan(from: info.schema)
+        options.checksIntegrityBeforeMigrating = !skipCheck
+        options.secureDelete = fastSecureDelete ? .fast : .systemDefault
+        // Refuse before copying anything: a newer store, or a step that needs code, leaves no backup behind.
+        try Store.checkMigration(from: info.schema, to: schema, plan: options.plan)
+        let backupURL = backup ? try makeBackup(of: location, version: info.version) : nil
+        let bar = json ? nil : Terminal.progressBar(title: "Migrating")
+        options.progress = bar?.handler
+        let record: MigrationRecord?
+        do {
+            let store = try Store.open(at: location, schema: schema, options: options)
+            defer { try? store.close() }
+            bar?.finish()
+            guard case .migrated = store.outcome else {
+                // Another process migrated the store between this one's first look and its lock.
+                if let backupURL { Files.removeStore(backupURL) }
+                try finish(
+                    Report(
+                        store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0,
+                        objectsTouched: 0,
+                        steps: [], stepRecords: [], backup: nil), waited: true)
+                return
+            }
+            record = try store.lastMigration()
+        } catch {
+            bar?.finish()
+            if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
+            throw Self.explained(error, store: location.url)
+        }
+        if let backupURL, !keepBackup { Files.removeStore(backupURL) }
+        try finish(
+            Report(
+                store: name, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
+                objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
+                stepRecords: record?.stepRecords ?? [],
+                backup: keepBackup ? backupURL?.path : nil), waited: false)
+    }
+
+    /// The schema a store records, and its hash (neither its history nor its counts: they are not needed here).
+    struct Recorded {
+        var schema: Schema
+        var hash: String
+        var version: Int { schema.version }
+    }
+
+    /// The store's schema and hash; a journal or log left by a dead writer is recovered first, since migrate is
+    /// a command that writes.
+    static func readRecovering(_ location: StoreLocation) throws -> Recorded {
+        try Store.recoveringFirst(
+            location, recovered: { Terminal.error("note: \($0) (left by a process that stopped while writing).") }
+        ) {
+            let (schema, hash) = try Store.recordedSchema(at: location)
+            return Recorded(schema: schema, hash: hash)
+        }
+    }
+
+    /// `STORE.backup-<version>`, a consistent copy made with SQLite's online backup.
+    private func makeBackup(of location: StoreLocation, version: Int) throws -> URL {
+        guard let url = location.url else {
+            throw CLIFailure(
+                .badInput,
+                "--backup copies a store file; back a PostgreSQL store up with `pg_dump --schema=…` instead (a failed migration leaves it as it was anyway); nothing was written."
+            )
+        }
+        let backupURL = URL(fileURLWithPath: url.path + ".backup-\(version)")
+        guard !FileManager.default.fileExists(atPath: backupURL.path) else {
+            throw CLIFailure(
+                .failure,
+                "\(backupURL.path) already exists: move that earlier backup away, or migrate without --backup; nothing was written."
+            )
+        }
+        try Files.backUpStore(url, to: backupURL)
+        return backupURL
+    }
+
+    /// A full disk's error with the room the migration may need: up to the store's size again, for a rebuild.
+    static func explained(_ error: any Error, store url: URL?) -> any Error {
+        guard var error = error as? MoltError, error.code == .diskFull, let url else { return error }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+        error.message +=
+            " This migration may need up to \(Format.bytes(size)) free beside the store (as much as the store's \(Format.bytes(size)), for the tables it rebuilds and their journal)."
+        return error
+    }
+
+    private func finish(_ report: Report, waited: Bool) throws {
+        if json {
+            try Terminal.json(report)
+            return
+        }
+        guard report.fromVersion != report.toVersion || !report.steps.isEmpty else {
+            Terminal.line(
+                waited
+                    ? "The store is already at version \(report.toVersion) (migrated by another process): nothing to do."
+                    : MigrationTarget.nothingToDo(version: report.toVersion))
+            return
+        }
+        Terminal.line(
+            "Migrated \(report.store) from version \(report.fromVersion) to \(report.toVersion) in \(Format.duration(report.duration)) (\(Format.changes(report.stepRecords)))."
+        )
+        for step in report.steps { Terminal.line("  \(step)") }
+        if let backup = report.backup { Terminal.line("Backup kept at \(backup).") }
+    }
+}
