@@ -46,6 +46,24 @@ struct AdoptCommandTests {
             try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["Posts.sqlite", "snapshots"])
     }
 
+    @Test("--schema instead of --model (a SwiftData app has no model file): the snapshot that describes the store")
+    func adoptsMatchingSnapshots() throws {
+        let dir = TemporaryDirectory()
+        let (store, snapshots) = try prepare(dir)
+        let run = try Molt.run(["adopt", store, "--schema", snapshots, "--to", snapshots])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Molt schema version 3 → Molt version 3"), "\(run.stdout)")
+        #expect(run.stdout.contains("values and links equal"))
+        let info = try Molt.run(["info", store])
+        #expect(info.stdout.contains("Version:     4"), "\(info.stdout)")
+        let mixed = try Molt.run(["adopt", store, "--model", Self.model, "--schema", snapshots, "--to", snapshots])
+        #expect(mixed.status == 2, "\(mixed)")
+        let stray = try Molt.run([
+            "adopt", store, "--model", Self.model, "--external-storage", "Post.photo", "--to", snapshots,
+        ])
+        #expect(stray.status == 2 && stray.stderr.contains("--external-storage is for --from coredata with --schema"))
+    }
+
     @Test(
         "An adoption in place reaches the target, keeps the original, and shows in molt info; a second run does nothing"
     )

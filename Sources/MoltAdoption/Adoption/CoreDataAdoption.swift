@@ -33,8 +33,18 @@ public struct CoreDataAdoption: StoreAdoption {
     /// What becomes of the original's files once the adopted store is in place.
     public typealias Original = AdoptedOriginal
 
-    /// The app's Core Data model: an `.xcdatamodeld` folder (every version) or one `.xcdatamodel`.
-    public var model: URL
+    /// What describes the store's model: the app's Core Data model file, or the Molt schemas that mirror it.
+    public enum Model: Sendable {
+        /// The app's Core Data model: an `.xcdatamodeld` folder (every version) or one `.xcdatamodel`.
+        case file(URL)
+        /// Molt schemas whose entities and properties are the store's, for a SwiftData app (its model is its Swift
+        /// classes) or a Core Data app without its model file: the one that matches the store is its version.
+        /// `externalStorage` names the binary attributes that allow external storage (`Entity.attribute`).
+        case schemas([Schema], externalStorage: Set<String>)
+    }
+
+    /// What describes the store's model.
+    public var model: Model
     /// The Core Data store, when it is not where the Molt store will be (adopting into a new file, or into
     /// PostgreSQL); nil to adopt in place.
     public var source: URL?
@@ -46,6 +56,14 @@ public struct CoreDataAdoption: StoreAdoption {
     ///   - source: The Core Data store when it is elsewhere than the Molt store; nil for in place.
     ///   - original: What becomes of the original's files after an adoption in place.
     public init(model: URL, from source: URL? = nil, original: Original = .keptAsBackup) {
+        self.init(describedBy: .file(model), from: source, original: original)
+    }
+
+    /// - Parameters:
+    ///   - model: What describes the store's model: its Core Data model file, or Molt schemas.
+    ///   - source: The Core Data store when it is elsewhere than the Molt store; nil for in place.
+    ///   - original: What becomes of the original's files after an adoption in place.
+    public init(describedBy model: Model, from source: URL? = nil, original: Original = .keptAsBackup) {
         self.model = model
         self.source = source
         self.original = original
@@ -101,6 +119,29 @@ extension StoreAdoption where Self == CoreDataAdoption {
         model: URL, from source: URL? = nil, original: CoreDataAdoption.Original = .keptAsBackup
     ) -> CoreDataAdoption {
         CoreDataAdoption(model: model, from: source, original: original)
+    }
+
+    /// Adopts a SwiftData store (or a Core Data store without its model file) whose entities and properties are
+    /// those of one of `schemas` (``CoreDataAdoption/Model/schemas(_:externalStorage:)``): declare the app's
+    /// SwiftData classes as Molt models of the same names, as the first version of the Molt plan.
+    ///
+    /// ```swift
+    /// let options = Store.Options().migrating(with: plan)
+    ///     .adopting(.swiftData(matching: [AppV1.schema], externalStorage: ["Trip.photo"]))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - schemas: The Molt schemas the store may be written in, typically the plan's first versions.
+    ///   - externalStorage: The `Entity.attribute` names of binary attributes declared with
+    ///     `@Attribute(.externalStorage)` in SwiftData (`allowsExternalBinaryDataStorage` in Core Data).
+    ///   - source: The store when it is elsewhere than the Molt store; nil for in place.
+    ///   - original: What becomes of the original's files after an adoption in place.
+    public static func swiftData(
+        matching schemas: [Schema], externalStorage: Set<String> = [], from source: URL? = nil,
+        original: CoreDataAdoption.Original = .keptAsBackup
+    ) -> CoreDataAdoption {
+        CoreDataAdoption(
+            describedBy: .schemas(schemas, externalStorage: externalStorage), from: source, original: original)
     }
 }
 

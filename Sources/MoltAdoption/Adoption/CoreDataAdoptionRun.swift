@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Molt
 
 /// One adoption of a Core Data store, from a private copy of it into a Molt store at `destination`: reads the
@@ -8,16 +9,39 @@ import Molt
 struct CoreDataAdoptionRun {
     var copy: URL
     var original: URL
-    var model: URL
+    var model: CoreDataAdoption.Model
+
+    /// The model versions the store may have been written with, each with the Molt schema it is adopted as
+    /// (computed for the chosen one only: a Core Data history converts version by version).
+    private func versions() throws -> (models: [CoreDataModel], schema: (Int) throws -> (Schema, String?)) {
+        switch model {
+        case .file(let url):
+            let history = try CoreDataHistory(at: url)
+            return (history.models, { try Self.schema(of: history, at: $0) })
+        case .schemas(let schemas, let externalStorage):
+            let models = try schemas.map { try CoreDataModel(describing: $0, externalStorage: externalStorage) }
+            return (models, { (schemas[$0], nil) })
+        }
+    }
+
+    /// What to give when no version describes the store.
+    private var remedy: String {
+        switch model {
+        case .file(let url):
+            "the Core Data model at \(url.path)"
+        case .schemas(let schemas, _):
+            "the Molt schemas given (versions \(schemas.map { String($0.version) }.joined(separator: ", ")))"
+        }
+    }
 
     /// The model version that wrote the store, and its Molt schema.
     func matchedVersion(
         of store: CoreDataStoreFile
     ) throws -> (layout: CoreDataStoreLayout, schema: Schema, flattenedBecause: String?) {
-        let history = try CoreDataHistory(at: model)
+        let (models, schema) = try versions()
         var mismatches: [CoreDataStoreMismatch] = []
         var candidates: [(index: Int, layout: CoreDataStoreLayout)] = []
-        for (index, version) in history.models.enumerated() {
+        for (index, version) in models.enumerated() {
             switch CoreDataStoreLayout.matching(version, in: store) {
             case .success(let layout): candidates.append((index, layout))
             case .failure(let mismatch): mismatches.append(mismatch)
@@ -35,11 +59,11 @@ struct CoreDataAdoptionRun {
                 } ?? ""
             throw MoltError(
                 .invalidSchema,
-                "No version of the Core Data model at \(model.path) describes the store at \(original.path) (its model has the entities \(store.modelEntityNames.sorted().joined(separator: ", "))).\(closest) Nothing was adopted and the store was left as it was. Give the .xcdatamodeld folder that holds every version the app shipped, including the one this store was saved with.",
+                "No version of \(remedy) describes the store at \(original.path) (its model has the entities \(store.modelEntityNames.sorted().joined(separator: ", "))).\(closest) Nothing was adopted and the store was left as it was. \(model.fix)",
                 entity: (mismatches.last { $0.sameEntities } ?? mismatches.last)?.entity)
         }
-        let (schema, flattenedBecause) = try Self.schema(of: history, at: chosen.index)
-        return (chosen.layout, schema, flattenedBecause)
+        let (matched, flattenedBecause) = try schema(chosen.index)
+        return (chosen.layout, matched, flattenedBecause)
     }
 
     /// The Molt schema of the history's version at `index` (numbered `index + 1`), its renames resolved against
@@ -60,6 +84,7 @@ struct CoreDataAdoptionRun {
     func prepare() throws -> PreparedAdoption {
         let store = try CoreDataStoreFile(copy: copy, originalPath: original.path)
         let (layout, schema, flattenedBecause) = try matchedVersion(of: store)
+        if case .schemas = model { try Self.refuseUndeclaredExternalStorage(store, layout: layout) }
         let leftOut = Self.housekeeping(store, layout: layout)
         try Self.refuseUnknownTables(store, layout: layout, leftOut: leftOut, original: original)
         let reader = CoreDataCopy(
@@ -77,6 +102,33 @@ struct CoreDataAdoptionRun {
             filledFromInverse: Dictionary(
                 layout.entities.map { ($0.name, $0.inverseOnly.map(\.name)) }, uniquingKeysWith: { a, _ in a }),
             copy: { importer in try reader.copy(into: importer, schema: schema) })
+    }
+
+    /// Refuses a binary attribute that Molt schemas describe as plain while every value it holds begins with Core
+    /// Data's external-storage marker (1: the bytes follow; 2: a file's name follows): the schemas cannot say
+    /// whether the app allowed external storage, and reading marked values as plain bytes would keep the marker
+    /// in every value, or a file's name instead of its contents.
+    static func refuseUndeclaredExternalStorage(_ store: CoreDataStoreFile, layout: CoreDataStoreLayout) throws {
+        for entity in layout.entities {
+            for attribute in entity.attributes
+            where attribute.coreDataType == "Binary" && !attribute.allowsExternalStorage {
+                let column = "\"\(attribute.column)\"", table = "\"\(entity.table)\""
+                let (values, marked) = try store.queue.read { db in
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT count(*), count(CASE WHEN substr(\(column), 1, 1) IN (x'01', x'02') THEN 1 END)
+                            FROM \(table) WHERE \(column) IS NOT NULL AND Z_ENT = ?
+                            """, arguments: [entity.number])
+                    return (row?[0] as Int? ?? 0, row?[1] as Int? ?? 0)
+                }
+                guard values > 0, values == marked else { continue }
+                throw MoltError(
+                    .dataLossRefused,
+                    "Every value of '\(entity.name).\(attribute.name)' (\(values)) begins with Core Data's external-storage marker: the attribute seems to allow external storage (SwiftData's @Attribute(.externalStorage)), which the Molt schemas cannot say. Name it in externalStorage (molt adopt --external-storage \(entity.name).\(attribute.name)); if its values really begin so, adopt with the app's Core Data model instead. Nothing was adopted and the store was left as it was.",
+                    entity: entity.name, property: attribute.name)
+            }
+        }
     }
 
     /// Core Data's own tables, which hold no data of the app: reported, and left out.
@@ -107,5 +159,17 @@ struct CoreDataAdoptionRun {
             .dataLossRefused,
             "The store at \(original.path) has a table \(table) that is not part of the Core Data model version '\(layout.model.name)' nor Core Data's own: adopting the store would leave its rows behind. Nothing was adopted and the store was left as it was. Export those rows with the app first, or drop the table if it holds nothing the app needs."
         )
+    }
+}
+
+extension CoreDataAdoption.Model {
+    /// How to give a model that describes the store.
+    fileprivate var fix: String {
+        switch self {
+        case .file:
+            "Give the .xcdatamodeld folder that holds every version the app shipped, including the one this store was saved with."
+        case .schemas:
+            "Give a Molt schema whose entities, attributes (of the types that store the same values) and relationships are the store's, as the app declared them when it saved this store."
+        }
     }
 }

@@ -13,7 +13,9 @@ struct AdoptCommand: ParsableCommand {
         discussion: """
             The store's own metadata and tables are matched against the versions of the Core Data model given \
             with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
-            Molt schema of the same number that `molt convert-model` gives it, every object is copied with its \
+            Molt schema of the same number that `molt convert-model` gives it (a SwiftData app, which has no model \
+            file, gives instead with --schema the Molt snapshots that declare its classes, and names the binary \
+            attributes kept in external storage with --external-storage), every object is copied with its \
             Z_PK as identifier, the copy is compared with the original entity by entity (counts and a digest of \
             every value and link) before it commits, and the store is migrated to --to as `molt migrate` would. \
             Until all of it has succeeded the original is not written; then it is kept beside the store as \
@@ -47,9 +49,16 @@ struct AdoptCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --from sqlite: the Molt schema snapshot the database's tables are read as.", valueName: "schema.json")
-    )
+            "With --from sqlite: the Molt schema snapshot the database's tables are read as. With --from coredata, instead of --model (a SwiftData app has none): the snapshot, or folder of snapshots, whose entities and properties are the store's.",
+            valueName: "schema.json|dir"))
     var schema: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --from coredata and --schema: a binary attribute that allows external storage (SwiftData's @Attribute(.externalStorage)), as Entity.attribute; repeat for each.",
+            valueName: "entity.attribute"))
+    var externalStorage: [String] = []
 
     @Option(
         name: .customLong("tables"),
@@ -100,13 +109,20 @@ struct AdoptCommand: ParsableCommand {
     func validate() throws {
         if dryRun && rehearse { throw ValidationError("--dry-run and --rehearse exclude each other.") }
         switch from {
-        case .coredata where model == nil: throw ValidationError("--from coredata needs --model (the .xcdatamodeld).")
+        case .coredata where (model == nil) == (schema == nil):
+            throw ValidationError(
+                "--from coredata needs either --model (the .xcdatamodeld) or --schema (Molt snapshots of the same entities, for a SwiftData app)."
+            )
+        case .coredata where tables != nil:
+            throw ValidationError("--tables is for --from sqlite; a Core Data store's tables are Core Data's.")
         case .sqlite where schema == nil:
             throw ValidationError("--from sqlite needs --schema (the Molt schema the tables are read as).")
-        case .coredata where schema != nil || tables != nil:
-            throw ValidationError(
-                "--schema and --tables are for --from sqlite; a Core Data store is read with --model.")
+        case .sqlite where model != nil:
+            throw ValidationError("--model is for --from coredata; a SQLite database is read with --schema.")
         default: break
+        }
+        if !externalStorage.isEmpty && (from != .coredata || schema == nil) {
+            throw ValidationError("--external-storage is for --from coredata with --schema (a --model says it itself).")
         }
         if into != nil && removeOriginal {
             throw ValidationError("--remove-original is for an adoption in place; with --into the original stays.")
@@ -163,7 +179,12 @@ struct AdoptCommand: ParsableCommand {
         let original: AdoptedOriginal = removeOriginal ? .removed : .keptAsBackup
         switch from {
         case .coredata:
-            return CoreDataAdoption(model: Files.url(model ?? ""), from: foreign, original: original)
+            guard let schema else {
+                return CoreDataAdoption(model: Files.url(model ?? ""), from: foreign, original: original)
+            }
+            return CoreDataAdoption(
+                describedBy: .schemas(try Self.snapshots(at: schema), externalStorage: Set(externalStorage)),
+                from: foreign, original: original)
         case .sqlite:
             let mapping = try tables.map { path in
                 guard let data = FileManager.default.contents(atPath: Files.url(path).path) else {
@@ -175,6 +196,22 @@ struct AdoptCommand: ParsableCommand {
                 try Files.schema(at: schema ?? ""), mapping: mapping ?? SQLiteMapping(), from: foreign,
                 original: original)
         }
+    }
+
+    /// The snapshot at `path`, or every snapshot of the folder at `path`.
+    private static func snapshots(at path: String) throws -> [Schema] {
+        var isDirectory: ObjCBool = false
+        let url = Files.url(path)
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [try Files.schema(at: path)]
+        }
+        let folder = SnapshotFolder(url)
+        let versions = try folder.recordedVersions()
+        guard !versions.isEmpty else {
+            throw CLIFailure(
+                .badInput, "The folder \(url.path) holds no schema snapshot; snapshots are named <version>.json.")
+        }
+        return try versions.map { try folder.schema(version: $0) }
     }
 
     /// Adopts a copy of the store's files in a temporary folder, and removes it.
@@ -202,7 +239,8 @@ struct AdoptCommand: ParsableCommand {
             ? "Would adopt"
             : rehearse ? "Rehearsed the adoption of" : report.written ? "Adopted" : "Nothing to adopt in"
         Terminal.line("\(verb) \(report.store)")
-        let source = from == .coredata ? "Core Data model version '\(report.modelVersion)'" : report.modelVersion
+        let source =
+            from == .coredata && model != nil ? "Core Data model version '\(report.modelVersion)'" : report.modelVersion
         Terminal.line("  \(source) → Molt version \(report.adoptedAtVersion)")
         for step in report.steps { Terminal.line("  then \(step)") }
         if let comparison = report.comparison {
@@ -229,7 +267,7 @@ protocol CommandAdoption: StoreAdoption {
 
 extension CoreDataAdoption: CommandAdoption {
     func inPlace(removingOriginal: Bool) -> CoreDataAdoption {
-        CoreDataAdoption(model: model, original: removingOriginal ? .removed : .keptAsBackup)
+        CoreDataAdoption(describedBy: model, original: removingOriginal ? .removed : .keptAsBackup)
     }
 }
 
