@@ -64,6 +64,22 @@ struct AdoptCommandTests {
         #expect(stray.status == 2 && stray.stderr.contains("--external-storage is for --from coredata with --schema"))
     }
 
+    @Test("with neither --model nor --schema, the model the store carries (Z_MODELCACHE) is read, adopted as version 0")
+    func adoptsWithStoredModel() throws {
+        let dir = TemporaryDirectory()
+        let (store, snapshots) = try prepare(dir)
+        // A folder walk needs the store's version among its snapshots: the recovered model goes to one snapshot.
+        let target = snapshots + "/4.json"
+        let dry = try Molt.run(["adopt", store, "--to", target, "--dry-run"])
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stdout.contains("the model in Z_MODELCACHE → Molt version 0"), "\(dry.stdout)")
+        let run = try Molt.run(["adopt", store, "--to", target])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("values and links equal"))
+        let info = try Molt.run(["info", store])
+        #expect(info.stdout.contains("Version:     4"), "\(info.stdout)")
+    }
+
     @Test(
         "An adoption in place reaches the target, keeps the original, and shows in molt info; a second run does nothing"
     )

@@ -41,6 +41,10 @@ public struct CoreDataAdoption: StoreAdoption {
         /// classes) or a Core Data app without its model file: the one that matches the store is its version.
         /// `externalStorage` names the binary attributes that allow external storage (`Entity.attribute`).
         case schemas([Schema], externalStorage: Set<String>)
+        /// The compiled model the store itself carries (`Z_MODELCACHE`), for a store whose app gives neither: it
+        /// is adopted as Molt schema `version`, without defaults, indexes or uniqueness constraints (the plan's next
+        /// versions bring the app's).
+        case storedModel(version: Int)
     }
 
     /// What describes the store's model.

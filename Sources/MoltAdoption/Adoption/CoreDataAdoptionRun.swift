@@ -13,8 +13,13 @@ struct CoreDataAdoptionRun {
 
     /// The model versions the store may have been written with, each with the Molt schema it is adopted as
     /// (computed for the chosen one only: a Core Data history converts version by version).
-    private func versions() throws -> (models: [CoreDataModel], schema: (Int) throws -> (Schema, String?)) {
+    private func versions(
+        of store: CoreDataStoreFile
+    ) throws -> (models: [CoreDataModel], schema: (Int) throws -> (Schema, String?)) {
         switch model {
+        case .storedModel(let version):
+            let recovered = try store.storedModel()
+            return ([recovered], { _ in try Self.schema(of: recovered, version: version, previous: nil) })
         case .file(let url):
             let history = try CoreDataHistory(at: url)
             return (history.models, { try Self.schema(of: history, at: $0) })
@@ -31,6 +36,8 @@ struct CoreDataAdoptionRun {
             "the Core Data model at \(url.path)"
         case .schemas(let schemas, _):
             "the Molt schemas given (versions \(schemas.map { String($0.version) }.joined(separator: ", ")))"
+        case .storedModel:
+            "the model the store carries (Z_MODELCACHE)"
         }
     }
 
@@ -38,7 +45,7 @@ struct CoreDataAdoptionRun {
     func matchedVersion(
         of store: CoreDataStoreFile
     ) throws -> (layout: CoreDataStoreLayout, schema: Schema, flattenedBecause: String?) {
-        let (models, schema) = try versions()
+        let (models, schema) = try versions(of: store)
         var mismatches: [CoreDataStoreMismatch] = []
         var candidates: [(index: Int, layout: CoreDataStoreLayout)] = []
         for (index, version) in models.enumerated() {
@@ -71,11 +78,19 @@ struct CoreDataAdoptionRun {
     /// that declare the same property), flattened, with the reason.
     static func schema(of history: CoreDataHistory, at index: Int) throws -> (schema: Schema, flattenedBecause: String?)
     {
-        let version = history.models[index], previous = index > 0 ? history.models[index - 1] : nil
+        try schema(
+            of: history.models[index], version: index + 1, previous: index > 0 ? history.models[index - 1] : nil)
+    }
+
+    /// The Molt schema of one model version, numbered `version`: with Core Data's hierarchies as Molt's, or
+    /// flattened with the reason.
+    static func schema(
+        of model: CoreDataModel, version: Int, previous: CoreDataModel?
+    ) throws -> (schema: Schema, flattenedBecause: String?) {
         do {
-            return (try version.conversion(version: index + 1, previous: previous, hierarchies: true).schema, nil)
+            return (try model.conversion(version: version, previous: previous, hierarchies: true).schema, nil)
         } catch let error as MoltError {
-            let flat = try version.conversion(version: index + 1, previous: previous, hierarchies: false).schema
+            let flat = try model.conversion(version: version, previous: previous, hierarchies: false).schema
             return (flat, error.message)
         }
     }
@@ -84,7 +99,10 @@ struct CoreDataAdoptionRun {
     func prepare() throws -> PreparedAdoption {
         let store = try CoreDataStoreFile(copy: copy, originalPath: original.path)
         let (layout, schema, flattenedBecause) = try matchedVersion(of: store)
-        if case .schemas = model { try Self.refuseUndeclaredExternalStorage(store, layout: layout) }
+        switch model {
+        case .schemas, .storedModel: try Self.refuseUndeclaredExternalStorage(store, layout: layout)
+        case .file: break
+        }
         let leftOut = Self.housekeeping(store, layout: layout)
         try Self.refuseUnknownTables(store, layout: layout, leftOut: leftOut, original: original)
         let reader = CoreDataCopy(
@@ -168,6 +186,8 @@ extension CoreDataAdoption.Model {
         switch self {
         case .file:
             "Give the .xcdatamodeld folder that holds every version the app shipped, including the one this store was saved with."
+        case .storedModel:
+            "The store's own copy of its model does not match its tables: give the app's Core Data model (--model) instead."
         case .schemas:
             "Give a Molt schema whose entities, attributes (of the types that store the same values) and relationships are the store's, as the app declared them when it saved this store."
         }

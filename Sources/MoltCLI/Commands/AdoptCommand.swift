@@ -15,7 +15,8 @@ struct AdoptCommand: ParsableCommand {
             with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
             Molt schema of the same number that `molt convert-model` gives it (a SwiftData app, which has no model \
             file, gives instead with --schema the Molt snapshots that declare its classes, and names the binary \
-            attributes kept in external storage with --external-storage), every object is copied with its \
+            attributes kept in external storage with --external-storage; with neither, the model the store carries \
+            in Z_MODELCACHE is read, and adopted as version 0), every object is copied with its \
             Z_PK as identifier, the copy is compared with the original entity by entity (counts and a digest of \
             every value and link) before it commits, and the store is migrated to --to as `molt migrate` would. \
             Until all of it has succeeded the original is not written; then it is kept beside the store as \
@@ -42,7 +43,7 @@ struct AdoptCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --from coredata: the app's Core Data model, an .xcdatamodeld folder or an .xcdatamodel.",
+            "With --from coredata: the app's Core Data model, an .xcdatamodeld folder or an .xcdatamodel (without it or --schema, the model the store carries is read).",
             valueName: "model"))
     var model: String?
 
@@ -109,9 +110,9 @@ struct AdoptCommand: ParsableCommand {
     func validate() throws {
         if dryRun && rehearse { throw ValidationError("--dry-run and --rehearse exclude each other.") }
         switch from {
-        case .coredata where (model == nil) == (schema == nil):
+        case .coredata where model != nil && schema != nil:
             throw ValidationError(
-                "--from coredata needs either --model (the .xcdatamodeld) or --schema (Molt snapshots of the same entities, for a SwiftData app)."
+                "--model and --schema exclude each other: give the Core Data model, or Molt snapshots of the same entities (a SwiftData app), or neither to read the model the store carries."
             )
         case .coredata where tables != nil:
             throw ValidationError("--tables is for --from sqlite; a Core Data store's tables are Core Data's.")
@@ -179,8 +180,9 @@ struct AdoptCommand: ParsableCommand {
         let original: AdoptedOriginal = removeOriginal ? .removed : .keptAsBackup
         switch from {
         case .coredata:
+            if let model { return CoreDataAdoption(model: Files.url(model), from: foreign, original: original) }
             guard let schema else {
-                return CoreDataAdoption(model: Files.url(model ?? ""), from: foreign, original: original)
+                return CoreDataAdoption(describedBy: .storedModel(version: 0), from: foreign, original: original)
             }
             return CoreDataAdoption(
                 describedBy: .schemas(try Self.snapshots(at: schema), externalStorage: Set(externalStorage)),
