@@ -54,6 +54,8 @@ struct CoreDataAdoptionRun {
             case .failure(let mismatch): mismatches.append(mismatch)
             }
         }
+        let saved = try savedModelCheck(store, candidates: candidates.map(\.layout.model))
+        candidates = candidates.filter { saved.accepts($0.layout.model) }
         // Versions that store alike differ in what is not stored (a default, an index): the one the store names
         // wins, or else the newest.
         let named = candidates.last { candidate in
@@ -71,6 +73,24 @@ struct CoreDataAdoptionRun {
         }
         let (matched, flattenedBecause) = try schema(chosen.index)
         return (chosen.layout, matched, flattenedBecause)
+    }
+
+    /// What the model the store was saved with (its `Z_MODELCACHE`) says of the versions whose tables match:
+    /// with a model file, only versions that store every value as that model does are accepted (the tables alone
+    /// cannot tell an `Integer 16` from an `Integer 64`, or a `Date` from a `Double`); a store without a readable
+    /// cache is matched by its tables.
+    private func savedModelCheck(_ store: CoreDataStoreFile, candidates: [CoreDataModel]) throws -> SavedModelCheck {
+        guard case .file = model, !candidates.isEmpty, let saved = try? store.storedModel() else {
+            return SavedModelCheck(saved: nil)
+        }
+        guard candidates.contains(where: { $0.storedDifference(from: saved) == nil }) else {
+            let closest = candidates.last!
+            throw MoltError(
+                .invalidSchema,
+                "The store at \(original.path) has the tables of model version '\(closest.name)', but it was saved with a model that stores its values otherwise (Core Data keeps that model in the store): \(closest.storedDifference(from: saved) ?? ""). Reading it as '\(closest.name)' would change values. Nothing was adopted and the store was left as it was. Give the .xcdatamodeld that holds the version the app saved this store with, or adopt with the model the store carries (`.storedModel`, or molt adopt without --model)."
+            )
+        }
+        return SavedModelCheck(saved: saved)
     }
 
     /// The Molt schema of the history's version at `index` (numbered `index + 1`), its renames resolved against
@@ -191,5 +211,14 @@ extension CoreDataAdoption.Model {
         case .schemas:
             "Give a Molt schema whose entities, attributes (of the types that store the same values) and relationships are the store's, as the app declared them when it saved this store."
         }
+    }
+}
+
+/// The model a store was saved with, when it carries one: the versions that store every value as it does.
+private struct SavedModelCheck {
+    var saved: CoreDataModel?
+
+    func accepts(_ version: CoreDataModel) -> Bool {
+        saved.map { version.storedDifference(from: $0) == nil } ?? true
     }
 }

@@ -49,9 +49,9 @@ struct StoredModelAdoptionTests {
             let url = try ForeignStores.copy(path, to: directory, as: "Store.sqlite")
             let recovered = try CoreDataStoreFile(copy: url, originalPath: url.path).storedModel()
             let matched = try CoreDataHistory(at: ForeignStores.url(model)).models.filter { version in
-                stored(version) == stored(recovered)
+                version.storedDifference(from: recovered) == nil
             }
-            #expect(!matched.isEmpty, "\(path): \(stored(recovered))")
+            #expect(!matched.isEmpty, "\(path)")
             let named = try CoreDataAdoption(model: ForeignStores.url(model)).matchedVersion(of: url).version
             #expect(matched.contains { $0.name == named }, "\(path): recovered \(matched.map(\.name)), store \(named)")
         }
@@ -99,16 +99,31 @@ struct StoredModelAdoptionTests {
         #expect(ForeignStores.bytes(of: url) == before)
     }
 
-    /// What of a model the store's layout and values depend on.
-    private func stored(_ model: CoreDataModel) -> [String] {
-        model.entities.sorted { $0.name < $1.name }.flatMap { entity -> [String] in
-            ["\(entity.name) < \(entity.parent ?? "-") abstract \(entity.isAbstract)"]
-                + entity.attributes.filter { !$0.isTransient }.sorted { $0.name < $1.name }.map {
-                    "  \($0.name): \($0.type)\($0.isOptional ? "?" : "")"
-                }
-                + entity.relationships.filter { !$0.isTransient }.sorted { $0.name < $1.name }.map {
-                    "  \($0.name) → \($0.isToMany ? "many" : "one") \($0.destination) inverse \($0.inverse ?? "-") ordered \($0.isOrdered) \($0.deleteRule.rawValue)"
-                }
+    @Test("a model version with the store's tables but another type than the store was saved with is refused")
+    func refusesVersionThatReadsValuesOtherwise() throws {
+        let directory = TemporaryDirectory()
+        let url = try ForeignStores.copy(
+            "wibosco-progressive/CoreDataMigration_Example_1.sqlite", to: directory, as: "Posts.sqlite")
+        // The app's first version, with Post.date declared a Double: the same REAL column, read 31 years off.
+        let model = directory.file("Model.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        let original = ForeignStores.url(
+            "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld/CoreDataMigration_Example.xcdatamodel/contents"
+        )
+        let contents = try String(contentsOf: original, encoding: .utf8)
+            .replacingOccurrences(
+                of: #"name="date" optional="YES" attributeType="Date""#,
+                with: #"name="date" optional="YES" attributeType="Double""#)
+        try contents.write(to: model.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let before = ForeignStores.bytes(of: url)
+        let error = try #require(throws: MoltError.self) {
+            try CoreDataAdoption(model: model).matchedVersion(of: url)
         }
+        #expect(error.code == .invalidSchema)
+        #expect(
+            error.message.contains(
+                "'Post.date' is Double (optional) in Model, Date (optional) in the model in Z_MODELCACHE"),
+            "\(error.message)")
+        #expect(ForeignStores.bytes(of: url) == before)
     }
 }
