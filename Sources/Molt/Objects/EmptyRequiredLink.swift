@@ -78,6 +78,14 @@ struct EmptyRequiredLink {
             entity: entity, property: relationship.name)
     }
 
+    /// The refusal of a new store filled from elsewhere (an adoption's copy) that leaves this link empty.
+    var fillingRefusal: MoltError {
+        MoltError(
+            .validationFailed,
+            "The copy leaves the required relationship \(label) empty, so no store was created: \(phrase). Link those objects in the original store, or make \(label) optional in the schema.",
+            entity: entity, property: relationship.name)
+    }
+
     private static func article(_ name: String) -> String { "aeioAEIO".contains(name.first ?? "x") ? "an" : "a" }
 }
 
