@@ -133,6 +133,32 @@ struct RequiredRelationshipTests {
         #expect(try store.read { try $0.count("Post") } == 0)
     }
 
+    @Test(
+        "a write checks the objects it named, and scans the table only when it named none (a destination deleted)",
+        arguments: StoreKind.durable)
+    func checksTheObjectsWritten(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let store = try kind.open(in: dir, schema: Self.schema(1, required: true))
+        try Self.seed(store)
+        // Damage behind Molt's back: post 1 loses its author. verify() reports it; a write about other objects
+        // does not pay a scan of every post to find it.
+        try RawSQL.execute(try kind.location(in: dir), "UPDATE \"Post\" SET \"author\" = NULL")
+        try store.write { objects in
+            let grace = try objects.insert("User", ["name": "Grace"])
+            try objects.set("author", of: try objects.insert("Post", ["title": "Linked"]), to: grace)
+        }
+        #expect(try store.read { try $0.count("Post") } == 2)
+        let error = moltError {
+            try store.write { objects in
+                let users: [DynamicObject] = try objects.fetch("User", where: .equal("name", "Grace"))
+                try objects.delete(users[0])
+            }
+        }
+        #expect(
+            error?.message.contains("2 'Post' objects (_id 1, 2) have no 'author'") == true,
+            "\(String(describing: error))")
+    }
+
     // MARK: - Migrations
 
     @Test(

@@ -29,25 +29,58 @@ struct EmptyRequiredLink {
             : "\(count) '\(entity)' objects (_id \(shown)) have no '\(relationship.name)'"
     }
 
+    /// Which objects of a table to check.
+    enum Scope {
+        /// Every object of the table: one scan per required relationship.
+        case everyObject
+        /// These objects (by identifier) only; none is no check.
+        case objects(Set<Int64>)
+    }
+
     /// Every required to-one relationship of `schema` that objects leave empty, among the entities whose table is
     /// in `tables` (unquoted, as `layout` names them; every entity when nil).
-    ///
-    /// One query per required relationship of those tables: the objects whose column is null (a hierarchy's
-    /// table restricted to the entity's objects).
     static func find(
         in db: any SQLConnection, schema: Schema, layout: StoreLayout, tables: Set<String>? = nil
     ) throws -> [EmptyRequiredLink] {
+        try find(in: db, schema: schema, layout: layout) { table in
+            tables.map { $0.contains(table) } ?? true ? .everyObject : nil
+        }
+    }
+
+    /// Every required to-one relationship of `schema` that objects leave empty, among the objects `scope` gives
+    /// for each entity's table (nil: none): the objects whose column is null, a hierarchy's table restricted to
+    /// the entity's objects.
+    static func find(
+        in db: any SQLConnection, schema: Schema, layout: StoreLayout, scope: (_ table: String) -> Scope?
+    ) throws -> [EmptyRequiredLink] {
         var result: [EmptyRequiredLink] = []
+        let id = db.dialect.quote(StoreLayout.idColumn)
         for entity in schema.entities {
             for relationship in entity.relationships where relationship.isRequiredToOne {
-                guard tables?.contains(layout.physicalTable(entity.name)) ?? true else { continue }
+                guard let scope = scope(layout.physicalTable(entity.name)) else { continue }
                 var condition = "\(layout.column(entity.name, relationship.name)) IS NULL"
                 if let own = layout.entityCondition(entity.name) { condition += " AND \(own)" }
                 let from = "FROM \(layout.table(entity.name)) WHERE \(condition)"
-                let id = db.dialect.quote(StoreLayout.idColumn)
-                let ids = try db.fetchInts("SELECT \(id) \(from) ORDER BY \(id) LIMIT \(shownIDs)")
+                let ids: [Int64]
+                let count: Int64
+                switch scope {
+                case .everyObject:
+                    ids = try db.fetchInts("SELECT \(id) \(from) ORDER BY \(id) LIMIT \(shownIDs)")
+                    count =
+                        ids.count < shownIDs ? Int64(ids.count) : try db.fetchInt("SELECT COUNT(*) \(from)") ?? 0
+                case .objects(let suspects):
+                    // Identifiers are numbers: written into the statement, in chunks under SQLite's variable limit.
+                    var found: [Int64] = []
+                    let sorted = suspects.sorted()
+                    for start in stride(from: 0, to: sorted.count, by: 500) {
+                        let chunk = sorted[start..<min(start + 500, sorted.count)].map(String.init)
+                        found += try db.fetchInts(
+                            "SELECT \(id) \(from) AND \(id) IN (\(chunk.joined(separator: ", ")))")
+                    }
+                    ids = Array(found.sorted().prefix(shownIDs))
+                    count = Int64(found.count)
+                }
                 guard !ids.isEmpty else { continue }
-                let count = ids.count < shownIDs ? Int64(ids.count) : try db.fetchInt("SELECT COUNT(*) \(from)") ?? 0
                 result.append(
                     EmptyRequiredLink(entity: entity.name, relationship: relationship, ids: ids, count: count))
             }

@@ -205,13 +205,23 @@ public final class Store: Sendable {
 
     /// Before a write transaction commits: refuses it when it leaves a required relationship empty in a table it
     /// wrote (an object inserted without its link, a link unset, a destination deleted), then announces what it
-    /// wrote to other servers' observations (PostgreSQL).
+    /// wrote to other servers' observations (PostgreSQL). Only the objects the writes named are checked (those
+    /// inserted, unlinked or saved), so a small write costs a lookup by identifier; a write that named none (a
+    /// destination deleted under nullify, an import's own SQL) has its table scanned.
     private static func finishWrite(
         _ access: TableAccess?, schema: Schema, layout: StoreLayout, on db: any SQLConnection
     ) throws {
-        guard let written = access?.written, !written.isEmpty else { return }
+        guard let access else { return }
+        let written = access.written
+        guard !written.isEmpty else { return }
         if schema.hasRequiredLinks,
-            let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout, tables: written).first
+            let empty = try EmptyRequiredLink.find(
+                in: db, schema: schema, layout: layout,
+                scope: { table in
+                    guard written.contains(table) else { return nil }
+                    return access.linkSuspects(in: table).map { .objects($0) } ?? .everyObject
+                }
+            ).first
         {
             throw empty.writeRefusal
         }
