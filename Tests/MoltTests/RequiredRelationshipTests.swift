@@ -159,6 +159,31 @@ struct RequiredRelationshipTests {
             "\(String(describing: error))")
     }
 
+    @Test(
+        "a required relationship of a parent entity holds for the objects of its sub-entities, in their shared table",
+        arguments: StoreKind.allCases)
+    func inherited(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let schema = Schema(version: 1) {
+            Entity("Person") { Attribute("name", .string) }
+            Entity("Vehicle", isAbstract: true) { Relationship("owner", to: "Person", isOptional: false) }
+            Entity("Car", parent: "Vehicle") { Attribute("seats", .int) }
+            Entity("Truck", parent: "Vehicle") { Attribute("load", .int) }
+        }
+        let store = try kind.makeStore(schema: schema, in: dir)
+        try store.write { objects in
+            let ada = try objects.insert("Person", ["name": "Ada"])
+            try objects.set("owner", of: try objects.insert("Car", ["seats": 4]), to: ada)
+        }
+        let before = try StoreDump(store)
+        let error = moltError { try store.write { _ = try $0.insert("Truck", ["load": 9]) } }
+        #expect(
+            error?.message.hasPrefix(
+                "Relationship 'Vehicle.owner' is required, so nothing was written: 1 'Vehicle' object (_id 2) has no 'owner' when the write ends."
+            ) == true, "\(String(describing: error))")
+        #expect(try StoreDump(store) == before)
+    }
+
     // MARK: - Migrations
 
     @Test(
