@@ -240,7 +240,11 @@ struct GeneratedDataTests {
     }
 
     /// `owners1` at version 2 with `holder` as given, and a required `Owner.heir` when `heir`.
-    static func owners2(holder: Relationship, heir: Bool = false) -> Schema {
+    ///
+    /// With `keeper`, `Item.keeper` too, required when `keeperRequired`.
+    static func owners2(
+        holder: Relationship, heir: Bool = false, keeper: Bool = false, keeperRequired: Bool = false
+    ) -> Schema {
         Schema(
             version: 2,
             entities: [
@@ -248,7 +252,10 @@ struct GeneratedDataTests {
                     "Owner", attributes: [Attribute("name", .string)],
                     relationships: [Relationship("items", toMany: "Item")]
                         + (heir ? [Relationship("heir", to: "Owner", isOptional: false)] : [])),
-                Entity("Item", attributes: [Attribute("title", .string)], relationships: [holder]),
+                Entity(
+                    "Item", attributes: [Attribute("title", .string)],
+                    relationships: [holder]
+                        + (keeper ? [Relationship("keeper", to: "Owner", isOptional: !keeperRequired)] : [])),
             ])
     }
 
@@ -287,6 +294,15 @@ struct GeneratedDataTests {
             from: owners1, to: Self.owners2(holder: Relationship("holder", to: "Owner", isOptional: false)),
             opening:
                 "Step 1 → 2 depends on the data: 'Item.holder' becomes required (it was optional), and a store at version 1 where an 'Item' object links to nothing through 'holder' cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the required relationship 'Item.holder' empty, so nothing was committed: 1 'Item' object (_id 1) has no 'holder'."
+        ),
+        Case(
+            name: "an object linked to nothing, in a version that already requires another of its links",
+            from: Self.owners2(holder: Relationship("holder", to: "Owner", isOptional: false), keeper: true)
+                .withVersion(1),
+            to: Self.owners2(
+                holder: Relationship("holder", to: "Owner", isOptional: false), keeper: true, keeperRequired: true),
+            opening:
+                "Step 1 → 2 depends on the data: 'Item.keeper' becomes required (it was optional), and a store at version 1 where an 'Item' object links to nothing through 'keeper' cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the required relationship 'Item.keeper' empty"
         ),
         Case(
             name: "any object, for a to-one added as required",
