@@ -49,14 +49,17 @@ enum StoreValidator {
     static func requiredLinkTables(
         _ schema: Schema, _ layout: StoreLayout, from stored: Schema, linkedTables: Set<String>?
     ) -> Set<String>? {
-        guard var tables = linkedTables else { return nil }
+        guard let linkedTables else { return nil }
+        // A written table may be named by an entity of a hierarchy or by the hierarchy's table: either counts.
+        let physical = linkedTables.union(
+            schema.entities.filter { linkedTables.contains($0.name) }.map { layout.physicalTable($0.name) })
+        func written(_ entity: String) -> Bool { physical.contains(layout.physicalTable(entity)) }
+        var tables: Set<String> = []
         for entity in schema.entities {
             let before = Set(
                 stored.entity(named: entity.name)?.relationships.filter(\.isRequiredToOne).map(\.name) ?? [])
             for relationship in entity.relationships where relationship.isRequiredToOne {
-                if !before.contains(relationship.name)
-                    || linkedTables?.contains(layout.physicalTable(relationship.destination)) == true
-                {
+                if written(entity.name) || written(relationship.destination) || !before.contains(relationship.name) {
                     tables.insert(layout.physicalTable(entity.name))
                 }
             }
