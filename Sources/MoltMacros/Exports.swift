@@ -96,17 +96,23 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 ///
 /// ```swift
 /// @Relationship(inverse: "folder", deleteRule: .cascade) var notes: ToMany<Note> = []
+/// @Relationship(isOptional: false) var author: ToOne<User> = nil   // required: set it before the write commits
 /// ```
+///
+/// A ``Molt/ToOne`` property is optional unless marked `isOptional: false`: its type stays `ToOne<Model>`
+/// (nil until linked), and a write that commits an object without a destination throws, naming the object.
 ///
 /// - Parameters:
 ///   - originalName: Its name in the previous version, when it was renamed.
 ///   - inverse: The relationship on the destination that points back.
 ///   - deleteRule: What deleting this object does to the destinations.
 ///   - ordered: Whether a to-many relationship keeps its order.
+///   - isOptional: Whether a to-one relationship may point to nothing (`Molt.Relationship.isOptional`); a
+///     to-many one is always optional.
 @attached(peer)
 public macro Relationship(
     originalName: String? = nil, inverse: String? = nil, deleteRule: Molt.Relationship.DeleteRule = .nullify,
-    ordered: Bool = false
+    ordered: Bool = false, isOptional: Bool = true
 ) = #externalMacro(module: "MoltMacrosPlugin", type: "RelationshipMacro")
 
 /// Marks a property of a `@Model` struct that is not stored; it needs an initial value.

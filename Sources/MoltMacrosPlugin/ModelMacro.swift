@@ -201,6 +201,7 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             if let inverse = property.inverse { arguments.append("inverse: \(literal(inverse))") }
             if let rule = property.deleteRule { arguments.append("deleteRule: .\(rule)") }
             if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
+            if property.isRequired { arguments.append("isOptional: false") }
             relationshipLines.append("Molt.Relationship(\(arguments.joined(separator: ", ")))")
         }
         let indexLines = properties.filter { property in

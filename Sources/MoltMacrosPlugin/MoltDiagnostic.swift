@@ -13,6 +13,7 @@ enum MoltDiagnostic: DiagnosticMessage {
     case relationshipOnAttribute(property: String)
     case attributeOnRelationship(property: String)
     case optionalRelationship(property: String, type: String)
+    case requiredToMany(property: String)
     case generic
 
     var message: String {
@@ -43,6 +44,9 @@ enum MoltDiagnostic: DiagnosticMessage {
             return "'@Attribute' applies to attributes; '\(property)' is a relationship, use '@Relationship'"
         case .optionalRelationship(let property, let type):
             return "Relationship '\(property)' is already optional as '\(type)'; remove the '?'"
+        case .requiredToMany(let property):
+            return
+                "To-many relationship '\(property)' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner"
         case .generic:
             return "'@Model' does not support generic structs: an entity has one fixed set of attributes"
         }

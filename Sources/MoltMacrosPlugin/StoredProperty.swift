@@ -27,6 +27,8 @@ struct StoredProperty {
     let inverse: String?
     let deleteRule: String?
     let isOrdered: Bool
+    /// Whether `@Relationship(isOptional: false)` makes the relationship required.
+    let isRequired: Bool
 
     /// A property with the options its `@Attribute(…)` and `@Relationship(…)` marks give.
     init(
@@ -59,6 +61,7 @@ struct StoredProperty {
             String($0.trimmedDescription.split(separator: ".").last ?? "nullify")
         }
         isOrdered = labeled("ordered", in: relationshipArguments)?.trimmedDescription == "true"
+        isRequired = labeled("isOptional", in: relationshipArguments)?.trimmedDescription == "false"
     }
 }
 
@@ -159,6 +162,7 @@ struct PropertyReader {
             diagnose(.attributeOnRelationship(property: name), at: Syntax(attributeMark))
             return nil
         }
+        if case .toMany = kind, refusesRequired(relationshipMark, name: name) { return nil }
         var defaultValue: ExprSyntax?
         if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) {
             defaultValue = value
@@ -167,6 +171,18 @@ struct PropertyReader {
             name: name, type: type.trimmed, baseType: base.trimmed, kind: kind, isOptional: isOptional,
             defaultValue: defaultValue,
             attributeMark: attributeMark, relationshipMark: relationshipMark)
+    }
+
+    /// Diagnoses `@Relationship(isOptional: false)` on a to-many property (Molt has no minimum count); whether
+    /// it did.
+    private mutating func refusesRequired(_ mark: AttributeSyntax?, name: String) -> Bool {
+        guard
+            let argument = mark?.arguments?.as(LabeledExprListSyntax.self)?.first(where: {
+                $0.label?.text == "isOptional" && $0.expression.trimmedDescription == "false"
+            })
+        else { return false }
+        diagnose(.requiredToMany(property: name), at: Syntax(argument))
+        return true
     }
 
     /// Diagnoses `@Attribute` or `@Relationship` on a computed property, with a fix-it that removes it.

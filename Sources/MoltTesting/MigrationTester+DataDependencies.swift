@@ -159,21 +159,36 @@ extension MigrationTester {
     /// The fixtures that hold a witness in `schema`: its objects, each required attribute given a sample value
     /// (distinct between objects, so that only the witness's values are shared).
     static func fixtures(for witness: SchemaDiff.DataDependency.Witness, in schema: Schema) -> [Fixture] {
+        linkingRequired(witnessFixtures(for: witness, in: schema), in: schema)
+    }
+
+    /// An object of `entity` under `key`: each required attribute (and the primary key) given a sample value
+    /// distinct for each `index`, then `values` over them.
+    static func sampleObject(
+        _ entity: String, _ key: String, _ index: Int, _ values: [String: Value] = [:],
+        links: [String: FixtureLinks] = [:], in schema: Schema
+    ) -> Fixture {
+        var filled: [String: Value] = [:]
+        for attribute in schema.entity(named: entity)?.attributes ?? []
+        where !attribute.isOptional && attribute.defaultValue == nil {
+            filled[attribute.name] = SchemaDiff.sample(attribute.type, index)
+        }
+        if let key = schema.entity(named: entity)?.primaryKey,
+            let attribute = schema.entity(named: entity)?.attribute(named: key)
+        {
+            filled[key] = SchemaDiff.sample(attribute.type, index)
+        }
+        return Fixture(entity, key, filled.merging(values) { _, given in given }, links: links)
+    }
+
+    private static func witnessFixtures(
+        for witness: SchemaDiff.DataDependency.Witness, in schema: Schema
+    ) -> [Fixture] {
         func object(
             _ entity: String, _ key: String, _ index: Int, _ values: [String: Value] = [:],
             links: [String: FixtureLinks] = [:]
         ) -> Fixture {
-            var filled: [String: Value] = [:]
-            for attribute in schema.entity(named: entity)?.attributes ?? []
-            where !attribute.isOptional && attribute.defaultValue == nil {
-                filled[attribute.name] = SchemaDiff.sample(attribute.type, index)
-            }
-            if let key = schema.entity(named: entity)?.primaryKey,
-                let attribute = schema.entity(named: entity)?.attribute(named: key)
-            {
-                filled[key] = SchemaDiff.sample(attribute.type, index)
-            }
-            return Fixture(entity, key, filled.merging(values) { _, given in given }, links: links)
+            sampleObject(entity, key, index, values, links: links, in: schema)
         }
         switch witness {
         case .object(let entity, let attribute, let value):

@@ -136,6 +136,30 @@ struct ModelDiagnosticTests {
                     line: 7, column: 20),
             ])
     }
+
+    @Test("A to-many relationship marked isOptional: false is refused: Molt has no minimum count")
+    func requiredToMany() {
+        assertExpansion(
+            """
+            @Model struct Folder {
+                @Relationship(isOptional: false) var notes: ToMany<Note> = []
+            }
+            """,
+            expandedSource: """
+                struct Folder {
+                    var notes: ToMany<Note> = []
+
+                    /// The identifier Molt gave this object when it was inserted, or nil before.
+                    var persistentID: Int64? = nil
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "To-many relationship 'notes' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner",
+                    line: 2, column: 19)
+            ])
+    }
 }
 
 @Suite("@Model on generic structs")

@@ -49,4 +49,37 @@ struct TypedLinkTests {
         )
         #expect(try store.read { try $0.count(Person.self) } == 0)
     }
+
+    @Model struct Writer {
+        var name: String
+        @Relationship(inverse: "writer") var books: ToMany<Book> = []
+    }
+
+    @Model struct Book {
+        var title: String
+        @Relationship(inverse: "books", isOptional: false) var writer: ToOne<Writer> = nil
+    }
+
+    @Test("a to-one marked isOptional: false is required: a typed write that leaves it empty is refused, naming it")
+    func required() throws {
+        #expect(Book.entity.relationship(named: "writer")?.isOptional == false)
+        #expect(Writer.entity.relationship(named: "books")?.isOptional == true)
+        let store = try Store.inMemory(schema: Schema(version: 1, entities: [Writer.entity, Book.entity]))
+        let book = try store.write { objects in
+            try objects.insert(Book(title: "Emma", writer: ToOne(try objects.insert(Writer(name: "Austen")))))
+        }
+        let error = #expect(throws: MoltError.self) {
+            try store.write { objects in
+                var unlinked = book
+                unlinked.writer = nil
+                try objects.save(unlinked)
+            }
+        }
+        #expect(
+            error?.message
+                == "Relationship 'Book.writer' is required, so nothing was written: 1 'Book' object (_id 1) has no 'writer' when the write ends. Link each to a 'Writer' in the same write (`objects.set(\"writer\", of: object, to: destination)`), or delete them; to delete a 'Writer' together with the objects that require it, give 'Writer.books' the delete rule cascade."
+        )
+        #expect(throws: MoltError.self) { try store.write { try $0.insert(Book(title: "Anonymous")) } }
+        #expect(try store.read { try $0.fetch(Book.self).map(\.writer.id) } == [1])
+    }
 }

@@ -239,6 +239,26 @@ struct GeneratedDataTests {
         }
     }
 
+    /// `owners1` at version 2 with `holder` as given, and a required `Owner.heir` when `heir`.
+    ///
+    /// With `keeper`, `Item.keeper` too, required when `keeperRequired`.
+    static func owners2(
+        holder: Relationship, heir: Bool = false, keeper: Bool = false, keeperRequired: Bool = false
+    ) -> Schema {
+        Schema(
+            version: 2,
+            entities: [
+                Entity(
+                    "Owner", attributes: [Attribute("name", .string)],
+                    relationships: [Relationship("items", toMany: "Item")]
+                        + (heir ? [Relationship("heir", to: "Owner", isOptional: false)] : [])),
+                Entity(
+                    "Item", attributes: [Attribute("title", .string)],
+                    relationships: [holder]
+                        + (keeper ? [Relationship("keeper", to: "Owner", isOptional: !keeperRequired)] : [])),
+            ])
+    }
+
     static let cases: [Case] = [
         Case(
             name: "a value in an attribute removed as a likely rename",
@@ -268,6 +288,28 @@ struct GeneratedDataTests {
             from: owners1, to: holders2,
             opening:
                 "Step 1 → 2 depends on the data: 'Item.holder' and 'Owner.items' become each other's inverse, and a store at version 1 where an 'Item' object links through 'holder' to an 'Owner' object whose 'items' does not link back cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the two sides of a relationship disagreeing"
+        ),
+        Case(
+            name: "an object linked to nothing, for a to-one made required",
+            from: owners1, to: Self.owners2(holder: Relationship("holder", to: "Owner", isOptional: false)),
+            opening:
+                "Step 1 → 2 depends on the data: 'Item.holder' becomes required (it was optional), and a store at version 1 where an 'Item' object links to nothing through 'holder' cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the required relationship 'Item.holder' empty, so nothing was committed: 1 'Item' object (_id 1) has no 'holder'."
+        ),
+        Case(
+            name: "an object linked to nothing, in a version that already requires another of its links",
+            from: Self.owners2(holder: Relationship("holder", to: "Owner", isOptional: false), keeper: true)
+                .withVersion(1),
+            to: Self.owners2(
+                holder: Relationship("holder", to: "Owner", isOptional: false), keeper: true, keeperRequired: true),
+            opening:
+                "Step 1 → 2 depends on the data: 'Item.keeper' becomes required (it was optional), and a store at version 1 where an 'Item' object links to nothing through 'keeper' cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the required relationship 'Item.keeper' empty"
+        ),
+        Case(
+            name: "any object, for a to-one added as required",
+            from: owners1,
+            to: Self.owners2(holder: Relationship("holder", to: "Owner"), heir: true),
+            opening:
+                "Step 1 → 2 depends on the data: 'Owner.heir' is added as required, and a store at version 1 where an 'Owner' object exists (it starts with no 'heir') cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the required relationship 'Owner.heir' empty"
         ),
     ]
 

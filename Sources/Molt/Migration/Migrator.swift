@@ -30,7 +30,8 @@ struct Migrator {
         try state.applyPending(in: db, run: run)
         run.begin("validating", entity: nil, total: 0)
         try StoreValidator.validate(
-            db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables)
+            db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables,
+            from: stored)
         run.finish()
         let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(

@@ -46,6 +46,9 @@ extension SchemaDiff {
             /// Two relationships that existed apart become each other's inverse: refused when one holds a link
             /// the other does not.
             case inverseMismatch
+            /// A to-one relationship that is required in the newer version and was not (made required, or added
+            /// as required): refused for an object the step leaves without a destination.
+            case requiredLink
         }
 
         /// The stored data that makes the step fail, by the names of the step's older version: what a test
@@ -127,10 +130,11 @@ extension SchemaDiff {
         }
         if form == .stage { result += requiredValueDependencies() }
         result += inverseDependencies()
+        result += requiredLinkDependencies(form)
         return result
     }
 
-    private func step(
+    func step(
         _ kind: DataDependency.Kind, _ subject: String, _ change: String, _ data: String, _ fix: String,
         _ witness: DataDependency.Witness
     ) -> DataDependency {
@@ -139,7 +143,7 @@ extension SchemaDiff {
             failingData: data, fix: fix, witness: witness)
     }
 
-    private func article(_ entity: String) -> String {
+    func article(_ entity: String) -> String {
         "aeioAEIO".contains(entity.first ?? "x") ? "an" : "a"
     }
 

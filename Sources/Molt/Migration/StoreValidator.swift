@@ -9,9 +9,11 @@ enum StoreValidator {
     ///   the `ALTER TABLE` it validates).
     /// - Parameter inverseTables: The tables around which the two sides of a relationship and its inverse may
     ///   disagree (nil: everywhere); every pair that keeps a side there is compared.
+    /// - Parameter stored: The schema the store had before the run, when a migration validates: the required
+    ///   relationships it did not have are checked whatever tables the run wrote.
     static func validate(
         _ db: any SQLConnection, against schema: Schema, checkingLinksOf linkedTables: Set<String>? = nil,
-        inversesAround inverseTables: Set<String>? = []
+        inversesAround inverseTables: Set<String>? = [], from stored: Schema? = nil
     ) throws {
         let problems = try shapeProblems(db, schema: schema)
         if !problems.isEmpty {
@@ -27,12 +29,42 @@ enum StoreValidator {
                 "The migration to version \(schema.version) left \(violations.count) broken link(s), so nothing was committed: \(first.phrase). Delete or relink such objects in a custom stage.",
                 entity: first.table)
         }
+        let layout = StoreLayout.standard(schema, dialect: db.dialect)
+        let required = stored.map { requiredLinkTables(schema, layout, from: $0, linkedTables: linkedTables) } ?? []
+        if let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout, tables: required).first {
+            throw empty.migrationRefusal(version: schema.version)
+        }
         if let (pair, problem) = try disagreeingInverse(db, schema: schema, around: inverseTables) {
             throw MoltError(
                 .validationFailed,
                 "The migration to version \(schema.version) left the two sides of a relationship disagreeing, so nothing was committed: \(problem). Link objects through `migration.new` (which keeps both sides in step), or set both sides in the stage.",
                 entity: pair.entity, property: pair.relationship.name)
         }
+    }
+
+    /// The tables (by `schema`'s names) whose required relationships a migration from `stored` may have left
+    /// empty, or nil for every table: those it wrote (`linkedTables`, nil when a stage may have written anywhere),
+    /// those that link to them (a deleted destination empties a link), and those whose entity has a required
+    /// relationship `stored` did not require (added, or made required).
+    static func requiredLinkTables(
+        _ schema: Schema, _ layout: StoreLayout, from stored: Schema, linkedTables: Set<String>?
+    ) -> Set<String>? {
+        guard let linkedTables else { return nil }
+        // A written table may be named by an entity of a hierarchy or by the hierarchy's table: either counts.
+        let physical = linkedTables.union(
+            schema.entities.filter { linkedTables.contains($0.name) }.map { layout.physicalTable($0.name) })
+        func written(_ entity: String) -> Bool { physical.contains(layout.physicalTable(entity)) }
+        var tables: Set<String> = []
+        for entity in schema.entities {
+            let before = Set(
+                stored.entity(named: entity.name)?.relationships.filter(\.isRequiredToOne).map(\.name) ?? [])
+            for relationship in entity.relationships where relationship.isRequiredToOne {
+                if written(entity.name) || written(relationship.destination) || !before.contains(relationship.name) {
+                    tables.insert(layout.physicalTable(entity.name))
+                }
+            }
+        }
+        return tables
     }
 
     /// The first pair of `schema` whose two sides disagree, among the pairs with a side in `tables` (every

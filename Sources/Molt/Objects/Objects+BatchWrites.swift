@@ -74,7 +74,7 @@ extension Objects {
             ? nil
             : try db.fetchInt(
                 "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(key) = ?", [values[attribute]!])
-        try willWrite(entity.name, properties: nil)
+        try willWrite(entity.name, properties: nil, links: .keeps)
         let statement = try db.cachedStatement(
             .insert(into: layout.physicalTable(entity.name), explicitID: false), sql)
         try statement.bind(checked.map(\.1))
@@ -84,6 +84,7 @@ extension Objects {
                 .invalidValue, "The upsert of a '\(entity.name)' object returned no identifier.", entity: entity.name)
         }
         let id = statement.int64(0)
+        didInsertObject(entity.name, id: id)
         if let existing {
             observer?.didUpdate(entity.name, id: existing)
         } else {

@@ -204,7 +204,7 @@ extension Objects {
     func rawLink(entity: Entity, relationship: Relationship, sql: String, _ source: Int64, _ target: Int64) throws {
         switch relationship.kind {
         case .toOne:
-            try willWrite(entity.name, properties: [relationship.name])
+            try willWrite(entity.name, properties: [relationship.name], links: .keeps)
             try db.cachedStatement(.update, sql).execute([.int(target), .int(source)])
         case .toMany:
             try willWriteLinks(entity.name, relationship.name)
@@ -241,7 +241,7 @@ extension Objects {
         let q = dialect.quote
         switch relationship.kind {
         case .toOne:
-            try willWrite(entity.name, properties: [relationship.name])
+            try willWrite(entity.name, properties: [relationship.name], links: .mayEmpty([source]))
             let column = layout.column(entity.name, relationship.name)
             try db.cachedStatement(
                 .update,

@@ -45,9 +45,10 @@ extension Objects {
             columns.isEmpty
             ? "INSERT INTO \(layout.table(entity.name)) DEFAULT VALUES"
             : "INSERT INTO \(layout.table(entity.name)) (\(columns.joined(separator: ", "))) VALUES (\(marks.joined(separator: ", ")))"
-        try willWrite(entity.name, properties: nil)
+        try willWrite(entity.name, properties: nil, links: .keeps)
         let kind = SQLStatementKind.insert(into: layout.physicalTable(entity.name), explicitID: id != nil)
         let newID = try db.cachedStatement(kind, sql).insert(arguments)
+        didInsertObject(entity.name, id: id ?? newID)
         observer?.didInsert(entity.name, count: 1)
         var result: [String: Value] = [:]
         for (attribute, value) in checked { result[attribute.name] = value }
@@ -111,7 +112,7 @@ extension Objects {
                 }
             }
         }
-        try willWrite(entity.name, properties: nil)
+        try willWrite(entity.name, properties: nil, links: .keeps)
         try willWriteReferences(to: entity)
         let count = try db.cachedStatement(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?")
             .execute([.int(id)])
@@ -152,7 +153,7 @@ extension Objects {
             entity.relationships + schema.subEntities(of: entity.name, recursive: true).flatMap(\.relationships)
         if relationships.allSatisfy({ $0.deleteRule == .nullify }) {
             // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
-            try willWrite(entity.name, properties: nil)
+            try willWrite(entity.name, properties: nil, links: .keeps)
             try willWriteReferences(to: entity)
             let count = try db.execute(
                 .update, "DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)

@@ -149,8 +149,11 @@ public struct Objects {
 extension Objects {
     /// Tells the stage, if any, that the objects of `entity` are about to be updated (`properties`) or, with
     /// nil, inserted or deleted.
-    func willWrite(_ entity: String, properties: [String]?) throws {
+    ///
+    /// `links` says what the write does to required links, for their check at commit.
+    func willWrite(_ entity: String, properties: [String]?, links: LinkEffect = .unknown) throws {
         access?.willWrite(layout.physicalTable(entity))
+        record(links, writing: entity, properties: properties)
         guard let observer else { return }
         try observer.willWrite(
             table: layout.physicalTable(entity), columns: properties?.map { layout.physicalColumn(entity, $0) })

@@ -15,6 +15,34 @@ package final class TableAccess: Sendable {
 
     func didRead(_ table: String) { tables.withLock { _ = $0.read.insert(table) } }
     func willWrite(_ table: String) { tables.withLock { _ = $0.written.insert(table) } }
+
+    /// Per table written, the objects a write may have left without a required link: those the writes named, or
+    /// (absent) any object, for a write that named none (a destination deleted, SQL of the caller's own).
+    private let suspects = LockedValue((objects: [String: Set<Int64>](), anywhere: Set<String>()))
+
+    /// Records that the write to `table` can empty a required link of these objects only (none: of no object).
+    func mayEmptyLinks(in table: String, of objects: [Int64]) {
+        suspects.withLock { $0.objects[table, default: []].formUnion(objects) }
+    }
+
+    /// Records that the write to `table` can empty a required link of any of its objects.
+    func mayEmptyLinks(anywhereIn table: String) { suspects.withLock { _ = $0.anywhere.insert(table) } }
+
+    /// The objects of `table` whose required links the commit checks: nil for every object of the table.
+    func linkSuspects(in table: String) -> Set<Int64>? {
+        suspects.withLock { $0.anywhere.contains(table) ? nil : $0.objects[table] }
+    }
+}
+
+/// What a write does to the required links of the rows it writes (``Objects/willWrite(_:properties:links:)``).
+enum LinkEffect {
+    /// It cannot empty one: it writes attributes, sets a link, inserts (the new object is reported once it has its
+    /// identifier), or deletes the rows.
+    case keeps
+    /// It can empty those of these objects.
+    case mayEmpty([Int64])
+    /// Not said: any object when it writes every column or a required to-one one, none when it names only others.
+    case unknown
 }
 
 extension Objects {
@@ -31,5 +59,28 @@ extension Objects {
     /// Records that rows of `table` (unquoted) are written by SQL of the caller's own (an import's fills).
     package func recordWrite(table: String) {
         access?.willWrite(table)
+        access?.mayEmptyLinks(anywhereIn: table)
+    }
+
+    /// Records, for the check of required links at commit, that the object `id` of `entity` was just inserted.
+    func didInsertObject(_ entity: String, id: Int64) {
+        access?.mayEmptyLinks(in: layout.physicalTable(entity), of: [id])
+    }
+
+    /// Records what a write to `entity`'s table does to required links (see ``LinkEffect``).
+    func record(_ links: LinkEffect, writing entity: String, properties: [String]?) {
+        guard let access else { return }
+        let table = layout.physicalTable(entity)
+        switch links {
+        case .keeps: access.mayEmptyLinks(in: table, of: [])
+        case .mayEmpty(let ids): access.mayEmptyLinks(in: table, of: ids)
+        case .unknown:
+            let required = schema.effectiveEntity(named: entity)?.relationships.filter(\.isRequiredToOne) ?? []
+            if let properties, !required.contains(where: { properties.contains($0.name) }) {
+                access.mayEmptyLinks(in: table, of: [])
+            } else {
+                access.mayEmptyLinks(anywhereIn: table)
+            }
+        }
     }
 }

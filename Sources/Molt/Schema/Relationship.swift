@@ -5,8 +5,15 @@
 ///
 /// ```swift
 /// Relationship("folder", to: "Folder", inverse: "notes")
+/// Relationship("author", to: "User", isOptional: false)      // required: every object links one user
 /// Relationship("notes", toMany: "Note", inverse: "folder", deleteRule: .cascade)
 /// ```
+///
+/// A required to-one relationship (``isOptional`` false) must point to an object whenever a write commits:
+/// ``Store/write(_:)-6ejup`` refuses a transaction that leaves an object of the entity without one (an object
+/// inserted and never linked, a link set to nil, its destination deleted under the delete rule nullify), and every
+/// migration is refused, before it commits, when it leaves one empty. Inside a migration stage the link may be
+/// empty for a while; the check runs when the stage is done.
 public struct Relationship: Hashable, Sendable {
     /// To-one or to-many.
     public enum Kind: String, Codable, Sendable { case toOne, toMany }
@@ -35,11 +42,28 @@ public struct Relationship: Hashable, Sendable {
     public var deleteRule: DeleteRule
     /// The relationship's name in the previous schema version, when it was renamed.
     public var originalName: String?
+    /// Whether a to-one relationship may point to nothing (the default). A required one (`false`) must point to
+    /// an object whenever a write or a migration commits. To-many relationships are always optional: one that
+    /// is not is refused by ``Schema/validate()``.
+    public var isOptional: Bool
 
     /// Creates a to-one relationship.
+    ///
+    /// ```swift
+    /// Relationship("author", to: "User", inverse: "posts", isOptional: false)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The relationship's name, also its column's.
+    ///   - destination: The name of the entity it points to.
+    ///   - inverse: The relationship on the destination that points back, if any.
+    ///   - deleteRule: What deleting the source does to the destination. Defaults to nullify.
+    ///   - originalName: Its name in the previous schema version, when it was renamed.
+    ///   - isOptional: Whether it may point to nothing. Defaults to `true`; `false` makes every write and every
+    ///     migration that leaves an object without a destination fail, naming the objects.
     public init(
         _ name: String, to destination: String, inverse: String? = nil, deleteRule: DeleteRule = .nullify,
-        originalName: String? = nil
+        originalName: String? = nil, isOptional: Bool = true
     ) {
         self.name = name
         self.destination = destination
@@ -48,6 +72,7 @@ public struct Relationship: Hashable, Sendable {
         self.inverse = inverse
         self.deleteRule = deleteRule
         self.originalName = originalName
+        self.isOptional = isOptional
     }
 
     /// Creates a to-many relationship.
@@ -62,5 +87,9 @@ public struct Relationship: Hashable, Sendable {
         self.inverse = inverse
         self.deleteRule = deleteRule
         self.originalName = originalName
+        self.isOptional = true
     }
+
+    /// Whether the relationship is to-one and must point to an object.
+    var isRequiredToOne: Bool { kind == .toOne && !isOptional }
 }

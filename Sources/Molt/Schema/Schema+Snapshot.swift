@@ -189,7 +189,9 @@ extension Attribute: Codable {
 }
 
 extension Relationship: Codable {
-    enum CodingKeys: String, CodingKey { case name, destination, kind, ordered, inverse, deleteRule, originalName }
+    enum CodingKeys: String, CodingKey {
+        case name, destination, kind, ordered, inverse, deleteRule, originalName, optional
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -200,6 +202,7 @@ extension Relationship: Codable {
         inverse = try c.decodeIfPresent(String.self, forKey: .inverse)
         deleteRule = try c.decodeIfPresent(DeleteRule.self, forKey: .deleteRule) ?? .nullify
         originalName = try c.decodeIfPresent(String.self, forKey: .originalName)
+        isOptional = try c.decodeIfPresent(Bool.self, forKey: .optional) ?? true
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -211,6 +214,8 @@ extension Relationship: Codable {
         try c.encodeIfPresent(inverse, forKey: .inverse)
         try c.encode(deleteRule, forKey: .deleteRule)
         try c.encodeIfPresent(originalName, forKey: .originalName)
+        // Written only when required: the snapshots and content hashes of optional relationships never change.
+        if !isOptional { try c.encode(false, forKey: .optional) }
     }
 }
 

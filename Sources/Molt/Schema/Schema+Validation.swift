@@ -9,7 +9,7 @@ extension Schema {
     /// storage engines compare names ignoring case); names reserved by Molt or the engines (`_id`, `_entity`,
     /// names starting with `_molt` or `sqlite_`); parents that are missing or inherit from their own
     /// sub-entities, and a property name used twice in one hierarchy; relationships to missing entities or with an inverse that does not
-    /// point back; primary keys and indexes on missing or optional attributes; defaults of the wrong type; and
+    /// point back, and required to-many relationships; primary keys and indexes on missing or optional attributes; defaults of the wrong type; and
     /// deletions that contradict the schema.
     ///
     /// ```swift
@@ -95,6 +95,11 @@ extension Schema {
             if relationship.isOrdered && relationship.kind == .toOne {
                 throw invalid(
                     "relationship '\(label)' is to-one and cannot be ordered.", entity.name, relationship.name)
+            }
+            if !relationship.isOptional && relationship.kind == .toMany {
+                throw invalid(
+                    "relationship '\(label)' is to-many and cannot be required: Molt has no minimum count of links. Make it optional, and make its inverse a required to-one if each '\(relationship.destination)' must belong to a '\(entity.name)'.",
+                    entity.name, relationship.name)
             }
             guard let inverseName = relationship.inverse else { continue }
             guard let inverse = destination.relationship(named: inverseName) else {

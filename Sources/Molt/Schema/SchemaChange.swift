@@ -18,6 +18,11 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case relationshipOrderingChanged(ordered: Bool)
         case relationshipDestinationChanged(from: String, to: String)
         case relationshipInverseChanged, relationshipDeleteRuleChanged
+        /// A to-one relationship must now point to an object (see ``Relationship/isOptional``): inferred, and
+        /// refused when the migration leaves an object without one.
+        case relationshipMadeRequired
+        /// A required to-one relationship may now point to nothing.
+        case relationshipMadeOptional
         case indexAdded([String], unique: Bool), indexRemoved([String], unique: Bool)
     }
 
@@ -95,6 +100,8 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
             return "\(relationship) now points to '\(b)' instead of '\(a)'."
         case .relationshipInverseChanged: return "\(relationship) has changed its inverse."
         case .relationshipDeleteRuleChanged: return "\(relationship) has changed its delete rule."
+        case .relationshipMadeRequired: return "\(relationship) has been made required."
+        case .relationshipMadeOptional: return "\(relationship) has been made optional."
         case .indexAdded(let columns, let unique):
             return
                 "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been added."

@@ -314,6 +314,10 @@ public struct SchemaDiff: Sendable {
         if old.deleteRule != new.deleteRule {
             changes.append(SchemaChange(kind: .relationshipDeleteRuleChanged, entity: entity.name, property: new.name))
         }
+        if old.isRequiredToOne != new.isRequiredToOne {
+            let kind: SchemaChange.Kind = new.isRequiredToOne ? .relationshipMadeRequired : .relationshipMadeOptional
+            changes.append(SchemaChange(kind: kind, entity: entity.name, property: new.name))
+        }
     }
 
     // MARK: - Indexes

@@ -5,7 +5,8 @@ extension Store {
     /// transaction: other openers wait, and a failure (or a crash) leaves no store behind on a server and an
     /// empty file at most on SQLite. What an adoption writes its copy with.
     ///
-    /// - Throws: ``MoltError/Code/notAMoltStore`` when `location` already holds tables; what `fill` throws.
+    /// - Throws: ``MoltError/Code/notAMoltStore`` when `location` already holds tables;
+    ///   ``MoltError/Code/validationFailed`` when `fill` leaves a required relationship empty; what `fill` throws.
     package static func create(
         at location: StoreLocation, schema: Schema, filling fill: (Objects) throws -> Void
     ) throws {
@@ -16,6 +17,10 @@ extension Store {
             if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
             try create(schema, in: db)
             try fill(Objects(db: db, schema: schema, isWritable: true))
+            let layout = StoreLayout.standard(schema, dialect: db.dialect)
+            if let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout).first {
+                throw empty.fillingRefusal
+            }
             return true
         }
         try database.finishOpening(journal: .wal, isNew: true)

@@ -96,7 +96,8 @@ extension Store {
 
     /// Checks the whole store: SQLite's `integrity_check` of every page and index (on SQLite), every table's
     /// shape against the schema the store records (columns, types, constraints, references, indexes), every
-    /// link, the two sides of every relationship and its inverse, and Molt's metadata and history, which must
+    /// link, the two sides of every relationship and its inverse, every required relationship (which must point to an
+    /// object), and Molt's metadata and history, which must
     /// decode. It reads the whole file: run it when a store
     /// is suspected of damage (`molt check STORE` does), not on every launch.
     ///
@@ -117,6 +118,10 @@ extension Store {
                 var found = try StoreValidator.shapeProblems(db, schema: schema).map { "the shape of " + $0 }
                 found += try db.brokenLinks(around: nil).map { link in
                     "a link of table '\(link.table)'\(link.rowID.map { " (row \($0))" } ?? "") points to a missing row of '\(link.parent)'"
+                }
+                let layout = StoreLayout.standard(schema, dialect: db.dialect)
+                found += try EmptyRequiredLink.find(in: db, schema: schema, layout: layout).map { empty in
+                    "the required relationship \(empty.label) is empty: \(empty.phrase)"
                 }
                 if let (_, disagreement) = try StoreValidator.disagreeingInverse(db, schema: schema, around: nil) {
                     found.append(disagreement)

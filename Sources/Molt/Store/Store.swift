@@ -142,10 +142,10 @@ public final class Store: Sendable {
     public func write<T>(_ body: (Objects) throws -> T) throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        let access = changes.isActive || database.announcesCommits ? TableAccess() : nil
+        let access = writeAccess
         let result = try database.write { db in
             let result = try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
-            try Self.announce(access, on: db)
+            try Self.finishWrite(access, schema: schema, layout: layout, on: db)
             return result
         }
         changes.didCommit(access)
@@ -187,19 +187,44 @@ public final class Store: Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (Objects) throws -> T) async throws -> T {
         try requireWritable()
         let (schema, layout) = (self.schema, self.layout)
-        let access = changes.isActive || database.announcesCommits ? TableAccess() : nil
+        let access = writeAccess
         let result = try await database.write { db in
             let result = try body(Objects(db: db, schema: schema, layout: layout, isWritable: true, access: access))
-            try Self.announce(access, on: db)
+            try Self.finishWrite(access, schema: schema, layout: layout, on: db)
             return result
         }
         changes.didCommit(access)
         return result
     }
 
-    /// Announces what a write transaction wrote to other servers' observations, before it commits (PostgreSQL).
-    private static func announce(_ access: TableAccess?, on db: any SQLConnection) throws {
-        guard let written = access?.written, !written.isEmpty else { return }
+    /// Where a write transaction records the tables it writes: for observations, for other servers'
+    /// observations, and for the check of required relationships; nil when nothing needs it.
+    private var writeAccess: TableAccess? {
+        changes.isActive || database.announcesCommits || schema.hasRequiredLinks ? TableAccess() : nil
+    }
+
+    /// Before a write transaction commits: refuses it when it leaves a required relationship empty in a table it
+    /// wrote (an object inserted without its link, a link unset, a destination deleted), then announces what it
+    /// wrote to other servers' observations (PostgreSQL). Only the objects the writes named are checked (those
+    /// inserted, unlinked or saved), so a small write costs a lookup by identifier; a write that named none (a
+    /// destination deleted under nullify, an import's own SQL) has its table scanned.
+    private static func finishWrite(
+        _ access: TableAccess?, schema: Schema, layout: StoreLayout, on db: any SQLConnection
+    ) throws {
+        guard let access else { return }
+        let written = access.written
+        guard !written.isEmpty else { return }
+        if schema.hasRequiredLinks,
+            let empty = try EmptyRequiredLink.find(
+                in: db, schema: schema, layout: layout,
+                scope: { table in
+                    guard written.contains(table) else { return nil }
+                    return access.linkSuspects(in: table).map { .objects($0) } ?? .everyObject
+                }
+            ).first
+        {
+            throw empty.writeRefusal
+        }
         try db.announceCommit(of: written)
     }
 

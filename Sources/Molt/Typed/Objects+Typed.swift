@@ -73,9 +73,10 @@ extension Objects {
         model.encode(to: &columns)
         try refuseUnstorable(columns, entity: entity)
         try checkLinkedObjectsExist(of: model, entity: entity)
-        try willWrite(entity.name, properties: nil)
+        try willWrite(entity.name, properties: nil, links: .keeps)
         var inserted = model
         let id = try statement.insert([])
+        didInsertObject(entity.name, id: id)
         inserted.persistentID = id
         observer?.didInsert(entity.name, count: 1)
         try linkInversesOfInsert(plan, id: id, entity: entity, targets: columns.toOneIDs)
@@ -117,7 +118,9 @@ extension Objects {
         columns.appendValue(.int(id))
         if let failure = columns.failure { throw failure }
         try checkLinkedObjectsExist(of: model, entity: entity)
-        try willWrite(entity.name, properties: entity.attributes.map(\.name) + M.toOneRelationships.map(\.name))
+        try willWrite(
+            entity.name, properties: entity.attributes.map(\.name) + M.toOneRelationships.map(\.name),
+            links: .mayEmpty([id]))
         guard try statement.execute([]) == 1 else {
             throw MoltError(
                 .objectNotFound, "No '\(entity.name)' object has _id \(id); it was deleted.", entity: entity.name)

@@ -110,7 +110,7 @@ extension Objects {
                 ? nil
                 : try M.toOneRelationships.map { try destinationIDs(entity: entity, relationship: $0, of: id).first }
         }
-        try willWrite(entity.name, properties: nil)
+        try willWrite(entity.name, properties: nil, links: .keeps)
         defer { statement.reset() }
         let inserted = try statement.insertOrUpdate()
         guard let id = try inserted ?? existing ?? objectID(by: upsert, key: columns.keyValue) else {
@@ -119,6 +119,7 @@ extension Objects {
         }
         var written = model
         written.persistentID = id
+        didInsertObject(entity.name, id: id)
         if let existing {
             observer?.didUpdate(entity.name, id: existing)
             try linkInverses(of: written, entity: entity, previous: previous)

@@ -9,7 +9,8 @@ package struct CoreDataApproximation: Equatable, CustomStringConvertible {
         /// A sub-entity written as a separate entity with its parent's properties; links to a parent that may
         /// hold a sub-entity.
         case inheritance
-        /// A relationship that must be set (or hold a minimum count) written as optional.
+        /// A to-many relationship that must hold a minimum count of objects written without the minimum (a
+        /// required to-one is written required: `Relationship.isOptional` false).
         case requiredRelationships = "required-relationships"
         /// A to-many relationship with a maximum count written without it.
         case relationshipCounts = "relationship-counts"

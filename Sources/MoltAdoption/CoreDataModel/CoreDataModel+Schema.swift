@@ -139,12 +139,12 @@ extension CoreDataModel {
                 "points at '\(relationship.destination)', whose sub-entities (\(subEntities.joined(separator: ", "))) it may hold in Core Data: in Molt it holds '\(relationship.destination)' objects only"
             )
         }
-        if !relationship.isOptional {
+        // A required to-one is required in Molt too (`isOptional: false`); a to-many has no minimum in Molt.
+        if !relationship.isOptional && relationship.isToMany {
             approximate(
                 .requiredRelationships, entity, relationship.name,
-                relationship.isToMany
-                    ? "a required to-many relationship (at least \(max(relationship.minCount ?? 1, 1)) object) is written as an optional one: Molt does not enforce a minimum"
-                    : "a required to-one relationship is written as optional: Molt does not enforce that it is set")
+                "a required to-many relationship (at least \(max(relationship.minCount ?? 1, 1)) object) is written as an optional one: Molt does not enforce a minimum"
+            )
         } else if let minimum = relationship.minCount, minimum > 0, relationship.isToMany {
             approximate(
                 .requiredRelationships, entity, relationship.name,
@@ -161,7 +161,8 @@ extension CoreDataModel {
                 inverse: relationship.inverse, deleteRule: deleteRule)
         }
         return Relationship(
-            relationship.name, to: relationship.destination, inverse: relationship.inverse, deleteRule: deleteRule)
+            relationship.name, to: relationship.destination, inverse: relationship.inverse, deleteRule: deleteRule,
+            isOptional: relationship.isOptional)
     }
 
     /// Removes the inverses that flattening broke: a sub-entity's copy of an inherited relationship whose inverse

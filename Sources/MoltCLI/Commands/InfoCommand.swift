@@ -52,6 +52,8 @@ struct InfoReport: Encodable {
         var ordered: Bool
         var inverse: String?
         var deleteRule: String
+        /// True for a required to-one relationship; absent otherwise, so the output of other stores is unchanged.
+        var required: Bool?
     }
 
     struct EntityInfo: Encodable {
@@ -105,7 +107,8 @@ struct InfoReport: Encodable {
                 relationships: entity.relationships.map {
                     RelationshipInfo(
                         name: $0.name, destination: $0.destination, toMany: $0.kind == .toMany, ordered: $0.isOrdered,
-                        inverse: $0.inverse, deleteRule: $0.deleteRule.rawValue)
+                        inverse: $0.inverse, deleteRule: $0.deleteRule.rawValue,
+                        required: $0.kind == .toOne && !$0.isOptional ? true : nil)
                 },
                 indexes: entity.indexes.map {
                     "\($0.isUnique ? "unique" : "index")(\($0.attributes.joined(separator: ", ")))"

@@ -163,11 +163,13 @@ enum Format {
         return text
     }
 
-    /// How a relationship reads in `molt info`: `notes: [Note] ordered, inverse folder, cascade`.
+    /// How a relationship reads in `molt info`: `notes: [Note] ordered, inverse folder, cascade`;
+    /// `author: User (required)`.
     static func relationship(_ relationship: Relationship) -> String {
         var text = "\(relationship.name): "
         text += relationship.kind == .toMany ? "[\(relationship.destination)]" : relationship.destination
         var notes: [String] = []
+        if relationship.kind == .toOne && !relationship.isOptional { notes.append("required") }
         if relationship.isOrdered { notes.append("ordered") }
         if let inverse = relationship.inverse { notes.append("inverse \(inverse)") }
         if relationship.deleteRule != .nullify { notes.append(relationship.deleteRule.rawValue) }

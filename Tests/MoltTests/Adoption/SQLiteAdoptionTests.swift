@@ -136,6 +136,29 @@ struct SQLiteAdoptionTests {
     }
 
     @Test(
+        "A schema that requires a link a row lacks is refused naming the objects, and nothing is created",
+        arguments: StoreKind.durable)
+    func requiredLink(_ kind: StoreKind) throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("notes.db")
+        try Self.fmdbDatabase(at: url)
+        let before = FileManager.default.contents(atPath: url.path)
+        var schema = Self.fmdbV1
+        schema.edit("Note") { $0.editRelationship("folder") { $0.isOptional = false } }
+        let location = kind == .postgres ? try kind.location(in: directory) : .file(url)
+        let adoption = SQLiteAdoption(schema, from: kind == .postgres ? url : nil)
+        let error = try #require(throws: MoltError.self) {
+            try adoption.adopt(at: location, schema: schema, options: Store.Options())
+        }
+        #expect(
+            error.message
+                == "The copy leaves the required relationship 'Note.folder' empty, so no store was created: 1 'Note' object (_id 5) has no 'folder'. Link those objects in the original store, or make 'Note.folder' optional in the schema."
+        )
+        #expect(FileManager.default.contents(atPath: url.path) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.db"])
+    }
+
+    @Test(
         "Refusals name table, row and column, and leave the database as it was",
         arguments: [
             ("CREATE TABLE audit (line TEXT)", "Table audit"),
