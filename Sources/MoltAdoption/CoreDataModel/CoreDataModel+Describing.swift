@@ -57,7 +57,7 @@ extension CoreDataModel {
         var described = CoreDataRelationship(name: relationship.name, destination: relationship.destination)
         described.isToMany = relationship.kind == .toMany
         described.isOrdered = relationship.isOrdered
-        described.isOptional = true
+        described.isOptional = relationship.isOptional
         described.inverse = relationship.inverse
         described.deleteRule =
             switch relationship.deleteRule {
