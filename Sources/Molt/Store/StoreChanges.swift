@@ -81,12 +81,16 @@ package final class StoreChanges: Sendable {
 
     /// Tells the observations whose read touched one of `tables` (every one when nil) that a commit changed them.
     package func publish(_ tables: Set<String>?) {
+        // One array of the closures to call, rather than a filtered copy of the subscribers then a map.
         let concerned = state.withLock { state in
             state.sequence += 1
-            return state.subscribers.values.filter { subscriber in
-                guard let tables, let read = subscriber.tables else { return true }
-                return !read.isDisjoint(with: tables)
-            }.map(\.changed)
+            var concerned: [@Sendable () -> Void] = []
+            concerned.reserveCapacity(state.subscribers.count)
+            for subscriber in state.subscribers.values {
+                if let tables, let read = subscriber.tables, read.isDisjoint(with: tables) { continue }
+                concerned.append(subscriber.changed)
+            }
+            return concerned
         }
         for changed in concerned { changed() }
     }
