@@ -33,6 +33,10 @@ package final class StoreChanges: Sendable {
     }
 
     private let state = LockedValue(State())
+    /// The queue the observations' own queues target when their reads take turns anyway
+    /// (``SQLDatabase/observedReadsTakeTurns``): a commit that concerns ten observations then wakes one thread that
+    /// runs their reads in turn, rather than ten threads of which nine wait for the connection.
+    package let turns = DispatchQueue(label: "dev.molt.observations")
 
     package init() {}
 

@@ -14,6 +14,9 @@ extension SQLiteDatabase {
         case closed
     }
 
+    /// True: observed reads run on the one observation reader (in WAL mode) or on the store's one connection.
+    package var observedReadsTakeTurns: Bool { true }
+
     package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         guard let reader = try openObservationReader() else { return try read(body) }
         do {
