@@ -68,7 +68,10 @@ extension Objects {
         offset: Int? = nil
     ) throws -> [DynamicObject] {
         var result: [DynamicObject] = []
-        try forEach(entityName, where: predicate, orderBy: orderBy, limit: limit, offset: offset) { result.append($0) }
+        // Appending never re-enters the store, so the cached statement can serve (no statement prepared per fetch).
+        try forEach(entityName, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: true) {
+            result.append($0)
+        }
         return result
     }
 
@@ -79,6 +82,14 @@ extension Objects {
         _ entityName: String, where predicate: ObjectPredicate? = nil, orderBy: [ObjectSort] = [], limit: Int? = nil,
         offset: Int? = nil, _ body: (DynamicObject) throws -> Void
     ) throws {
+        // A statement of its own: a body that fetches the same objects must not reset this one mid-iteration.
+        try forEach(entityName, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: false, body)
+    }
+
+    private func forEach(
+        _ entityName: String, where predicate: ObjectPredicate?, orderBy: [ObjectSort], limit: Int?, offset: Int?,
+        cached: Bool, _ body: (DynamicObject) throws -> Void
+    ) throws {
         let entity = try entity(entityName)
         if layout.hierarchy(entity.name) != nil {
             return try forEachInHierarchy(
@@ -88,7 +99,7 @@ extension Objects {
         let (sql, arguments) = try selectSQL(
             entity, columns: columns, where: predicate, orderBy: orderBy, limit: limit, offset: offset)
         recordRead(entity.name)
-        let statement = try db.makeStatement(.read, sql)
+        let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
         while try statement.step() { try body(try object(from: statement, entity: entity)) }

@@ -100,10 +100,7 @@ extension Objects {
             switch relationship.deleteRule {
             case .nullify: continue
             case .deny where !targets.isEmpty:
-                throw MoltError(
-                    .constraintViolation,
-                    "Cannot delete '\(entity.name)' _id \(id): its relationship '\(relationship.name)' has the delete rule deny and still points to \(targets.count) object(s). Remove them first.",
-                    entity: entity.name, property: relationship.name)
+                throw Self.denied(entity: entity, id: id, relationship: relationship, count: targets.count)
             case .deny: continue
             case .cascade:
                 let destination = try self.entity(relationship.destination)
@@ -139,8 +136,21 @@ extension Objects {
         }
     }
 
+    /// The refusal of deleting an object whose relationship with the deny rule still points to `count` objects.
+    private static func denied(entity: Entity, id: Int64, relationship: Relationship, count: Int) -> MoltError {
+        MoltError(
+            .constraintViolation,
+            "Cannot delete '\(entity.name)' _id \(id): its relationship '\(relationship.name)' has the delete rule deny and still points to \(count) object(s). Remove them first.",
+            entity: entity.name, property: relationship.name)
+    }
+
     /// Deletes every object of an entity that matches a predicate (all of them without one), applying delete
     /// rules.
+    ///
+    /// Without a cascade rule, one `DELETE` statement, after one query per deny rule that refuses the deletion
+    /// (deleting nothing) when an object it would delete still has destinations there, naming the first such
+    /// object as deleting it alone would; the database unlinks what the nullify rules let go. With a cascade rule,
+    /// one object at a time.
     ///
     /// - Returns: The number of objects deleted, not counting cascades.
     @discardableResult
@@ -149,10 +159,16 @@ extension Objects {
         let entity = try entity(entityName)
         let (condition, arguments) = try condition(predicate, for: entity)
         // The objects may be of sub-entities, whose own relationships' rules apply to them too.
-        let relationships =
-            entity.relationships + schema.subEntities(of: entity.name, recursive: true).flatMap(\.relationships)
-        if relationships.allSatisfy({ $0.deleteRule == .nullify }) {
-            // Nullify only: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
+        let rules =
+            entity.relationships.map { (owner: entity, relationship: $0) }
+            + schema.subEntities(of: entity.name, recursive: true).flatMap { sub in
+                sub.relationships.map { (owner: sub, relationship: $0) }
+            }
+        let matching = "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition)"
+        if rules.allSatisfy({ $0.relationship.deleteRule != .cascade }) {
+            try refuseDenied(
+                rules.filter { $0.relationship.deleteRule == .deny }, deleting: entity, matching: matching, arguments)
+            // Nullify only now: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
             try willWrite(entity.name, properties: nil, links: .keeps)
             try willWriteReferences(to: entity)
             let count = try db.execute(
@@ -160,10 +176,46 @@ extension Objects {
             observer?.didDelete(entity.name, count: count)
             return count
         }
-        let ids = try db.fetchInts(
-            "SELECT \(idColumn) FROM \(layout.table(entity.name)) WHERE \(condition) ORDER BY \(idColumn)", arguments)
+        let ids = try db.fetchInts("\(matching) ORDER BY \(idColumn)", arguments)
         var visited: Set<String> = []
         for id in ids { try delete(entity: try concreteEntity(entity, id: id), id: id, visited: &visited) }
         return ids.count
+    }
+
+    /// Throws ``denied(entity:id:relationship:count:)`` for the first object (by identifier) of the query
+    /// `matching` (its `arguments` bound) that a relationship with the deny rule still links to objects: one query
+    /// per relationship, which finds that object and counts its destinations.
+    private func refuseDenied(
+        _ rules: [(owner: Entity, relationship: Relationship)], deleting entity: Entity, matching: String,
+        _ arguments: [Value]
+    ) throws {
+        guard !rules.isEmpty else { return }
+        recordRead(entity.name)
+        var first: (id: Int64, count: Int64, relationship: Relationship)?
+        for (owner, relationship) in rules {
+            let sql: String
+            switch relationship.kind {
+            case .toOne:
+                recordRead(owner.name)
+                // Only the rows of the entity that declares it (a hierarchy shares its table).
+                let column = layout.column(owner.name, relationship.name)
+                let kind = layout.entityCondition(owner.name).map { "\($0) AND " } ?? ""
+                sql =
+                    "SELECT \(idColumn), 1 FROM \(layout.table(owner.name)) WHERE \(kind)\(column) IS NOT NULL AND \(idColumn) IN (\(matching)) ORDER BY \(idColumn)"
+            case .toMany:
+                recordReadLinks(owner.name, relationship.name)
+                let ownerColumn = dialect.quote(StoreLayout.ownerColumn)
+                sql =
+                    "SELECT \(ownerColumn), COUNT(*) FROM \(layout.joinTable(owner.name, relationship.name)) WHERE \(ownerColumn) IN (\(matching)) GROUP BY \(ownerColumn) ORDER BY \(ownerColumn)"
+            }
+            let rows = try db.fetchRows(
+                sql + dialect.limitClause(limit: 1, offset: nil), arguments, types: [.int, .int])
+            guard let row = rows.first, let id = row[0].int, let count = row[1].int else { continue }
+            if first.map({ id < $0.id }) ?? true { first = (id, count, relationship) }
+        }
+        guard let first else { return }
+        throw Self.denied(
+            entity: try concreteEntity(entity, id: first.id), id: first.id, relationship: first.relationship,
+            count: Int(first.count))
     }
 }

@@ -2,7 +2,8 @@ import Dispatch
 
 /// One running observation: reads once at its start and again after each commit that may change its result,
 /// one read at a time on a dispatch queue of its own, and hands each result (not a duplicate of the last, when
-/// asked) to `deliver` there.
+/// asked) to `deliver` there. Where observed reads take turns anyway (SQLite), the queues of a store's
+/// observations target one queue of the store's (``StoreChanges/turns``).
 ///
 /// Reads are serialized and each sees every commit published before it started, so results come in commit
 /// order and never older than one delivered; a signal for a commit the last read already saw is dropped. The
@@ -22,7 +23,7 @@ final class ObservationRun<Value: Sendable>: Sendable {
     }
 
     private let state = LockedValue(State())
-    private let queue = DispatchQueue(label: "dev.molt.observation")
+    private let queue: DispatchQueue
     private weak let store: Store?
     private let changes: StoreChanges
     private let read: @Sendable (Objects) throws -> Value
@@ -39,6 +40,8 @@ final class ObservationRun<Value: Sendable>: Sendable {
     ) {
         (self.store, self.changes, self.read, self.isDuplicate) = (store, store.changes, read, isDuplicate)
         (self.deliver, self.end) = (deliver, end)
+        queue = DispatchQueue(
+            label: "dev.molt.observation", target: store.database.observedReadsTakeTurns ? store.changes.turns : nil)
         let subscription = store.changes.subscribe(
             changed: { [weak self] in self?.signal() }, end: { [weak self] error in self?.finish(error) })
         guard let subscription else {

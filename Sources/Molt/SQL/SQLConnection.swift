@@ -235,22 +235,43 @@ package protocol SQLStatement {
     /// A short description of what the column holds (`text 'abc'`, `null`), for messages.
     func describe(_ column: Int) -> String
 
-    // MARK: Fast paths of typed reads: the value when the column holds exactly one of that kind, else nil (an
-    // engine without them returns nil, and typed reads go through value(_:as:))
-
-    /// The column's integer, or nil when it holds something else (null, a real, text): the caller then reads it
-    /// through ``value(_:as:)``, which converts or refuses.
-    func storedInt64(_ column: Int) -> Int64?
-    /// The column's real number, or nil when it holds something else.
-    func storedDouble(_ column: Int) -> Double?
-    /// The column's text, or nil when it holds something else.
-    func storedText(_ column: Int) -> String?
+    /// The reader of the statement's current row for typed reads, made once per query and shared by its rows.
+    func rowReader() -> SQLRowReader
 }
 
-/// No fast path by default: typed reads go through ``SQLStatement/value(_:as:)`` (PostgreSQL's codec).
+/// The base reader reads through the statement's codec, with no fast path (PostgreSQL's).
 extension SQLStatement {
+    package func rowReader() -> SQLRowReader { SQLRowReader(self) }
+}
+
+/// The current row of a query, read column by column by typed reads (``ModelRow``).
+///
+/// A class made once per query, so that the rows of a fetch share one reference and reading a column is one
+/// call, with no copy of the statement (an existential, boxed) per row or per column. This base reads through
+/// the statement's codec and has no fast path; an engine's subclass (SQLite's) reads its columns straight
+/// from its own statement.
+package class SQLRowReader {
+    /// The statement whose current row is read.
+    package let statement: any SQLStatement
+
+    package init(_ statement: any SQLStatement) {
+        self.statement = statement
+    }
+
+    /// The integer in column 0: the object's identifier in the queries of typed reads.
+    package func id() -> Int64 { statement.int64(0) }
+
+    /// Whether the column holds null.
+    package func isNull(_ column: Int) -> Bool { statement.isNull(column) }
+
+    /// The column's integer, or nil when it holds something else (null, a real, text): the caller then reads it
+    /// through ``SQLStatement/value(_:as:)``, which converts or refuses.
     package func storedInt64(_ column: Int) -> Int64? { nil }
+
+    /// The column's real number, or nil when it holds something else.
     package func storedDouble(_ column: Int) -> Double? { nil }
+
+    /// The column's text, or nil when it holds something else.
     package func storedText(_ column: Int) -> String? { nil }
 }
 

@@ -27,6 +27,10 @@ package protocol SQLDatabase: AnyObject, Sendable {
     /// writer (SQLite in WAL mode), so that observed reads neither wait for the store's writes nor make them
     /// wait; ``read(_:)`` where it cannot.
     func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// Whether observed reads run one at a time whatever their threads (SQLite: they share one connection), so
+    /// that observations had better take turns on one queue than block one another; false for an engine that
+    /// reads them concurrently (PostgreSQL's pool).
+    var observedReadsTakeTurns: Bool { get }
 
     /// Runs `body` in the exclusive transaction of a creation or a migration: other openers (threads,
     /// processes, servers) wait for it, and reference checks are deferred until ``SQLConnection/brokenLinks(around:)``
@@ -77,6 +81,8 @@ extension SQLDatabase {
     package func externalChangeCounter() throws -> Int64? { nil }
 
     package var announcesCommits: Bool { false }
+
+    package var observedReadsTakeTurns: Bool { false }
 
     package func listenForCommits(
         _ changed: @escaping @Sendable (Set<String>?) -> Void

@@ -100,6 +100,8 @@ extension SQLDialect {
 
     /// An identifier in double quotes, inner quotes doubled: the same in SQLite and PostgreSQL.
     package func quote(_ identifier: String) -> String {
+        // Names almost never hold a quote: then one copy of their bytes, not an append per scalar.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"\(identifier)\"" }
         var result = "\""
         result.reserveCapacity(identifier.utf8.count + 2)
         for character in identifier.unicodeScalars {

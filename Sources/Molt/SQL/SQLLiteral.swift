@@ -8,6 +8,8 @@ package enum SQLLiteral {
     /// SQLLiteral.quoted("it's")   // 'it''s'
     /// ```
     package static func quoted(_ text: String) -> String {
+        // Text without an apostrophe (most of it) is copied whole, not appended scalar by scalar.
+        guard text.utf8.contains(UInt8(ascii: "'")) else { return "'\(text)'" }
         var result = "'"
         for scalar in text.unicodeScalars {
             if scalar == "'" { result += "''" } else { result.unicodeScalars.append(scalar) }

@@ -20,9 +20,8 @@ extension Store {
 
     /// Throws when the schema hash the store records is no longer the one it was opened at.
     private func checkStillAtSchema(_ db: any SQLConnection) throws {
-        let recorded = try StoreMetadata.values(of: ["schemaHash", "schemaVersion"], in: db)
-        guard recorded["schemaHash"] != (recordedHash ?? schema.contentHash) else { return }
-        let version = recorded["schemaVersion"] ?? "?"
+        guard try StoreMetadata.value(of: "schemaHash", in: db) != (recordedHash ?? schema.contentHash) else { return }
+        let version = try StoreMetadata.value(of: "schemaVersion", in: db) ?? "?"
         throw MoltError(
             .storeIsNewer,
             "The store at \(database.location) was migrated to schema version \(version) by another opening (a newer version of the app, or another process) while this observation read it at version \(schema.version); the observation ended rather than read objects of version \(version) with the schema of version \(schema.version). Open the store again with the schema of version \(version) to observe it."

@@ -117,6 +117,16 @@ struct StoreMetadata {
             && found["schemaHash"] == hash
     }
 
+    /// The recorded value of one key, or nil, by one cached statement whose key is bound rather than written into
+    /// its SQL: the check of each observed read, which runs after every commit while observations are active.
+    static func value(of key: String, in db: any SQLConnection) throws -> String? {
+        let statement = try db.cachedStatement(.read, "SELECT value FROM \(db.dialect.quote(table)) WHERE key = ?")
+        try statement.bind([.string(key)])
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.text(0)
+    }
+
     /// The recorded values of `keys` (a key with no value or a null one is absent), by one cached statement:
     /// the cheap checks of an opening and of each read of a read-only store.
     static func values(of keys: [String], in db: any SQLConnection) throws -> [String: String] {

@@ -16,41 +16,48 @@ import Foundation
 /// }
 /// ```
 public struct ModelRow {
-    enum Storage {
-        case statement(any SQLStatement)
-        case values([Value])
-    }
-
-    /// The entity of a fetch's rows, shared by all of them: a row holds one reference rather than a copy of
-    /// the entity's names and lists, which cost a reference count each per row of a large fetch.
-    final class Source: Sendable {
+    /// What the rows of one fetch share: the entity, and the reader of the statement's current row (nil for a
+    /// row of values). A row holds one reference rather than a copy of the entity's names and lists or of the
+    /// statement, which cost a reference count (and, for the statement, a boxed copy) per row and per column.
+    final class Source {
         let entity: Entity
-        init(_ entity: Entity) { self.entity = entity }
+        let reader: SQLRowReader?
+
+        init(_ entity: Entity, reader: SQLRowReader? = nil) {
+            self.entity = entity
+            self.reader = reader
+        }
     }
 
-    let storage: Storage
     private let source: Source
+    /// The values of a row that does not come from a statement; nil for a fetched row.
+    private let values: [Value]?
     /// The entity whose attributes (then to-one relationships) the columns hold, for messages.
     var entity: Entity { source.entity }
     /// The identifier Molt gave the object, or nil for an object that is not stored yet.
     public let id: Int64?
 
-    init(statement: any SQLStatement, source: Source) {
-        storage = .statement(statement)
+    /// The current row of a fetch whose reader `source` holds (column 0 is the identifier).
+    init(reading source: Source) {
         self.source = source
-        id = statement.int64(0)
+        values = nil
+        id = source.reader?.id()
     }
 
     init(values: [Value], entity: Entity, id: Int64?) {
-        storage = .values(values)
+        self.values = values
         self.source = Source(entity)
         self.id = id
     }
 
     /// The value of column `index`, converted to the property's type.
     ///
+    /// Inlinable, so that a model's `init(row:)` calls its property type's reader directly rather than through
+    /// an unspecialized generic.
+    ///
     /// - Throws: ``MoltError`` when the stored value does not fit the type (a required attribute left null,
     ///   another type, a store edited outside Molt).
+    @inlinable
     public func value<V: PersistentValue>(at index: Int, as type: V.Type = V.self) throws -> V {
         try V.read(from: self, at: index)
     }
@@ -59,30 +66,25 @@ public struct ModelRow {
     /// anything else, which ``converted(_:_:)`` then converts or refuses.
     @inline(__always)
     func storedInt64(at index: Int) -> Int64? {
-        if case .statement(let statement) = storage { return statement.storedInt64(index + 1) }
-        return nil
+        source.reader?.storedInt64(index + 1)
     }
 
     /// Column `index` when the statement holds exactly a real number there; nil for anything else.
     @inline(__always)
     func storedDouble(at index: Int) -> Double? {
-        if case .statement(let statement) = storage { return statement.storedDouble(index + 1) }
-        return nil
+        source.reader?.storedDouble(index + 1)
     }
 
     /// Column `index` when the statement holds exactly text there; nil for anything else.
     @inline(__always)
     func storedText(at index: Int) -> String? {
-        if case .statement(let statement) = storage { return statement.storedText(index + 1) }
-        return nil
+        source.reader?.storedText(index + 1)
     }
 
     /// Whether column `index` holds null.
     public func isNull(at index: Int) -> Bool {
-        switch storage {
-        case .statement(let statement): return statement.isNull(index + 1)
-        case .values(let values): return values[index].isNull
-        }
+        if let reader = source.reader { return reader.isNull(index + 1) }
+        return values?[index].isNull ?? true
     }
 
     /// The name of column `index`: an attribute, then a to-one relationship.
@@ -97,17 +99,13 @@ public struct ModelRow {
     ///
     /// - Throws: ``MoltError`` with code ``MoltError/Code/corruptStore`` when the stored value is not of `type`.
     public func dynamicValue(at index: Int, type: AttributeType) throws -> Value {
-        switch storage {
-        case .statement(let statement):
-            guard let value = statement.value(index + 1, as: type) else {
-                throw SQLStoredValue.mismatch(
-                    entity: entity.name, attribute: name(index), objectID: id, found: statement.describe(index + 1),
-                    expected: type)
-            }
-            return value
-        case .values(let values):
-            return values[index]
+        guard let statement = source.reader?.statement else { return values?[index] ?? .null }
+        guard let value = statement.value(index + 1, as: type) else {
+            throw SQLStoredValue.mismatch(
+                entity: entity.name, attribute: name(index), objectID: id, found: statement.describe(index + 1),
+                expected: type)
         }
+        return value
     }
 
     /// Converts column `index` to `V`, or throws naming the attribute.

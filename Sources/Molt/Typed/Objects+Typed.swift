@@ -231,8 +231,9 @@ extension Objects {
 
     /// Deletes every object of a model type that matches a predicate (all of them without one).
     ///
-    /// One `DELETE` statement when every relationship of the entity has the nullify rule (the database unlinks
-    /// what pointed to the deleted objects); otherwise one object at a time, so that cascade and deny rules apply.
+    /// One `DELETE` statement when no relationship of the entity has the cascade rule (the database unlinks what
+    /// pointed to the deleted objects), after one query per deny rule that refuses the deletion, deleting nothing,
+    /// when an object still has destinations there; with a cascade rule, one object at a time.
     ///
     /// - Returns: The number of objects deleted, not counting cascades.
     @discardableResult
@@ -251,13 +252,15 @@ extension Objects {
     /// ```
     ///
     /// - Throws: ``MoltError`` when a key path is not stored, or the store's schema does not match the model.
+    @inlinable
     public func fetch<M: PersistentModel>(
         _ type: M.Type, where predicate: ModelPredicate<M>? = nil, orderBy: [ModelSort<M>] = [], limit: Int? = nil,
         offset: Int? = nil
     ) throws -> [M] {
+        // Inlined, so that the app appends its own models to an array of its own type, with no generic code
+        // per row. Appending never re-enters the store, so the cached statement can serve.
         var result: [M] = []
-        // Appending never re-enters the store, so the cached statement can serve.
-        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: true) {
+        try forEachModel(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: true) {
             result.append($0)
         }
         return result
@@ -271,10 +274,11 @@ extension Objects {
         offset: Int? = nil, _ body: (M) throws -> Void
     ) throws {
         // A statement of its own: a body that fetches the same model must not reset this one mid-iteration.
-        try forEach(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: false, body)
+        try forEachModel(type, where: predicate, orderBy: orderBy, limit: limit, offset: offset, cached: false, body)
     }
 
-    private func forEach<M: PersistentModel>(
+    @usableFromInline
+    func forEachModel<M: PersistentModel>(
         _ type: M.Type, where predicate: ModelPredicate<M>?, orderBy: [ModelSort<M>], limit: Int?, offset: Int?,
         cached: Bool, _ body: (M) throws -> Void
     ) throws {
@@ -294,9 +298,9 @@ extension Objects {
         let statement = cached ? try db.cachedStatement(.read, sql) : try db.makeStatement(.read, sql)
         try statement.bind(arguments)
         defer { statement.reset() }
-        let source = ModelRow.Source(entity)
+        let source = ModelRow.Source(entity, reader: statement.rowReader())
         while try statement.step() {
-            try body(M(row: ModelRow(statement: statement, source: source)))
+            try body(M(row: ModelRow(reading: source)))
         }
     }
 

@@ -127,6 +127,7 @@ extension Optional: ValueConvertible where Wrapped: ValueConvertible {
 extension Optional: PersistentValue where Wrapped: PersistentValue {
     public static var attributeType: AttributeType { Wrapped.attributeType }
     public static var isOptional: Bool { true }
+    @inlinable
     public static func read(from row: ModelRow, at index: Int) throws -> Wrapped? {
         row.isNull(at: index) ? nil : try Wrapped.read(from: row, at: index)
     }

@@ -14,6 +14,9 @@ extension SQLiteDatabase {
         case closed
     }
 
+    /// True: observed reads run on the one observation reader (in WAL mode) or on the store's one connection.
+    package var observedReadsTakeTurns: Bool { true }
+
     package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         guard let reader = try openObservationReader() else { return try read(body) }
         do {
@@ -23,7 +26,7 @@ extension SQLiteDatabase {
         }
     }
 
-    /// The reader, opened the first time: a query-only connection to the file with Molt's SQL functions, or nil
+    /// The reader, opened the first time: a read-only connection to the file with Molt's SQL functions, or nil
     /// for a store in memory, read-only, immutable or not in WAL mode (a reader in rollback mode would hold a
     /// shared lock that makes the store's own commits wait), and once the database is closed.
     private func openObservationReader() throws -> DatabaseQueue? {
@@ -39,13 +42,13 @@ extension SQLiteDatabase {
                 state = .unavailable
                 return nil
             }
+            // Opened read-only (as GRDB's pool opens its readers): a `query_only` connection would be switched
+            // to `query_only = 1` and back by GRDB around each read, two statements more per observed read.
             var configuration = Configuration()
+            configuration.readonly = true
             configuration.busyMode = .timeout(settings.busyTimeout)
             configuration.journalMode = .default
-            configuration.prepareDatabase { db in
-                SQLiteFunctions.register(in: db)
-                try db.execute(sql: "PRAGMA query_only = 1")
-            }
+            configuration.prepareDatabase { db in SQLiteFunctions.register(in: db) }
             do {
                 let reader = try DatabaseQueue(path: path, configuration: configuration)
                 state = .open(reader)

@@ -100,17 +100,7 @@ struct SQLiteStatement: SQLStatement {
         Self.value(handle, Int32(column), as: type)
     }
 
-    func storedInt64(_ column: Int) -> Int64? {
-        sqlite3_column_type(handle, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(column)) : nil
-    }
-
-    func storedDouble(_ column: Int) -> Double? {
-        sqlite3_column_type(handle, Int32(column)) == SQLITE_FLOAT ? sqlite3_column_double(handle, Int32(column)) : nil
-    }
-
-    func storedText(_ column: Int) -> String? {
-        sqlite3_column_type(handle, Int32(column)) == SQLITE_TEXT ? Self.text(handle, Int32(column)) : nil
-    }
+    func rowReader() -> SQLRowReader { SQLiteRowReader(self) }
 
     func rawValue(_ column: Int) -> Value {
         let index = Int32(column)
@@ -206,5 +196,33 @@ struct SQLiteStatement: SQLStatement {
 
     func error(_ code: Int32) -> MoltError {
         SQLiteErrors.map(code: code, connection: sqlite3_db_handle(handle), sql: statement.sql, context)
+    }
+}
+
+/// The rows of an SQLite query read straight from its statement's handle: a column that holds exactly the
+/// kind asked for is read with one `sqlite3_column_type` and one read of the value, no ``Value`` in between.
+final class SQLiteRowReader: SQLRowReader {
+    private let handle: OpaquePointer
+
+    init(_ statement: SQLiteStatement) {
+        handle = statement.handle
+        super.init(statement)
+    }
+
+    override func id() -> Int64 { sqlite3_column_int64(handle, 0) }
+
+    override func isNull(_ column: Int) -> Bool { sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL }
+
+    override func storedInt64(_ column: Int) -> Int64? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(column)) : nil
+    }
+
+    override func storedDouble(_ column: Int) -> Double? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_FLOAT ? sqlite3_column_double(handle, Int32(column)) : nil
+    }
+
+    override func storedText(_ column: Int) -> String? {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_TEXT
+            ? SQLiteStatement.text(handle, Int32(column)) : nil
     }
 }
