@@ -63,12 +63,14 @@ extension Store {
                 try database.finishOpening(journal: options.journal, isNew: false)
                 return Store(schema: schema, url: location.url, database: database, outcome: .opened)
             }
-            var outcome = try prepare(database, location: location, schema: schema, options: options, known: current)
+            var run: MigrationRecord?
+            var outcome = try prepare(
+                database, location: location, schema: schema, options: options, known: current, run: &run)
             if case .opened = outcome, case .migrate(let stored) = first {
                 outcome = .migratedByAnotherProcess(fromVersion: stored.version)
             }
             try database.finishOpening(journal: options.journal, isNew: current == nil)
-            return Store(schema: schema, url: location.url, database: database, outcome: outcome)
+            return Store(schema: schema, url: location.url, database: database, outcome: outcome, migrationRun: run)
         } catch {
             try? database.close()
             throw error
@@ -103,9 +105,12 @@ extension Store {
     }
 
     /// Creates, resets or migrates the store, in one exclusive transaction that other openers wait for.
-    /// - Parameter known: The metadata the opening read before it waited for the lock, if any.
+    /// - Parameters:
+    ///   - known: The metadata the opening read before it waited for the lock, if any.
+    ///   - run: Set to the run recorded in the history, when the store is migrated.
     private static func prepare(
-        _ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options, known: StoreMetadata?
+        _ database: any SQLDatabase, location: StoreLocation, schema: Schema, options: Options, known: StoreMetadata?,
+        run: inout MigrationRecord?
     ) throws -> OpeningOutcome {
         var outcome = OpeningOutcome.opened
         try database.exclusive { db in
@@ -124,7 +129,7 @@ extension Store {
                 outcome = .reset
             case .migrate(let stored):
                 // The run appends to the history: a damaged one is refused before the first write, not found after.
-                _ = try StoreMetadata.history(db)
+                try StoreMetadata.checkHistory(db)
                 let path = try migrationPath(db, from: stored, to: schema, options: options)
                 if options.checksIntegrityBeforeMigrating {
                     try checkIntegrity(
@@ -136,6 +141,7 @@ extension Store {
                 let record = try migrate(db, path: path, from: stored, options: options)
                 try StoreMetadata.write(schema, in: db)
                 try StoreMetadata.append(record, in: db)
+                run = record
                 outcome = .migrated(fromVersion: stored.version)
             }
             return true

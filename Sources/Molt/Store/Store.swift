@@ -59,13 +59,16 @@ public final class Store: Sendable {
     let layout: StoreLayout
     /// For a read-only store: the schema hash it was opened at, checked by every read.
     let recordedHash: String?
+    /// The run this opening recorded in the history, when it migrated the store: what `molt migrate` reports,
+    /// without reading the history back.
+    package let migrationRun: MigrationRecord?
     /// The store's observations, told of each commit.
     let changes = StoreChanges()
 
     init(
         schema: Schema, url: URL?, database: any SQLDatabase, isReadOnly: Bool = false,
         outcome: OpeningOutcome = .opened,
-        recordedHash: String? = nil
+        recordedHash: String? = nil, migrationRun: MigrationRecord? = nil
     ) {
         self.schema = schema
         self.url = url
@@ -73,6 +76,7 @@ public final class Store: Sendable {
         self.isReadOnly = isReadOnly
         self.outcome = outcome
         self.recordedHash = recordedHash
+        self.migrationRun = migrationRun
         self.layout = .standard(schema, dialect: database.dialect)
     }
 

@@ -200,8 +200,8 @@ struct StoreMetadata {
         try db.columnNames(in: historyTable).contains("details")
     }
 
-    /// The recorded runs, oldest first: all of them, or the `last` ones.
-    static func history(_ db: any SQLConnection, last: Int? = nil) throws -> [MigrationRecord] {
+    /// The recorded runs, oldest first: all of them, or the `last` ones (or the one numbered `id`).
+    static func history(_ db: any SQLConnection, last: Int? = nil, id: Int64? = nil) throws -> [MigrationRecord] {
         guard try db.tableExists(historyTable) else { return [] }
         let details = try hasDetails(db) ? "details" : "NULL"
         let columns = "id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details)"
@@ -210,9 +210,39 @@ struct StoreMetadata {
             last.map {
                 "SELECT * FROM (SELECT \(columns) FROM \(table) ORDER BY id DESC LIMIT \($0)) AS recent ORDER BY id"
             }
+            ?? id.map { "SELECT \(columns) FROM \(table) WHERE id = \($0)" }
             ?? "SELECT \(columns) FROM \(table) ORDER BY id"
         let rows = try db.fetchRows(sql, types: [.int, .int, .int, .double, .double, .int, .string, .string])
         return try rows.map(record)
+    }
+
+    /// Refuses a history that could not be read back, before a run appends to it.
+    ///
+    /// On SQLite one statement finds the rows whose columns are not what Molt writes (a type, a number that is
+    /// not finite, `details` that is not a JSON array), and only those are decoded, for the message: decoding
+    /// every run's step records was ~2 ms of a small `molt migrate`, the first use of the decoder for their types.
+    /// A JSON array whose elements are not step records passes here, and is refused by the first read of the
+    /// history. PostgreSQL's text cannot be tested as JSON without an error, so its rows are all decoded.
+    static func checkHistory(_ db: any SQLConnection) throws {
+        guard db.dialect.engine == .sqlite else {
+            _ = try history(db)
+            return
+        }
+        guard try db.tableExists(historyTable) else { return }
+        let details =
+            try hasDetails(db)
+            ? "(details IS NULL OR (typeof(details) = 'text' AND json_valid(details) AND json_type(details) = 'array'))"
+            : "1"
+        func finite(_ column: String) -> String {
+            "typeof(\(column)) = 'real' AND \(column) BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308"
+        }
+        let suspicious = try db.fetchInts(
+            """
+            SELECT id FROM \(db.dialect.quote(historyTable)) WHERE NOT (typeof(fromVersion) = 'integer'
+            AND typeof(toVersion) = 'integer' AND \(finite("startedAt")) AND \(finite("duration"))
+            AND typeof(objectsTouched) = 'integer' AND typeof(steps) = 'text' AND \(details)) ORDER BY id
+            """)
+        for id in suspicious { _ = try history(db, id: id) }
     }
 
     private static func record(_ row: [Value]) throws -> MigrationRecord {

@@ -48,6 +48,11 @@ struct MigrateRequest: Equatable {
         let name = StoreAddress.describe(location)
         let destination = try MigrationTarget(to: to, toVersion: toVersion, mapping: mapping)
         let schema = destination.schema
+        if let url = location.url, destination.isInferredSnapshot, !backup,
+            SQLFiles.recoverableLeftover(at: url.path) == nil
+        {
+            return try openOnce(location, name: name, schema: schema)
+        }
         let info = try Self.readRecovering(location)
         if schema.isRecorded(version: info.version, hash: info.hash) {
             try finish(
@@ -80,7 +85,7 @@ struct MigrateRequest: Equatable {
                         steps: [], stepRecords: [], backup: nil), waited: true)
                 return
             }
-            record = try store.lastMigration()
+            record = try store.migrationRun ?? store.lastMigration()
         } catch {
             bar?.finish()
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
@@ -93,6 +98,43 @@ struct MigrateRequest: Equatable {
                 objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
                 stepRecords: record?.stepRecords ?? [],
                 backup: keepBackup ? backupURL?.path : nil), waited: false)
+    }
+
+    /// The usual run (one snapshot, no mapping, no backup, nothing to recover): `Store.open` reads the store's
+    /// version, infers and refuses as the longer path would, and migrates, on one connection. Looking first on a
+    /// connection of its own, which creates and removes the write-ahead log's files, cost as much as the
+    /// migration of a small step (`molt migrate` adding a column at 1M objects: 12.9 ms against 10.5 ms).
+    private func openOnce(_ location: StoreLocation, name: String, schema: Schema) throws {
+        var options = Files.existingStoreOptions()
+        options.checksIntegrityBeforeMigrating = !skipCheck
+        options.secureDelete = fastSecureDelete ? .fast : .systemDefault
+        let bar = json ? nil : Terminal.progressBar(title: "Migrating")
+        options.progress = bar?.handler
+        let store: Store
+        do {
+            store = try Store.open(at: location, schema: schema, options: options)
+        } catch {
+            bar?.finish()
+            throw Self.explained(error, store: location.url)
+        }
+        defer { try? store.close() }
+        bar?.finish()
+        let nothing = Report(
+            store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0, objectsTouched: 0,
+            steps: [], stepRecords: [], backup: nil)
+        switch store.outcome {
+        case .migrated(let version):
+            let record = try store.migrationRun ?? store.lastMigration()
+            try finish(
+                Report(
+                    store: name, fromVersion: version, toVersion: schema.version, duration: record?.duration ?? 0,
+                    objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
+                    stepRecords: record?.stepRecords ?? [], backup: nil), waited: false)
+        case .migratedByAnotherProcess:
+            try finish(nothing, waited: true)
+        case .opened, .created, .reset:
+            try finish(nothing, waited: false)
+        }
     }
 
     /// The schema a store records, and its hash (neither its history nor its counts: they are not needed here).

@@ -19,6 +19,8 @@ struct MigrationTarget {
     let schema: Schema
     /// The folder walked, or nil for a single snapshot.
     private let folder: SnapshotFolder?
+    /// Whether the target is one snapshot without `--mapping`: its plan is inferred, whatever the store's version.
+    var isInferredSnapshot: Bool { folder == nil && mappingPath == nil }
     /// `--mapping`, for a single snapshot.
     private let mappingPath: String?
     /// The folder's versions, oldest first, up to ``schema``'s.
