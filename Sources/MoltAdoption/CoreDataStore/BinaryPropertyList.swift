@@ -55,8 +55,10 @@ private struct BinaryPropertyListReader {
         let count = Self.integer(bytes[(trailer + 8)..<(trailer + 16)])
         top = Self.integer(bytes[(trailer + 16)..<(trailer + 24)])
         let table = Self.integer(bytes[(trailer + 24)..<(trailer + 32)])
-        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), count > 0, top < count,
-            table >= 8, table + count * offsetSize <= trailer
+        // Every count and offset is bounded by the data's size before any arithmetic: a damaged trailer must be
+        // refused, not overflow.
+        guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), count > 0, count <= bytes.count,
+            top >= 0, top < count, table >= 8, table <= trailer, count * offsetSize <= trailer - table
         else { throw BinaryPropertyListMalformed(reason: "its trailer is damaged") }
         offsets = (0..<count).map { index in
             Self.integer(bytes[(table + index * offsetSize)..<(table + (index + 1) * offsetSize)])
@@ -68,7 +70,7 @@ private struct BinaryPropertyListReader {
     }
 
     mutating func object(_ index: Int, depth: Int) throws -> PropertyListValue {
-        guard index < offsets.count, offsets[index] < bytes.count - 32 else {
+        guard index >= 0, index < offsets.count, offsets[index] >= 0, offsets[index] < bytes.count - 32 else {
             throw BinaryPropertyListMalformed(reason: "a reference to object \(index), which is not there")
         }
         guard depth < 512 else { throw BinaryPropertyListMalformed(reason: "objects nested too deeply, or in a loop") }
@@ -134,6 +136,7 @@ private struct BinaryPropertyListReader {
         guard marker >> 4 == 0x1 else { throw BinaryPropertyListMalformed(reason: "a length that is not an integer") }
         let size = 1 << Int(marker & 0x0F)
         let length = Self.integer(try slice(position + 1, size))
+        guard length <= bytes.count else { throw BinaryPropertyListMalformed(reason: "a length beyond the data") }
         position += 1 + size
         return length
     }
@@ -146,7 +149,7 @@ private struct BinaryPropertyListReader {
     }
 
     func slice(_ position: Int, _ length: Int) throws -> ArraySlice<UInt8> {
-        guard length >= 0, position + length <= bytes.count - 32 else {
+        guard length >= 0, position >= 0, length <= bytes.count, position + length <= bytes.count - 32 else {
             throw BinaryPropertyListMalformed(reason: "an object runs past the end of the data")
         }
         return bytes[position..<(position + length)]

@@ -44,6 +44,17 @@ enum ForeignStores {
         try CoreDataHistory(at: url(model)).conversion(accepting: .all).schemas[number - 1]
     }
 
+    /// The compressed model a Core Data store carries in `Z_MODELCACHE`, read with plain SQLite.
+    static func modelCache(of url: URL) throws -> [UInt8]? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1").map(Array.init)
+        }
+    }
+
     /// The rows of a Core Data table for one entity, by `Z_PK`, read with plain SQLite from the original.
     static func rows(of url: URL, table: String, entityNumber: Int) throws -> [Int64: Row] {
         var configuration = Configuration()
