@@ -58,16 +58,28 @@
 /// @Model(parent: Car.self) struct SportCar { var model: String; var year: Int; var topSpeed: Int }
 /// ```
 ///
+/// ## Indexes
+///
+/// `@Attribute(.unique)`, `@Attribute(.indexed)` and `@Relationship(indexed: true)` index one property; an index
+/// over several, unique or not, is listed on the model by stored names:
+///
+/// ```swift
+/// @Model(indexes: [Index(["folder", "title"]), Index(["owner", "slug"], unique: true)])
+/// struct Note { var title: String; var slug: String; var folder: ToOne<Folder> = nil; var owner: ToOne<User> = nil }
+/// ```
+///
 /// - Parameters:
 ///   - parent: The model of the entity this one inherits from, if any.
 ///   - isAbstract: Whether the entity has objects of its sub-entities only.
 ///   - originalName: The entity's name in the previous version, when the struct was renamed.
+///   - indexes: Indexes over several attributes and to-one relationships, by their stored names.
 @attached(member, names: named(persistentID), named(init), named(moltParent))
 @attached(
     extension, conformances: PersistentModel, names: named(entity), named(init(row:)), named(encode(to:)),
     named(propertyName(for:)))
 public macro Model(
-    parent: (any PersistentModel.Type)? = nil, isAbstract: Bool = false, originalName: String? = nil
+    parent: (any PersistentModel.Type)? = nil, isAbstract: Bool = false, originalName: String? = nil,
+    indexes: [Molt.Index] = []
 ) = #externalMacro(module: "MoltMacrosPlugin", type: "ModelMacro")
 
 /// Options of a stored attribute.
@@ -76,17 +88,20 @@ public enum AttributeOption: Sendable {
     case unique
     /// The application's own key: unique and required, for ``Molt/Objects/model(_:primaryKey:)``.
     case primaryKey
+    /// Indexed, not unique: filters and sorts on the attribute read an index instead of every object.
+    case indexed
 }
 
 /// Sets options of a stored attribute of a `@Model` struct.
 ///
 /// ```swift
 /// @Attribute(.unique) var email: String
+/// @Attribute(.indexed) var createdAt: Date                  // an index; values may repeat
 /// @Attribute(originalName: "memoTitle") var title: String   // renamed: data kept
 /// ```
 ///
 /// - Parameters:
-///   - options: ``AttributeOption/unique``, ``AttributeOption/primaryKey``.
+///   - options: ``AttributeOption/unique``, ``AttributeOption/primaryKey``, ``AttributeOption/indexed``.
 ///   - originalName: The attribute's name in the previous version, when it was renamed.
 @attached(peer)
 public macro Attribute(_ options: AttributeOption..., originalName: String? = nil) =
@@ -109,10 +124,12 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 ///   - ordered: Whether a to-many relationship keeps its order.
 ///   - isOptional: Whether a to-one relationship may point to nothing (`Molt.Relationship.isOptional`); a
 ///     to-many one is always optional.
+///   - indexed: Whether a to-one relationship's link is indexed (finding an owner's objects reads the index);
+///     a to-many one is stored in a join table that is always indexed.
 @attached(peer)
 public macro Relationship(
     originalName: String? = nil, inverse: String? = nil, deleteRule: Molt.Relationship.DeleteRule = .nullify,
-    ordered: Bool = false, isOptional: Bool = true
+    ordered: Bool = false, isOptional: Bool = true, indexed: Bool = false
 ) = #externalMacro(module: "MoltMacrosPlugin", type: "RelationshipMacro")
 
 /// Marks a property of a `@Model` struct that is not stored; it needs an initial value.

@@ -58,7 +58,9 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         func argument(_ label: String) -> String? {
             arguments?.first(where: { $0.label?.text == label })?.expression.trimmedDescription
         }
-        var result = entityArguments(typeName: typeName, originalName: argument("originalName"), properties: properties)
+        var result = entityArguments(
+            typeName: typeName, originalName: argument("originalName"), listedIndexes: argument("indexes"),
+            properties: properties)
         if let isAbstract = argument("isAbstract") { result.insert("isAbstract: \(isAbstract)", at: 1) }
         if parentArgument(of: node) != nil { result.insert("parent: Self.moltParent.entity.name", at: 1) }
         return result
@@ -174,7 +176,7 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
 
     /// The arguments of the `Molt.Entity(…)` that stores the model: name, key, attributes, relationships, indexes.
     private static func entityArguments(
-        typeName: String, originalName: String?, properties: [StoredProperty]
+        typeName: String, originalName: String?, listedIndexes: String?, properties: [StoredProperty]
     ) -> [String] {
         var attributeLines: [String] = []
         var relationshipLines: [String] = []
@@ -204,10 +206,15 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             if property.isRequired { arguments.append("isOptional: false") }
             relationshipLines.append("Molt.Relationship(\(arguments.joined(separator: ", ")))")
         }
-        let indexLines = properties.filter { property in
-            guard case .attribute = property.kind else { return false }
-            return property.isUnique && !property.isPrimaryKey
-        }.map { "Molt.Index([\(literal($0.name))], unique: true)" }
+        let indexLines = properties.compactMap { property -> String? in
+            switch property.kind {
+            case .attribute where property.isUnique && !property.isPrimaryKey:
+                "Molt.Index([\(literal(property.name))], unique: true)"
+            case .attribute where property.isIndexed, .toOne where property.isIndexed:
+                "Molt.Index([\(literal(property.name))])"
+            default: nil
+            }
+        }
         var entityArguments = [literal(typeName)]
         if let key = properties.first(where: \.isPrimaryKey) {
             entityArguments.append("primaryKey: \(literal(key.name))")
@@ -215,7 +222,11 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
         if let originalName { entityArguments.append("originalName: \(originalName)") }
         entityArguments.append("attributes: \(list(attributeLines))")
         if !relationshipLines.isEmpty { entityArguments.append("relationships: \(list(relationshipLines))") }
-        if !indexLines.isEmpty { entityArguments.append("indexes: \(list(indexLines))") }
+        if let listed = listedIndexes {
+            entityArguments.append("indexes: \(indexLines.isEmpty ? "" : "\(list(indexLines)) + ")\(listed)")
+        } else if !indexLines.isEmpty {
+            entityArguments.append("indexes: \(list(indexLines))")
+        }
         return entityArguments
     }
 

@@ -14,6 +14,7 @@ enum MoltDiagnostic: DiagnosticMessage {
     case attributeOnRelationship(property: String)
     case optionalRelationship(property: String, type: String)
     case requiredToMany(property: String)
+    case indexedToMany(property: String)
     case generic
 
     var message: String {
@@ -47,6 +48,9 @@ enum MoltDiagnostic: DiagnosticMessage {
         case .requiredToMany(let property):
             return
                 "To-many relationship '\(property)' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner"
+        case .indexedToMany(let property):
+            return
+                "To-many relationship '\(property)' needs no index: it is stored in a join table whose links are always indexed; remove 'indexed: true'"
         case .generic:
             return "'@Model' does not support generic structs: an entity has one fixed set of attributes"
         }

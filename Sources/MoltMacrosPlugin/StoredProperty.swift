@@ -29,6 +29,8 @@ struct StoredProperty {
     let isOrdered: Bool
     /// Whether `@Relationship(isOptional: false)` makes the relationship required.
     let isRequired: Bool
+    /// Whether `@Attribute(.indexed)` or `@Relationship(indexed: true)` indexes the property (not uniquely).
+    let isIndexed: Bool
 
     /// A property with the options its `@Attribute(…)` and `@Relationship(…)` marks give.
     init(
@@ -62,6 +64,9 @@ struct StoredProperty {
         }
         isOrdered = labeled("ordered", in: relationshipArguments)?.trimmedDescription == "true"
         isRequired = labeled("isOptional", in: relationshipArguments)?.trimmedDescription == "false"
+        isIndexed =
+            options.contains { $0.hasSuffix("indexed") }
+            || labeled("indexed", in: relationshipArguments)?.trimmedDescription == "true"
     }
 }
 
@@ -163,6 +168,9 @@ struct PropertyReader {
             return nil
         }
         if case .toMany = kind, refusesRequired(relationshipMark, name: name) { return nil }
+        if case .toMany = kind, refuses("indexed", "true", .indexedToMany(property: name), in: relationshipMark) {
+            return nil
+        }
         var defaultValue: ExprSyntax?
         if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) {
             defaultValue = value
@@ -176,12 +184,19 @@ struct PropertyReader {
     /// Diagnoses `@Relationship(isOptional: false)` on a to-many property (Molt has no minimum count); whether
     /// it did.
     private mutating func refusesRequired(_ mark: AttributeSyntax?, name: String) -> Bool {
+        refuses("isOptional", "false", .requiredToMany(property: name), in: mark)
+    }
+
+    /// Diagnoses the argument `label: value` of `mark`, when it is there; whether it was.
+    private mutating func refuses(
+        _ label: String, _ value: String, _ diagnostic: MoltDiagnostic, in mark: AttributeSyntax?
+    ) -> Bool {
         guard
             let argument = mark?.arguments?.as(LabeledExprListSyntax.self)?.first(where: {
-                $0.label?.text == "isOptional" && $0.expression.trimmedDescription == "false"
+                $0.label?.text == label && $0.expression.trimmedDescription == value
             })
         else { return false }
-        diagnose(.requiredToMany(property: name), at: Syntax(argument))
+        diagnose(diagnostic, at: Syntax(argument))
         return true
     }
 

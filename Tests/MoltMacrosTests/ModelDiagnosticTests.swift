@@ -160,6 +160,30 @@ struct ModelDiagnosticTests {
                     line: 2, column: 19)
             ])
     }
+
+    @Test("A to-many relationship marked indexed is refused: its join table is always indexed")
+    func indexedToMany() {
+        assertExpansion(
+            """
+            @Model struct Folder {
+                @Relationship(indexed: true) var notes: ToMany<Note> = []
+            }
+            """,
+            expandedSource: """
+                struct Folder {
+                    var notes: ToMany<Note> = []
+
+                    /// The identifier Molt gave this object when it was inserted, or nil before.
+                    var persistentID: Int64? = nil
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "To-many relationship 'notes' needs no index: it is stored in a join table whose links are always indexed; remove 'indexed: true'",
+                    line: 2, column: 19)
+            ])
+    }
 }
 
 @Suite("@Model on generic structs")
