@@ -137,12 +137,23 @@ struct ModelDiagnosticTests {
             ])
     }
 
-    @Test("A to-many relationship marked isOptional: false is refused: Molt has no minimum count")
-    func requiredToMany() {
+    @Test(
+        "A to-many relationship marked required or indexed is refused, saying why",
+        arguments: [
+            (
+                "isOptional: false",
+                "To-many relationship 'notes' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner"
+            ),
+            (
+                "indexed: true",
+                "To-many relationship 'notes' needs no index: it is stored in a join table whose links are always indexed; remove 'indexed: true'"
+            ),
+        ])
+    func toManyMarks(argument: String, message: String) {
         assertExpansion(
             """
             @Model struct Folder {
-                @Relationship(isOptional: false) var notes: ToMany<Note> = []
+                @Relationship(\(argument)) var notes: ToMany<Note> = []
             }
             """,
             expandedSource: """
@@ -153,36 +164,7 @@ struct ModelDiagnosticTests {
                     var persistentID: Int64? = nil
                 }
                 """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message:
-                        "To-many relationship 'notes' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner",
-                    line: 2, column: 19)
-            ])
-    }
-
-    @Test("A to-many relationship marked indexed is refused: its join table is always indexed")
-    func indexedToMany() {
-        assertExpansion(
-            """
-            @Model struct Folder {
-                @Relationship(indexed: true) var notes: ToMany<Note> = []
-            }
-            """,
-            expandedSource: """
-                struct Folder {
-                    var notes: ToMany<Note> = []
-
-                    /// The identifier Molt gave this object when it was inserted, or nil before.
-                    var persistentID: Int64? = nil
-                }
-                """,
-            diagnostics: [
-                DiagnosticSpec(
-                    message:
-                        "To-many relationship 'notes' needs no index: it is stored in a join table whose links are always indexed; remove 'indexed: true'",
-                    line: 2, column: 19)
-            ])
+            diagnostics: [DiagnosticSpec(message: message, line: 2, column: 19)])
     }
 }
 

@@ -246,12 +246,6 @@ public final class Store: Sendable {
         try database.read { try StoreMetadata.history($0) }
     }
 
-    /// The last migration run recorded in the store, if any, read alone: what `molt migrate` reports, without
-    /// reading (and decoding the step records of) every earlier run.
-    package func lastMigration() throws -> MigrationRecord? {
-        try database.read { try StoreMetadata.history($0, last: 1).last }
-    }
-
     deinit { changes.close() }
 
     /// Closes the store's connection and ends its observations (each ends without an error). Using the store

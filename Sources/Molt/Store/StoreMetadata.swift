@@ -200,17 +200,14 @@ struct StoreMetadata {
         try db.columnNames(in: historyTable).contains("details")
     }
 
-    /// The recorded runs, oldest first: all of them, or the `last` ones (or the one numbered `id`).
-    static func history(_ db: any SQLConnection, last: Int? = nil, id: Int64? = nil) throws -> [MigrationRecord] {
+    /// The recorded runs, oldest first: all of them, or the one numbered `id`.
+    static func history(_ db: any SQLConnection, id: Int64? = nil) throws -> [MigrationRecord] {
         guard try db.tableExists(historyTable) else { return [] }
         let details = try hasDetails(db) ? "details" : "NULL"
         let columns = "id, fromVersion, toVersion, startedAt, duration, objectsTouched, steps, \(details)"
         let table = db.dialect.quote(historyTable)
         let sql =
-            last.map {
-                "SELECT * FROM (SELECT \(columns) FROM \(table) ORDER BY id DESC LIMIT \($0)) AS recent ORDER BY id"
-            }
-            ?? id.map { "SELECT \(columns) FROM \(table) WHERE id = \($0)" }
+            id.map { "SELECT \(columns) FROM \(table) WHERE id = \($0)" }
             ?? "SELECT \(columns) FROM \(table) ORDER BY id"
         let rows = try db.fetchRows(sql, types: [.int, .int, .int, .double, .double, .int, .string, .string])
         return try rows.map(record)

@@ -40,6 +40,21 @@ struct MigrateRequest: Equatable {
         var steps: [String]
         var stepRecords: [MigrationStepRecord]
         var backup: String?
+
+        /// A store found at `version` already: nothing migrated.
+        static func nothing(store: String, version: Int) -> Report {
+            Report(
+                store: store, fromVersion: version, toVersion: version, duration: 0, objectsTouched: 0, steps: [],
+                stepRecords: [], backup: nil)
+        }
+
+        /// A store migrated from `from` to `to` by the recorded `run`.
+        static func migrated(store: String, from: Int, to: Int, run: MigrationRecord?, backup: String?) -> Report {
+            Report(
+                store: store, fromVersion: from, toVersion: to, duration: run?.duration ?? 0,
+                objectsTouched: run?.objectsTouched ?? 0, steps: run?.steps ?? [], stepRecords: run?.stepRecords ?? [],
+                backup: backup)
+        }
     }
 
     /// Migrates the store and prints the report; see `molt migrate --help`.
@@ -55,16 +70,10 @@ struct MigrateRequest: Equatable {
         }
         let info = try Self.readRecovering(location)
         if schema.isRecorded(version: info.version, hash: info.hash) {
-            try finish(
-                Report(
-                    store: name, fromVersion: info.version, toVersion: info.version, duration: 0, objectsTouched: 0,
-                    steps: [], stepRecords: [], backup: nil), waited: false)
-            return
+            return try finish(.nothing(store: name, version: info.version), waited: false)
         }
-        var options = Files.existingStoreOptions()
+        var options = storeOptions()
         options.plan = try destination.plan(from: info.schema)
-        options.checksIntegrityBeforeMigrating = !skipCheck
-        options.secureDelete = fastSecureDelete ? .fast : .systemDefault
         // Refuse before copying anything: a newer store, or a step that needs code, leaves no backup behind.
         try Store.checkMigration(from: info.schema, to: schema, plan: options.plan)
         let backupURL = backup ? try makeBackup(of: location, version: info.version) : nil
@@ -78,14 +87,9 @@ struct MigrateRequest: Equatable {
             guard case .migrated = store.outcome else {
                 // Another process migrated the store between this one's first look and its lock.
                 if let backupURL { Files.removeStore(backupURL) }
-                try finish(
-                    Report(
-                        store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0,
-                        objectsTouched: 0,
-                        steps: [], stepRecords: [], backup: nil), waited: true)
-                return
+                return try finish(.nothing(store: name, version: schema.version), waited: true)
             }
-            record = try store.migrationRun ?? store.lastMigration()
+            record = store.migrationRun
         } catch {
             bar?.finish()
             if let backupURL { Terminal.error("note: the store was left as it was; a copy is at \(backupURL.path).") }
@@ -93,11 +97,10 @@ struct MigrateRequest: Equatable {
         }
         if let backupURL, !keepBackup { Files.removeStore(backupURL) }
         try finish(
-            Report(
-                store: name, fromVersion: info.version, toVersion: schema.version, duration: record?.duration ?? 0,
-                objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
-                stepRecords: record?.stepRecords ?? [],
-                backup: keepBackup ? backupURL?.path : nil), waited: false)
+            .migrated(
+                store: name, from: info.version, to: schema.version, run: record,
+                backup: keepBackup ? backupURL?.path : nil),
+            waited: false)
     }
 
     /// The usual run (one snapshot, no mapping, no backup, nothing to recover): `Store.open` reads the store's
@@ -105,9 +108,7 @@ struct MigrateRequest: Equatable {
     /// connection of its own, which creates and removes the write-ahead log's files, cost as much as the
     /// migration of a small step (`molt migrate` adding a column at 1M objects: 12.9 ms against 10.5 ms).
     private func openOnce(_ location: StoreLocation, name: String, schema: Schema) throws {
-        var options = Files.existingStoreOptions()
-        options.checksIntegrityBeforeMigrating = !skipCheck
-        options.secureDelete = fastSecureDelete ? .fast : .systemDefault
+        var options = storeOptions()
         let bar = json ? nil : Terminal.progressBar(title: "Migrating")
         options.progress = bar?.handler
         let store: Store
@@ -119,22 +120,24 @@ struct MigrateRequest: Equatable {
         }
         defer { try? store.close() }
         bar?.finish()
-        let nothing = Report(
-            store: name, fromVersion: schema.version, toVersion: schema.version, duration: 0, objectsTouched: 0,
-            steps: [], stepRecords: [], backup: nil)
         switch store.outcome {
         case .migrated(let version):
-            let record = try store.migrationRun ?? store.lastMigration()
             try finish(
-                Report(
-                    store: name, fromVersion: version, toVersion: schema.version, duration: record?.duration ?? 0,
-                    objectsTouched: record?.objectsTouched ?? 0, steps: record?.steps ?? [],
-                    stepRecords: record?.stepRecords ?? [], backup: nil), waited: false)
+                .migrated(store: name, from: version, to: schema.version, run: store.migrationRun, backup: nil),
+                waited: false)
         case .migratedByAnotherProcess:
-            try finish(nothing, waited: true)
+            try finish(.nothing(store: name, version: schema.version), waited: true)
         case .opened, .created, .reset:
-            try finish(nothing, waited: false)
+            try finish(.nothing(store: name, version: schema.version), waited: false)
         }
+    }
+
+    /// The options of the store's opening that the command line sets.
+    private func storeOptions() -> Store.Options {
+        var options = Files.existingStoreOptions()
+        options.checksIntegrityBeforeMigrating = !skipCheck
+        options.secureDelete = fastSecureDelete ? .fast : .systemDefault
+        return options
     }
 
     /// The schema a store records, and its hash (neither its history nor its counts: they are not needed here).
