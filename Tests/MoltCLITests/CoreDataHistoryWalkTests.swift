@@ -94,16 +94,51 @@ struct CoreDataHistoryWalkTests {
         if app.name == "WooCommerce" || app.name == "Wire" { #expect(seen > 0) }
     }
 
+    /// Issue 22: every version of every app is written with Core Data's hierarchies as Molt's (Wire's `Message` and
+    /// its 6 sub-entities, whose siblings declare `delivered` and more each; Simplenote's): no inheritance
+    /// approximation, and each sub-entity of a Core Data version has the same parent in its snapshot.
+    @Test("every version converts with its hierarchies as Molt's, without approximation", arguments: HistoryApp.all)
+    func hierarchies(_ app: HistoryApp) throws {
+        let dir = TemporaryDirectory()
+        let model = HistoryWalk.shared.appendingPathComponent(app.model)
+        let result = try Molt.run([
+            "convert-model", model.path, "--out", dir.url.path, "--hierarchies", "--approximate", "all", "--json",
+        ])
+        #expect(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let kinds = Set((report["approximations"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String })
+        #expect(!kinds.contains("inheritance"))
+        let versions = try String(contentsOf: dir.file("coredata-versions.txt"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let element = try NSRegularExpression(pattern: "<entity\\s[^>]*>")
+        var subEntities = 0
+        for version in versions {
+            let contents = try String(
+                contentsOf: model.appendingPathComponent("\(version[1]).xcdatamodel/contents"), encoding: .utf8)
+            let schema = try Schema(snapshotJSON: Data(contentsOf: dir.file("\(version[0]).json")))
+            for match in element.matches(in: contents, range: NSRange(contents.startIndex..., in: contents)) {
+                let tag = String(contents[Range(match.range, in: contents)!])
+                guard let name = Self.value("name", tag) else { continue }
+                let parent = Self.value("parentEntity", tag)
+                #expect(schema.entity(named: name)?.parent == parent, "\(app.name) \(version[1]): \(name)")
+                if parent != nil { subEntities += 1 }
+            }
+        }
+        if app.name == "Wire" || app.name == "Simplenote" { #expect(subEntities > 0) }
+    }
+
+    /// The value of attribute `key` of an XML start tag.
+    static func value(_ key: String, _ element: String) -> String? {
+        guard let range = element.range(of: " \(key)=\""), let end = element[range.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return String(element[range.upperBound..<end])
+    }
+
     /// The names of the stored attributes of each of `types` in a Core Data model's `contents`.
     static func attributeNames(in contents: String, types: [String: AttributeType]) throws -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
         let tag = try NSRegularExpression(pattern: "<attribute\\s[^>]*>")
-        func value(_ key: String, _ element: String) -> String? {
-            guard let range = element.range(of: " \(key)=\""),
-                let end = element[range.upperBound...].firstIndex(of: "\"")
-            else { return nil }
-            return String(element[range.upperBound..<end])
-        }
+        let value = Self.value
         for match in tag.matches(in: contents, range: NSRange(contents.startIndex..., in: contents)) {
             let element = String(contents[Range(match.range, in: contents)!])
             guard let name = value("name", element), let type = value("attributeType", element), types[type] != nil,

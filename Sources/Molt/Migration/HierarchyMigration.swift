@@ -14,6 +14,8 @@ struct HierarchyMigration {
     private(set) var clears: [(table: String, column: String, entity: String)] = []
     /// Required properties an entity gains, with a default: entity, attribute, default.
     private(set) var fills: [(entity: String, attribute: String, value: Value)] = []
+    /// The values that change column within their table (siblings that declare one name).
+    let columns: HierarchyColumns
 
     /// Whether a step has a hierarchy on either side.
     static func involves(_ diff: SchemaDiff) -> Bool {
@@ -25,7 +27,8 @@ struct HierarchyMigration {
     /// - Throws: ``MoltError/Code/dataLossRefused`` listing every object count that would lose a value.
     init(_ diff: SchemaDiff, in db: any SQLConnection) throws {
         self.diff = diff
-        var refusals: [String] = []
+        columns = HierarchyColumns(diff)
+        var refusals = columns.refusals
         let (source, destination) = (diff.source, diff.destination)
         for old in source.entities where !old.isAbstract {
             guard source.isInHierarchy(old.name) || destination.isInHierarchy(old.name) else { continue }
@@ -66,9 +69,10 @@ struct HierarchyMigration {
         let oldColumns = old.attributes.map(\.name) + old.relationships.filter { $0.kind == .toOne }.map(\.name)
         let chain = [name] + diff.source.ancestors(of: name).map(\.name)
         for column in oldColumns where !newColumns.contains(column) {
-            guard let count = try rows.count(db, where: column), count > 0 else { continue }
+            let stored = diff.source.storedName(of: column, in: name) ?? column
+            guard let count = try rows.count(db, where: stored), count > 0 else { continue }
             if diff.declaredDeletions.contains(where: { $0.property == column && chain.contains($0.entity) }) {
-                clears.append((rows.table, column, name))
+                clears.append((rows.table, stored, name))
                 continue
             }
             let owner = diff.destination.entities.first { $0.attribute(named: column) != nil }?.name

@@ -232,7 +232,8 @@ package struct MigrationStep: Sendable {
             guard let property = deletion.property, let root = source.rootEntity(of: deletion.entity),
                 root.name != deletion.entity
             else { return deletion }
-            return deletion.isReplaced ? .replaced(property, of: root.name) : .property(property, of: root.name)
+            let column = source.storedName(of: property, in: deletion.entity) ?? property
+            return deletion.isReplaced ? .replaced(column, of: root.name) : .property(column, of: root.name)
         }
         // A hierarchy that no longer has sub-entities loses its entity column: every object is of its root.
         for root in source.entities where root.parent == nil && source.isInHierarchy(root.name) {
@@ -240,6 +241,29 @@ package struct MigrationStep: Sendable {
                 deletions.append(.property(StoreLayout.entityColumn, of: root.name))
             }
         }
-        return SchemaDiff(from: source.storageSchema, to: diff.destination.storageSchema, declaredDeletions: deletions)
+        return SchemaDiff(
+            from: source.storageSchema, to: Self.followingColumns(diff), declaredDeletions: deletions)
+    }
+
+    /// The newer version's storage schema, where the columns of a hierarchy are renamed from their old names
+    /// when all their values come from one old column (``HierarchyColumns``): a property's own `originalName`
+    /// names its old property, not its old column.
+    private static func followingColumns(_ diff: SchemaDiff) -> Schema {
+        var storage = diff.destination.storageSchema
+        let renames = HierarchyColumns(diff).renames
+        for index in storage.entities.indices where diff.destination.isInHierarchy(storage.entities[index].name) {
+            let table = storage.entities[index].name
+            let origins = Dictionary(
+                (renames[table] ?? [:]).map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+            for member in storage.entities[index].attributes.indices {
+                let name = storage.entities[index].attributes[member].name
+                storage.entities[index].attributes[member].originalName = origins[name]
+            }
+            for member in storage.entities[index].relationships.indices {
+                let name = storage.entities[index].relationships[member].name
+                storage.entities[index].relationships[member].originalName = origins[name]
+            }
+        }
+        return storage
     }
 }

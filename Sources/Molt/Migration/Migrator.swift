@@ -144,11 +144,13 @@ private struct RunState {
         try applyPending(in: db, run: run)
         pending = LightweightMigration(start: pending.current)
         let hierarchy = try HierarchyMigration(step.diff, in: db)
+        try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
         let (dropped, updated) = try pending.count(storage, in: db)
         try pending.fold(storage)
         try applyPending(in: db, run: run)
         pending = LightweightMigration(start: pending.current)
+        try hierarchy.columns.move(before: false, in: db)
         try hierarchy.clear(in: db)
         try hierarchy.fill(in: db)
         linkedTables = nil

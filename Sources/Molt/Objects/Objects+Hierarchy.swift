@@ -40,17 +40,20 @@ extension Objects {
 
     func hierarchyRead(_ entity: Entity) -> HierarchyRead {
         var read = HierarchyRead()
+        // By column: two siblings may each declare an attribute of one name, in columns of their own.
         var positions: [String: Int] = [:]
         for member in [entity] + schema.subEntities(of: entity.name, recursive: true) {
-            for attribute in member.attributes where positions[attribute.name] == nil {
-                read.columns.append(layout.column(member.name, attribute.name))
-                positions[attribute.name] = read.columns.count
+            for attribute in member.attributes {
+                let column = layout.column(member.name, attribute.name)
+                guard positions[column] == nil else { continue }
+                read.columns.append(column)
+                positions[column] = read.columns.count
             }
         }
         for name in layout.hierarchy(entity.name)?.entities ?? [] {
             guard let concrete = schema.effectiveEntity(named: name) else { continue }
             read.attributes[name] = concrete.attributes.compactMap { attribute in
-                positions[attribute.name].map { ($0, attribute) }
+                positions[layout.column(name, attribute.name)].map { ($0, attribute) }
             }
         }
         read.columns.append(dialect.quote(StoreLayout.entityColumn))

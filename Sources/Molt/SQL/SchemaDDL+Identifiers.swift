@@ -31,9 +31,18 @@ extension SchemaDDL {
                 if let error = refusal("property '\(entity.name).\(name)'", name, entity: entity.name, property: name) {
                     return error
                 }
+                // A name an earlier sibling declares too has a column of its own, `Entity.property`.
+                let stored = schema.storedName(of: name, in: entity.name) ?? name
+                let subject = "column '\(stored)' (of property '\(entity.name).\(name)', which a sibling declares too)"
+                if stored != name, let error = refusal(subject, stored, entity: entity.name, property: name) {
+                    return error
+                }
             }
+            let owner = schema.rootEntity(of: entity.name)?.name ?? entity.name
             for relationship in entity.relationships where relationship.kind == .toMany {
-                let table = StoreLayout.joinTableName(entity: entity.name, relationship: relationship.name)
+                let table = StoreLayout.joinTableName(
+                    entity: owner,
+                    relationship: schema.storedName(of: relationship.name, in: entity.name) ?? relationship.name)
                 let subject = "table '\(table)' (of relationship '\(entity.name).\(relationship.name)')"
                 if let error = refusal(subject, table, entity: entity.name, property: relationship.name) {
                     return error

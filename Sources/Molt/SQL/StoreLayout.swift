@@ -5,7 +5,8 @@
 /// `_id` integer primary key, a column per attribute and per to-one relationship, and a join table
 /// `Entity_relationship` (`owner`, `target`, and `position` when ordered) per to-many relationship. The entities
 /// of a hierarchy (see ``Entity/parent``) share the table of its root, with a column per property of each of them
-/// and the ``entityColumn`` naming each row's entity, as Core Data lays out a hierarchy. During a
+/// and the ``entityColumn`` naming each row's entity, as Core Data lays out a hierarchy; two siblings that
+/// declare the same property name each have a column (see ``Schema/storedName(of:in:)``). During a
 /// custom migration stage the new version's objects live in the old version's tables, next to the old data,
 /// and the new version's layout points there.
 ///
@@ -95,16 +96,18 @@ package struct StoreLayout: Sendable {
             var columns: [String: String] = [:]
             var joinTables: [String: String] = [:]
             let chain = entity.parent == nil ? [entity] : [entity] + schema.ancestors(of: entity.name)
-            // A hierarchy's to-many relationships are stored as those of its root's table (their names are
-            // distinct in a hierarchy): `Root_relationship`.
+            // A hierarchy's to-many relationships are stored as those of its root's table: `Root_relationship`,
+            // or `Root_Entity.relationship` for a name an earlier sibling declares too.
             let owner = chain.last!.name
             for declaring in chain {
-                for attribute in declaring.attributes { columns[attribute.name] = attribute.name }
+                let stored = { (name: String) in schema.storedName(of: name, in: declaring.name) ?? name }
+                for attribute in declaring.attributes { columns[attribute.name] = stored(attribute.name) }
                 for relationship in declaring.relationships {
                     switch relationship.kind {
-                    case .toOne: columns[relationship.name] = relationship.name
+                    case .toOne: columns[relationship.name] = stored(relationship.name)
                     case .toMany:
-                        joinTables[relationship.name] = joinTableName(entity: owner, relationship: relationship.name)
+                        joinTables[relationship.name] = joinTableName(
+                            entity: owner, relationship: stored(relationship.name))
                     }
                 }
             }

@@ -1,6 +1,6 @@
 extension Schema {
     /// Checks the inheritance of the schema's entities: every parent exists, no entity inherits from itself,
-    /// no property name is used twice in one hierarchy (its objects share one table, a column per property),
+    /// no entity declares a property its parents declare (siblings may share a name, each with its column),
     /// at most one entity of a chain declares a primary key, and a hierarchy's table has few enough columns.
     func validateHierarchies() throws {
         for entity in entities {
@@ -28,21 +28,26 @@ extension Schema {
         }
     }
 
-    /// The members of every entity of the hierarchy under `root` have distinct names (ignoring case, as the
-    /// engines do), and fit in one table.
+    /// No entity of the hierarchy under `root` declares a property that a parent of it declares (ignoring case,
+    /// as the engines do): an object has one value per name. Siblings may each declare one, and each has its
+    /// column (``storedName(of:in:)``). The hierarchy fits in one table.
     private func validateHierarchyMembers(root: Entity) throws {
-        var owners: [String: String] = [:]
         var columns = 2  // _id and _entity
         for entity in [root] + subEntities(of: root.name, recursive: true) {
-            let names = entity.attributes.map(\.name) + entity.relationships.map(\.name)
             columns += entity.attributes.count + entity.relationships.count(where: { $0.kind == .toOne })
-            for name in names {
-                if let other = owners[name.lowercased()], other != entity.name {
-                    throw invalid(
-                        "entities '\(other)' and '\(entity.name)' of the hierarchy of '\(root.name)' both declare a property '\(name)'; their objects share the table of '\(root.name)', one column per property. Declare it once on a common parent, or rename one of them.",
-                        entity.name, name)
-                }
-                owners[name.lowercased()] = entity.name
+            let ancestors = ancestors(of: entity.name)
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+                let lowered = name.lowercased()
+                guard
+                    let other = ancestors.first(where: { ancestor in
+                        (ancestor.attributes.map(\.name) + ancestor.relationships.map(\.name)).contains {
+                            $0.lowercased() == lowered
+                        }
+                    })
+                else { continue }
+                throw invalid(
+                    "entity '\(entity.name)' declares a property '\(name)', which it inherits from '\(other.name)'; an object has one value per property. Remove it from '\(entity.name)', or rename it.",
+                    entity.name, name)
             }
         }
         guard columns <= Self.maximumColumns else {

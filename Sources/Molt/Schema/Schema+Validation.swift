@@ -176,7 +176,9 @@ extension Schema {
             for relationship in entity.relationships where relationship.kind == .toMany {
                 // A hierarchy's join tables are named after its root, whose table holds the owners.
                 let owner = rootEntity(of: entity.name)?.name ?? entity.name
-                let table = Entity.joinTableName(entity: owner, relationship: relationship.name)
+                let table = Entity.joinTableName(
+                    entity: owner, relationship: storedName(of: relationship.name, in: entity.name) ?? relationship.name
+                )
                 if let other = tables[table.lowercased()] {
                     throw MoltError(
                         .invalidSchema,

@@ -160,9 +160,14 @@ struct CoreDataCopy {
                     let key: Int64 = row[0] ?? 0
                     let number: Int = row[1] ?? 0
                     let kind = layout.entities.first { $0.number == number }?.name ?? "entity \(number)"
+                    let why =
+                        flattenedBecause.map {
+                            "a sub-entity of '\(destination)', which this model's Molt schema writes as an entity of its own (\($0)), so the link cannot be kept"
+                        }
+                        ?? "which is not '\(destination)' nor one of its sub-entities in the model: the store does not agree with the model that matched it. Check that the model given is the one the app saved this store with"
                     throw MoltError(
                         .dataLossRefused,
-                        "Object \(key) of '\(owner.name)' links '\(relationship)' to an object of '\(kind)', a sub-entity of '\(destination)', which this model's Molt schema writes as an entity of its own (\(flattenedBecause ?? "")), so the link cannot be kept. Nothing was adopted and the store was left as it was.",
+                        "Object \(key) of '\(owner.name)' links '\(relationship)' to an object of '\(kind)', \(why). Nothing was adopted and the store was left as it was.",
                         entity: owner.name, property: relationship)
                 }
             }

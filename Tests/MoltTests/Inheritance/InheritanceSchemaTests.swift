@@ -75,15 +75,15 @@ struct InheritanceSchemaTests {
                 Entity("Car") { Attribute("model", .string) }
                 Entity("SportCar", parent: "Car") { Attribute("model", .string) }
             },
-            "Invalid schema version 1: entities 'Car' and 'SportCar' of the hierarchy of 'Car' both declare a property 'model'; their objects share the table of 'Car', one column per property. Declare it once on a common parent, or rename one of them."
+            "Invalid schema version 1: entity 'SportCar' declares a property 'model', which it inherits from 'Car'; an object has one value per property. Remove it from 'SportCar', or rename it."
         ),
         (
             Schema(version: 1) {
                 Entity("Car") { Attribute("model", .string) }
                 Entity("SportCar", parent: "Car") { Attribute("speed", .int) }
-                Entity("Truck", parent: "Car") { Attribute("speed", .int) }
+                Entity("Racer", parent: "SportCar") { Relationship("Model", to: "Car") }
             },
-            "Invalid schema version 1: entities 'SportCar' and 'Truck' of the hierarchy of 'Car' both declare a property 'speed'; their objects share the table of 'Car', one column per property. Declare it once on a common parent, or rename one of them."
+            "Invalid schema version 1: entity 'Racer' declares a property 'Model', which it inherits from 'Car'; an object has one value per property. Remove it from 'Racer', or rename it."
         ),
         (
             Schema(version: 1) {
