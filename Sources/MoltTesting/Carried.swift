@@ -30,7 +30,7 @@ struct Carried {
     /// Follows `object` from its version through `schemas` (consecutive code versions, the first being the
     /// object's own).
     init(_ object: FixtureObject, through schemas: [Schema]) {
-        guard let first = schemas.first, var entity = first.entity(named: object.entity) else {
+        guard let first = schemas.first, var entity = first.effectiveEntity(named: object.entity) else {
             entity = nil
             return
         }
@@ -39,7 +39,10 @@ struct Carried {
             names: Dictionary(uniqueKeysWithValues: entity.attributes.map { ($0.name, $0.name) }))
         for (previousSchema, next) in zip(schemas, schemas.dropFirst()) {
             let diff = SchemaDiff(from: previousSchema, to: next)
-            guard let following = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == entity.name })
+            // As its objects are: with what it inherits.
+            guard
+                let declared = next.entities.first(where: { diff.originalName(ofEntity: $0.name) == entity.name }),
+                let following = next.effectiveEntity(named: declared.name)
             else {
                 self.entity = nil
                 entityRemovedBy = next.version

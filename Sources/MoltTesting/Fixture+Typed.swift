@@ -41,7 +41,7 @@ extension Fixture {
     /// Why the model this fixture was written as does not fit `schema`, and the property concerned; nil when it
     /// fits, or the fixture is dynamic.
     func modelProblem(in schema: Schema) -> (reason: String, property: String?)? {
-        guard let model, let stored = schema.entity(named: model.entity.name) else { return nil }
+        guard let model, let stored = schema.effectiveEntity(named: model.entity.name) else { return nil }
         let version = schema.version
         if let name = model.setToOnes.first {
             return (

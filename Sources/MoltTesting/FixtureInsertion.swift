@@ -48,7 +48,7 @@ struct FixtureInsertion {
 
     /// Sets the fixture's links to the objects of the fixtures they name (all inserted by then).
     func link(_ fixture: Fixture) throws {
-        let entity = schema.entity(named: fixture.entity)!
+        let entity = schema.effectiveEntity(named: fixture.entity)!
         for name in fixture.links.keys.sorted() {
             guard let relationship = entity.relationship(named: name) else {
                 throw invalid(

@@ -169,12 +169,12 @@ extension MigrationTester {
         links: [String: FixtureLinks] = [:], in schema: Schema
     ) -> Fixture {
         var filled: [String: Value] = [:]
-        for attribute in schema.entity(named: entity)?.attributes ?? []
+        for attribute in schema.effectiveEntity(named: entity)?.attributes ?? []
         where !attribute.isOptional && attribute.defaultValue == nil {
             filled[attribute.name] = SchemaDiff.sample(attribute.type, index)
         }
-        if let key = schema.entity(named: entity)?.primaryKey,
-            let attribute = schema.entity(named: entity)?.attribute(named: key)
+        if let key = schema.effectiveEntity(named: entity)?.primaryKey,
+            let attribute = schema.effectiveEntity(named: entity)?.attribute(named: key)
         {
             filled[key] = SchemaDiff.sample(attribute.type, index)
         }
@@ -194,7 +194,7 @@ extension MigrationTester {
         case .object(let entity, let attribute, let value):
             return [object(entity, "probe", 0, attribute.map { [$0: value] } ?? [:])]
         case .sharedValues(let entity, let attributes):
-            let definition = schema.entity(named: entity)
+            let definition = schema.effectiveEntity(named: entity)
             var shared: [String: Value] = [:]
             var links: [String: FixtureLinks] = [:]
             var targets: [Fixture] = []

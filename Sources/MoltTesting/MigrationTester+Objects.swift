@@ -95,7 +95,7 @@ private struct Comparison {
                 )
             }
             let parts = destination.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let target = newest.entity(named: parts[0]),
+            guard parts.count == 2, let target = newest.effectiveEntity(named: parts[0]),
                 target.attribute(named: parts[1]) != nil
             else {
                 throw invalid(
@@ -114,7 +114,7 @@ private struct Comparison {
             guard !value.isNull else { continue }
             var candidates: [DynamicObject] = []
             let links =
-                carry.entity.flatMap { newest.entity(named: $0) }?.relationships.filter {
+                carry.entity.flatMap { newest.effectiveEntity(named: $0) }?.relationships.filter {
                     $0.destination == target.name
                 } ?? []
             if !links.isEmpty, let entity = carry.entity, let object = try objects.object(entity, id: fixture.id) {
@@ -214,7 +214,7 @@ private struct Comparison {
         case .ambiguous(let count):
             return [ObjectDiff(object: fixture, entity: entityName, kind: .ambiguous(matches: count))]
         }
-        let entity = newest.entity(named: entityName)!
+        let entity = newest.effectiveEntity(named: entityName)!
         var differences = PropertyDifference.compare(
             expected: values, with: found, order: entity.attributes.map(\.name))
         differences += kept.map {
@@ -250,7 +250,7 @@ private struct Comparison {
     private func find(
         _ fixture: FixtureObject, in entity: String, sameEntity: Bool, expected: [String: Value]
     ) throws -> Match {
-        guard let definition = newest.entity(named: entity) else { return .missing }
+        guard let definition = newest.effectiveEntity(named: entity) else { return .missing }
         if let key = definition.primaryKey, let value = expected[key], !value.isNull {
             return try objects.object(entity, primaryKey: value).map(Match.found) ?? .missing
         }

@@ -30,7 +30,7 @@ extension MigrationTester {
 
     /// `name` when it has objects of its own, else its first concrete sub-entity.
     private static func concreteEntity(_ name: String, in schema: Schema) -> String? {
-        guard let entity = schema.entity(named: name) else { return nil }
+        guard let entity = schema.effectiveEntity(named: name) else { return nil }
         if !entity.isAbstract { return name }
         return schema.subEntities(of: name, recursive: true).first { !$0.isAbstract }?.name
     }

@@ -11,7 +11,7 @@ enum StoreReading {
     static func links(
         of object: DynamicObject, in objects: Objects, schema: Schema, keys: [ObjectRef: String]
     ) throws -> [String: [String]] {
-        guard let entity = schema.entity(named: object.entity) else { return [:] }
+        guard let entity = schema.effectiveEntity(named: object.entity) else { return [:] }
         var result: [String: [String]] = [:]
         for relationship in entity.relationships {
             let destinations = try objects.destinations(relationship.name, of: object)
