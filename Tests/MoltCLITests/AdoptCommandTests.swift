@@ -139,6 +139,42 @@ struct AdoptCommandTests {
         #expect(second.stdout == first.stdout)
     }
 
+    @Test("Wire's messages, whose siblings declare the same properties, adopt, export and import back to the same file")
+    func siblingsRoundTrip() throws {
+        let dir = TemporaryDirectory()
+        let wire = Self.folder.deletingLastPathComponent().appendingPathComponent("wire")
+        let model = wire.appendingPathComponent("model/zmessaging.xcdatamodeld").path
+        let store = dir.file("Wire.sqlite")
+        try FileManager.default.copyItem(at: wire.appendingPathComponent("store2-101-0.wiredatabase"), to: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        let snapshots = dir.file("snapshots").path
+        let converted = try Molt.run([
+            "convert-model", model, "--out", snapshots, "--hierarchies", "--approximate", "all",
+        ])
+        #expect(converted.status == 0, "\(converted)")
+        let adopted = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
+        #expect(adopted.status == 0, "\(adopted)")
+        let first = try Molt.run(["export", store.path])
+        #expect(first.status == 0, "\(first)")
+        try Data(first.stdout.utf8).write(to: dir.file("wire.json"))
+        let data = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
+        let entities = data?["entities"] as? [String: [Any]] ?? [:]
+        #expect(entities["SystemMessage"]?.count == 21)
+        #expect(entities["ClientMessage"]?.count == 3)
+        let newest = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: snapshots).compactMap(
+                SnapshotFolder.version(ofFileNamed:)
+            )
+            .max())
+        let copy = dir.file("Copy.sqlite").path
+        let imported = try Molt.run([
+            "import", copy, "--schema", snapshots + "/\(newest).json", dir.file("wire.json").path,
+        ])
+        #expect(imported.status == 0, "\(imported)")
+        let second = try Molt.run(["export", copy])
+        #expect(second.stdout == first.stdout)
+    }
+
     @Test("A model without the store's version is refused with exit 3, naming the difference; nothing is written")
     func refusesWrongModel() throws {
         let dir = TemporaryDirectory()
