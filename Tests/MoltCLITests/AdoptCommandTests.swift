@@ -175,6 +175,32 @@ struct AdoptCommandTests {
         #expect(second.stdout == first.stdout)
     }
 
+    @Test("A missing external-storage file is refused (exit 3); --missing-external-data null adopts it as null, listed")
+    func missingExternalData() throws {
+        let dir = TemporaryDirectory()
+        let wire = Self.folder.deletingLastPathComponent().appendingPathComponent("wire")
+        let model = wire.appendingPathComponent("model/zmessaging.xcdatamodeld").path
+        let store = dir.file("Wire.sqlite")
+        try FileManager.default.copyItem(at: wire.appendingPathComponent("store2-6.wiredatabase"), to: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        let snapshots = dir.file("snapshots").path
+        #expect(
+            try Molt.run(["convert-model", model, "--out", snapshots, "--hierarchies", "--approximate", "all"]).status
+                == 0)
+        let before = FileManager.default.contents(atPath: store.path)
+        let refused = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
+        #expect(refused.status == 3, "\(refused)")
+        #expect(refused.stderr.contains("--missing-external-data null"), "\(refused)")
+        #expect(FileManager.default.contents(atPath: store.path) == before)
+        let adopted = try Molt.run([
+            "adopt", store.path, "--model", model, "--to", snapshots, "--missing-external-data", "null",
+        ])
+        #expect(adopted.status == 0, "\(adopted)")
+        #expect(adopted.stdout.contains("external-storage file was missing, adopted as null"), "\(adopted)")
+        let info = try Molt.run(["info", store.path])
+        #expect(info.stdout.contains("external-storage file was missing"), "\(info)")
+    }
+
     @Test("A model without the store's version is refused with exit 3, naming the difference; nothing is written")
     func refusesWrongModel() throws {
         let dir = TemporaryDirectory()

@@ -54,6 +54,19 @@ public struct CoreDataAdoption: StoreAdoption {
     public var source: URL?
     /// What becomes of the original. Defaults to ``AdoptedOriginal/keptAsBackup``.
     public var original: Original
+    /// What a binary value becomes when the file Core Data kept it in (external storage) is missing. Defaults to
+    /// ``MissingExternalData/refused``.
+    public var missingExternalData: MissingExternalData = .refused
+
+    /// What a binary value becomes when its external-storage file is missing from the store's
+    /// `.<name>_SUPPORT/_EXTERNAL_DATA` folder: Core Data cannot read such a value either.
+    public enum MissingExternalData: Sendable, Hashable {
+        /// The adoption is refused, naming the file, the entity, the attribute and the object; nothing is written.
+        case refused
+        /// The value is adopted as null (its attribute must be optional), and each one is listed in the adoption's
+        /// record (``AdoptionRecord/leftOut``, shown by `molt info`), naming the object and the file.
+        case adoptedAsNull
+    }
 
     /// - Parameters:
     ///   - model: The app's Core Data model: an `.xcdatamodeld` folder or an `.xcdatamodel`.
@@ -109,7 +122,8 @@ extension CoreDataAdoption: ForeignSource {
     func adopts(_ kind: ForeignFile) -> Bool { kind == .coreData }
 
     func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
-        try CoreDataAdoptionRun(copy: copy, original: original, model: model).prepare()
+        try CoreDataAdoptionRun(copy: copy, original: original, model: model, missingFiles: missingExternalData)
+            .prepare()
     }
 }
 

@@ -10,6 +10,7 @@ struct CoreDataAdoptionRun {
     var copy: URL
     var original: URL
     var model: CoreDataAdoption.Model
+    var missingFiles: CoreDataAdoption.MissingExternalData = .refused
 
     /// The model versions the store may have been written with, each with the Molt schema it is adopted as
     /// (computed for the chosen one only: a Core Data history converts version by version).
@@ -125,9 +126,8 @@ struct CoreDataAdoptionRun {
         }
         let leftOut = Self.housekeeping(store, layout: layout)
         try Self.refuseUnknownTables(store, layout: layout, leftOut: leftOut, original: original)
-        let reader = CoreDataCopy(
-            store: store, layout: layout, values: CoreDataValues(original: original), flattenedBecause: flattenedBecause
-        )
+        let values = CoreDataValues(original: original, missingFiles: missingFiles)
+        let reader = CoreDataCopy(store: store, layout: layout, values: values, flattenedBecause: flattenedBecause)
         let marks = Dictionary(
             store.entityRows.compactMap { row in
                 layout.entities.first { $0.number == row.number }.map { ($0.name, row.maxKey) }
@@ -139,7 +139,14 @@ struct CoreDataAdoptionRun {
             leftOut: leftOut, identifierMarks: marks,
             filledFromInverse: Dictionary(
                 layout.entities.map { ($0.name, $0.inverseOnly.map(\.name)) }, uniquingKeysWith: { a, _ in a }),
-            copy: { importer in try reader.copy(into: importer, schema: schema) })
+            copy: { importer in
+                let digests = try reader.copy(into: importer, schema: schema)
+                let missing = values.missing.withLock { $0 }
+                let line =
+                    "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
+                    + missing.joined(separator: "; ")
+                return (digests, missing.isEmpty ? [] : [line])
+            })
     }
 
     /// Refuses a binary attribute that Molt schemas describe as plain while every value it holds begins with Core

@@ -28,8 +28,9 @@ struct PreparedAdoption {
     var identifierMarks: [String: Int64]
     /// Per entity, the relationships the copy does not give (filled from their inverse), left out of digests.
     var filledFromInverse: [String: [String]]
-    /// Copies every object through the importer; returns each entity's digest of what was read.
-    var copy: (ObjectImporter) throws -> [String: AdoptionDigest]
+    /// Copies every object through the importer; returns each entity's digest of what was read, and what the copy
+    /// left out (values read as null on purpose), one line each.
+    var copy: (ObjectImporter) throws -> (digests: [String: AdoptionDigest], leftOut: [String])
 
     /// Creates a store at `destination` at ``schema``, copies, proves the copy and records the adoption, in one
     /// transaction.
@@ -37,12 +38,13 @@ struct PreparedAdoption {
         var result: AdoptionReport?
         try Store.create(at: destination, schema: schema) { objects in
             let importer = try ObjectImporter(objects, keepingIDs: true)
-            let digests = try copy(importer)
+            let (digests, copyLeftOut) = try copy(importer)
             try importer.finish(identifierMarks: identifierMarks)
             let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
             let record = AdoptionRecord(
                 engine: self.engine ?? engine, sourceVersions: sourceVersions, source: original.path,
-                adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count), leftOut: leftOut,
+                adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count),
+                leftOut: leftOut + copyLeftOut,
                 adoptedAt: Date())
             try objects.recordAdoption(record)
             result = AdoptionReport(record: record, comparison: comparison, backup: nil)

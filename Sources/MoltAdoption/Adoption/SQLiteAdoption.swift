@@ -76,7 +76,7 @@ extension SQLiteAdoption: ForeignSource {
             filledFromInverse: Dictionary(
                 schema.entities.map { ($0.name, SQLiteDatabaseReader.filledFromInverse($0, in: schema)) },
                 uniquingKeysWith: { first, _ in first }),
-            copy: { importer in try reader.copy(into: importer) })
+            copy: { importer in (try reader.copy(into: importer), []) })
     }
 }
 

@@ -15,11 +15,17 @@ import Molt
 struct CoreDataValues {
     /// `.<store name>_SUPPORT/_EXTERNAL_DATA` beside the original store.
     var externalData: URL
+    /// What a value whose external-storage file is missing becomes.
+    var missingFiles: CoreDataAdoption.MissingExternalData
+    /// The values read as null because their file was missing (with ``missingFiles`` `.adoptedAsNull`), one line
+    /// each: entity, attribute, object and file.
+    let missing = LockedValue<[String]>([])
 
-    init(original: URL) {
+    init(original: URL, missingFiles: CoreDataAdoption.MissingExternalData = .refused) {
         let name = original.deletingPathExtension().lastPathComponent
         externalData = original.deletingLastPathComponent()
             .appendingPathComponent(".\(name)_SUPPORT/_EXTERNAL_DATA", isDirectory: true)
+        self.missingFiles = missingFiles
     }
 
     /// The Molt value of `stored`, for attribute `attribute` of object `key` of `entity`.
@@ -44,7 +50,7 @@ struct CoreDataValues {
                 return .decimal(decimal)
             default: throw refuse("text")
             }
-        case .blob(let data): return try value(bytes: data, of: attribute, refuse: refuse)
+        case .blob(let data): return try value(bytes: data, of: attribute, entity: entity, key: key, refuse: refuse)
         }
     }
 
@@ -80,7 +86,8 @@ struct CoreDataValues {
     }
 
     private func value(
-        bytes data: Data, of attribute: CoreDataStoreLayout.AttributeColumn, refuse: (String) -> MoltError
+        bytes data: Data, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64,
+        refuse: (String) -> MoltError
     ) throws -> Value {
         switch attribute.coreDataType {
         case "UUID":
@@ -91,7 +98,7 @@ struct CoreDataValues {
             return .uuid(uuid)
         case "Binary", "Transformable":
             guard attribute.allowsExternalStorage else { return .data(data) }
-            return .data(try external(data, refuse: refuse))
+            return try external(data, refuse: refuse, at: (entity, attribute.name, key)).map { .data($0) } ?? .null
         case "String", "URI":
             guard let text = String(data: data, encoding: .utf8) else { throw refuse("bytes that are not UTF-8") }
             return .string(text)
@@ -99,8 +106,11 @@ struct CoreDataValues {
         }
     }
 
-    /// The bytes of a value that may live in the external-data folder.
-    private func external(_ stored: Data, refuse: (String) -> MoltError) throws -> Data {
+    /// The bytes of a value that may live in the external-data folder; nil for a missing file when the adoption
+    /// takes those as null.
+    private func external(
+        _ stored: Data, refuse: (String) -> MoltError, at place: (entity: String, attribute: String, key: Int64)
+    ) throws -> Data? {
         guard let marker = stored.first else { return stored }
         let rest = stored.dropFirst()
         switch marker {
@@ -110,10 +120,16 @@ struct CoreDataValues {
             let name = String(decoding: rest.prefix { $0 != 0 }, as: UTF8.self)
             let file = externalData.appendingPathComponent(name)
             guard let bytes = FileManager.default.contents(atPath: file.path) else {
+                if missingFiles == .adoptedAsNull {
+                    missing.withLock {
+                        $0.append("\(place.entity).\(place.attribute) of object \(place.key): file \(name)")
+                    }
+                    return nil
+                }
                 throw MoltError(
                     .corruptStore,
-                    "A value kept outside the store is missing: \(file.path). Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore the store's folder \(externalData.deletingLastPathComponent().lastPathComponent) with its _EXTERNAL_DATA files, or clear the value with the app."
-                )
+                    "A value kept outside the store is missing: \(file.path) ('\(place.entity).\(place.attribute)' of object \(place.key)). Core Data cannot read it either. Nothing was adopted and the store was left as it was; restore the store's folder \(externalData.deletingLastPathComponent().lastPathComponent) with its _EXTERNAL_DATA files, or clear the value with the app; or, if the app can do without those values, adopt them as null: `missingExternalData: .adoptedAsNull` (molt adopt --missing-external-data null), which lists each one in the adoption's record.",
+                    entity: place.entity, property: place.attribute)
             }
             return bytes
         default:

@@ -61,6 +61,17 @@ struct AdoptCommand: ParsableCommand {
             valueName: "entity.attribute"))
     var externalStorage: [String] = []
 
+    enum MissingFiles: String, ExpressibleByArgument, CaseIterable {
+        case refuse, null
+    }
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --from coredata: what a binary value whose external-storage file is missing becomes: refuse the adoption, or adopt it as null and list it in the record.",
+            valueName: "refuse|null"))
+    var missingExternalData: MissingFiles = .refuse
+
     @Option(
         name: .customLong("tables"),
         help: ArgumentHelp(
@@ -125,6 +136,10 @@ struct AdoptCommand: ParsableCommand {
         if !externalStorage.isEmpty && (from != .coredata || schema == nil) {
             throw ValidationError("--external-storage is for --from coredata with --schema (a --model says it itself).")
         }
+        if missingExternalData == .null && from != .coredata {
+            throw ValidationError(
+                "--missing-external-data is for --from coredata; a SQLite database has no external files.")
+        }
         if into != nil && removeOriginal {
             throw ValidationError("--remove-original is for an adoption in place; with --into the original stays.")
         }
@@ -180,13 +195,17 @@ struct AdoptCommand: ParsableCommand {
         let original: AdoptedOriginal = removeOriginal ? .removed : .keptAsBackup
         switch from {
         case .coredata:
-            if let model { return CoreDataAdoption(model: Files.url(model), from: foreign, original: original) }
-            guard let schema else {
-                return CoreDataAdoption(describedBy: .storedModel(version: 0), from: foreign, original: original)
+            let described: CoreDataAdoption.Model
+            if let model {
+                described = .file(Files.url(model))
+            } else if let schema {
+                described = .schemas(try Self.snapshots(at: schema), externalStorage: Set(externalStorage))
+            } else {
+                described = .storedModel(version: 0)
             }
-            return CoreDataAdoption(
-                describedBy: .schemas(try Self.snapshots(at: schema), externalStorage: Set(externalStorage)),
-                from: foreign, original: original)
+            var adoption = CoreDataAdoption(describedBy: described, from: foreign, original: original)
+            adoption.missingExternalData = missingExternalData == .null ? .adoptedAsNull : .refused
+            return adoption
         case .sqlite:
             let mapping = try tables.map { path in
                 guard let data = FileManager.default.contents(atPath: Files.url(path).path) else {

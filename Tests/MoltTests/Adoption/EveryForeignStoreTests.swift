@@ -76,6 +76,26 @@ struct EveryForeignStoreTests {
             store: "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld"),
     ]
 
+    @Test(
+        "Wire's stores whose external-storage files were not kept adopt with those values as null when asked, each listed",
+        arguments: ["wire/store1-25.wiredatabase", "wire/store2-6.wiredatabase", "wire/store2-31-0.wiredatabase"])
+    func missingExternalFilesAsNull(_ path: String) throws {
+        let directory = TemporaryDirectory()
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let url = try ForeignStores.copy(path, to: directory, as: name)
+        var adoption = CoreDataAdoption(model: ForeignStores.url("wire/model/zmessaging.xcdatamodeld"))
+        adoption.missingExternalData = .adoptedAsNull
+        let target = try adoption.matchedVersion(of: url).schema
+        let report = try #require(try adoption.adopt(at: .file(url), schema: target, options: Store.Options()))
+        #expect(report.comparison.agrees)
+        let line = try #require(report.record.leftOut.first { $0.contains("external-storage file was missing") })
+        let count = try #require(Int(line.prefix { $0.isNumber }))
+        #expect(count > 0)
+        #expect(line.components(separatedBy: "; ").count == count)
+        #expect(line.contains(" of object ") && line.contains(": file "))
+        #expect(try Store.inspect(at: url).adoption?.leftOut.contains(line) == true)
+    }
+
     @Test("Adopts with the proof, or refuses leaving the original as it was", arguments: cases)
     func adoptOrRefuse(_ item: Case) throws {
         let directory = TemporaryDirectory()
