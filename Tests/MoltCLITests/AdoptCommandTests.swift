@@ -192,6 +192,12 @@ struct AdoptCommandTests {
         #expect(refused.status == 3, "\(refused)")
         #expect(refused.stderr.contains("--missing-external-data null"), "\(refused)")
         #expect(FileManager.default.contents(atPath: store.path) == before)
+        // A rehearsal takes the option too, and leaves the store as it was.
+        let rehearsal = try Molt.run([
+            "adopt", store.path, "--model", model, "--to", snapshots, "--missing-external-data", "null", "--rehearse",
+        ])
+        #expect(rehearsal.status == 0, "\(rehearsal)")
+        #expect(FileManager.default.contents(atPath: store.path) == before)
         let adopted = try Molt.run([
             "adopt", store.path, "--model", model, "--to", snapshots, "--missing-external-data", "null",
         ])

@@ -288,7 +288,10 @@ protocol CommandAdoption: StoreAdoption {
 
 extension CoreDataAdoption: CommandAdoption {
     func inPlace(removingOriginal: Bool) -> CoreDataAdoption {
-        CoreDataAdoption(describedBy: model, original: removingOriginal ? .removed : .keptAsBackup)
+        var copy = self
+        copy.source = nil
+        copy.original = removingOriginal ? .removed : .keptAsBackup
+        return copy
     }
 }
 
