@@ -65,7 +65,11 @@ struct HierarchyMigration {
     ) throws -> [String] {
         guard let old = diff.source.effectiveEntity(named: name) else { return [] }
         var refusals: [String] = []
-        let newColumns = Set(new.attributes.map(\.name) + new.relationships.filter { $0.kind == .toOne }.map(\.name))
+        // By their names in the older version: a property renamed (`originalName`) keeps its values.
+        let diff = self.diff
+        let origin = { (property: String) in diff.originalName(ofProperty: property, inEntity: name) ?? property }
+        let newColumns = Set(
+            (new.attributes.map(\.name) + new.relationships.filter { $0.kind == .toOne }.map(\.name)).map(origin))
         let oldColumns = old.attributes.map(\.name) + old.relationships.filter { $0.kind == .toOne }.map(\.name)
         let chain = [name] + diff.source.ancestors(of: name).map(\.name)
         for column in oldColumns where !newColumns.contains(column) {
@@ -80,7 +84,7 @@ struct HierarchyMigration {
                 "Version \(diff.destination.version) no longer gives entity '\(name)' the property '\(column)'\(owner.map { " (it is declared on '\($0)')" } ?? ""), which holds \(count) value\(count == 1 ? "" : "s") on its objects. Declare their deletion: `Schema(version: \(diff.destination.version), deleting: [.property(\"\(column)\", of: \"\(name)\")])`, or keep the property on '\(name)' or one of its parents."
             )
         }
-        for attribute in new.attributes where !attribute.isOptional && !oldColumns.contains(attribute.name) {
+        for attribute in new.attributes where !attribute.isOptional && !oldColumns.contains(origin(attribute.name)) {
             if let value = attribute.defaultValue {
                 fills.append((name, attribute.name, value))
             } else if let count = try rows.count(db), count > 0 {

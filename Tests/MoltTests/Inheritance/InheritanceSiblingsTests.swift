@@ -170,6 +170,43 @@ struct InheritanceSiblingsTests {
     }
 
     @Test(
+        "siblings declared in another order swap their columns; a renamed property of a sibling or a parent keeps its values",
+        arguments: StoreKind.durable)
+    func reorderAndRename(kind: StoreKind) throws {
+        let v1 = Self.hierarchy(version: 1, text: [Self.delivered], image: [Self.delivered])
+        let reordered = Schema(version: 2) {
+            Entity("Message", isAbstract: true) { Attribute("sent", .int) }
+            Entity("Image", parent: "Message") { Attribute("delivered", .bool) }
+            Entity("Text", parent: "Message") { Attribute("delivered", .bool) }
+        }
+        #expect(reordered.storedName(of: "delivered", in: "Text") == "Text.delivered")
+        let fill: (Objects) throws -> Void = { objects in
+            _ = try objects.insert("Text", ["sent": 1, "delivered": true])
+            _ = try objects.insert("Image", ["sent": 2, "delivered": false])
+            _ = try objects.insert("Text", ["sent": 3, "delivered": false])
+        }
+        let lines = ["1 Text delivered=true sent=1", "2 Image delivered=false sent=2", "3 Text delivered=false sent=3"]
+        let (before, after) = try Self.migrate(kind, from: v1, to: reordered, fill: fill)
+        #expect(before == lines)
+        #expect(after == lines)
+        let renamed = Self.hierarchy(
+            version: 2, text: [Self.delivered], image: [Attribute("seen", .bool, originalName: "delivered")])
+        let (_, afterRename) = try Self.migrate(kind, from: v1, to: renamed, fill: fill)
+        #expect(
+            afterRename == [
+                "1 Text delivered=true sent=1", "2 Image seen=false sent=2", "3 Text delivered=false sent=3",
+            ])
+        // A property of the parent renamed: every object keeps its value.
+        let parentRenamed = Schema(version: 2) {
+            Entity("Message", isAbstract: true) { Attribute("sentAt", .int, originalName: "sent") }
+            Entity("Text", parent: "Message") { Attribute("delivered", .bool) }
+            Entity("Image", parent: "Message") { Attribute("delivered", .bool) }
+        }
+        let (_, afterParent) = try Self.migrate(kind, from: v1, to: parentRenamed, fill: fill)
+        #expect(afterParent == lines.map { $0.replacingOccurrences(of: "sent=", with: "sentAt=") })
+    }
+
+    @Test(
         "a to-many relationship moved down into two siblings is refused, naming it; the store is left as it was",
         arguments: StoreKind.durable)
     func refusedMove(kind: StoreKind) throws {
