@@ -20,6 +20,19 @@ struct HierarchyColumns {
         var before: Bool
     }
 
+    /// One property of one concrete entity whose values are in another column after the step than before.
+    private struct Pair {
+        var entity: String
+        var property: String
+        /// Its name in the older version.
+        var oldProperty: String
+        var table: String
+        var column: String
+        /// Its column in the older version.
+        var origin: String
+        var toMany: Bool
+    }
+
     /// Old column → new column, per table of the newer version.
     private(set) var renames: [String: [String: String]] = [:]
     private(set) var moves: [Move] = []
@@ -28,8 +41,7 @@ struct HierarchyColumns {
 
     init(_ diff: SchemaDiff) {
         let (source, destination) = (diff.source, diff.destination)
-        var pairs: [(entity: String, property: String, table: String, column: String, origin: String, toMany: Bool)] =
-            []
+        var pairs: [Pair] = []
         for entity in destination.entities where !entity.isAbstract && destination.isInHierarchy(entity.name) {
             guard let old = diff.originalName(ofEntity: entity.name),
                 let effective = destination.effectiveEntity(named: entity.name),
@@ -44,7 +56,10 @@ struct HierarchyColumns {
                 guard let origin = source.storedName(of: oldProperty, in: old),
                     let column = destination.storedName(of: property, in: entity.name), origin != column
                 else { continue }
-                pairs.append((entity.name, property, table, column, origin, toMany))
+                pairs.append(
+                    Pair(
+                        entity: entity.name, property: property, oldProperty: oldProperty, table: table, column: column,
+                        origin: origin, toMany: toMany))
             }
         }
         let stored = (
@@ -69,7 +84,7 @@ struct HierarchyColumns {
                 ? !Self.uses(source, entity: old, column: pair.column)
                 : !Self.uses(destination, entity: pair.entity, column: pair.origin)
             let sameType =
-                source.effectiveEntity(named: old)?.attribute(named: pair.property)?.type
+                source.effectiveEntity(named: old)?.attribute(named: pair.oldProperty)?.type
                 == destination.effectiveEntity(named: pair.entity)?.attribute(named: pair.property)?.type
             if !pair.toMany, existed || stays, free, sameType {
                 moves.append(
@@ -78,7 +93,7 @@ struct HierarchyColumns {
                         to: pair.column, before: existed))
             } else {
                 refusals.append(
-                    "the values of '\(pair.entity).\(pair.property)' would move from column '\(pair.origin)' to '\(pair.column)' of the table of '\(pair.table)' (entities of the hierarchy that declare a property of one name each have a column, the first declared keeping the name), and Molt cannot infer that move in this step. Add a version in between so that the values move in two steps (for example one that keeps the entity that declares '\(pair.property)' first)."
+                    "the values of '\(pair.entity).\(pair.property)' would move from column '\(pair.origin)' to '\(pair.column)' of the table of '\(pair.table)' (entities of the hierarchy that declare a property of one name each have a column, the first by entity name keeping the name), and Molt cannot infer that move in this step. Add a version in between so that the values move in two steps (for example one where only one entity of the hierarchy declares '\(pair.property)')."
                 )
             }
         }

@@ -5,7 +5,7 @@ extension Schema {
     /// without a parent or sub-entities are as declared.
     ///
     /// A member is named after its column (``storedName(of:declaredBy:)``): its own name, or for a property that
-    /// an earlier sibling of the hierarchy already declares, `Entity.property`. Names are resolved against this
+    /// a sibling before it (by name) already declares, `Entity.property`. Names are resolved against this
     /// version alone; a step between two versions maps the columns (``MigrationStep/storageDiff``).
     ///
     /// DDL, expected shapes and inferred migrations work on this: a hierarchy's table is created, checked and
@@ -16,7 +16,7 @@ extension Schema {
         copy.entities = entities.compactMap { entity -> Entity? in
             guard entity.parent == nil else { return nil }
             let members = [entity] + subEntities(of: entity.name, recursive: true)
-            let names = storedNames(members)
+            let names = storedNames(inHierarchyOf: entity)
             var flat = Entity(
                 entity.name, primaryKey: nil, originalName: entity.originalName,
                 attributes: members.count == 1

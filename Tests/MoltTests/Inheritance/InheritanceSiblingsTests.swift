@@ -29,23 +29,31 @@ struct InheritanceSiblingsTests {
         Entity("Tag") { Attribute("label", .string) }
     }
 
-    @Test("each declaration has its column; the first declared keeps the name")
+    @Test("each declaration has its column; the first by name keeps the name, whatever the declaration order")
     func layout() throws {
         try Self.messages.validate()
         let table = try #require(Self.messages.storageSchema.entity(named: "Message"))
         #expect(
             table.attributes.map(\.name) == [
-                "_entity", "sent", "delivered", "body", "Image.delivered", "bytes", "Knock.delivered",
+                "_entity", "sent", "Text.delivered", "body", "delivered", "bytes", "Knock.delivered",
             ])
-        #expect(table.relationships.map(\.name) == ["sender", "tags", "Image.sender", "Image.tags"])
-        #expect(table.relationship(named: "Image.sender")?.inverse == "images")
+        #expect(table.relationships.map(\.name) == ["Text.sender", "Text.tags", "sender", "tags"])
+        #expect(table.relationship(named: "sender")?.inverse == "images")
         #expect(
-            Self.messages.storageSchema.entity(named: "Person")?.relationship(named: "images")?.inverse
-                == "Image.sender")
-        #expect(Self.messages.storedName(of: "delivered", in: "Text") == "delivered")
+            Self.messages.storageSchema.entity(named: "Person")?.relationship(named: "images")?.inverse == "sender")
+        #expect(Self.messages.storedName(of: "delivered", in: "Image") == "delivered")
+        #expect(Self.messages.storedName(of: "delivered", in: "Text") == "Text.delivered")
         #expect(Self.messages.storedName(of: "delivered", in: "Knock") == "Knock.delivered")
         #expect(Self.messages.storedName(of: "sent", in: "Knock") == "sent")
-        #expect(StoreLayout.tableNames(Self.messages).contains("Message_Image.tags"))
+        #expect(StoreLayout.tableNames(Self.messages).contains("Message_Text.tags"))
+        // Listed in another order, the same entities are stored alike (the content hash ignores the order).
+        var reordered = Self.messages
+        reordered.entities.reverse()
+        #expect(reordered.contentHash == Self.messages.contentHash)
+        let columns = { (schema: Schema) in
+            Set(schema.storageSchema.entity(named: "Message").map { $0.attributes.map(\.name) } ?? [])
+        }
+        #expect(columns(reordered) == columns(Self.messages))
     }
 
     static func fill(_ store: Store) throws {
@@ -109,11 +117,12 @@ struct InheritanceSiblingsTests {
     }
 
     static func hierarchy(
-        version: Int, parent: [Attribute] = [], text: [Attribute], image: [Attribute], withText: Bool = true
+        version: Int, parent: [Attribute] = [], text: [Attribute], image: [Attribute], withText: Bool = true,
+        withImage: Bool = true
     ) -> Schema {
         var entities = [Entity("Message", isAbstract: true, attributes: [Attribute("sent", .int)] + parent)]
         if withText { entities.append(Entity("Text", parent: "Message", attributes: text)) }
-        entities.append(Entity("Image", parent: "Message", attributes: image))
+        if withImage { entities.append(Entity("Image", parent: "Message", attributes: image)) }
         return Schema(version: version, entities: entities)
     }
 
@@ -156,21 +165,21 @@ struct InheritanceSiblingsTests {
         "removing the sibling that declared a name first moves the other's values into the name's column",
         arguments: StoreKind.durable)
     func removeFirstSibling(kind: StoreKind) throws {
+        // Image comes first by name: it has `delivered`, Text `Text.delivered`; without Image, Text takes the name.
         let v1 = Self.hierarchy(version: 1, text: [Self.delivered], image: [Self.delivered])
-        let v2 = Self.hierarchy(version: 2, text: [], image: [Self.delivered], withText: false)
+        let v2 = Self.hierarchy(version: 2, text: [Self.delivered], image: [], withImage: false)
+        #expect(v1.storedName(of: "delivered", in: "Text") == "Text.delivered")
+        #expect(v2.storedName(of: "delivered", in: "Text") == "delivered")
         let (before, after) = try Self.migrate(kind, from: v1, to: v2) { objects in
-            _ = try objects.insert("Image", ["sent": 2, "delivered": false])
-            _ = try objects.insert("Image", ["sent": 3, "delivered": true])
+            _ = try objects.insert("Text", ["sent": 2, "delivered": false])
+            _ = try objects.insert("Text", ["sent": 3, "delivered": true])
         }
-        #expect(before == ["1 Image delivered=false sent=2", "2 Image delivered=true sent=3"])
+        #expect(before == ["1 Text delivered=false sent=2", "2 Text delivered=true sent=3"])
         #expect(after == before)
-        #expect(
-            Self.hierarchy(version: 2, text: [], image: [Self.delivered], withText: false)
-                .storedName(of: "delivered", in: "Image") == "delivered")
     }
 
     @Test(
-        "siblings declared in another order swap their columns; a renamed property of a sibling or a parent keeps its values",
+        "siblings declared in another order keep their columns; a renamed property of a sibling or a parent keeps its values",
         arguments: StoreKind.durable)
     func reorderAndRename(kind: StoreKind) throws {
         let v1 = Self.hierarchy(version: 1, text: [Self.delivered], image: [Self.delivered])
@@ -245,7 +254,7 @@ struct InheritanceSiblingsTests {
         }
         #expect(
             message
-                == "Molt will not migrate from version 1 to 2: objects of a hierarchy would lose values.\n- the values of 'Image.tags' would move from column 'tags' to 'Image.tags' of the table of 'Message' (entities of the hierarchy that declare a property of one name each have a column, the first declared keeping the name), and Molt cannot infer that move in this step. Add a version in between so that the values move in two steps (for example one that keeps the entity that declares 'tags' first).\nNothing was written."
+                == "Molt will not migrate from version 1 to 2: objects of a hierarchy would lose values.\n- the values of 'Text.tags' would move from column 'tags' to 'Text.tags' of the table of 'Message' (entities of the hierarchy that declare a property of one name each have a column, the first by entity name keeping the name), and Molt cannot infer that move in this step. Add a version in between so that the values move in two steps (for example one where only one entity of the hierarchy declares 'tags').\nNothing was written."
         )
     }
 }
