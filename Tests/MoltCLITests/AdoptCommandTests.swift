@@ -99,6 +99,24 @@ struct AdoptCommandTests {
         #expect(again.stdout.contains("nothing to adopt"))
     }
 
+    /// A writable copy of a store of `../shared/foreign-stores` in `dir`, and its model (`model`, a path in that
+    /// folder) converted by `molt convert-model --hierarchies` into `dir/snapshots`.
+    static func converted(
+        _ file: String, model: String, in dir: TemporaryDirectory
+    ) throws -> (store: URL, model: String, snapshots: String) {
+        let shared = Self.folder.deletingLastPathComponent()
+        let store = dir.file(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + ".sqlite")
+        try FileManager.default.copyItem(at: shared.appendingPathComponent(file), to: store)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
+        let modelPath = shared.appendingPathComponent(model).path
+        let snapshots = dir.file("snapshots").path
+        let converted = try Molt.run([
+            "convert-model", modelPath, "--out", snapshots, "--hierarchies", "--approximate", "all",
+        ])
+        try #require(converted.status == 0, "\(converted)")
+        return (store, modelPath, snapshots)
+    }
+
     @Test("convert-model --hierarchies writes Core Data's sub-entities as Molt's, as adopt reads them")
     func convertsHierarchies() throws {
         let dir = TemporaryDirectory()
@@ -115,15 +133,9 @@ struct AdoptCommandTests {
     @Test("An adopted hierarchy exports and imports back to the same file: every object once, as its own entity")
     func hierarchyRoundTrip() throws {
         let dir = TemporaryDirectory()
-        let cars = Self.folder.deletingLastPathComponent().appendingPathComponent("coredataplus-cars")
-        let model = cars.appendingPathComponent("model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel").path
-        let store = dir.file("Cars.sqlite")
-        try FileManager.default.copyItem(at: cars.appendingPathComponent("SampleModel_V1.sqlite"), to: store)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
-        let snapshots = dir.file("snapshots").path
-        #expect(
-            try Molt.run(["convert-model", model, "--out", snapshots, "--hierarchies", "--approximate", "all"]).status
-                == 0)
+        let (store, model, snapshots) = try Self.converted(
+            "coredataplus-cars/SampleModel_V1.sqlite",
+            model: "coredataplus-cars/model/SampleModel.xcdatamodeld/SampleModel.xcdatamodel", in: dir)
         let adopted = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
         #expect(adopted.status == 0, "\(adopted)")
         let first = try Molt.run(["export", store.path])
@@ -142,16 +154,8 @@ struct AdoptCommandTests {
     @Test("Wire's messages, whose siblings declare the same properties, adopt, export and import back to the same file")
     func siblingsRoundTrip() throws {
         let dir = TemporaryDirectory()
-        let wire = Self.folder.deletingLastPathComponent().appendingPathComponent("wire")
-        let model = wire.appendingPathComponent("model/zmessaging.xcdatamodeld").path
-        let store = dir.file("Wire.sqlite")
-        try FileManager.default.copyItem(at: wire.appendingPathComponent("store2-101-0.wiredatabase"), to: store)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
-        let snapshots = dir.file("snapshots").path
-        let converted = try Molt.run([
-            "convert-model", model, "--out", snapshots, "--hierarchies", "--approximate", "all",
-        ])
-        #expect(converted.status == 0, "\(converted)")
+        let (store, model, snapshots) = try Self.converted(
+            "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", in: dir)
         let adopted = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
         #expect(adopted.status == 0, "\(adopted)")
         let first = try Molt.run(["export", store.path])
@@ -178,15 +182,8 @@ struct AdoptCommandTests {
     @Test("A missing external-storage file is refused (exit 3); --missing-external-data null adopts it as null, listed")
     func missingExternalData() throws {
         let dir = TemporaryDirectory()
-        let wire = Self.folder.deletingLastPathComponent().appendingPathComponent("wire")
-        let model = wire.appendingPathComponent("model/zmessaging.xcdatamodeld").path
-        let store = dir.file("Wire.sqlite")
-        try FileManager.default.copyItem(at: wire.appendingPathComponent("store2-6.wiredatabase"), to: store)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.path)
-        let snapshots = dir.file("snapshots").path
-        #expect(
-            try Molt.run(["convert-model", model, "--out", snapshots, "--hierarchies", "--approximate", "all"]).status
-                == 0)
+        let (store, model, snapshots) = try Self.converted(
+            "wire/store2-6.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", in: dir)
         let before = FileManager.default.contents(atPath: store.path)
         let refused = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
         #expect(refused.status == 3, "\(refused)")
