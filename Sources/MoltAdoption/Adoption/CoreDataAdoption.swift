@@ -64,7 +64,7 @@ public struct CoreDataAdoption: StoreAdoption {
         /// The adoption is refused, naming the file, the entity, the attribute and the object; nothing is written.
         case refused
         /// The value is adopted as null (its attribute must be optional), and each one is listed in the adoption's
-        /// record (``AdoptionRecord/leftOut``, shown by `molt info`), naming the object and the file.
+        /// record (`AdoptionRecord.leftOut`, shown by `molt info`), naming the object and the file.
         case adoptedAsNull
     }
 
