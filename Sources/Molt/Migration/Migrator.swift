@@ -51,13 +51,18 @@ extension Migrator {
     static func tablesReadWhole(by path: [MigrationStep], in db: any SQLConnection) throws -> Set<String>? {
         guard let first = path.first else { return [] }
         var fold = LightweightMigration(start: first.from.storageSchema)
+        var tables: Set<String> = []
         for step in path {
             switch step.stage?.kind {
             case nil, .lightweight?: try fold.fold(step.storageDiff)
             case .custom?, .mapping?: return nil
             }
+            // Values moved between the columns of a hierarchy's table: an UPDATE reads every row (by the table's
+            // name at the run's start: Molt does not infer renaming an entity of a hierarchy).
+            if HierarchyMigration.involves(step.diff) {
+                tables.formUnion(HierarchyColumns(step.diff).moves.map(\.table))
+            }
         }
-        var tables: Set<String> = []
         for entity in fold.current.entities {
             guard let origin = fold.tables[entity.name]?.origin, let change = fold.tableChange(for: entity) else {
                 continue
