@@ -150,3 +150,30 @@ struct ValueShapeMigrationTests {
         #expect(try StoreDump(try kind.open(in: dir, schema: Self.v1)) == before)
     }
 }
+
+extension ValueShapeMigrationTests {
+    @Test(
+        "a store recorded without shapes opens at the same version with them, and its values are checked when the shape next changes",
+        arguments: StoreKind.durable)
+    func recordedBeforeShapes(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let plain = Schema(version: 1) {
+            Entity("Recipe") {
+                Attribute("title", .string)
+                Attribute("main", .string)
+            }
+        }
+        let old = try kind.open(in: dir, schema: plain)
+        try old.write { objects in
+            try objects.insert("Recipe", ["title": "r1", "main": #"{"grams":3,"name":"eggs"}"#])
+        }
+        try old.close()
+        let same = try kind.open(in: dir, schema: Self.v1)
+        #expect(same.outcome == .opened)
+        try same.close()
+        let v2 = Self.schema(2, [Self.name, Self.grams, .init("unit", .string)])
+        let error = moltError { _ = try kind.open(in: dir, schema: v2) }
+        #expect(
+            error?.message.contains("1 'Recipe' object (_id 1) holds one; in _id 1, field 'unit' is missing.") == true)
+    }
+}

@@ -139,3 +139,22 @@ struct ValueShapeSchemaTests {
                 \.description) == ["Case 'b' of the values of attribute 'Recipe.main' has been removed."])
     }
 }
+
+extension ValueShapeSchemaTests {
+    @Test("a shape on an attribute that is not text, or a default without the shape, is an invalid schema")
+    func invalid() {
+        let number = Schema(version: 1) { Entity("Recipe") { Attribute("main", .int, shape: .object([])) } }
+        #expect(
+            (#expect(throws: MoltError.self) { try number.validate() })?.message
+                == "Invalid schema version 1: attribute 'Recipe.main' has a value shape but type 'int'; JSON values are stored as text: make it a string attribute, or remove the shape."
+        )
+        let shape = ValueShape.object([.init("name", .string), .init("grams", .int)])
+        let badDefault = Schema(version: 1) {
+            Entity("Recipe") { Attribute("main", .string, default: #"{"name":"flour"}"#, shape: shape) }
+        }
+        #expect(
+            (#expect(throws: MoltError.self) { try badDefault.validate() })?.message
+                == "Invalid schema version 1: the default value of attribute 'Recipe.main' does not have the attribute's shape: field 'grams' is missing."
+        )
+    }
+}
