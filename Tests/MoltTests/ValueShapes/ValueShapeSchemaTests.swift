@@ -158,3 +158,24 @@ extension ValueShapeSchemaTests {
         )
     }
 }
+
+extension ValueShapeSchemaTests {
+    @Test("a shape old values may not have is a data dependency, witnessed by a value of the old shape")
+    func dependency() {
+        let v1 = Self.shaped(1, .object([.init("name", .string), .init("unit", .cases(["g", "ml"]))]))
+        let v2 = Self.shaped(2, .object([.init("name", .string), .init("unit", .cases(["g"])), .init("grams", .int)]))
+        let dependencies = SchemaDiff(from: v1, to: v2).dataDependencies(.inferred)
+        #expect(dependencies.map(\.kind) == [.valueShape])
+        #expect(
+            dependencies.first?.witness
+                == .object(entity: "Recipe", attribute: "main", value: .string(#"{"name":"","unit":"ml"}"#)))
+        #expect(
+            dependencies.first?.description
+                == #"step 1 → 2 depends on the data: the values of 'Recipe.main' take the shape {name, unit, grams}, which values of the shape {name, unit} may not have: a store at version 1 where a 'Recipe' object holds {"name":"","unit":"ml"} in 'main' is refused. Rewrite the values in a custom stage from version 1 to 2 (set 'main' through `migration.new`), or make the new fields optional in the Swift type (an Optional, or `decodeIfPresent` with a default)."#
+        )
+        let optional = Self.shaped(
+            2,
+            .object([.init("name", .string), .init("unit", .cases(["g", "ml", "l"])), .init("grams", .int, .optional)]))
+        #expect(SchemaDiff(from: v1, to: optional).dataDependencies(.inferred).isEmpty)
+    }
+}
