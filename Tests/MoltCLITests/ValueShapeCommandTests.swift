@@ -27,8 +27,8 @@ struct ValueShapeCommandTests {
         #expect(
             result.stdout == """
                 Version 1 → 2: 2 changes
-                  inferable    Field 'unit' of attribute 'Recipe.main' has been added (required).
                   inferable    Field 'note' of attribute 'Recipe.main' has been added (optional).
+                  inferable    Field 'unit' of attribute 'Recipe.main' has been added (required).
 
                 Molt can infer this migration.
 

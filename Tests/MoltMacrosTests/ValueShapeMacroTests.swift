@@ -29,12 +29,29 @@ struct ValueShapeMacroTests {
     @Test("a StoredAsJSON property, optional or not, has its type's shape; other attributes have none")
     func derived() {
         #expect(Recipe.entity.attributes.map(\.name) == ["title", "status", "main", "extra", "servings"])
-        #expect(Recipe.entity.attributes.map(\.shape) == [nil, nil, Self.ingredient, Self.ingredient, nil])
+        #expect(
+            Recipe.entity.attributes.map(\.shape) == [
+                nil, nil, Self.ingredient.normalized, Self.ingredient.normalized, nil,
+            ])
     }
 
     @Test("the shape goes into the snapshot and comes back")
     func snapshot() throws {
         let schema = Schema(version: 1, entities: [Recipe.entity])
-        #expect(try Schema(snapshotJSON: schema.snapshotJSON()).entities[0].attributes[2].shape == Self.ingredient)
+        #expect(
+            try Schema(snapshotJSON: schema.snapshotJSON()).entities[0].attributes[2].shape
+                == Self.ingredient.normalized)
+    }
+}
+
+extension ValueShapeMacroTests {
+    struct Reordered: StoredAsJSON { var unit: Unit?; var amount: Double; var name: String }
+
+    @Test("reordering a value type's fields changes neither the shape the schema keeps nor its hash")
+    func order() {
+        #expect(
+            Attribute("main", .string, shape: Reordered.valueShape)
+                == Attribute("main", .string, shape: Ingredient.valueShape))
+        #expect(Ingredient.valueShape != Reordered.valueShape)
     }
 }

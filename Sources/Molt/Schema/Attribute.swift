@@ -25,8 +25,11 @@ public struct Attribute: Hashable, Sendable {
     /// The attribute's name in the previous schema version, when it was renamed.
     public var originalName: String?
     /// For a string attribute that stores `Codable` values as JSON (``StoredAsJSON``): the shape of those values,
-    /// which migrations check stored values against (see ``ValueShape``); nil for plain text.
-    public var shape: ValueShape?
+    /// which migrations check stored values against (see ``ValueShape``); nil for plain text. Kept
+    /// ``ValueShape/normalized``, so that the order of a type's fields is not part of the schema.
+    public var shape: ValueShape? {
+        didSet { if shape != shape?.normalized { shape = shape?.normalized } }
+    }
 
     /// Creates an attribute.
     ///
@@ -46,7 +49,7 @@ public struct Attribute: Hashable, Sendable {
         self.isOptional = isOptional
         self.defaultValue = nil
         self.originalName = originalName
-        self.shape = shape
+        self.shape = shape?.normalized
         self.defaultValue = normalizedDefault(defaultValue)
     }
 

@@ -103,6 +103,20 @@ public indirect enum ValueShape: Hashable, Sendable {
         }
     }
 
+    /// The same shape with the fields of every object sorted by name and the cases of every enum sorted: the
+    /// order a Swift type declares them in is not part of its JSON, so reordering them changes no schema.
+    public var normalized: ValueShape {
+        switch self {
+        case .array(let element): .array(element.normalized)
+        case .dictionary(let value): .dictionary(value.normalized)
+        case .cases(let cases): .cases(cases.sorted())
+        case .object(let fields):
+            .object(
+                fields.map { ValueShape.Field($0.name, $0.shape.normalized, $0.presence) }.sorted { $0.name < $1.name })
+        default: self
+        }
+    }
+
     /// The shape's fields when it is an object.
     var fields: [Field]? {
         if case .object(let fields) = self { return fields }

@@ -90,7 +90,7 @@ struct ValueShapeSchemaTests {
         Schema(version: version) { Entity("Recipe") { Attribute("main", .string, shape: shape) } }
     }
 
-    @Test("the diff names each change of shape, field by field, and infers them all")
+    @Test("the diff names each change of shape, field by field (in the order of their names), and infers them all")
     func diff() {
         let old = ValueShape.object([
             .init("name", .string), .init("grams", .int), .init("unit", .cases(["g", "ml"])),
@@ -105,15 +105,15 @@ struct ValueShapeSchemaTests {
         let diff = SchemaDiff(from: Self.shaped(1, old), to: Self.shaped(2, new))
         #expect(
             diff.changes.map(\.description) == [
-                "Field 'name' of attribute 'Recipe.main' has been made optional.",
-                "Field 'grams' of attribute 'Recipe.main' has changed type from 'int' to 'string'.",
-                "Case 'l' of field 'unit' of attribute 'Recipe.main' has been added.",
-                "Case 'ml' of field 'unit' of attribute 'Recipe.main' has been removed.",
-                "Field 'note' of attribute 'Recipe.main' has been made required.",
-                "Field 'tags[].color' of attribute 'Recipe.main' has been added (required).",
                 "Field 'brand' of attribute 'Recipe.main' has been added (optional).",
+                "Field 'grams' of attribute 'Recipe.main' has changed type from 'int' to 'string'.",
+                "Field 'name' of attribute 'Recipe.main' has been made optional.",
+                "Field 'note' of attribute 'Recipe.main' has been made required.",
                 "Field 'origin' of attribute 'Recipe.main' has been added (with a default).",
                 "Field 'size' of attribute 'Recipe.main' has been added (required).",
+                "Field 'tags[].color' of attribute 'Recipe.main' has been added (required).",
+                "Case 'l' of field 'unit' of attribute 'Recipe.main' has been added.",
+                "Case 'ml' of field 'unit' of attribute 'Recipe.main' has been removed.",
                 "Field 'old' of attribute 'Recipe.main' has been removed.",
             ])
         #expect(diff.isInferable)
@@ -171,7 +171,7 @@ extension ValueShapeSchemaTests {
                 == .object(entity: "Recipe", attribute: "main", value: .string(#"{"name":"","unit":"ml"}"#)))
         #expect(
             dependencies.first?.description
-                == #"step 1 → 2 depends on the data: the values of 'Recipe.main' take the shape {name, unit, grams}, which values of the shape {name, unit} may not have: a store at version 1 where a 'Recipe' object holds {"name":"","unit":"ml"} in 'main' is refused. Rewrite the values in a custom stage from version 1 to 2 (set 'main' through `migration.new`), or make the new fields optional in the Swift type (an Optional, or `decodeIfPresent` with a default)."#
+                == #"step 1 → 2 depends on the data: the values of 'Recipe.main' take the shape {grams, name, unit}, which values of the shape {name, unit} may not have: a store at version 1 where a 'Recipe' object holds {"name":"","unit":"ml"} in 'main' is refused. Rewrite the values in a custom stage from version 1 to 2 (set 'main' through `migration.new`), or make the new fields optional in the Swift type (an Optional, or `decodeIfPresent` with a default)."#
         )
         let optional = Self.shaped(
             2,
