@@ -190,6 +190,7 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
                     arguments.append(
                         "default: (\(value.trimmedDescription) as \(property.type.trimmedDescription)).moltValue")
                 }
+                if type == nil { arguments.append("shape: Self.storedShape(of: \\Self.\(property.name))") }
             case .toOne(let destination): arguments.append("to: \(literal(destination))")
             case .toMany(let destination):
                 arguments.append("toMany: \(literal(destination))")

@@ -322,3 +322,35 @@ struct GeneratedDataTests {
         #expect(error.message.hasPrefix(rule.opening), "\(error.message)")
     }
 }
+
+extension DataDependentStepTests {
+    static func recipe(_ version: Int, _ fields: [ValueShape.Field]) -> Schema {
+        Schema(version: version) { Entity("Recipe") { Attribute("main", .string, shape: .object(fields)) } }
+    }
+
+    @Test(
+        "a required field added to a JSON value fails the kit for a stored value of the old shape, and a stage that fills it passes"
+    )
+    func valueShape() throws {
+        let v1 = Self.recipe(1, [.init("name", .string)])
+        let v2 = Self.recipe(2, [.init("name", .string), .init("unit", .string)])
+        let careless = MigrationTester(plan: try MigrationPlan(schemas: [v1, v2]))
+        let error = try #require(throws: MigrationTestError.self) { try careless.checkDataDependentSteps() }
+        #expect(error.code == .dataDependentStepFails)
+        #expect(error.entity == "Recipe")
+        #expect(error.attribute == "main")
+        #expect(error.message.contains(#"in _id 1, field 'unit' is missing."#))
+        let fill = MigrationStage.custom(from: 1, to: 2) { migration in
+            for var recipe in try migration.new.fetch("Recipe") {
+                guard case .string(let text) = recipe["main"],
+                    var value = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                else { continue }
+                value["unit"] = "g"
+                recipe["main"] = .string(
+                    String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self))
+                try migration.new.update(recipe)
+            }
+        }
+        try MigrationTester(plan: try MigrationPlan(schemas: [v1, v2], stages: [fill])).checkDataDependentSteps()
+    }
+}

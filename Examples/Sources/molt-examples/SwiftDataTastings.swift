@@ -1,6 +1,9 @@
 // Seed 004: a SwiftData custom migration. Four note models become four new models that conform to one
-// protocol and share an `Ingredient` model. In SwiftData the objects inserted in `willMigrate` were lost when
+// protocol; a cocktail holds its base spirit as an `Ingredient`, a Codable value stored as JSON as the seed's
+// `struct Ingredient: Hashable, Codable`. In SwiftData the objects inserted in `willMigrate` were lost when
 // the context was reset before `didMigrate`; in Molt both phases share one migration, so they are still there.
+// Version 3 adds a field to `Ingredient`: the schema records the value's shape, so the migration knows, and
+// an optional field is inferred with every stored value kept.
 import Foundation
 import MoltMacros
 
@@ -26,7 +29,7 @@ enum SwiftDataTastings {
     enum V2: VersionedSchema {
         static let version = 2
         static let models: [any PersistentModel.Type] = [
-            Wine.self, Coffee.self, Whiskey.self, Cocktail.self, Ingredient.self,
+            Wine.self, Coffee.self, Whiskey.self, Cocktail.self,
         ]
         @Model struct Wine: Tasting { var title: String; var maker: String; var score: Double }
         @Model struct Coffee: Tasting { var title: String; var maker: String; var score: Double }
@@ -35,9 +38,26 @@ enum SwiftDataTastings {
             var title: String
             var maker: String
             var score: Double
-            @Relationship(deleteRule: .cascade) var ingredients: ToMany<Ingredient> = []
+            var base: Ingredient? = nil
         }
-        @Model struct Ingredient { var name: String; var amount: String }
+        /// A value of its cocktail, not an entity: stored as JSON, its shape recorded in the schema.
+        struct Ingredient: StoredAsJSON, Hashable { var name: String; var amount: String }
+    }
+
+    /// Version 3: an ingredient also says how strong it is. The field is optional, so the values stored by
+    /// version 2 are values of version 3 as they are: the step is inferred, and no value is rewritten.
+    enum V3: VersionedSchema {
+        static let version = 3
+        static let models: [any PersistentModel.Type] = [
+            V2.Wine.self, V2.Coffee.self, V2.Whiskey.self, Cocktail.self,
+        ]
+        @Model struct Cocktail: Tasting {
+            var title: String
+            var maker: String
+            var score: Double
+            var base: Ingredient? = nil
+        }
+        struct Ingredient: StoredAsJSON, Hashable { var name: String; var amount: String; var abv: Double? }
     }
 
     enum TastingPlan: SchemaMigrationPlan {
@@ -67,11 +87,11 @@ enum SwiftDataTastings {
                     },
                     didMigrate: { migration in
                         // What willMigrate inserted is still here: give each cocktail its base spirit as an ingredient.
-                        for cocktail in try migration.new.fetch(V2.Cocktail.self) {
+                        for var cocktail in try migration.new.fetch(V2.Cocktail.self) {
                             let base = try migration.old.fetch(V1.CocktailNote.self, where: \.name == cocktail.title)[0]
                                 .base
-                            let ingredient = try migration.new.insert(V2.Ingredient(name: base, amount: "45 ml"))
-                            try migration.new.add(ingredient, to: \.ingredients, of: cocktail)
+                            cocktail.base = V2.Ingredient(name: base, amount: "45 ml")
+                            try migration.new.save(cocktail)
                         }
                     })
             ]
@@ -83,6 +103,12 @@ enum SwiftDataTastings {
     enum ForgottenStagePlan: SchemaMigrationPlan {
         static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self]
         static var stages: [MigrationStage] { [] }
+    }
+
+    /// The plan once version 3 ships: its step from version 2 needs no stage.
+    enum IngredientPlan: SchemaMigrationPlan {
+        static let schemas: [any VersionedSchema.Type] = [V1.self, V2.self, V3.self]
+        static var stages: [MigrationStage] { TastingPlan.stages }
     }
 
     static func run(_ check: Checker) throws {
@@ -132,10 +158,42 @@ enum SwiftDataTastings {
                 cocktails.map(\.title), ["Daiquiri", "Negroni"],
                 "objects inserted in willMigrate survived to didMigrate")
             check.expect(
-                try cocktails.map { try objects.destinations(\.ingredients, of: $0).map(\.name) }, [["rum"], ["gin"]],
-                "ingredients linked in didMigrate")
+                cocktails.map(\.base),
+                [V2.Ingredient(name: "rum", amount: "45 ml"), V2.Ingredient(name: "gin", amount: "45 ml")],
+                "ingredients set in didMigrate")
         }
         check.expect(store.schema.entity(named: "WineNote") == nil, true, "the old models are gone")
         try store.close()
+        try addField(at: url, check)
+    }
+
+    /// Version 3 adds `abv` to `Ingredient`: the diff names the field, the step is inferred, every value comes
+    /// through, and a new value holds the field.
+    static func addField(at url: URL, _ check: Checker) throws {
+        let diff = SchemaDiff(from: V2.schema, to: V3.schema)
+        check.expect(
+            diff.changes.map(\.description), ["Field 'abv' of attribute 'Cocktail.base' has been added (optional)."],
+            "the diff names the field the value gained")
+        let store = try Store.open(at: url, plan: IngredientPlan.self)
+        defer { try? store.close() }
+        check.expect(
+            try store.history().last?.steps,
+            ["2 → 3 inferred: Field 'abv' of attribute 'Cocktail.base' has been added (optional)."],
+            "adding an optional field is inferred")
+        try store.write { objects in
+            let cocktails = try objects.fetch(V3.Cocktail.self, orderBy: [.ascending(\.title)])
+            check.expect(
+                cocktails.map(\.base),
+                [
+                    V3.Ingredient(name: "rum", amount: "45 ml", abv: nil),
+                    V3.Ingredient(name: "gin", amount: "45 ml", abv: nil),
+                ],
+                "every stored ingredient comes through")
+            var negroni = cocktails[1]
+            negroni.base?.abv = 40
+            try objects.save(negroni)
+        }
+        let negroni = try store.read { try $0.fetch(V3.Cocktail.self, where: \.title == "Negroni")[0] }
+        check.expect(negroni.base?.abv, 40, "a value written by version 3 holds the new field")
     }
 }

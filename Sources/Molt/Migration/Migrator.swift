@@ -31,7 +31,7 @@ struct Migrator {
         run.begin("validating", entity: nil, total: 0)
         try StoreValidator.validate(
             db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables,
-            from: stored)
+            from: stored, stageWrote: state.stageWrote)
         run.finish()
         let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(
@@ -100,6 +100,8 @@ private struct RunState {
     /// The tables where the two sides of a relationship may disagree: sides filled from their inverse, pairs
     /// declared inverses anew, and what stages wrote.
     var inverseTables: Set<String> = []
+    /// Whether a stage wrote objects: every JSON value is then checked against its shape.
+    var stageWrote = false
     var lines: [String] = []
     var records: [MigrationStepRecord] = []
 
@@ -200,6 +202,7 @@ private struct RunState {
         let (finalizer, dropped) = try migration.finish()
         pending = finalizer
         linkedTables?.formUnion(migration.workspace.writtenTables)
+        if !migration.workspace.writtenTables.isEmpty { stageWrote = true }
         inverseTables.formUnion(migration.workspace.writtenTables)
         inverseTables.formUnion(migration.workspace.filledInverseTables)
         let counts = migration.workspace.counts

@@ -49,6 +49,9 @@ extension SchemaDiff {
             /// A to-one relationship that is required in the newer version and was not (made required, or added
             /// as required): refused for an object the step leaves without a destination.
             case requiredLink
+            /// An attribute whose JSON values take a shape that older values may not have (a required field
+            /// added, a type changed, a case removed): refused for a stored value that does not fit.
+            case valueShape
         }
 
         /// The stored data that makes the step fail, by the names of the step's older version: what a test
@@ -131,6 +134,7 @@ extension SchemaDiff {
         if form == .stage { result += requiredValueDependencies() }
         result += inverseDependencies()
         result += requiredLinkDependencies(form)
+        result += valueShapeDependencies(form)
         return result
     }
 

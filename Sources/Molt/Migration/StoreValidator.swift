@@ -10,10 +10,13 @@ enum StoreValidator {
     /// - Parameter inverseTables: The tables around which the two sides of a relationship and its inverse may
     ///   disagree (nil: everywhere); every pair that keeps a side there is compared.
     /// - Parameter stored: The schema the store had before the run, when a migration validates: the required
-    ///   relationships it did not have are checked whatever tables the run wrote.
+    ///   relationships it did not have are checked whatever tables the run wrote, and the JSON values whose shape
+    ///   changed (``ValueShapeCheck``).
+    /// - Parameter stageWrote: Whether a stage wrote objects, which may have written any JSON value: every one is
+    ///   checked against its shape.
     static func validate(
         _ db: any SQLConnection, against schema: Schema, checkingLinksOf linkedTables: Set<String>? = nil,
-        inversesAround inverseTables: Set<String>? = [], from stored: Schema? = nil
+        inversesAround inverseTables: Set<String>? = [], from stored: Schema? = nil, stageWrote: Bool = false
     ) throws {
         let problems = try shapeProblems(db, schema: schema)
         if !problems.isEmpty {
@@ -33,6 +36,12 @@ enum StoreValidator {
         let required = stored.map { requiredLinkTables(schema, layout, from: $0, linkedTables: linkedTables) } ?? []
         if let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout, tables: required).first {
             throw empty.migrationRefusal(version: schema.version)
+        }
+        if let stored,
+            let misfit = try ValueShapeCheck.find(
+                in: db, schema: schema, from: stored, anyWritten: stageWrote || linkedTables == nil)
+        {
+            throw misfit.migrationRefusal(version: schema.version)
         }
         if let (pair, problem) = try disagreeingInverse(db, schema: schema, around: inverseTables) {
             throw MoltError(

@@ -5,6 +5,7 @@
 /// Attribute("subtitle", .string, isOptional: true)         // optional
 /// Attribute("count", .int, default: 100)                   // required, existing objects get 100
 /// Attribute("title", .string, originalName: "memoTitle")   // renamed: data kept
+/// Attribute("main", .string, shape: .object([.init("name", .string)]))   // a Codable value stored as JSON
 /// ```
 public struct Attribute: Hashable, Sendable {
     /// The attribute's name, also its column name.
@@ -23,6 +24,12 @@ public struct Attribute: Hashable, Sendable {
     }
     /// The attribute's name in the previous schema version, when it was renamed.
     public var originalName: String?
+    /// For a string attribute that stores `Codable` values as JSON (``StoredAsJSON``): the shape of those values,
+    /// which migrations check stored values against (see ``ValueShape``); nil for plain text. Kept
+    /// ``ValueShape/normalized``, so that the order of a type's fields is not part of the schema.
+    public var shape: ValueShape? {
+        didSet { if shape != shape?.normalized { shape = shape?.normalized } }
+    }
 
     /// Creates an attribute.
     ///
@@ -31,16 +38,18 @@ public struct Attribute: Hashable, Sendable {
     ///   - type: The type of its values.
     ///   - isOptional: Whether it may hold `null`. Defaults to `false`.
     ///   - defaultValue: The value for objects that set none. Defaults to none.
+    ///   - shape: For a string attribute that stores `Codable` values as JSON, the shape of those values.
     ///   - originalName: Its name in the previous schema version, when it was renamed.
     public init(
         _ name: String, _ type: AttributeType, isOptional: Bool = false, default defaultValue: Value? = nil,
-        originalName: String? = nil
+        shape: ValueShape? = nil, originalName: String? = nil
     ) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = nil
         self.originalName = originalName
+        self.shape = shape?.normalized
         self.defaultValue = normalizedDefault(defaultValue)
     }
 

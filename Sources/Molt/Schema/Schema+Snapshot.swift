@@ -163,7 +163,7 @@ extension Entity: Codable {
 }
 
 extension Attribute: Codable {
-    enum CodingKeys: String, CodingKey { case name, type, optional, `default`, originalName }
+    enum CodingKeys: String, CodingKey { case name, type, optional, `default`, shape, originalName }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -175,7 +175,8 @@ extension Attribute: Codable {
         }
         self.init(
             name, type, isOptional: try c.decodeIfPresent(Bool.self, forKey: .optional) ?? false,
-            default: defaultValue, originalName: try c.decodeIfPresent(String.self, forKey: .originalName))
+            default: defaultValue, shape: try c.decodeIfPresent(ValueShape.self, forKey: .shape),
+            originalName: try c.decodeIfPresent(String.self, forKey: .originalName))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -184,6 +185,8 @@ extension Attribute: Codable {
         try c.encode(type, forKey: .type)
         try c.encode(isOptional, forKey: .optional)
         if let defaultValue { try defaultValue.encode(to: &c, forKey: .default) }
+        // Written only when set: a schema without JSON values has the snapshot and content hash it always had.
+        try c.encodeIfPresent(shape, forKey: .shape)
         try c.encodeIfPresent(originalName, forKey: .originalName)
     }
 }

@@ -74,6 +74,7 @@ extension Schema {
                     "the default value \(value) of attribute '\(label)' is not of type '\(attribute.type.rawValue)'.",
                     entity.name, attribute.name)
             }
+            try validateShape(of: attribute, in: entity.name)
         }
         for relationship in entity.relationships {
             let label = "\(entity.name).\(relationship.name)"
@@ -81,6 +82,24 @@ extension Schema {
                 relationship.name, what: "Relationship '\(entity.name)'", entity: entity.name,
                 property: relationship.name)
             try propertyNames.insert(relationship.name, label: label, entity: entity.name)
+        }
+    }
+
+    /// A shape only on a string attribute (JSON is text), and a default value that has it.
+    private func validateShape(of attribute: Attribute, in entity: String) throws {
+        guard let shape = attribute.shape else { return }
+        let label = "\(entity).\(attribute.name)"
+        guard attribute.type == .string else {
+            throw invalid(
+                "attribute '\(label)' has a value shape but type '\(attribute.type.rawValue)'; JSON values are stored as text: make it a string attribute, or remove the shape.",
+                entity, attribute.name)
+        }
+        if case .string(let text)? = attribute.defaultValue, let mismatch = shape.mismatch(inJSON: text) {
+            let what =
+                mismatch.field.isEmpty ? "it \(mismatch.problem)" : "field '\(mismatch.field)' \(mismatch.problem)"
+            throw invalid(
+                "the default value of attribute '\(label)' does not have the attribute's shape: \(what).", entity,
+                attribute.name)
         }
     }
 

@@ -24,6 +24,23 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         /// A required to-one relationship may now point to nothing.
         case relationshipMadeOptional
         case indexAdded([String], unique: Bool), indexRemoved([String], unique: Bool)
+        /// The shape of the attribute's JSON values (``Attribute/shape``) is recorded, dropped, or replaced by
+        /// one that cannot be compared field by field (another kind of value, an opaque shape).
+        case valueShapeChanged(from: ValueShape?, to: ValueShape?)
+        /// A field (a path in the value: `origin.country`, `steps[]`) has been added to the JSON values.
+        case valueFieldAdded(field: String, presence: ValueShape.Presence)
+        /// A field has been removed from the JSON values: stored values keep it until they are written again.
+        case valueFieldRemoved(field: String)
+        /// A field of the JSON values has changed type.
+        case valueFieldTypeChanged(field: String, from: ValueShape, to: ValueShape)
+        /// A field of the JSON values may now be missing.
+        case valueFieldMadeOptional(field: String)
+        /// A field of the JSON values must now be present.
+        case valueFieldMadeRequired(field: String)
+        /// A raw value has been added to the cases a field of the JSON values may hold.
+        case valueCaseAdded(field: String, case: String)
+        /// A raw value has been removed from the cases a field of the JSON values may hold.
+        case valueCaseRemoved(field: String, case: String)
     }
 
     /// What changed.
@@ -108,6 +125,7 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .indexRemoved(let columns, let unique):
             return
                 "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been removed."
+        default: return valueDescription ?? ""
         }
     }
 }

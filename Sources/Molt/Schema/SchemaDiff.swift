@@ -270,6 +270,9 @@ public struct SchemaDiff: Sendable {
                     kind: .attributeDefaultChanged(from: old.defaultValue, to: new.defaultValue), entity: entity.name,
                     property: new.name))
         }
+        for kind in Self.shapeChanges(from: old.shape, to: new.shape) {
+            changes.append(SchemaChange(kind: kind, entity: entity.name, property: new.name))
+        }
     }
 
     // MARK: - Relationships

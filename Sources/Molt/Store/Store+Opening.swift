@@ -92,6 +92,8 @@ extension Store {
         }
         if stored.version == schema.version {
             if schema.isRecorded(version: stored.version, hash: metadata.schemaHash) { return .open }
+            // A store recorded before Molt recorded the shapes of JSON values: the same schema.
+            if SchemaDiff(from: stored, to: schema).onlyRecordsShapes { return .open }
             if options.resetsStoreIfMigrationNeeded { return .reset }
             let changes = SchemaDiff(from: stored, to: schema).changes.map { "- \($0)" }
             let list =

@@ -110,6 +110,12 @@ extension PersistentModel {
         V.attributeType
     }
 
+    /// The shape of the JSON that stores the value of a property: what `@Model` writes for a property of a type
+    /// of the app's, nil unless the type is ``StoredAsJSON``.
+    public static func storedShape<V: PersistentValue>(of keyPath: KeyPath<Self, V>) -> ValueShape? {
+        V.storedShape
+    }
+
     /// The name stored for a key path.
     ///
     /// - Throws: ``MoltError`` when the key path is not a stored property of the model.

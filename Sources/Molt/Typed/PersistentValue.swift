@@ -24,11 +24,17 @@ public protocol PersistentValue: ValueConvertible, Sendable {
     static func read(from row: ModelRow, at index: Int) throws -> Self
     /// Appends the value as the next column.
     func write(to columns: inout ModelColumns)
+    /// The shape of the JSON the value is stored as (``Attribute/shape``): a ``StoredAsJSON`` type's
+    /// ``ShapedValue/valueShape``; nil for every other type.
+    static var storedShape: ValueShape? { get }
 }
 
 extension PersistentValue {
     /// False: only optionals may hold null.
     public static var isOptional: Bool { false }
+
+    /// None: the value is not stored as JSON.
+    public static var storedShape: ValueShape? { nil }
 
     /// Reads the stored value of the column as ``attributeType`` and converts it with
     /// ``ValueConvertible/init(moltValue:)``.
@@ -127,6 +133,7 @@ extension Optional: ValueConvertible where Wrapped: ValueConvertible {
 extension Optional: PersistentValue where Wrapped: PersistentValue {
     public static var attributeType: AttributeType { Wrapped.attributeType }
     public static var isOptional: Bool { true }
+    public static var storedShape: ValueShape? { Wrapped.storedShape }
     @inlinable
     public static func read(from row: ModelRow, at index: Int) throws -> Wrapped? {
         row.isNull(at: index) ? nil : try Wrapped.read(from: row, at: index)
@@ -172,8 +179,9 @@ extension PersistentValue where Self: RawRepresentable, RawValue: PersistentValu
 /// ```
 ///
 /// The JSON has sorted keys, so that equal values are equal text and `==` works in predicates; other queries
-/// see text. Changing the type's shape is a data change of your own: convert old values in a custom stage.
-public protocol StoredAsJSON: PersistentValue, Codable {}
+/// see text. The schema records the type's shape (``ShapedValue/valueShape``): a change of it is a schema change,
+/// and a migration checks every stored value against the new shape before it commits (see <doc:TypedModels>).
+public protocol StoredAsJSON: PersistentValue, ShapedValue {}
 
 extension StoredAsJSON {
     /// JSON values are stored as text.
