@@ -1,29 +1,35 @@
 import Dispatch
 
 /// One running observation: reads once at its start and again after each commit that may change its result,
-/// one read at a time on a dispatch queue of its own, and hands each result (not a duplicate of the last, when
-/// asked) to `deliver` there. Where observed reads take turns anyway (SQLite), the queues of a store's
-/// observations target one queue of the store's (``StoreChanges/turns``).
+/// one read at a time, and hands each result (not a duplicate of the last, when asked) to `deliver`. Where
+/// observed reads take turns anyway (SQLite), its reads run on the store's ``StoreChanges/turns``, in one read
+/// transaction with those of the store's other observations due at the same moment; elsewhere (PostgreSQL, whose
+/// pool reads concurrently) on a dispatch queue of its own.
 ///
 /// Reads are serialized and each sees every commit published before it started, so results come in commit
-/// order and never older than one delivered; a signal for a commit the last read already saw is dropped. The
-/// run holds the store weakly: a store released or closed ends it. ``cancel()`` ends it too and unsubscribes it.
+/// order and never older than one delivered; a signal for a commit the last read already saw is dropped, and
+/// the signals of several commits that come before a read starts make one read, of the latest state. The run
+/// holds the store weakly: a store released or closed ends it. ``cancel()`` ends it too and unsubscribes it.
 /// Nothing here waits on Swift's cooperative pool, so an app (or a test run) that keeps that pool busy does not
 /// delay its results.
-final class ObservationRun<Value: Sendable>: Sendable {
+final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
     private struct State {
         var subscription: Int?
         var ended = false
-        /// Whether a drain of the signals runs, and whether a signal came during it.
+        /// Whether a drain of the signals runs (or the run waits in the store's turns), and whether a signal
+        /// came during it.
         var running = false
         var pending = false
         var last: Value?
+        /// The result of the claimed read, until it is delivered.
+        var read: Value?
         /// The commit sequence (``StoreChanges/sequence``) the last read started after.
         var readAfter = -1
     }
 
     private let state = LockedValue(State())
-    private let queue: DispatchQueue
+    /// The queue of the run's reads; nil where they take the store's turns.
+    private let queue: DispatchQueue?
     private weak let store: Store?
     private let changes: StoreChanges
     private let read: @Sendable (Objects) throws -> Value
@@ -40,8 +46,7 @@ final class ObservationRun<Value: Sendable>: Sendable {
     ) {
         (self.store, self.changes, self.read, self.isDuplicate) = (store, store.changes, read, isDuplicate)
         (self.deliver, self.end) = (deliver, end)
-        queue = DispatchQueue(
-            label: "dev.molt.observation", target: store.database.observedReadsTakeTurns ? store.changes.turns : nil)
+        queue = store.database.observedReadsTakeTurns ? nil : DispatchQueue(label: "dev.molt.observation")
         let subscription = store.changes.subscribe(
             changed: { [weak self] in self?.signal() }, end: { [weak self] error in self?.finish(error) })
         guard let subscription else {
@@ -53,6 +58,10 @@ final class ObservationRun<Value: Sendable>: Sendable {
             $0.subscription = subscription
             $0.running = true
         }
+        guard let queue else {
+            changes.turns.schedule(self, in: store)
+            return
+        }
         queue.async { [weak self] in
             self?.store?.startNoticingOtherConnections()
             self?.drain()
@@ -61,7 +70,8 @@ final class ObservationRun<Value: Sendable>: Sendable {
 
     private var isEnded: Bool { state.withLock { $0.ended } }
 
-    /// A commit may have changed the result: reads again, after the read under way if there is one.
+    /// A commit may have changed the result: reads again, after the read under way if there is one (or, in the
+    /// store's turns, with the next shared read unless the run waits for one already).
     private func signal() {
         let start = state.withLock { state -> Bool in
             guard !state.ended else { return false }
@@ -72,7 +82,12 @@ final class ObservationRun<Value: Sendable>: Sendable {
             state.running = true
             return true
         }
-        if start { queue.async { [weak self] in self?.drain() } }
+        guard start else { return }
+        guard let queue else {
+            if let store { changes.turns.schedule(self, in: store) }
+            return
+        }
+        queue.async { [weak self] in self?.drain() }
     }
 
     /// Reads until no signal came during the last read.
@@ -93,23 +108,43 @@ final class ObservationRun<Value: Sendable>: Sendable {
 
     /// Reads once, unless the last read already saw every commit published, and delivers the result.
     private func runOnce() {
-        let published = changes.sequence
-        let subscription = state.withLock { state -> Int? in
-            guard !state.ended, published > state.readAfter else { return nil }
-            state.readAfter = published
-            return state.subscription
-        }
-        guard let subscription, let store else { return }
+        guard let store, let claimed = claimRead(seeing: changes.sequence) else { return }
         do {
-            let (value, tables) = try store.observedRead(read)
-            changes.depend(subscription, on: tables)
-            let fresh = state.withLock { state -> Bool in
-                if let last = state.last, let isDuplicate, isDuplicate(last, value) { return false }
-                state.last = value
-                return !state.ended
-            }
-            if fresh { deliver(value) }
+            finishRead(try store.observedReads([claimed])[0])
         } catch {
+            finishRead(.failure(error))
+        }
+    }
+
+    func claimRead(seeing published: Int) -> ((Objects) throws -> Void)? {
+        let claimed = state.withLock { state -> Bool in
+            if queue == nil { (state.running, state.pending) = (false, false) }
+            guard !state.ended, published > state.readAfter else { return false }
+            state.readAfter = published
+            return true
+        }
+        guard claimed else { return nil }
+        return { [read, state] objects in
+            let value = try read(objects)
+            state.withLock { $0.read = value }
+        }
+    }
+
+    func finishRead(_ outcome: Result<Set<String>, any Error>) {
+        let subscription = state.withLock { $0.subscription }
+        switch outcome {
+        case .success(let tables):
+            if let subscription { changes.depend(subscription, on: tables) }
+            let value = state.withLock { state -> Value? in
+                defer { state.read = nil }
+                guard let value = state.read else { return nil }
+                if let last = state.last, let isDuplicate, isDuplicate(last, value) { return nil }
+                state.last = value
+                return state.ended ? nil : value
+            }
+            if let value { deliver(value) }
+        case .failure(let error):
+            state.withLock { $0.read = nil }
             finish(isEnded ? nil : error)
         }
     }

@@ -54,11 +54,12 @@ public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Starts the observation: `onChange` gets the first result as soon as it is read, then each fresh one, on
-    /// a dispatch queue of the observation's own (never Swift's cooperative pool, so a busy pool does not delay
-    /// results), one call at a time: hop to the main actor (`Task { @MainActor in … }`) to update a UI. On an
-    /// SQLite store, whose observed reads share one connection, the queues of its observations take turns on
-    /// one target queue: an `onChange` that blocks holds the store's other observations back, so hand long work
-    /// to another queue.
+    /// a dispatch queue (never Swift's cooperative pool, so a busy pool does not delay results), one call at a
+    /// time: hop to the main actor (`Task { @MainActor in … }`) to update a UI. On a PostgreSQL store the queue
+    /// is the observation's own. On an SQLite store, whose observed reads share one connection, it is one queue
+    /// of the store's, on which its observations read in turns (those due at the same moment in one read
+    /// transaction) and deliver: an `onChange` that blocks holds the store's other observations back, so hand
+    /// long work to another queue.
     ///
     /// Keep the token: the observation lasts until it is cancelled or released, the store closes, or the
     /// observation fails.

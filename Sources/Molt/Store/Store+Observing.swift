@@ -1,20 +1,26 @@
 extension Store {
-    /// Runs an observation's read: `body` in a read transaction (on a connection of its own in WAL mode, see
-    /// ``SQLDatabase/observationRead(_:)``), with the tables it touches recorded, after a
-    /// check in the same transaction that the store is still at the schema it was opened at. The check is one
-    /// cached lookup in the metadata table; it keeps results from ever being decoded with a schema another
-    /// process migrated the store away from.
+    /// Runs the reads of one or several observations in one read transaction (on a connection of its own in WAL
+    /// mode, see ``SQLDatabase/observationRead(_:)``), after a check in the same transaction that the store is
+    /// still at the schema it was opened at: each read with the tables it touches recorded, and what it throws
+    /// kept as its own outcome. The check is one cached lookup in the metadata table; it keeps results from ever
+    /// being decoded with a schema another process migrated the store away from.
     ///
-    /// - Returns: What `body` returned, and the tables it read.
-    /// - Throws: ``MoltError/Code/storeIsNewer`` naming the version the store is at now, when another opening
-    ///   migrated it; what `body` throws; a ``MoltError`` of the engine (the store is closed).
-    package func observedRead<T>(_ body: (Objects) throws -> T) throws -> (T, Set<String>) {
+    /// - Returns: Each read's outcome, in order: the tables it read, or what it threw.
+    /// - Throws: ``MoltError/Code/storeIsNewer`` when another opening migrated the store; a ``MoltError`` of the
+    ///   engine (the store is closed).
+    package func observedReads(_ reads: [(Objects) throws -> Void]) throws -> [Result<Set<String>, any Error>] {
         let (schema, layout) = (self.schema, self.layout)
         return try database.observationRead { db in
             try self.checkStillAtSchema(db)
-            let access = TableAccess()
-            let value = try body(Objects(db: db, schema: schema, layout: layout, isWritable: false, access: access))
-            return (value, access.read)
+            return reads.map { read in
+                let access = TableAccess()
+                do {
+                    try read(Objects(db: db, schema: schema, layout: layout, isWritable: false, access: access))
+                    return .success(access.read)
+                } catch {
+                    return .failure(error)
+                }
+            }
         }
     }
 

@@ -33,10 +33,9 @@ package final class StoreChanges: Sendable {
     }
 
     private let state = LockedValue(State())
-    /// The queue the observations' own queues target when their reads take turns anyway
-    /// (``SQLDatabase/observedReadsTakeTurns``): a commit that concerns ten observations then wakes one thread that
-    /// runs their reads in turn, rather than ten threads of which nine wait for the connection.
-    package let turns = DispatchQueue(label: "dev.molt.observations")
+    /// Where observed reads run when they take turns anyway (``SQLDatabase/observedReadsTakeTurns``): the reads
+    /// due at the same moment share one read transaction on one thread.
+    package let turns = ObservedReadTurns()
 
     package init() {}
 
