@@ -10,19 +10,24 @@ import Molt
 /// folder, the new store moves to the original's path, and the original's files become the backup
 /// (`<name>.adoption-backup/`) or are removed. A crash before `READY` leaves the original as it was and the work
 /// folder is removed at the next opening; a crash after it is finished by the next opening (``recover()``).
-struct InPlaceSwap {
-    let url: URL
-    let keepsBackup: Bool
+package struct InPlaceSwap {
+    package let url: URL
+    package let keepsBackup: Bool
 
-    var folder: URL {
+    package init(url: URL, keepsBackup: Bool) {
+        self.url = url
+        self.keepsBackup = keepsBackup
+    }
+
+    package var folder: URL {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).molt-adoption")
     }
-    var adopted: URL { folder.appendingPathComponent("adopted.sqlite") }
+    package var adopted: URL { folder.appendingPathComponent("adopted.sqlite") }
     var copy: URL { folder.appendingPathComponent("original-copy.sqlite") }
-    var ready: URL { folder.appendingPathComponent("READY") }
-    var moved: URL { folder.appendingPathComponent("original", isDirectory: true) }
+    package var ready: URL { folder.appendingPathComponent("READY") }
+    package var moved: URL { folder.appendingPathComponent("original", isDirectory: true) }
     /// Where the original's files are kept after a successful adoption, when kept.
-    var backup: URL {
+    package var backup: URL {
         url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).adoption-backup")
     }
 
@@ -36,7 +41,7 @@ struct InPlaceSwap {
     private var files: FileManager { .default }
 
     /// Finishes an adoption that reached `READY`, or removes one that did not (its original is untouched).
-    func recover() throws {
+    package func recover() throws {
         guard files.fileExists(atPath: folder.path) else { return }
         if files.fileExists(atPath: ready.path) {
             try rollForward()
@@ -70,14 +75,19 @@ struct InPlaceSwap {
         try rollForward()
     }
 
+    /// Each step looks at what an interrupted run already did, so that the next opening finishes any state: while
+    /// `adopted.sqlite` is in the work folder, the files at the store's path are the original's; once it has moved,
+    /// the file there is the adopted store and must stay.
     private func rollForward() throws {
-        try files.createDirectory(at: moved, withIntermediateDirectories: true)
-        for file in originalFiles where files.fileExists(atPath: file.path) {
-            try files.moveItem(at: file, to: moved.appendingPathComponent(file.lastPathComponent))
+        if files.fileExists(atPath: adopted.path) {
+            try files.createDirectory(at: moved, withIntermediateDirectories: true)
+            for file in originalFiles where files.fileExists(atPath: file.path) {
+                try files.moveItem(at: file, to: moved.appendingPathComponent(file.lastPathComponent))
+            }
+            try files.moveItem(at: adopted, to: url)
+            try Self.flush(url.deletingLastPathComponent())
         }
-        if files.fileExists(atPath: adopted.path) { try files.moveItem(at: adopted, to: url) }
-        try Self.flush(url.deletingLastPathComponent())
-        if keepsBackup {
+        if keepsBackup, files.fileExists(atPath: moved.path) {
             // An earlier backup (a store adopted, restored from it, adopted again) is never overwritten.
             var destination = backup
             var number = 2
