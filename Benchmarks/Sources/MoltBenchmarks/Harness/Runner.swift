@@ -86,10 +86,16 @@ final class Runner {
     /// The same, with stores made by `freshStore` (a scenario's own fixture) instead of the runner's.
     ///
     /// A job that reached the time cap is not run again: its one sample (the cap) is a lower bound.
+    ///
+    /// Every round runs each job once, in the listed order on even rounds and the reverse on odd ones: a job
+    /// runs right after another one's allocations and frees (the heap, the page cache), and alternating gives
+    /// every job both positions, so that neither Molt nor its baseline always inherits the other's memory.
     func measure(_ jobs: [Job], repetitions: Int, freshStore: (Int) throws -> URL) throws -> [Measurement] {
         var results = jobs.map { _ in Measurement(samples: []) }
-        for _ in 0..<repetitions {
-            for (i, job) in jobs.enumerated() where !results[i].capped {
+        for round in 0..<repetitions {
+            let order = round.isMultiple(of: 2) ? Array(jobs.indices) : Array(jobs.indices.reversed())
+            for i in order where !results[i].capped {
+                let job = jobs[i]
                 let url = try freshStore(job.count)
                 var stopwatch = Stopwatch()
                 try job.body(url, &stopwatch)
