@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import Molt
 @testable import MoltTooling
 
 /// The import's JSON reader: its quick paths (strings without escapes, integers within the bytes read) give the

@@ -19,19 +19,19 @@ extension ValueShape {
     }
 
     private func mismatch(in value: JSONValue, at path: String) -> Mismatch? {
-        func wrong() -> Mismatch { Mismatch(field: path, problem: "holds \(value), not \(name)") }
+        func wrong() -> Mismatch { Mismatch(field: path, problem: "holds \(value.brief), not \(name)") }
         switch (self, value) {
         case (.opaque, _): return nil
         case (.string, .string), (.data, .string), (.bool, .bool): return nil
-        case (.int, .integer), (.double, .integer), (.double, .number), (.decimal, .integer), (.decimal, .number),
-            (.date, .integer), (.date, .number):
+        case (.int, .int), (.double, .int), (.double, .double), (.decimal, .int), (.decimal, .double),
+            (.date, .int), (.date, .double):
             return nil
         case (.uuid, .string(let text)): return UUID(uuidString: text) == nil ? wrong() : nil
         case (.cases(let cases), .string(let text)):
             guard cases.contains(text) else {
                 return Mismatch(
                     field: path,
-                    problem: "holds \(value), which is not one of its cases (\(cases.joined(separator: ", ")))")
+                    problem: "holds \(value.brief), which is not one of its cases (\(cases.joined(separator: ", ")))")
             }
             return nil
         case (.array(let element), .array(let items)):
@@ -61,37 +61,12 @@ extension ValueShape {
     private static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 }
 
-/// A JSON value as a shape check reads it.
-enum JSONValue: Decodable, Hashable, CustomStringConvertible {
-    case null, bool(Bool), integer(Int64), number(Double), string(String)
-    case array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let bool = try? c.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let integer = try? c.decode(Int64.self) {
-            self = .integer(integer)
-        } else if let number = try? c.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? c.decode(String.self) {
-            self = .string(text)
-        } else if let items = try? c.decode([JSONValue].self) {
-            self = .array(items)
-        } else {
-            self = .object(try c.decode([String: JSONValue].self))
-        }
-    }
-
-    /// The value as an error message shows it: text quoted, a composite by its kind.
-    var description: String {
+extension JSONValue {
+    /// The value as a shape check's message shows it: text quoted (its first 40 characters), a composite by its
+    /// kind.
+    var brief: String {
         switch self {
-        case .null: "null"
-        case .bool(let value): "\(value)"
-        case .integer(let value): "\(value)"
-        case .number(let value): "\(value)"
+        case .null, .bool, .int, .double: description
         case .string(let text): "\"\(text.count > 40 ? text.prefix(40) + "…" : text)\""
         case .array: "an array"
         case .object: "an object"
