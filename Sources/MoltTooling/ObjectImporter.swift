@@ -207,7 +207,6 @@ package final class ObjectImporter {
         _ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]
     ) throws {
         let ordered = relationship.isOrdered
-        let columns = linkColumns(relationship)
         objects.recordWrite(table: objects.layout.physicalJoinTable(entity.name, relationship.name))
         for (position, target) in targets.enumerated() {
             var arguments: [Value] = [.int(owner), .int(try storeID(target, of: relationship.destination))]
