@@ -22,12 +22,13 @@ struct HierarchyMigration {
         diff.source.entities.contains { $0.parent != nil } || diff.destination.entities.contains { $0.parent != nil }
     }
 
-    /// Checks the step against the stored objects (the store is at the step's first version).
+    /// Checks the step against the stored objects (the store is at the step's first version); `columns` are the
+    /// step's (``MigrationStep/hierarchyColumns``).
     ///
     /// - Throws: ``MoltError/Code/dataLossRefused`` listing every object count that would lose a value.
-    init(_ diff: SchemaDiff, in db: any SQLConnection) throws {
+    init(_ diff: SchemaDiff, columns: HierarchyColumns, in db: any SQLConnection) throws {
         self.diff = diff
-        columns = HierarchyColumns(diff)
+        self.columns = columns
         var refusals = columns.refusals
         let (source, destination) = (diff.source, diff.destination)
         for old in source.entities where !old.isAbstract {

@@ -216,17 +216,32 @@ package struct MigrationStep: Sendable {
     package let diff: SchemaDiff
     /// The declared stage, or nil for an inferred one.
     package let stage: MigrationStage?
+    /// The values that change column within a hierarchy's table (nil when neither version has a hierarchy).
+    let hierarchyColumns: HierarchyColumns?
+    /// The step as its tables see it: the diff of the two versions' ``Schema/storageSchema``, where a hierarchy
+    /// is the one table of its root (the step's own diff when neither version has one). The deletions the step
+    /// declares are named after the tables that hold them.
+    package let storageDiff: SchemaDiff
+
+    /// A step from `diff`'s source to its destination; its storage diff and hierarchy columns are computed here,
+    /// once, for the plan, the run and the integrity check.
+    init(diff: SchemaDiff, stage: MigrationStage?) {
+        (self.diff, self.stage) = (diff, stage)
+        guard HierarchyMigration.involves(diff) else {
+            (hierarchyColumns, storageDiff) = (nil, diff)
+            return
+        }
+        let columns = HierarchyColumns(diff)
+        (hierarchyColumns, storageDiff) = (columns, Self.storageDiff(of: diff, columns: columns))
+    }
 
     package var from: Schema { diff.source }
     package var to: Schema { diff.destination }
     /// Whether the step runs a stage (code or mappings) or is inferred: what its data dependencies depend on.
     package var form: SchemaDiff.StepForm { stage?.isCustom == true ? .stage : .inferred }
 
-    /// The step as its tables see it: the diff of the two versions' ``Schema/storageSchema``, where a hierarchy
-    /// is the one table of its root (the step's own diff when neither version has one). The deletions the step
-    /// declares are named after the tables that hold them.
-    package var storageDiff: SchemaDiff {
-        guard HierarchyMigration.involves(diff) else { return diff }
+    /// The diff of the two versions' storage schemas, for a step with a hierarchy.
+    private static func storageDiff(of diff: SchemaDiff, columns: HierarchyColumns) -> SchemaDiff {
         let source = diff.source
         var deletions: [Deletion] = diff.declaredDeletions.map { deletion in
             guard let property = deletion.property, let root = source.rootEntity(of: deletion.entity),
@@ -242,15 +257,15 @@ package struct MigrationStep: Sendable {
             }
         }
         return SchemaDiff(
-            from: source.storageSchema, to: Self.followingColumns(diff), declaredDeletions: deletions)
+            from: source.storageSchema, to: followingColumns(diff, columns), declaredDeletions: deletions)
     }
 
     /// The newer version's storage schema, where the columns of a hierarchy are renamed from their old names
     /// when all their values come from one old column (``HierarchyColumns``): a property's own `originalName`
     /// names its old property, not its old column.
-    private static func followingColumns(_ diff: SchemaDiff) -> Schema {
+    private static func followingColumns(_ diff: SchemaDiff, _ columns: HierarchyColumns) -> Schema {
         var storage = diff.destination.storageSchema
-        let renames = HierarchyColumns(diff).renames
+        let renames = columns.renames
         for index in storage.entities.indices where diff.destination.isInHierarchy(storage.entities[index].name) {
             let table = storage.entities[index].name
             let origins = Dictionary(

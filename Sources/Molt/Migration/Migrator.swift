@@ -59,9 +59,7 @@ extension Migrator {
             }
             // Values moved between the columns of a hierarchy's table: an UPDATE reads every row (by the table's
             // name at the run's start: Molt does not infer renaming an entity of a hierarchy).
-            if HierarchyMigration.involves(step.diff) {
-                tables.formUnion(HierarchyColumns(step.diff).moves.map(\.table))
-            }
+            if let columns = step.hierarchyColumns { tables.formUnion(columns.moves.map(\.table)) }
         }
         for entity in fold.current.entities {
             guard let origin = fold.tables[entity.name]?.origin, let change = fold.tableChange(for: entity) else {
@@ -150,7 +148,8 @@ private struct RunState {
     private mutating func runInHierarchies(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
         try applyPending(in: db, run: run)
         pending = LightweightMigration(start: pending.current)
-        let hierarchy = try HierarchyMigration(step.diff, in: db)
+        let hierarchy = try HierarchyMigration(
+            step.diff, columns: step.hierarchyColumns ?? HierarchyColumns(step.diff), in: db)
         try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
         let (dropped, updated) = try pending.count(storage, in: db)
