@@ -16,8 +16,8 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
     private struct State {
         var subscription: Int?
         var ended = false
-        /// Whether a drain of the signals runs (or the run waits in the store's turns), and whether a signal
-        /// came during it.
+        /// Whether a drain of the signals runs on the run's queue, and whether a signal came during it (unused
+        /// where the run takes the store's turns).
         var running = false
         var pending = false
         var last: Value?
@@ -47,8 +47,11 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
         (self.store, self.changes, self.read, self.isDuplicate) = (store, store.changes, read, isDuplicate)
         (self.deliver, self.end) = (deliver, end)
         queue = store.database.observedReadsTakeTurns ? nil : DispatchQueue(label: "dev.molt.observation")
-        let subscription = store.changes.subscribe(
-            changed: { [weak self] in self?.signal() }, end: { [weak self] error in self?.finish(error) })
+        let end: @Sendable ((any Error)?) -> Void = { [weak self] error in self?.finish(error) }
+        let subscription =
+            queue == nil
+            ? store.changes.subscribe(turnTaking: self, end: end)
+            : store.changes.subscribe(changed: { [weak self] in self?.signal() }, end: end)
         guard let subscription else {
             state.withLock { $0.ended = true }
             end(nil)
@@ -70,8 +73,8 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
 
     private var isEnded: Bool { state.withLock { $0.ended } }
 
-    /// A commit may have changed the result: reads again, after the read under way if there is one (or, in the
-    /// store's turns, with the next shared read unless the run waits for one already).
+    /// A commit may have changed the result: reads again on the run's queue, after the read under way if there
+    /// is one. (A run that takes the store's turns is not signalled: the turns read for it.)
     private func signal() {
         let start = state.withLock { state -> Bool in
             guard !state.ended else { return false }
@@ -82,11 +85,7 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
             state.running = true
             return true
         }
-        guard start else { return }
-        guard let queue else {
-            if let store { changes.turns.schedule(self, in: store) }
-            return
-        }
+        guard start, let queue else { return }
         queue.async { [weak self] in self?.drain() }
     }
 
@@ -118,7 +117,6 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
 
     func claimRead(seeing published: Int) -> ((Objects) throws -> Void)? {
         let claimed = state.withLock { state -> Bool in
-            if queue == nil { (state.running, state.pending) = (false, false) }
             guard !state.ended, published > state.readAfter else { return false }
             state.readAfter = published
             return true

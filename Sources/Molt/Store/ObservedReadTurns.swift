@@ -12,54 +12,80 @@ package protocol TurnTakingRead: AnyObject, Sendable {
     func finishRead(_ outcome: Result<Set<String>, any Error>)
 }
 
-/// The queue on which the observed reads of a store whose reads take turns run, and the observations due to
-/// read: a commit that concerns ten observations wakes one thread, which runs their ten reads in one read
-/// transaction (one `BEGIN`, one schema check, one page cache for all of them) rather than ten.
+/// The queue on which the observed reads of a store whose reads take turns run, and what is due to be read: a
+/// commit that concerns ten observations wakes one thread, which runs their ten reads in one read transaction
+/// (one `BEGIN`, one schema check, one page cache for all of them) rather than ten.
 ///
-/// Each observation is queued once however many commits signal it before its turn; its read then sees all of
-/// them. Reads are serialized on one queue, so an observation's results come in commit order.
+/// A commit only hands over the tables it wrote (``committed(_:changes:)``): the thread finds the observations
+/// they concern, so the committing thread's cost does not grow with the number of observations. The commits that
+/// come before a turn make one read per observation, of the latest state. Reads are serialized on one queue, so
+/// an observation's results come in commit order.
 package final class ObservedReadTurns: Sendable {
     private struct State {
+        /// Observations waiting for their first read.
         var due: [any TurnTakingRead] = []
+        /// Whether commits came since the thread last looked, and the tables they wrote (nil: any table).
+        var committed = false
+        var written: Set<String>? = []
         var draining = false
+        /// The store whose observations read here (weak: the store owns its changes, which own this).
+        weak var store: Store?
     }
 
     private let state = LockedValue(State())
     private let queue = DispatchQueue(label: "dev.molt.observations")
 
-    /// Queues `read` for the next shared transaction, and starts a drain on the queue unless one runs. The
-    /// caller queues each observation at most once until its ``TurnTakingRead/claimRead(seeing:)`` is called.
+    /// Queues `read`'s first read for the next shared transaction, and starts a drain on the queue unless one
+    /// runs.
     package func schedule(_ read: any TurnTakingRead, in store: Store) {
         let start = state.withLock { state -> Bool in
+            state.store = store
             state.due.append(read)
             defer { state.draining = true }
             return !state.draining
         }
-        guard start else { return }
-        queue.async { [weak store, weak self] in
-            guard let self else { return }
-            self.drain(store)
-        }
+        if start { queue.async { [weak self] in self?.drain() } }
     }
 
-    /// Reads for the queued observations, in one transaction per batch, until none is queued.
-    private func drain(_ store: Store?) {
+    /// After a commit that wrote `tables` (nil: unknown), with turn-taking observations subscribed to `changes`:
+    /// the next turn reads for those it concerns. Starts a drain unless one runs.
+    package func committed(_ tables: Set<String>?, changes: StoreChanges) {
+        let start = state.withLock { state -> Bool in
+            state.committed = true
+            if let tables { state.written?.formUnion(tables) } else { state.written = nil }
+            defer { state.draining = true }
+            return !state.draining
+        }
+        if start { queue.async { [weak self] in self?.drain() } }
+    }
+
+    /// Reads for the observations due, in one transaction per turn, until nothing is due.
+    private func drain() {
         while true {
-            let due = state.withLock { state -> [any TurnTakingRead] in
-                defer { state.due = [] }
-                if state.due.isEmpty { state.draining = false }
-                return state.due
+            let (due, written, store) = state.withLock {
+                state -> (due: [any TurnTakingRead], written: Set<String>??, store: Store?) in
+                defer { (state.due, state.committed, state.written) = ([], false, []) }
+                let written: Set<String>?? = state.committed ? .some(state.written) : .none
+                if state.due.isEmpty && written == nil { state.draining = false }
+                return (state.due, written, state.store)
             }
-            guard !due.isEmpty else { return }
+            guard !due.isEmpty || written != nil else { return }
             // The store released: its observations ended with it.
             guard let store else { continue }
             store.startNoticingOtherConnections()
+            // Taken after the commits above were counted, so a read claimed now sees each of them.
             let published = store.changes.sequence
-            let claimed = due.compactMap { read in read.claimRead(seeing: published).map { (read, $0) } }
+            var reads = due
+            if let written { reads += store.changes.turnTakers(concernedBy: written) }
+            var claimed: [(read: any TurnTakingRead, body: (Objects) throws -> Void)] = []
+            var seen = Set<ObjectIdentifier>()
+            for read in reads where seen.insert(ObjectIdentifier(read)).inserted {
+                if let body = read.claimRead(seeing: published) { claimed.append((read, body)) }
+            }
             guard !claimed.isEmpty else { continue }
             let outcomes: [Result<Set<String>, any Error>]
             do {
-                outcomes = try store.observedReads(claimed.map(\.1))
+                outcomes = try store.observedReads(claimed.map(\.body))
             } catch {
                 outcomes = claimed.map { _ in .failure(error) }
             }

@@ -17,7 +17,11 @@ package final class StoreChanges: Sendable {
     private struct Subscriber {
         /// The tables the observation's last read touched; nil until it read once (any commit concerns it).
         var tables: Set<String>?
-        let changed: @Sendable () -> Void
+        /// What to call after a commit that concerns it; nil for an observation whose reads take the store's
+        /// turns, which ``turns`` finds by its tables when it reads.
+        let changed: (@Sendable () -> Void)?
+        /// The observation, when its reads take the store's turns (weak: the observation holds the changes).
+        weak var turnTaking: (any TurnTakingRead)?
         let end: @Sendable ((any Error)?) -> Void
     }
 
@@ -30,6 +34,8 @@ package final class StoreChanges: Sendable {
         /// Stops listening to the commits other servers announce (PostgreSQL).
         var listener: (@Sendable () -> Void)?
         var sequence = 0
+        /// How many subscribers take the store's turns.
+        var turnTakers = 0
     }
 
     private let state = LockedValue(State())
@@ -60,8 +66,38 @@ package final class StoreChanges: Sendable {
             guard !state.closed else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.subscribers[id] = Subscriber(tables: nil, changed: changed, end: end)
+            state.subscribers[id] = Subscriber(tables: nil, changed: changed, turnTaking: nil, end: end)
             return id
+        }
+    }
+
+    /// Subscribes an observation whose reads take the store's turns: after each commit that may concern it,
+    /// ``turns`` reads for it (it is not called), `end` once when the store closes. Returns nil when the store is
+    /// closed already.
+    package func subscribe(
+        turnTaking read: any TurnTakingRead, end: @escaping @Sendable ((any Error)?) -> Void
+    ) -> Int? {
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = Subscriber(tables: nil, changed: nil, turnTaking: read, end: end)
+            state.turnTakers += 1
+            return id
+        }
+    }
+
+    /// The turn-taking observations that commits writing `tables` (any table when nil) concern.
+    package func turnTakers(concernedBy tables: Set<String>?) -> [any TurnTakingRead] {
+        state.withLock { state in
+            var concerned: [any TurnTakingRead] = []
+            guard state.turnTakers > 0 else { return concerned }
+            for subscriber in state.subscribers.values {
+                guard let read = subscriber.turnTaking else { continue }
+                if let tables, let touched = subscriber.tables, touched.isDisjoint(with: tables) { continue }
+                concerned.append(read)
+            }
+            return concerned
         }
     }
 
@@ -73,7 +109,9 @@ package final class StoreChanges: Sendable {
     /// Ends an observation's subscription; the last one stops the polling.
     package func unsubscribe(_ id: Int) {
         let (poller, listener) = state.withLock { state -> ((any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
-            state.subscribers[id] = nil
+            if let removed = state.subscribers.removeValue(forKey: id), removed.changed == nil {
+                state.turnTakers -= 1
+            }
             guard state.subscribers.isEmpty else { return (nil, nil) }
             defer { (state.poller, state.counter, state.listener) = (nil, nil, nil) }
             return (state.poller, state.listener)
@@ -83,18 +121,23 @@ package final class StoreChanges: Sendable {
     }
 
     /// Tells the observations whose read touched one of `tables` (every one when nil) that a commit changed them.
+    ///
+    /// The committing thread does little for observations whose reads take the store's turns, however many
+    /// there are: it counts the commit and hands its tables to ``turns``, whose thread finds the observations
+    /// they concern when it reads. Others are called here.
     package func publish(_ tables: Set<String>?) {
-        // One array of the closures to call, rather than a filtered copy of the subscribers then a map.
-        let concerned = state.withLock { state in
+        let (concerned, turnTaking) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
             state.sequence += 1
+            guard state.subscribers.count > state.turnTakers else { return ([], state.turnTakers > 0) }
             var concerned: [@Sendable () -> Void] = []
-            concerned.reserveCapacity(state.subscribers.count)
             for subscriber in state.subscribers.values {
+                guard let changed = subscriber.changed else { continue }
                 if let tables, let read = subscriber.tables, read.isDisjoint(with: tables) { continue }
-                concerned.append(subscriber.changed)
+                concerned.append(changed)
             }
-            return concerned
+            return (concerned, state.turnTakers > 0)
         }
+        if turnTaking { turns.committed(tables, changes: self) }
         for changed in concerned { changed() }
     }
 
@@ -111,7 +154,7 @@ package final class StoreChanges: Sendable {
     package func close() {
         let (ends, poller, listener) = state.withLock { state in
             state.closed = true
-            defer { (state.subscribers, state.poller, state.listener) = ([:], nil, nil) }
+            defer { (state.subscribers, state.turnTakers, state.poller, state.listener) = ([:], 0, nil, nil) }
             return (state.subscribers.values.map(\.end), state.poller, state.listener)
         }
         poller?.cancel()
