@@ -16,7 +16,7 @@ package protocol TurnTakingRead: AnyObject, Sendable {
 /// commit that concerns ten observations wakes one thread, which runs their ten reads in one read transaction
 /// (one `BEGIN`, one schema check, one page cache for all of them) rather than ten.
 ///
-/// A commit only hands over the tables it wrote (``committed(_:changes:)``): the thread finds the observations
+/// A commit only hands over the tables it wrote (``committed(_:)``): the thread finds the observations
 /// they concern, so the committing thread's cost does not grow with the number of observations. The commits that
 /// come before a turn make one read per observation, of the latest state. Reads are serialized on one queue, so
 /// an observation's results come in commit order.
@@ -47,9 +47,9 @@ package final class ObservedReadTurns: Sendable {
         if start { queue.async { [weak self] in self?.drain() } }
     }
 
-    /// After a commit that wrote `tables` (nil: unknown), with turn-taking observations subscribed to `changes`:
+    /// After a commit that wrote `tables` (nil: unknown), while turn-taking observations are subscribed:
     /// the next turn reads for those it concerns. Starts a drain unless one runs.
-    package func committed(_ tables: Set<String>?, changes: StoreChanges) {
+    package func committed(_ tables: Set<String>?) {
         let start = state.withLock { state -> Bool in
             state.committed = true
             if let tables { state.written?.formUnion(tables) } else { state.written = nil }

@@ -137,7 +137,7 @@ package final class StoreChanges: Sendable {
             }
             return (concerned, state.turnTakers > 0)
         }
-        if turnTaking { turns.committed(tables, changes: self) }
+        if turnTaking { turns.committed(tables) }
         for changed in concerned { changed() }
     }
 
