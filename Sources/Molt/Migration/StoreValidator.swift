@@ -53,8 +53,9 @@ enum StoreValidator {
 
     /// The tables (by `schema`'s names) whose required relationships a migration from `stored` may have left
     /// empty, or nil for every table: those it wrote (`linkedTables`, nil when a stage may have written anywhere),
-    /// those that link to them (a deleted destination empties a link), and those whose entity has a required
-    /// relationship `stored` did not require (added, or made required).
+    /// those that link to them (a deleted destination empties a link), those whose to-many links it wrote, and
+    /// those whose entity has a required relationship `stored` did not require (added, made required, or a
+    /// minimum count raised).
     static func requiredLinkTables(
         _ schema: Schema, _ layout: StoreLayout, from stored: Schema, linkedTables: Set<String>?
     ) -> Set<String>? {
@@ -65,10 +66,17 @@ enum StoreValidator {
         func written(_ entity: String) -> Bool { physical.contains(layout.physicalTable(entity)) }
         var tables: Set<String> = []
         for entity in schema.entities {
-            let before = Set(
-                stored.entity(named: entity.name)?.relationships.filter(\.isRequiredToOne).map(\.name) ?? [])
-            for relationship in entity.relationships where relationship.isRequiredToOne {
-                if written(entity.name) || written(relationship.destination) || !before.contains(relationship.name) {
+            let old = stored.entity(named: entity.name)
+            for relationship in entity.relationships where relationship.isRequiredLink {
+                let was = old?.relationship(named: relationship.name)
+                let newlyRequired =
+                    relationship.kind == .toOne
+                    ? !(was?.isRequiredToOne ?? false)
+                    : (was?.toManyMinimum ?? 0) < relationship.minimumCount
+                let linksWritten =
+                    relationship.kind == .toMany
+                    && physical.contains(layout.physicalJoinTable(entity.name, relationship.name))
+                if written(entity.name) || written(relationship.destination) || linksWritten || newlyRequired {
                     tables.insert(layout.physicalTable(entity.name))
                 }
             }

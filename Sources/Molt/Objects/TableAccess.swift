@@ -17,7 +17,8 @@ package final class TableAccess: Sendable {
     func willWrite(_ table: String) { tables.withLock { _ = $0.written.insert(table) } }
 
     /// Per table written, the objects a write may have left without a required link: those the writes named, or
-    /// (absent) any object, for a write that named none (a destination deleted, SQL of the caller's own).
+    /// (absent) any object, for a write that named none (a destination deleted, SQL of the caller's own). For a
+    /// join table, the owners that may hold fewer destinations than the relationship's minimum count.
     private let suspects = LockedValue((objects: [String: Set<Int64>](), anywhere: Set<String>()))
 
     /// Records that the write to `table` can empty a required link of these objects only (none: of no object).
