@@ -82,4 +82,39 @@ struct TypedLinkTests {
         #expect(throws: MoltError.self) { try store.write { try $0.insert(Book(title: "Anonymous")) } }
         #expect(try store.read { try $0.fetch(Book.self).map(\.writer.id) } == [1])
     }
+
+    @Model struct Poll {
+        var title: String
+        @Relationship(inverse: "poll", minimumCount: 2) var choices: ToMany<Choice> = []
+    }
+
+    @Model struct Choice {
+        var label: String
+        @Relationship(inverse: "choices") var poll: ToOne<Poll> = nil
+    }
+
+    @Test("a ToMany with minimumCount holds that many: a typed write that leaves fewer is refused, naming the owner")
+    func minimumCount() throws {
+        #expect(Poll.entity.relationship(named: "choices")?.minimumCount == 2)
+        #expect(Choice.entity.relationship(named: "poll")?.minimumCount == 0)
+        let store = try Store.inMemory(schema: Schema(version: 1, entities: [Poll.entity, Choice.entity]))
+        let poll = try store.write { objects in
+            let poll = try objects.insert(Poll(title: "Lunch?"))
+            for label in ["Soup", "Salad"] { try objects.insert(Choice(label: label, poll: ToOne(poll))) }
+            return poll
+        }
+        #expect(try store.read { try $0.destinations(\.choices, of: poll).map(\.label) } == ["Soup", "Salad"])
+        let error = #expect(throws: MoltError.self) {
+            try store.write { objects in
+                let soup = try objects.fetch(Choice.self, where: \.label == "Soup")[0]
+                try objects.remove(soup, from: \.choices, of: poll)
+            }
+        }
+        #expect(
+            error?.message
+                == "Relationship 'Poll.choices' must hold at least 2 objects, so nothing was written: 1 'Poll' object holds fewer than 2 'choices' (_id 1: 1) when the write ends. Link enough 'Choice' to each in the same write (`objects.add(destination, to: \"choices\", of: object)`), or delete them."
+        )
+        #expect(throws: MoltError.self) { try store.write { try $0.insert(Poll(title: "Dinner?")) } }
+        #expect(try store.read { try $0.count(Poll.self) } == 1)
+    }
 }
