@@ -151,52 +151,45 @@ struct AdoptCommandTests {
         #expect(second.stdout == first.stdout)
     }
 
-    @Test("Wire's messages, whose siblings declare the same properties, adopt, export and import back to the same file")
-    func siblingsRoundTrip() throws {
+    @Test(
+        "A Wire store that Core Data migrated past releases adding required to-many relationships is refused naming the objects, and left as it was"
+    )
+    func wireMinimumCounts() throws {
         let dir = TemporaryDirectory()
         let (store, model, snapshots) = try Self.converted(
             "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", in: dir)
-        let adopted = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
-        #expect(adopted.status == 0, "\(adopted)")
-        let first = try Molt.run(["export", store.path])
-        #expect(first.status == 0, "\(first)")
-        try Data(first.stdout.utf8).write(to: dir.file("wire.json"))
-        let data = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any]
-        let entities = data?["entities"] as? [String: [Any]] ?? [:]
-        #expect(entities["SystemMessage"]?.count == 21)
-        #expect(entities["ClientMessage"]?.count == 3)
-        let newest = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: snapshots).compactMap(
-                SnapshotFolder.version(ofFileNamed:)
-            )
-            .max())
-        let copy = dir.file("Copy.sqlite").path
-        let imported = try Molt.run([
-            "import", copy, "--schema", snapshots + "/\(newest).json", dir.file("wire.json").path,
-        ])
-        #expect(imported.status == 0, "\(imported)")
-        let second = try Molt.run(["export", copy])
-        #expect(second.stdout == first.stdout)
+        let before = FileManager.default.contents(atPath: store.path)
+        let refused = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                "The copy leaves the relationship 'UserClient.ignoredByClients' under its minimum count of 1, so no store was created: 8 'UserClient' objects (_id 1, 2, 3, …) have no 'ignoredByClients'."
+            ), "\(refused)")
+        #expect(FileManager.default.contents(atPath: store.path) == before)
     }
 
     @Test("A missing external-storage file is refused (exit 3); --missing-external-data null adopts it as null, listed")
     func missingExternalData() throws {
         let dir = TemporaryDirectory()
         let (store, model, snapshots) = try Self.converted(
-            "wire/store2-6.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", in: dir)
+            "wire/store1-25.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", in: dir)
+        // Wire 1.25, kept at its version: the releases after it add required to-many relationships that its
+        // objects do not hold (see `wireMinimumCounts`), so a walk to the newest version would need a stage.
         let before = FileManager.default.contents(atPath: store.path)
-        let refused = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
+        let refused = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots, "--to-version", "1"])
         #expect(refused.status == 3, "\(refused)")
         #expect(refused.stderr.contains("--missing-external-data null"), "\(refused)")
         #expect(FileManager.default.contents(atPath: store.path) == before)
         // A rehearsal takes the option too, and leaves the store as it was.
         let rehearsal = try Molt.run([
-            "adopt", store.path, "--model", model, "--to", snapshots, "--missing-external-data", "null", "--rehearse",
+            "adopt", store.path, "--model", model, "--to", snapshots, "--to-version", "1", "--missing-external-data",
+            "null", "--rehearse",
         ])
         #expect(rehearsal.status == 0, "\(rehearsal)")
         #expect(FileManager.default.contents(atPath: store.path) == before)
         let adopted = try Molt.run([
-            "adopt", store.path, "--model", model, "--to", snapshots, "--missing-external-data", "null",
+            "adopt", store.path, "--model", model, "--to", snapshots, "--to-version", "1", "--missing-external-data",
+            "null",
         ])
         #expect(adopted.status == 0, "\(adopted)")
         #expect(adopted.stdout.contains("external-storage file was missing, adopted as null"), "\(adopted)")

@@ -9,7 +9,8 @@ import Testing
 /// Hierarchies (CoreDataPlus' cars, Apptentive's, Wire's `Message` and its 6 sub-entities) are adopted as Molt
 /// hierarchies, sibling sub-entities that declare the same property (Wire's `delivered`, Apptentive's
 /// `pendingState` from v2 on) each with a column. Refused: three Wire stores whose external-storage files were
-/// not kept with them, and an Apptentive copy whose link holds an object of an entity its model does not allow.
+/// not kept with them, two later Wire stores whose data breaks their model's minimum counts, and an Apptentive
+/// copy whose link holds an object of an entity its model does not allow.
 @Suite(
     "Every real Core Data store adopts or is refused with a reason",
     .enabled(if: ForeignStores.isPresent, "../shared/foreign-stores is absent beside the package"))
@@ -70,15 +71,20 @@ struct EveryForeignStoreTests {
         Case(
             store: "wire/store2-31-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
             refusal: "A value kept outside the store is missing"),
+        // Core Data migrated these past releases that added required to-many relationships, and left them empty
+        // for the objects that existed: their data breaks the model's minimum counts.
         Case(
-            store: "wire/store2-80-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld"),
+            store: "wire/store2-80-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            refusal: "The copy leaves the relationship 'Conversation.participantRoles' under its minimum count of 1"),
         Case(
-            store: "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld"),
+            store: "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            refusal: "The copy leaves the relationship 'UserClient.ignoredByClients' under its minimum count of 1"),
     ]
 
     @Test(
         "Wire's stores whose external-storage files were not kept adopt with those values as null when asked, each listed",
-        arguments: ["wire/store1-25.wiredatabase", "wire/store2-6.wiredatabase", "wire/store2-31-0.wiredatabase"])
+        // 2.6 and 2.31.0 also break minimum counts their model adds after 1.25 (see `cases`), which refuses them.
+        arguments: ["wire/store1-25.wiredatabase"])
     func missingExternalFilesAsNull(_ path: String) throws {
         let directory = TemporaryDirectory()
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -108,8 +114,8 @@ struct EveryForeignStoreTests {
             let error = try #require(throws: MoltError.self) {
                 try adoption.adopt(at: .file(url), schema: target, options: Store.Options())
             }
-            #expect(error.message.contains(refusal))
-            #expect(error.message.contains("left as it was"))
+            #expect(error.message.contains(refusal), "\(error)")
+            #expect(error.message.contains("left as it was") || error.message.contains("no store was created"))
             #expect(ForeignStores.bytes(of: url) == before)
             // No file was added beside the store (a -shm it came with stays).
             let companions = ["-wal", "-shm"].filter {
