@@ -1,6 +1,8 @@
 /// A required to-one relationship (``Relationship/isOptional`` false) that some objects leave empty, or a to-many
 /// relationship that some objects hold fewer destinations than its ``Relationship/minimumCount``: what a write
-/// transaction, every migration and ``Store/verify()`` refuse, naming the objects.
+/// transaction, every migration and ``Store/verify()`` refuse, naming the objects. A to-many's minimum is checked,
+/// on a write or a migration, only for the objects it inserted and the owners it removed links of (unless the
+/// migration adds or raises the minimum), as Core Data validates at save; an adoption keeps objects under it.
 ///
 /// The column of a required relationship stays nullable in the store, and a join table holds any count: the check
 /// runs when a write or a migration is about to commit, as Core Data validates at save, so that an object may be
@@ -83,26 +85,25 @@ struct EmptyRequiredLink {
     static func find(
         in db: any SQLConnection, schema: Schema, layout: StoreLayout, tables: Set<String>? = nil
     ) throws -> [EmptyRequiredLink] {
-        try find(in: db, schema: schema, layout: layout) { table in
-            tables.map { $0.contains(table) } ?? true ? .everyObject : nil
+        try find(in: db, schema: schema, layout: layout) { entity, relationship in
+            guard let tables else { return .everyObject }
+            var named = [layout.physicalTable(entity)]
+            if relationship.kind == .toMany { named.append(layout.physicalJoinTable(entity, relationship.name)) }
+            return named.contains(where: tables.contains) ? .everyObject : nil
         }
     }
 
     /// Every required to-one relationship of `schema` that objects leave empty, and every to-many relationship
-    /// that objects hold too few destinations of, among the objects `scope` gives for each table (nil: none): for
-    /// a to-one, the entity's table; for a to-many, the entity's table (inserted owners) merged with the join
-    /// table's (owners that lost links). A hierarchy's table is restricted to the entity's objects.
+    /// that objects hold too few destinations of, among the objects `scope` gives for each entity and relationship
+    /// (nil: none). A hierarchy's table is restricted to the entity's objects.
     static func find(
-        in db: any SQLConnection, schema: Schema, layout: StoreLayout, scope: (_ table: String) -> Scope?
+        in db: any SQLConnection, schema: Schema, layout: StoreLayout,
+        scope: (_ entity: String, _ relationship: Relationship) -> Scope?
     ) throws -> [EmptyRequiredLink] {
         var result: [EmptyRequiredLink] = []
         for entity in schema.entities {
             for relationship in entity.relationships where relationship.isRequiredLink {
-                var tables = [layout.physicalTable(entity.name)]
-                if relationship.kind == .toMany {
-                    tables.append(layout.physicalJoinTable(entity.name, relationship.name))
-                }
-                guard let scope = Scope.merging(tables.map(scope)) else { continue }
+                guard let scope = scope(entity.name, relationship) else { continue }
                 let found =
                     relationship.kind == .toOne
                     ? try emptyToOne(in: db, entity: entity.name, relationship, layout: layout, scope: scope)

@@ -16,9 +16,12 @@
 /// migration is refused, before it commits, when it leaves one empty. Inside a migration stage the link may be
 /// empty for a while; the check runs when the stage is done.
 ///
-/// A to-many relationship with a ``minimumCount`` is held to it the same way: a write that leaves an object with
-/// fewer destinations (an object inserted without them, links removed, a destination deleted under the delete
-/// rule nullify) is refused, and so is a migration.
+/// A to-many relationship with a ``minimumCount`` is held to it the way Core Data's save holds the objects it
+/// saves: a write that leaves an object it inserted, or an owner it removed links of, with fewer destinations (an
+/// object inserted without them, links removed, a destination deleted under the delete rule nullify) is refused,
+/// and so is a migration stage; a migration that adds or raises the minimum is refused for every object under it.
+/// An object already short (adopted from a Core Data store, which checks only at save) can still be updated;
+/// ``Store/verify()`` reports it.
 public struct Relationship: Hashable, Sendable {
     /// To-one or to-many.
     public enum Kind: String, Codable, Sendable { case toOne, toMany }
@@ -51,8 +54,8 @@ public struct Relationship: Hashable, Sendable {
     /// an object whenever a write or a migration commits. To-many relationships are always optional: one that
     /// is not is refused by ``Schema/validate()``; give it a ``minimumCount`` instead.
     public var isOptional: Bool
-    /// How many objects a to-many relationship must hold whenever a write or a migration commits: 0 (the default)
-    /// for no minimum. Core Data's non-optional to-many relationship is `minimumCount: 1`. A to-one relationship
+    /// How many objects a to-many relationship must hold when a write or a migration that changes its objects
+    /// commits: 0 (the default) for no minimum. Core Data's non-optional to-many relationship is `minimumCount: 1`. A to-one relationship
     /// has none (``isOptional`` says whether it must be set): one with a minimum is refused by ``Schema/validate()``.
     public var minimumCount: Int
 
@@ -98,8 +101,9 @@ public struct Relationship: Hashable, Sendable {
     ///   - inverse: The relationship on the destination that points back, if any.
     ///   - deleteRule: What deleting the source does to the destinations. Defaults to nullify.
     ///   - originalName: Its name in the previous schema version, when it was renamed.
-    ///   - minimumCount: How many objects it must hold. Defaults to 0 (none); a higher count makes every write
-    ///     and every migration that leaves an object with fewer fail, naming the objects and their counts.
+    ///   - minimumCount: How many objects it must hold. Defaults to 0 (none); a higher count makes a write or a
+    ///     migration that leaves an object it inserted or unlinked with fewer fail, naming the objects and their
+    ///     counts (and a migration that adds or raises the minimum, for every object under it).
     public init(
         _ name: String, toMany destination: String, ordered: Bool = false, inverse: String? = nil,
         deleteRule: DeleteRule = .nullify, originalName: String? = nil, minimumCount: Int = 0
