@@ -43,6 +43,20 @@ extension EmptyRequiredLink {
         }
     }
 
+    /// `47 'Conversation' objects (_id 4, 7, 9, …) hold fewer than 1 'participantRoles'`, with each object's count
+    /// for a minimum above 1 (`_id 4: 0, _id 7: 1`): what an adoption keeps.
+    var keptPhrase: String {
+        let minimum = relationship.minimumCount
+        let shown =
+            minimum > 1
+            ? zip(ids, held).map { "_id \($0): \($1)" }.joined(separator: ", ")
+            : "_id " + ids.map(String.init).joined(separator: ", ")
+        let more = count > Int64(ids.count) ? ", …" : ""
+        let objects =
+            count == 1 ? "1 '\(entity)' object (\(shown)) holds" : "\(count) '\(entity)' objects (\(shown)\(more)) hold"
+        return "\(objects) fewer than \(minimum) '\(relationship.name)'"
+    }
+
     /// The refusal of a write transaction that leaves an object with fewer destinations than `minimum`.
     func shortWriteRefusal(_ minimum: Int) -> MoltError {
         let destination = relationship.destination

@@ -153,6 +153,7 @@ struct InfoReport: Encodable {
                 "  copied:    \(adoption.objectCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
             for line in adoption.leftOut { Terminal.line("  left out:  \(line)") }
+            for line in adoption.underMinimumCount { Terminal.line("  short:     \(line)") }
             Terminal.line()
         }
         Terminal.line("History:")

@@ -159,29 +159,6 @@ struct SQLiteAdoptionTests {
     }
 
     @Test(
-        "A schema whose minimum count a row's links do not meet is refused naming the objects, and nothing is created",
-        arguments: StoreKind.durable)
-    func minimumCount(_ kind: StoreKind) throws {
-        let directory = TemporaryDirectory()
-        let url = directory.file("notes.db")
-        try Self.fmdbDatabase(at: url)
-        let before = FileManager.default.contents(atPath: url.path)
-        var schema = Self.fmdbV1
-        schema.edit("Folder") { $0.editRelationship("notes") { $0.minimumCount = 1 } }
-        let location = kind == .postgres ? try kind.location(in: directory) : .file(url)
-        let adoption = SQLiteAdoption(schema, from: kind == .postgres ? url : nil)
-        let error = try #require(throws: MoltError.self) {
-            try adoption.adopt(at: location, schema: schema, options: Store.Options())
-        }
-        #expect(
-            error.message
-                == "The copy leaves the relationship 'Folder.notes' under its minimum count of 1, so no store was created: 1 'Folder' object (_id 9) has no 'notes'. Link those objects in the original store, or lower the minimum count of 'Folder.notes' in the schema."
-        )
-        #expect(FileManager.default.contents(atPath: url.path) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.db"])
-    }
-
-    @Test(
         "Refusals name table, row and column, and leave the database as it was",
         arguments: [
             ("CREATE TABLE audit (line TEXT)", "Table audit"),
