@@ -125,8 +125,9 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 ///   - ordered: Whether a to-many relationship keeps its order.
 ///   - isOptional: Whether a to-one relationship may point to nothing (`Molt.Relationship.isOptional`); a
 ///     to-many one is always optional (give it a `minimumCount` instead).
-///   - minimumCount: How many objects a to-many relationship must hold whenever a write or a migration commits
-///     (`Molt.Relationship.minimumCount`); 0, the default, for none. A to-one one has none.
+///   - minimumCount: How many objects a to-many relationship must hold when a write or a migration that inserts
+///     the object or removes its links commits (`Molt.Relationship.minimumCount`); 0, the default, for none. A
+///     to-one one has none.
 ///   - indexed: Whether a to-one relationship's link is indexed (finding an owner's objects reads the index);
 ///     a to-many one is stored in a join table that is always indexed.
 @attached(peer)
