@@ -112,6 +112,7 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 /// ```swift
 /// @Relationship(inverse: "folder", deleteRule: .cascade) var notes: ToMany<Note> = []
 /// @Relationship(isOptional: false) var author: ToOne<User> = nil   // required: set it before the write commits
+/// @Relationship(minimumCount: 2) var options: ToMany<Option> = []   // two options or more when a write commits
 /// ```
 ///
 /// A ``Molt/ToOne`` property is optional unless marked `isOptional: false`: its type stays `ToOne<Model>`
@@ -123,13 +124,16 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 ///   - deleteRule: What deleting this object does to the destinations.
 ///   - ordered: Whether a to-many relationship keeps its order.
 ///   - isOptional: Whether a to-one relationship may point to nothing (`Molt.Relationship.isOptional`); a
-///     to-many one is always optional.
+///     to-many one is always optional (give it a `minimumCount` instead).
+///   - minimumCount: How many objects a to-many relationship must hold when a write or a migration that inserts
+///     the object or removes its links commits (`Molt.Relationship.minimumCount`); 0, the default, for none. A
+///     to-one one has none.
 ///   - indexed: Whether a to-one relationship's link is indexed (finding an owner's objects reads the index);
 ///     a to-many one is stored in a join table that is always indexed.
 @attached(peer)
 public macro Relationship(
     originalName: String? = nil, inverse: String? = nil, deleteRule: Molt.Relationship.DeleteRule = .nullify,
-    ordered: Bool = false, isOptional: Bool = true, indexed: Bool = false
+    ordered: Bool = false, isOptional: Bool = true, indexed: Bool = false, minimumCount: Int = 0
 ) = #externalMacro(module: "MoltMacrosPlugin", type: "RelationshipMacro")
 
 /// Marks a property of a `@Model` struct that is not stored; it needs an initial value.

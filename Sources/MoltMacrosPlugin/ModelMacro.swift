@@ -205,6 +205,8 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
             if let rule = property.deleteRule { arguments.append("deleteRule: .\(rule)") }
             if let original = property.originalName { arguments.append("originalName: \(literal(original))") }
             if property.isRequired { arguments.append("isOptional: false") }
+            // The initializer's last parameter: a ToOne with one was diagnosed.
+            if let minimum = property.minimumCount { arguments.append("minimumCount: \(minimum.trimmedDescription)") }
             relationshipLines.append("Molt.Relationship(\(arguments.joined(separator: ", ")))")
         }
         let indexLines = properties.compactMap { property -> String? in

@@ -14,6 +14,7 @@ enum MoltDiagnostic: DiagnosticMessage {
     case attributeOnRelationship(property: String)
     case optionalRelationship(property: String, type: String)
     case requiredToMany(property: String)
+    case minimumCountOnToOne(property: String)
     case indexedToMany(property: String)
     case generic
 
@@ -47,7 +48,10 @@ enum MoltDiagnostic: DiagnosticMessage {
             return "Relationship '\(property)' is already optional as '\(type)'; remove the '?'"
         case .requiredToMany(let property):
             return
-                "To-many relationship '\(property)' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner"
+                "To-many relationship '\(property)' cannot be required; write 'minimumCount: 1' instead of 'isOptional: false' to make it hold one destination or more"
+        case .minimumCountOnToOne(let property):
+            return
+                "To-one relationship '\(property)' cannot have a minimum count; write 'isOptional: false' instead of 'minimumCount:' to make it required"
         case .indexedToMany(let property):
             return
                 "To-many relationship '\(property)' needs no index: it is stored in a join table whose links are always indexed; remove 'indexed: true'"

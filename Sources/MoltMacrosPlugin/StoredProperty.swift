@@ -29,6 +29,8 @@ struct StoredProperty {
     let isOrdered: Bool
     /// Whether `@Relationship(isOptional: false)` makes the relationship required.
     let isRequired: Bool
+    /// The minimum count `@Relationship(minimumCount: n)` gives a to-many relationship, as written.
+    let minimumCount: ExprSyntax?
     /// Whether `@Attribute(.indexed)` or `@Relationship(indexed: true)` indexes the property (not uniquely).
     let isIndexed: Bool
 
@@ -64,6 +66,7 @@ struct StoredProperty {
         }
         isOrdered = labeled("ordered", in: relationshipArguments)?.trimmedDescription == "true"
         isRequired = labeled("isOptional", in: relationshipArguments)?.trimmedDescription == "false"
+        minimumCount = labeled("minimumCount", in: relationshipArguments)
         isIndexed =
             options.contains { $0.hasSuffix("indexed") }
             || labeled("indexed", in: relationshipArguments)?.trimmedDescription == "true"
@@ -167,10 +170,7 @@ struct PropertyReader {
             diagnose(.attributeOnRelationship(property: name), at: Syntax(attributeMark))
             return nil
         }
-        if case .toMany = kind, refusesRequired(relationshipMark, name: name) { return nil }
-        if case .toMany = kind, refuses("indexed", "true", .indexedToMany(property: name), in: relationshipMark) {
-            return nil
-        }
+        if refusesMisfitArguments(of: kind, relationshipMark, name: name) { return nil }
         var defaultValue: ExprSyntax?
         if case .attribute = kind, let value = binding.initializer?.value, Self.isLiteral(value) {
             defaultValue = value
@@ -181,19 +181,33 @@ struct PropertyReader {
             attributeMark: attributeMark, relationshipMark: relationshipMark)
     }
 
-    /// Diagnoses `@Relationship(isOptional: false)` on a to-many property (Molt has no minimum count); whether
-    /// it did.
+    /// Diagnoses the `@Relationship` arguments that do not fit the relationship's kind (a to-many required or
+    /// indexed, a to-one with a minimum count); whether one did.
+    private mutating func refusesMisfitArguments(
+        of kind: StoredProperty.Kind, _ mark: AttributeSyntax?, name: String
+    ) -> Bool {
+        switch kind {
+        case .toMany:
+            return refusesRequired(mark, name: name)
+                || refuses("indexed", "true", .indexedToMany(property: name), in: mark)
+        case .toOne: return refuses("minimumCount", nil, .minimumCountOnToOne(property: name), in: mark)
+        case .attribute: return false
+        }
+    }
+
+    /// Diagnoses `@Relationship(isOptional: false)` on a to-many property (it takes a minimum count instead);
+    /// whether it did.
     private mutating func refusesRequired(_ mark: AttributeSyntax?, name: String) -> Bool {
         refuses("isOptional", "false", .requiredToMany(property: name), in: mark)
     }
 
-    /// Diagnoses the argument `label: value` of `mark`, when it is there; whether it was.
+    /// Diagnoses the argument `label: value` of `mark` (any value when nil), when it is there; whether it was.
     private mutating func refuses(
-        _ label: String, _ value: String, _ diagnostic: MoltDiagnostic, in mark: AttributeSyntax?
+        _ label: String, _ value: String?, _ diagnostic: MoltDiagnostic, in mark: AttributeSyntax?
     ) -> Bool {
         guard
             let argument = mark?.arguments?.as(LabeledExprListSyntax.self)?.first(where: {
-                $0.label?.text == label && $0.expression.trimmedDescription == value
+                $0.label?.text == label && value.map($0.expression.trimmedDescription.elementsEqual) ?? true
             })
         else { return false }
         diagnose(diagnostic, at: Syntax(argument))

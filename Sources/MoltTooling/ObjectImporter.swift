@@ -138,10 +138,13 @@ package final class ObjectImporter {
                 into: objects.layout.physicalTable(entity.name), columns: batchedColumns(entity, attributes),
                 values: arguments)
             {
+                objects.didInsertObject(entity.name, id: id)
                 return id
             }
         }
-        return try insertStatement(entity, attributes).insert(arguments)
+        let id = try insertStatement(entity, attributes).insert(arguments)
+        objects.didInsertObject(entity.name, id: id)
+        return id
     }
 
     /// `_id`, the attributes, the to-one columns of an entity's rows, unquoted, as a batched insert takes them.
@@ -207,7 +210,7 @@ package final class ObjectImporter {
         _ entity: Entity, _ relationship: Relationship, owner: Int64, fileID: Int64?, targets: [Int64]
     ) throws {
         let ordered = relationship.isOrdered
-        objects.recordWrite(table: objects.layout.physicalJoinTable(entity.name, relationship.name))
+        objects.recordLinksAdded(table: objects.layout.physicalJoinTable(entity.name, relationship.name))
         for (position, target) in targets.enumerated() {
             var arguments: [Value] = [.int(owner), .int(try storeID(target, of: relationship.destination))]
             if ordered { arguments.append(.int(Int64(position + 1))) }
@@ -347,9 +350,11 @@ extension ObjectImporter {
     {
         let q = objects.dialect.quote, layout = objects.layout
         let mirror = "SELECT t AS o, o AS t FROM (\(pairs(sourceEntity, source))) AS p"
-        objects.recordWrite(
-            table: side.kind == .toOne
-                ? layout.physicalTable(entity.name) : layout.physicalJoinTable(entity.name, side.name))
+        if side.kind == .toOne {
+            objects.recordWrite(table: layout.physicalTable(entity.name))
+        } else {
+            objects.recordLinksAdded(table: layout.physicalJoinTable(entity.name, side.name))
+        }
         switch side.kind {
         case .toOne:
             let table = layout.table(entity.name), column = layout.column(entity.name, side.name)

@@ -279,6 +279,8 @@ struct ConvertModelTests {
             <relationship name="messages" optional="YES" toMany="YES" maxCount="50" deletionRule="No Action" destinationEntity="Message" inverseName="chat" inverseEntity="Message"/>
             <relationship name="last" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Text"/>
             <relationship name="pinned" toMany="YES" deletionRule="Nullify" destinationEntity="Text"/>
+            <relationship name="featured" toMany="YES" minCount="2" deletionRule="Nullify" destinationEntity="Text"/>
+            <relationship name="starred" optional="YES" toMany="YES" minCount="2" deletionRule="Nullify" destinationEntity="Text"/>
             <compoundIndexes>
                 <compoundIndex>
                     <index value="last"/>
@@ -307,7 +309,7 @@ struct ConvertModelTests {
                   Chat.messages: delete rule 'No Action' (the other side keeps pointing at a deleted object) is written as nullify, in 'Model' … 'Model 2' (accept: --approximate no-action)
                   Chat.messages: points at 'Message', whose sub-entities (Text) it may hold in Core Data: in Molt it holds 'Message' objects only, in 'Model' … 'Model 2' (accept: --approximate inheritance)
                   Chat.messages: a to-many relationship of at most 50 objects is written without the maximum, in 'Model' … 'Model 2' (accept: --approximate relationship-counts)
-                  Chat.pinned: a required to-many relationship (at least 1 object) is written as an optional one: Molt does not enforce a minimum, in 'Model' … 'Model 2' (accept: --approximate required-relationships)
+                  Chat.starred: an optional to-many relationship of none or at least 2 objects is written without the minimum, in 'Model' … 'Model 2' (accept: --approximate required-relationships)
                   Chat.messages: the index on (messages) includes the to-many relationship 'messages': left out, as Molt indexes attributes and to-one relationships only, in 'Model' … 'Model 2' (accept: --approximate relationship-indexes)
                   Text.chat: its inverse 'Chat.messages' points at 'Message', an entity of the same hierarchy: written without an inverse, in 'Model' … 'Model 2' (accept: --approximate inheritance)
                 Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with --approximate inheritance --approximate required-relationships --approximate relationship-counts --approximate relationship-indexes --approximate no-action --approximate defaults (or --approximate all).
@@ -329,7 +331,7 @@ struct ConvertModelTests {
         #expect(
             result.stderr == """
                 error: 1 construct of the model cannot be written exactly as a Molt schema, so nothing was written:
-                  Chat.pinned: a required to-many relationship (at least 1 object) is written as an optional one: Molt does not enforce a minimum, in 'Model' (accept: --approximate required-relationships)
+                  Chat.starred: an optional to-many relationship of none or at least 2 objects is written without the minimum, in 'Model' (accept: --approximate required-relationships)
                 Molt cannot state these yet (issue 22). Once you have checked that the closest form suits your data, accept them with --approximate required-relationships (or --approximate all).
 
                 """)
@@ -359,7 +361,10 @@ struct ConvertModelTests {
                 Attribute("title", .string)
                 Relationship("messages", toMany: "Message", inverse: "chat")
                 Relationship("last", to: "Text")
-                Relationship("pinned", toMany: "Text")  // required in Core Data: a minimum Molt does not state
+                Relationship("pinned", toMany: "Text", minimumCount: 1)  // required: at least one, as in Core Data
+                Relationship("featured", toMany: "Text", minimumCount: 2)  // required, with Core Data's minCount
+                // None or at least 2 in Core Data: a minimum Molt does not state.
+                Relationship("starred", toMany: "Text")
                 Index(["last"])  // an index over a to-one relationship is written as it is
             }
         }

@@ -127,6 +127,51 @@ struct CoreDataHistoryWalkTests {
         if app.name == "Wire" || app.name == "Simplenote" { #expect(subEntities > 0) }
     }
 
+    /// Issue 22: every version of every app is written with Core Data's required to-many relationships as Molt
+    /// minimum counts (Wire's, Mastodon's and WooCommerce's non-optional to-manys: at least one object), so no
+    /// `required-relationships` approximation remains.
+    @Test("every version writes its required to-many relationships with their minimum count", arguments: HistoryApp.all)
+    func minimumCounts(_ app: HistoryApp) throws {
+        let dir = TemporaryDirectory()
+        let model = HistoryWalk.shared.appendingPathComponent(app.model)
+        let result = try Molt.run([
+            "convert-model", model.path, "--out", dir.url.path, "--hierarchies", "--approximate", "all", "--json",
+        ])
+        #expect(result.status == 0, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let kinds = Set((report["approximations"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String })
+        #expect(!kinds.contains("required-relationships"))
+        let versions = try String(contentsOf: dir.file("coredata-versions.txt"), encoding: .utf8)
+            .split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let entityBlock = try NSRegularExpression(
+            pattern: "<entity\\s(?:[^>]*/>|[^>]*[^/]>.*?</entity>)", options: [.dotMatchesLineSeparators])
+        let relationshipTag = try NSRegularExpression(pattern: "<relationship\\s[^>]*>")
+        var required = 0
+        for version in versions {
+            let contents = try String(
+                contentsOf: model.appendingPathComponent("\(version[1]).xcdatamodel/contents"), encoding: .utf8)
+            let schema = try Schema(snapshotJSON: Data(contentsOf: dir.file("\(version[0]).json")))
+            for block in entityBlock.matches(in: contents, range: NSRange(contents.startIndex..., in: contents)) {
+                let text = String(contents[Range(block.range, in: contents)!])
+                guard let entity = Self.value("name", text) else { continue }
+                for match in relationshipTag.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    let tag = String(text[Range(match.range, in: text)!])
+                    // A transient relationship is not stored, so not written.
+                    guard Self.value("toMany", tag) == "YES", Self.value("transient", tag) != "YES",
+                        let name = Self.value("name", tag)
+                    else { continue }
+                    let minimum =
+                        Self.value("optional", tag) == "YES"
+                        ? 0 : max(Self.value("minCount", tag).flatMap { Int($0) } ?? 1, 1)
+                    let written = schema.entity(named: entity)?.relationship(named: name)?.minimumCount
+                    #expect(written == minimum, "\(app.name) \(version[1]): \(entity).\(name)")
+                    if minimum > 0 { required += 1 }
+                }
+            }
+        }
+        if app.name != "Simplenote" { #expect(required > 0) }
+    }
+
     /// The value of attribute `key` of an XML start tag.
     static func value(_ key: String, _ element: String) -> String? {
         guard let range = element.range(of: " \(key)=\""), let end = element[range.upperBound...].firstIndex(of: "\"")

@@ -132,7 +132,7 @@ struct ReadCommandTests {
         #expect(sound.status == 0, "\(sound)")
         #expect(
             sound.stdout
-                == "\(store.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set, and Molt's metadata and history read; version 0.\n"
+                == "\(store.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set and minimum count met, and Molt's metadata and history read; version 0.\n"
         )
         try damageLastPage(store)
         let before = try snapshotOfFiles(in: dir.url)

@@ -76,4 +76,34 @@ struct RequiredRelationshipCommandTests {
 
                 """)
     }
+
+    @Test("info marks a minimum count, and check STORE reports an owner left under it behind Molt's back (exit 3)")
+    func minimumCount() throws {
+        let dir = TemporaryDirectory()
+        var schema = Self.schema
+        schema.entities[0].relationships[0].minimumCount = 1
+        let url = dir.file("posts.sqlite")
+        let store = try Store.open(at: url, schema: schema)
+        try store.write { objects in
+            let ada = try objects.insert("User", ["name": "Ada"])
+            try objects.set("author", of: try objects.insert("Post", ["title": "Hello"]), to: ada)
+        }
+        let text = try Molt.run(["info", url.path])
+        #expect(
+            text.stdout.split(separator: "\n").contains("    posts: [Post] (at least 1, inverse author)"), "\(text)")
+        let json = try Molt.run(["info", url.path, "--json"])
+        let entities = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any])["entities"]
+        let relationships = (entities as! [[String: Any]]).map { ($0["relationships"] as! [[String: Any]])[0] }
+        #expect(relationships.map { $0["minimumCount"] as? Int } == [1, nil])
+        #expect(try Molt.run(["check", url.path]).status == 0)
+        // SQL of the test's own: Molt's write records no table, so nothing checks the count at commit.
+        try store.write { objects in _ = try objects.db.execute(.update, "DELETE FROM \"User_posts\"") }
+        try store.close()
+        let damaged = try Molt.run(["check", url.path])
+        #expect(damaged.status == 3, "\(damaged)")
+        #expect(
+            damaged.stderr.contains(
+                "the relationship 'User.posts' is under its minimum count of 1: 1 'User' object (_id 1) has no 'posts'"),
+            "\(damaged.stderr)")
+    }
 }

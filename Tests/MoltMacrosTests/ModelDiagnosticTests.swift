@@ -142,7 +142,7 @@ struct ModelDiagnosticTests {
         arguments: [
             (
                 "isOptional: false",
-                "To-many relationship 'notes' cannot be required: Molt has no minimum count of links; remove 'isOptional: false', and make its inverse a required ToOne if each destination must belong to one owner"
+                "To-many relationship 'notes' cannot be required; write 'minimumCount: 1' instead of 'isOptional: false' to make it hold one destination or more"
             ),
             (
                 "indexed: true",
@@ -165,6 +165,30 @@ struct ModelDiagnosticTests {
                 }
                 """,
             diagnostics: [DiagnosticSpec(message: message, line: 2, column: 19)])
+    }
+
+    @Test("A to-one relationship with a minimum count is refused, saying to make it required instead")
+    func minimumCountOnToOne() {
+        assertExpansion(
+            """
+            @Model struct Note {
+                @Relationship(minimumCount: 1) var folder: ToOne<Folder> = nil
+            }
+            """,
+            expandedSource: """
+                struct Note {
+                    var folder: ToOne<Folder> = nil
+
+                    /// The identifier Molt gave this object when it was inserted, or nil before.
+                    var persistentID: Int64? = nil
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message:
+                        "To-one relationship 'folder' cannot have a minimum count; write 'isOptional: false' instead of 'minimumCount:' to make it required",
+                    line: 2, column: 19)
+            ])
     }
 }
 

@@ -82,4 +82,66 @@ struct TypedLinkTests {
         #expect(throws: MoltError.self) { try store.write { try $0.insert(Book(title: "Anonymous")) } }
         #expect(try store.read { try $0.fetch(Book.self).map(\.writer.id) } == [1])
     }
+
+    @Model struct Poll {
+        var title: String
+        @Relationship(inverse: "poll", minimumCount: 2) var choices: ToMany<Choice> = []
+    }
+
+    @Model struct Choice {
+        var label: String
+        @Relationship(inverse: "choices") var poll: ToOne<Poll> = nil
+    }
+
+    @Test("a ToMany with minimumCount holds that many: a typed write that leaves fewer is refused, naming the owner")
+    func minimumCount() throws {
+        #expect(Poll.entity.relationship(named: "choices")?.minimumCount == 2)
+        #expect(Choice.entity.relationship(named: "poll")?.minimumCount == 0)
+        let store = try Store.inMemory(schema: Schema(version: 1, entities: [Poll.entity, Choice.entity]))
+        let poll = try store.write { objects in
+            let poll = try objects.insert(Poll(title: "Lunch?"))
+            for label in ["Soup", "Salad"] { try objects.insert(Choice(label: label, poll: ToOne(poll))) }
+            return poll
+        }
+        #expect(try store.read { try $0.destinations(\.choices, of: poll).map(\.label) } == ["Soup", "Salad"])
+        let error = #expect(throws: MoltError.self) {
+            try store.write { objects in
+                let soup = try objects.fetch(Choice.self, where: \.label == "Soup")[0]
+                try objects.remove(soup, from: \.choices, of: poll)
+            }
+        }
+        #expect(
+            error?.message
+                == "Relationship 'Poll.choices' must hold at least 2 objects, so nothing was written: 1 'Poll' object holds fewer than 2 'choices' (_id 1: 1) when the write ends. Link enough 'Choice' to each in the same write (`objects.add(destination, to: \"choices\", of: object)`), or delete them."
+        )
+        #expect(throws: MoltError.self) { try store.write { try $0.insert(Poll(title: "Dinner?")) } }
+        #expect(try store.read { try $0.count(Poll.self) } == 1)
+    }
+
+    @Test(
+        "a poll already under its minimum (as Core Data leaves them) saves, typed; removing one more of its choices is refused"
+    )
+    func alreadyShort() throws {
+        let store = try Store.inMemory(schema: Schema(version: 1, entities: [Poll.entity, Choice.entity]))
+        var poll = try store.write { objects in
+            let poll = try objects.insert(Poll(title: "Lunch?"))
+            for label in ["Soup", "Salad"] { try objects.insert(Choice(label: label, poll: ToOne(poll))) }
+            return poll
+        }
+        // SQL of the test's own, as an adoption leaves a store: Molt's write records no table, so checks nothing.
+        try store.write { objects in
+            _ = try objects.db.execute(.update, "DELETE FROM \"Poll_choices\" WHERE \"target\" = 2")
+            _ = try objects.db.execute(.update, "UPDATE \"Choice\" SET \"poll\" = NULL WHERE \"_id\" = 2")
+        }
+        poll.title = "Lunch today?"
+        try store.write { [poll] objects in try objects.save(poll) }
+        #expect(try store.read { try $0.fetch(Poll.self).map(\.title) } == ["Lunch today?"])
+        let error = #expect(throws: MoltError.self) {
+            try store.write { objects in
+                let soup = try objects.fetch(Choice.self, where: \.label == "Soup")[0]
+                try objects.remove(soup, from: \.choices, of: poll)
+            }
+        }
+        #expect(error?.message.contains("1 'Poll' object holds fewer than 2 'choices' (_id 1: 0)") == true)
+    }
 }

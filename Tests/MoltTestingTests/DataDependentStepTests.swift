@@ -241,16 +241,16 @@ struct GeneratedDataTests {
 
     /// `owners1` at version 2 with `holder` as given, and a required `Owner.heir` when `heir`.
     ///
-    /// With `keeper`, `Item.keeper` too, required when `keeperRequired`.
+    /// With `keeper`, `Item.keeper` too, required when `keeperRequired`; `Owner.items` with the minimum `items`.
     static func owners2(
-        holder: Relationship, heir: Bool = false, keeper: Bool = false, keeperRequired: Bool = false
+        holder: Relationship, heir: Bool = false, keeper: Bool = false, keeperRequired: Bool = false, items: Int = 0
     ) -> Schema {
         Schema(
             version: 2,
             entities: [
                 Entity(
                     "Owner", attributes: [Attribute("name", .string)],
-                    relationships: [Relationship("items", toMany: "Item")]
+                    relationships: [Relationship("items", toMany: "Item", minimumCount: items)]
                         + (heir ? [Relationship("heir", to: "Owner", isOptional: false)] : [])),
                 Entity(
                     "Item", attributes: [Attribute("title", .string)],
@@ -310,6 +310,13 @@ struct GeneratedDataTests {
             to: Self.owners2(holder: Relationship("holder", to: "Owner"), heir: true),
             opening:
                 "Step 1 → 2 depends on the data: 'Owner.heir' is added as required, and a store at version 1 where an 'Owner' object exists (it starts with no 'heir') cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the required relationship 'Owner.heir' empty"
+        ),
+        Case(
+            name: "an owner holding only the older minimum, for a minimum count raised",
+            from: Self.owners2(holder: Relationship("holder", to: "Owner"), items: 1).withVersion(1),
+            to: Self.owners2(holder: Relationship("holder", to: "Owner"), items: 2),
+            opening:
+                "Step 1 → 2 depends on the data: 'Owner.items' must hold at least 2 (its minimum count was 1), and a store at version 1 where an 'Owner' object holds fewer than 2 through 'items' cannot migrate. The kit generated such a store, and the migration to version 2 failed: The migration to version 2 left the relationship 'Owner.items' under its minimum count of 2"
         ),
     ]
 

@@ -28,14 +28,14 @@ struct RequiredRelationshipSchemaTests {
         #expect(Self.required.contentHash != relaxed.contentHash)
     }
 
-    @Test("a required to-many relationship is refused, naming it and the fix")
+    @Test("a required to-many relationship is refused, naming it and the minimum count to give instead")
     func requiredToMany() throws {
         var schema = Self.optional
         schema.edit("User") { $0.relationships[0].isOptional = false }
         let error = moltError { try schema.validate() }
         #expect(
             error?.message
-                == "Invalid schema version 1: relationship 'User.posts' is to-many and cannot be required: Molt has no minimum count of links. Make it optional, and make its inverse a required to-one if each 'Post' must belong to a 'User'."
+                == "Invalid schema version 1: relationship 'User.posts' is to-many and cannot be required; give it a minimum count instead (`minimumCount: 1`: every 'User' object links one 'Post' or more)."
         )
     }
 

@@ -76,6 +76,7 @@ extension Migration {
             values.append(filler.literal)
         }
         try workspace.willWrite(table: layout.physicalTable(m.destination.name), columns: nil)
+        workspace.changes.didInsert(anywhereIn: layout.physicalTable(m.destination.name))
         workspace.counts.inserted += try db.execute(
             .insert(into: layout.physicalTable(m.destination.name), explicitID: true),
             """

@@ -58,7 +58,8 @@ public final class Migration {
         self.run = run
         self.old = Objects(db: db, schema: workspace.from, isWritable: false, layoutSource: workspace)
         self.new = Objects(
-            db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, observer: workspace)
+            db: db, schema: workspace.to, layout: workspace.newLayout, isWritable: true, observer: workspace,
+            access: workspace.changes)
     }
 
     /// The version the stage starts from.
@@ -102,6 +103,19 @@ public final class Migration {
         let (oldEntity, newEntity) = try entityPair(type)
         let table = newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldEntity!.name
         try workspace.willWrite(table: table, columns: nil)
+        if let newEntity {
+            // The links to the objects deleted go with them (swept when the stage ends): their owners may hold fewer.
+            for owner in newSchema.entities {
+                for relationship in owner.relationships where relationship.kind == .toMany {
+                    if newSchema.entity(newEntity.name, inherits: relationship.destination)
+                        || newSchema.entity(relationship.destination, inherits: newEntity.name)
+                    {
+                        workspace.changes.didWriteUnnamed(
+                            workspace.newLayout.physicalJoinTable(owner.name, relationship.name))
+                    }
+                }
+            }
+        }
         let count = try db.execute(.update, "DELETE FROM \(db.dialect.quote(table))")
         if let newEntity {
             workspace.didDelete(newEntity.name, count: count)

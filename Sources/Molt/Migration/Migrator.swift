@@ -31,7 +31,7 @@ struct Migrator {
         run.begin("validating", entity: nil, total: 0)
         try StoreValidator.validate(
             db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables,
-            from: stored, stageWrote: state.stageWrote)
+            from: stored, stageWrote: state.stageWrote, changes: state.changes)
         run.finish()
         let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(
@@ -100,6 +100,9 @@ private struct RunState {
     var inverseTables: Set<String> = []
     /// Whether a stage wrote objects: every JSON value is then checked against its shape.
     var stageWrote = false
+    /// The objects stages inserted and the owners whose links they (or a step over a hierarchy) removed, by the
+    /// tables' names in the version each step led to: those held to a minimum count the run keeps.
+    let changes = TableAccess()
     var lines: [String] = []
     var records: [MigrationStepRecord] = []
 
@@ -161,6 +164,15 @@ private struct RunState {
         try hierarchy.fill(in: db)
         linkedTables = nil
         inverseTables.formUnion(StoreLayout.tableNames(step.to))
+        // Objects of a sub-entity removed went with their links: any owner linking into a hierarchy may hold fewer.
+        let layout = StoreLayout.standard(step.to, dialect: db.dialect)
+        for entity in step.to.entities {
+            for relationship in entity.relationships where relationship.toManyMinimum != nil {
+                if layout.hierarchy(relationship.destination) != nil {
+                    changes.didWriteUnnamed(layout.physicalJoinTable(entity.name, relationship.name))
+                }
+            }
+        }
         let summary =
             step.diff.changes.isEmpty ? "no change" : step.diff.changes.map(\.description).joined(separator: " ")
         lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
@@ -201,6 +213,7 @@ private struct RunState {
         let (finalizer, dropped) = try migration.finish()
         pending = finalizer
         linkedTables?.formUnion(migration.workspace.writtenTables)
+        changes.absorb(migration.workspace.changes, naming: migration.workspace.finalName(of:))
         if !migration.workspace.writtenTables.isEmpty { stageWrote = true }
         inverseTables.formUnion(migration.workspace.writtenTables)
         inverseTables.formUnion(migration.workspace.filledInverseTables)

@@ -47,7 +47,8 @@ extension SchemaDiff {
             /// the other does not.
             case inverseMismatch
             /// A to-one relationship that is required in the newer version and was not (made required, or added
-            /// as required): refused for an object the step leaves without a destination.
+            /// as required), or a to-many relationship whose minimum count is raised (or that is added with one):
+            /// refused for an object the step leaves without enough destinations.
             case requiredLink
             /// An attribute whose JSON values take a shape that older values may not have (a required field
             /// added, a type changed, a case removed): refused for a stored value that does not fit.

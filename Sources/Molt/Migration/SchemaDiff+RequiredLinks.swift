@@ -1,6 +1,7 @@
 extension SchemaDiff {
-    /// The steps that make a to-one relationship required, or add it as required: each is refused for an
-    /// object it leaves without a destination, as validation checks after every migration.
+    /// The steps that make a to-one relationship required, or add it as required, and those that raise a to-many
+    /// relationship's minimum count: each is refused for an object it leaves without enough destinations, as
+    /// validation checks after every migration.
     func requiredLinkDependencies(_ form: StepForm) -> [DataDependency] {
         let (from, to) = (source.version, destination.version)
         var result: [DataDependency] = []
@@ -29,6 +30,48 @@ extension SchemaDiff {
                     form == .inferred
                     ? "Link every '\(entity.name)' object in a custom stage from version \(from) to \(to) (`migration.new.set(\"\(relationship.name)\", of: object, to: destination)`), delete the ones that have none, or keep \(label) optional."
                     : "Make the stage from version \(from) to \(to) link every '\(entity.name)' object through '\(relationship.name)' (or delete the ones that have none), or keep \(label) optional."
+                result.append(
+                    step(
+                        .requiredLink, "\(entity.name).\(relationship.name)", change, data, fix,
+                        .object(entity: oldName, attribute: nil, value: .null)))
+            }
+        }
+        return result + minimumCountDependencies(form)
+    }
+
+    /// The steps that raise the minimum count of a to-many relationship, or add one with a minimum: each is
+    /// refused for an object it leaves with fewer destinations.
+    private func minimumCountDependencies(_ form: StepForm) -> [DataDependency] {
+        var result: [DataDependency] = []
+        for entity in destination.entities {
+            guard let oldName = originalName(ofEntity: entity.name), let old = source.entity(named: oldName) else {
+                continue
+            }
+            for relationship in entity.relationships {
+                guard let minimum = relationship.toManyMinimum else { continue }
+                let label = "'\(entity.name).\(relationship.name)'"
+                let origin = originalName(ofProperty: relationship.name, inEntity: entity.name)
+                let was = origin.flatMap { old.relationship(named: $0) }
+                let change: String
+                let data: String
+                if let was, let origin, was.kind == .toMany,
+                    originalName(ofEntity: relationship.destination) == was.destination
+                {
+                    let before = was.toManyMinimum ?? 0
+                    guard before < minimum else { continue }  // every object holds enough, carried over
+                    change =
+                        "\(label) must hold at least \(minimum) (\(before == 0 ? "it had no minimum count" : "its minimum count was \(before)"))"
+                    data =
+                        "\(article(oldName)) '\(oldName)' object holds fewer than \(minimum) through '\(origin)'"
+                } else {
+                    change = "\(label) is added with the minimum count \(minimum)"
+                    data = "\(article(oldName)) '\(oldName)' object exists (it starts with no '\(relationship.name)')"
+                }
+                let link = "`migration.new.add(destination, to: \"\(relationship.name)\", of: object)`"
+                let fix =
+                    form == .inferred
+                    ? "Link enough '\(relationship.destination)' objects to every '\(entity.name)' object in a custom stage from version \(source.version) to \(destination.version) (\(link)), delete the ones that hold too few, or lower the minimum count of \(label)."
+                    : "Make the stage from version \(source.version) to \(destination.version) link enough '\(relationship.destination)' objects to every '\(entity.name)' object (or delete the ones that hold too few), or lower the minimum count of \(label)."
                 result.append(
                     step(
                         .requiredLink, "\(entity.name).\(relationship.name)", change, data, fix,

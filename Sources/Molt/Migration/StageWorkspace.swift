@@ -44,6 +44,9 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     private(set) var writtenTables: Set<String> = []
     /// Workspace table → the name it has in B.
     private let finalNames: [String: String]
+    /// The objects the stage inserted and the owners it removed links of, by workspace tables: for the check of
+    /// minimum counts that the step keeps (``StoreValidator/requiredLinkScope(_:_:from:linkedTables:changes:)``).
+    let changes = TableAccess()
     /// Old entities whose objects the stage read whole (`migration.old.fetch`), and old attributes it read
     /// one by one or named in a mapping.
     private var wholeEntitiesRead: Set<String> = []
@@ -98,6 +101,9 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
             filledInverseTables.formUnion(side.tables)
         }
     }
+
+    /// The name a workspace table has in B (A's for a table B drops).
+    func finalName(of table: String) -> String { finalNames[table] ?? table }
 
     /// Connects the workspace to the run's connection, for the snapshots it takes.
     func attach(_ db: any SQLConnection) { self.db = db }

@@ -14,9 +14,12 @@ enum StoreValidator {
     ///   changed (``ValueShapeCheck``).
     /// - Parameter stageWrote: Whether a stage wrote objects, which may have written any JSON value: every one is
     ///   checked against its shape.
+    /// - Parameter changes: The objects stages inserted and the owners they removed links of (by the tables'
+    ///   names in `schema`): the only ones held to a minimum count the run did not add or raise.
     static func validate(
         _ db: any SQLConnection, against schema: Schema, checkingLinksOf linkedTables: Set<String>? = nil,
-        inversesAround inverseTables: Set<String>? = [], from stored: Schema? = nil, stageWrote: Bool = false
+        inversesAround inverseTables: Set<String>? = [], from stored: Schema? = nil, stageWrote: Bool = false,
+        changes: TableAccess? = nil
     ) throws {
         let problems = try shapeProblems(db, schema: schema)
         if !problems.isEmpty {
@@ -33,8 +36,12 @@ enum StoreValidator {
                 entity: first.table)
         }
         let layout = StoreLayout.standard(schema, dialect: db.dialect)
-        let required = stored.map { requiredLinkTables(schema, layout, from: $0, linkedTables: linkedTables) } ?? []
-        if let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout, tables: required).first {
+        if let stored,
+            let empty = try EmptyRequiredLink.find(
+                in: db, schema: schema, layout: layout,
+                scope: requiredLinkScope(schema, layout, from: stored, linkedTables: linkedTables, changes: changes)
+            ).first
+        {
             throw empty.migrationRefusal(version: schema.version)
         }
         if let stored,
@@ -51,29 +58,40 @@ enum StoreValidator {
         }
     }
 
-    /// The tables (by `schema`'s names) whose required relationships a migration from `stored` may have left
-    /// empty, or nil for every table: those it wrote (`linkedTables`, nil when a stage may have written anywhere),
-    /// those that link to them (a deleted destination empties a link), and those whose entity has a required
-    /// relationship `stored` did not require (added, or made required).
-    static func requiredLinkTables(
-        _ schema: Schema, _ layout: StoreLayout, from stored: Schema, linkedTables: Set<String>?
-    ) -> Set<String>? {
-        guard let linkedTables else { return nil }
+    /// Which objects a migration from `stored` may have left without a required link, per entity and relationship
+    /// of `schema` (nil: none).
+    ///
+    /// A required to-one: every object of the tables the run wrote (`linkedTables`, nil when a step may have
+    /// written anywhere), of those that link to them (a deleted destination empties a link), and of the entities
+    /// whose relationship `stored` did not require (added, or made required). A to-many whose minimum count the
+    /// run adds or raises (or whose destination changes): every object. One whose minimum count stays: only the
+    /// objects stages inserted and the owners they removed links of (`changes`), as an inferred step inserts no
+    /// object and removes no link; an object that was already short before the run (adopted from Core Data, which
+    /// checks minimum counts only at save) is not the run's to refuse, and ``Store/verify()`` still reports it.
+    static func requiredLinkScope(
+        _ schema: Schema, _ layout: StoreLayout, from stored: Schema, linkedTables: Set<String>?,
+        changes: TableAccess?
+    ) -> (_ entity: String, _ relationship: Relationship) -> EmptyRequiredLink.Scope? {
         // A written table may be named by an entity of a hierarchy or by the hierarchy's table: either counts.
-        let physical = linkedTables.union(
-            schema.entities.filter { linkedTables.contains($0.name) }.map { layout.physicalTable($0.name) })
-        func written(_ entity: String) -> Bool { physical.contains(layout.physicalTable(entity)) }
-        var tables: Set<String> = []
-        for entity in schema.entities {
-            let before = Set(
-                stored.entity(named: entity.name)?.relationships.filter(\.isRequiredToOne).map(\.name) ?? [])
-            for relationship in entity.relationships where relationship.isRequiredToOne {
-                if written(entity.name) || written(relationship.destination) || !before.contains(relationship.name) {
-                    tables.insert(layout.physicalTable(entity.name))
-                }
+        let physical = linkedTables.map { tables in
+            tables.union(schema.entities.filter { tables.contains($0.name) }.map { layout.physicalTable($0.name) })
+        }
+        return { entity, relationship in
+            let was = stored.entity(named: entity)?.relationship(named: relationship.name)
+            switch relationship.kind {
+            case .toOne:
+                guard let physical, was?.isRequiredToOne ?? false else { return .everyObject }
+                let written =
+                    physical.contains(layout.physicalTable(entity))
+                    || physical.contains(layout.physicalTable(relationship.destination))
+                return written ? .everyObject : nil
+            case .toMany:
+                guard let was, was.kind == .toMany, was.destination == relationship.destination,
+                    was.minimumCount >= relationship.minimumCount
+                else { return .everyObject }
+                return changes?.requiredLinkScope(entity, relationship, layout: layout)
             }
         }
-        return tables
     }
 
     /// The first pair of `schema` whose two sides disagree, among the pairs with a side in `tables` (every

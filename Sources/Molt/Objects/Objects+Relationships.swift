@@ -249,7 +249,7 @@ extension Objects {
             )
             .execute([.int(source), .int(target)])
         case .toMany:
-            try willWriteLinks(entity.name, relationship.name)
+            try willWriteLinks(entity.name, relationship.name, owners: [source])
             let table = layout.joinTable(entity.name, relationship.name)
             try db.cachedStatement(
                 .update,

@@ -110,7 +110,7 @@ extension Objects {
             }
         }
         try willWrite(entity.name, properties: nil, links: .keeps)
-        try willWriteReferences(to: entity)
+        try willWriteReferences(to: entity, deleting: ("?", [.int(id)]))
         let count = try db.cachedStatement(.update, "DELETE FROM \(layout.table(entity.name)) WHERE \(idColumn) = ?")
             .execute([.int(id)])
         observer?.didDelete(entity.name, count: count)
@@ -119,16 +119,28 @@ extension Objects {
     /// Tells a stage, before an object of `entity` is deleted, about the rows the database changes with it through
     /// references: its links in join tables (deleted) and the to-one columns that point to it (set to null), so
     /// that the old side keeps reading them as they were (whether the engine applies those actions at once or not).
-    private func willWriteReferences(to entity: Entity) throws {
+    ///
+    /// `deleted` selects the identifiers of the objects deleted (SQL and its arguments): for a to-many
+    /// relationship with a minimum count, the owners that lose a destination are recorded for the check at commit.
+    private func willWriteReferences(to entity: Entity, deleting deleted: (sql: String, arguments: [Value])) throws {
         guard observer != nil || access != nil else { return }
         for relationship in entity.relationships where relationship.kind == .toMany {
             try willWriteLinks(entity.name, relationship.name)
         }
         for other in schema.entities {
+            // Deleted objects may be of the destination entity or of one of its sub-entities.
             for relationship in other.relationships
-            where schema.entity(entity.name, inherits: relationship.destination) {
+            where schema.entity(entity.name, inherits: relationship.destination)
+                || schema.entity(relationship.destination, inherits: entity.name)
+            {
                 if relationship.kind == .toMany {
-                    try willWriteLinks(other.name, relationship.name)
+                    var owners: [Int64] = []
+                    if access != nil, relationship.toManyMinimum != nil {
+                        owners = try db.fetchInts(
+                            "SELECT DISTINCT \(dialect.quote(StoreLayout.ownerColumn)) FROM \(layout.joinTable(other.name, relationship.name)) WHERE \(dialect.quote(StoreLayout.targetColumn)) IN (\(deleted.sql))",
+                            deleted.arguments)
+                    }
+                    try willWriteLinks(other.name, relationship.name, owners: owners)
                 } else {
                     try willWrite(other.name, properties: [relationship.name])
                 }
@@ -170,7 +182,7 @@ extension Objects {
                 rules.filter { $0.relationship.deleteRule == .deny }, deleting: entity, matching: matching, arguments)
             // Nullify only now: one statement; foreign keys (or, in a migration stage, the sweep at its end) unlink.
             try willWrite(entity.name, properties: nil, links: .keeps)
-            try willWriteReferences(to: entity)
+            try willWriteReferences(to: entity, deleting: (matching, arguments))
             let count = try db.execute(
                 .update, "DELETE FROM \(layout.table(entity.name)) WHERE \(condition)", arguments)
             observer?.didDelete(entity.name, count: count)

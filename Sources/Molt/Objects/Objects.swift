@@ -160,8 +160,12 @@ extension Objects {
     }
 
     /// Tells the stage, if any, that a to-many relationship's links are about to change.
-    func willWriteLinks(_ entity: String, _ relationship: String) throws {
+    ///
+    /// `owners` are the objects that may be left with fewer destinations (for the check of minimum counts at
+    /// commit): none when links are added or the owners deleted.
+    func willWriteLinks(_ entity: String, _ relationship: String, owners: [Int64] = []) throws {
         access?.willWrite(layout.physicalJoinTable(entity, relationship))
+        access?.mayEmptyLinks(in: layout.physicalJoinTable(entity, relationship), of: owners)
         try observer?.willWrite(table: layout.physicalJoinTable(entity, relationship), columns: nil)
     }
 }

@@ -193,7 +193,7 @@ extension Attribute: Codable {
 
 extension Relationship: Codable {
     enum CodingKeys: String, CodingKey {
-        case name, destination, kind, ordered, inverse, deleteRule, originalName, optional
+        case name, destination, kind, ordered, inverse, deleteRule, originalName, optional, minimumCount
     }
 
     public init(from decoder: Decoder) throws {
@@ -206,6 +206,7 @@ extension Relationship: Codable {
         deleteRule = try c.decodeIfPresent(DeleteRule.self, forKey: .deleteRule) ?? .nullify
         originalName = try c.decodeIfPresent(String.self, forKey: .originalName)
         isOptional = try c.decodeIfPresent(Bool.self, forKey: .optional) ?? true
+        minimumCount = try c.decodeIfPresent(Int.self, forKey: .minimumCount) ?? 0
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -219,6 +220,8 @@ extension Relationship: Codable {
         try c.encodeIfPresent(originalName, forKey: .originalName)
         // Written only when required: the snapshots and content hashes of optional relationships never change.
         if !isOptional { try c.encode(false, forKey: .optional) }
+        // Likewise written only when there is a minimum (a negative one too, so that validation names it).
+        if minimumCount != 0 { try c.encode(minimumCount, forKey: .minimumCount) }
     }
 }
 

@@ -9,7 +9,7 @@ extension Schema {
     /// storage engines compare names ignoring case); names reserved by Molt or the engines (`_id`, `_entity`,
     /// names starting with `_molt` or `sqlite_`); parents that are missing or inherit from their own
     /// sub-entities, and a property name used twice in one hierarchy; relationships to missing entities or with an inverse that does not
-    /// point back, and required to-many relationships; primary keys and indexes on missing or optional attributes; defaults of the wrong type; and
+    /// point back, required to-many relationships, and minimum counts below 0 or on a to-one; primary keys and indexes on missing or optional attributes; defaults of the wrong type; and
     /// deletions that contradict the schema.
     ///
     /// ```swift
@@ -103,6 +103,19 @@ extension Schema {
         }
     }
 
+    private func validateMinimumCount(of relationship: Relationship, label: String, entity: String) throws {
+        if relationship.minimumCount < 0 {
+            throw invalid(
+                "relationship '\(label)' has the minimum count \(relationship.minimumCount); a minimum count is 0 (none) or more.",
+                entity, relationship.name)
+        }
+        if relationship.minimumCount > 0 && relationship.kind == .toOne {
+            throw invalid(
+                "relationship '\(label)' is to-one and cannot have a minimum count; make it required instead (`isOptional: false`).",
+                entity, relationship.name)
+        }
+    }
+
     private func validateRelationships(of entity: Entity, entities: [String: Entity]) throws {
         for relationship in entity.relationships {
             let label = "\(entity.name).\(relationship.name)"
@@ -117,9 +130,10 @@ extension Schema {
             }
             if !relationship.isOptional && relationship.kind == .toMany {
                 throw invalid(
-                    "relationship '\(label)' is to-many and cannot be required: Molt has no minimum count of links. Make it optional, and make its inverse a required to-one if each '\(relationship.destination)' must belong to a '\(entity.name)'.",
+                    "relationship '\(label)' is to-many and cannot be required; give it a minimum count instead (`minimumCount: 1`: every '\(entity.name)' object links one '\(relationship.destination)' or more).",
                     entity.name, relationship.name)
             }
+            try validateMinimumCount(of: relationship, label: label, entity: entity.name)
             guard let inverseName = relationship.inverse else { continue }
             guard let inverse = destination.relationship(named: inverseName) else {
                 throw invalid(

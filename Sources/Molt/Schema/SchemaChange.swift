@@ -23,6 +23,9 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case relationshipMadeRequired
         /// A required to-one relationship may now point to nothing.
         case relationshipMadeOptional
+        /// A to-many relationship must now hold another count of objects (see ``Relationship/minimumCount``, 0 for
+        /// none): inferred, and a raised minimum refused when the migration leaves an object with fewer.
+        case relationshipMinimumCountChanged(from: Int, to: Int)
         case indexAdded([String], unique: Bool), indexRemoved([String], unique: Bool)
         /// The shape of the attribute's JSON values (``Attribute/shape``) is recorded, dropped, or replaced by
         /// one that cannot be compared field by field (another kind of value, an opaque shape).
@@ -119,6 +122,9 @@ public struct SchemaChange: Hashable, Sendable, CustomStringConvertible {
         case .relationshipDeleteRuleChanged: return "\(relationship) has changed its delete rule."
         case .relationshipMadeRequired: return "\(relationship) has been made required."
         case .relationshipMadeOptional: return "\(relationship) has been made optional."
+        case .relationshipMinimumCountChanged(let a, let b):
+            return
+                "\(relationship) has changed its minimum count from \(a == 0 ? "none" : String(a)) to \(b == 0 ? "none" : String(b))."
         case .indexAdded(let columns, let unique):
             return
                 "\(unique ? "Uniqueness constraint" : "Index") on '\(entity)'(\(columns.joined(separator: ", "))) has been added."

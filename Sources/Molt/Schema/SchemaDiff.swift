@@ -321,6 +321,13 @@ public struct SchemaDiff: Sendable {
             let kind: SchemaChange.Kind = new.isRequiredToOne ? .relationshipMadeRequired : .relationshipMadeOptional
             changes.append(SchemaChange(kind: kind, entity: entity.name, property: new.name))
         }
+        let (oldMinimum, newMinimum) = (old.toManyMinimum ?? 0, new.toManyMinimum ?? 0)
+        if oldMinimum != newMinimum {
+            changes.append(
+                SchemaChange(
+                    kind: .relationshipMinimumCountChanged(from: oldMinimum, to: newMinimum), entity: entity.name,
+                    property: new.name))
+        }
     }
 
     // MARK: - Indexes

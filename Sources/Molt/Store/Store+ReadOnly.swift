@@ -121,7 +121,7 @@ extension Store {
                 }
                 let layout = StoreLayout.standard(schema, dialect: db.dialect)
                 found += try EmptyRequiredLink.find(in: db, schema: schema, layout: layout).map { empty in
-                    "the required relationship \(empty.label) is empty: \(empty.phrase)"
+                    "\(empty.problem): \(empty.phrase)"
                 }
                 if let (_, disagreement) = try StoreValidator.disagreeingInverse(db, schema: schema, around: nil) {
                     found.append(disagreement)

@@ -211,7 +211,9 @@ public final class Store: Sendable {
     /// wrote (an object inserted without its link, a link unset, a destination deleted), then announces what it
     /// wrote to other servers' observations (PostgreSQL). Only the objects the writes named are checked (those
     /// inserted, unlinked or saved), so a small write costs a lookup by identifier; a write that named none (a
-    /// destination deleted under nullify, an import's own SQL) has its table scanned.
+    /// destination deleted under nullify, an import's own SQL) has its table scanned. A to-many relationship's
+    /// minimum count is held only by the objects the transaction inserted and those it removed links of, as Core
+    /// Data validates only the objects a save changes: an object already short (adopted so) can be updated.
     private static func finishWrite(
         _ access: TableAccess?, schema: Schema, layout: StoreLayout, on db: any SQLConnection
     ) throws {
@@ -221,10 +223,7 @@ public final class Store: Sendable {
         if schema.hasRequiredLinks,
             let empty = try EmptyRequiredLink.find(
                 in: db, schema: schema, layout: layout,
-                scope: { table in
-                    guard written.contains(table) else { return nil }
-                    return access.linkSuspects(in: table).map { .objects($0) } ?? .everyObject
-                }
+                scope: { entity, relationship in access.requiredLinkScope(entity, relationship, layout: layout) }
             ).first
         {
             throw empty.writeRefusal

@@ -56,12 +56,18 @@ public struct AdoptionRecord: Hashable, Sendable, Codable {
     /// What the adoption left out because it is the engine's housekeeping, not the app's data (Core Data's
     /// persistent history, its model cache), one line each.
     public var leftOut: [String]
+    /// The to-many relationships that copied objects hold fewer destinations through than the relationship's
+    /// ``Relationship/minimumCount``, one line each, with how many and the first identifiers: kept as they are
+    /// (Core Data checks minimum counts only when it saves an object, and a lightweight migration that adds a
+    /// required to-many leaves the existing objects without one), and held to the minimum by the writes that
+    /// change them; ``Store/verify()`` reports them. Empty for a record written before this field existed.
+    public var underMinimumCount: [String]
     /// When the adoption committed.
     public var adoptedAt: Date
 
     public init(
         engine: String, sourceVersions: [String], source: String, adoptedAtVersion: Int, objectCounts: [String: Int],
-        leftOut: [String], adoptedAt: Date
+        leftOut: [String], underMinimumCount: [String] = [], adoptedAt: Date
     ) {
         self.engine = engine
         self.sourceVersions = sourceVersions
@@ -69,7 +75,38 @@ public struct AdoptionRecord: Hashable, Sendable, Codable {
         self.adoptedAtVersion = adoptedAtVersion
         self.objectCounts = objectCounts
         self.leftOut = leftOut
+        self.underMinimumCount = underMinimumCount
         self.adoptedAt = adoptedAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case engine, sourceVersions, source, adoptedAtVersion, objectCounts, leftOut, underMinimumCount, adoptedAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        engine = try container.decode(String.self, forKey: .engine)
+        sourceVersions = try container.decode([String].self, forKey: .sourceVersions)
+        source = try container.decode(String.self, forKey: .source)
+        adoptedAtVersion = try container.decode(Int.self, forKey: .adoptedAtVersion)
+        objectCounts = try container.decode([String: Int].self, forKey: .objectCounts)
+        leftOut = try container.decode([String].self, forKey: .leftOut)
+        // Absent from the records of earlier releases.
+        underMinimumCount = try container.decodeIfPresent([String].self, forKey: .underMinimumCount) ?? []
+        adoptedAt = try container.decode(Date.self, forKey: .adoptedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(engine, forKey: .engine)
+        try container.encode(sourceVersions, forKey: .sourceVersions)
+        try container.encode(source, forKey: .source)
+        try container.encode(adoptedAtVersion, forKey: .adoptedAtVersion)
+        try container.encode(objectCounts, forKey: .objectCounts)
+        try container.encode(leftOut, forKey: .leftOut)
+        // Only when there is one, so that a record (and `molt info --json`) without any reads as before.
+        if !underMinimumCount.isEmpty { try container.encode(underMinimumCount, forKey: .underMinimumCount) }
+        try container.encode(adoptedAt, forKey: .adoptedAt)
     }
 }
 

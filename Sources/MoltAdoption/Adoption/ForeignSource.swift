@@ -33,7 +33,8 @@ struct PreparedAdoption {
     var copy: (ObjectImporter) throws -> (digests: [String: AdoptionDigest], leftOut: [String])
 
     /// Creates a store at `destination` at ``schema``, copies, proves the copy and records the adoption, in one
-    /// transaction.
+    /// transaction. Objects under a to-many relationship's minimum count are kept and listed in the record
+    /// (`AdoptionRecord.underMinimumCount`); an empty required to-one refuses the copy.
     func adopt(into destination: StoreLocation, engine: String, original: URL) throws -> AdoptionReport {
         var result: AdoptionReport?
         try Store.create(at: destination, schema: schema) { objects in
@@ -41,11 +42,14 @@ struct PreparedAdoption {
             let (digests, copyLeftOut) = try copy(importer)
             try importer.finish(identifierMarks: identifierMarks)
             let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
+            let engine = self.engine ?? engine
+            let short = try objects.linksUnderMinimumCount(
+                engine == "Core Data"
+                    ? "Core Data checks minimum counts only at save" : "\(engine) does not check minimum counts")
             let record = AdoptionRecord(
-                engine: self.engine ?? engine, sourceVersions: sourceVersions, source: original.path,
+                engine: engine, sourceVersions: sourceVersions, source: original.path,
                 adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count),
-                leftOut: leftOut + copyLeftOut,
-                adoptedAt: Date())
+                leftOut: leftOut + copyLeftOut, underMinimumCount: short, adoptedAt: Date())
             try objects.recordAdoption(record)
             result = AdoptionReport(record: record, comparison: comparison, backup: nil)
         }

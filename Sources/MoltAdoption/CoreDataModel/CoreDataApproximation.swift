@@ -9,8 +9,9 @@ package struct CoreDataApproximation: Equatable, CustomStringConvertible {
         /// A sub-entity written as a separate entity with its parent's properties; links to a parent that may
         /// hold a sub-entity.
         case inheritance
-        /// A to-many relationship that must hold a minimum count of objects written without the minimum (a
-        /// required to-one is written required: `Relationship.isOptional` false).
+        /// An optional to-many relationship whose minimum count above 1 holds only when it is not empty, written
+        /// without the minimum (a required to-one is written required, `Relationship.isOptional` false; a
+        /// required to-many with its minimum, `Relationship.minimumCount`).
         case requiredRelationships = "required-relationships"
         /// A to-many relationship with a maximum count written without it.
         case relationshipCounts = "relationship-counts"

@@ -139,16 +139,16 @@ extension CoreDataModel {
                 "points at '\(relationship.destination)', whose sub-entities (\(subEntities.joined(separator: ", "))) it may hold in Core Data: in Molt it holds '\(relationship.destination)' objects only"
             )
         }
-        // A required to-one is required in Molt too (`isOptional: false`); a to-many has no minimum in Molt.
+        // A required to-one is required in Molt too (`isOptional: false`); a required to-many holds at least one
+        // object, or its `minCount` (`minimumCount`). An optional to-many's `minCount` holds only when it is not
+        // empty, which Molt cannot say beyond 1 (any count).
+        var minimum = 0
         if !relationship.isOptional && relationship.isToMany {
+            minimum = max(relationship.minCount ?? 1, 1)
+        } else if let count = relationship.minCount, count > 1, relationship.isToMany {
             approximate(
                 .requiredRelationships, entity, relationship.name,
-                "a required to-many relationship (at least \(max(relationship.minCount ?? 1, 1)) object) is written as an optional one: Molt does not enforce a minimum"
-            )
-        } else if let minimum = relationship.minCount, minimum > 0, relationship.isToMany {
-            approximate(
-                .requiredRelationships, entity, relationship.name,
-                "a to-many relationship of at least \(minimum) objects is written without the minimum")
+                "an optional to-many relationship of none or at least \(count) objects is written without the minimum")
         }
         if relationship.isToMany, let maximum = relationship.maxCount, maximum > 0 {
             approximate(
@@ -158,7 +158,7 @@ extension CoreDataModel {
         if relationship.isToMany {
             return Relationship(
                 relationship.name, toMany: relationship.destination, ordered: relationship.isOrdered,
-                inverse: relationship.inverse, deleteRule: deleteRule)
+                inverse: relationship.inverse, deleteRule: deleteRule, minimumCount: minimum)
         }
         return Relationship(
             relationship.name, to: relationship.destination, inverse: relationship.inverse, deleteRule: deleteRule,

@@ -108,6 +108,9 @@ struct AdoptCommand: ParsableCommand {
         var written: Bool
         var comparison: [Line]?
         var leftOut: [String]?
+        /// The to-many relationships copied objects hold too few destinations through, kept (Core Data's save-only
+        /// check let them be).
+        var underMinimumCount: [String]?
         var backup: String?
 
         struct Line: Encodable {
@@ -182,6 +185,7 @@ struct AdoptCommand: ParsableCommand {
                         valuesAndLinksEqual: $0.digestsAgree)
                 }
                 report.leftOut = done.record.leftOut
+                report.underMinimumCount = done.record.underMinimumCount.isEmpty ? nil : done.record.underMinimumCount
                 report.backup = rehearse ? nil : done.backup?.path
             }
         }
@@ -273,6 +277,7 @@ struct AdoptCommand: ParsableCommand {
             }
         }
         for line in report.leftOut ?? [] { Terminal.line("  left out: \(line)") }
+        for line in report.underMinimumCount ?? [] { Terminal.line("  short: \(line)") }
         if let backup = report.backup { Terminal.line("The original's files are kept in \(backup)") }
     }
 }

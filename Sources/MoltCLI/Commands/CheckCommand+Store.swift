@@ -24,7 +24,7 @@ extension CheckCommand {
             try Terminal.json(Report(store: url.path, version: store.schema.version, sound: true))
         } else {
             Terminal.line(
-                "\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set, and Molt's metadata and history read; version \(store.schema.version)."
+                "\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set and minimum count met, and Molt's metadata and history read; version \(store.schema.version)."
             )
         }
     }

@@ -21,14 +21,16 @@ struct ConvertModelCommand: ParsableCommand {
             properties are left out (Core Data does not store them). coredata-versions.txt lists which Core Data \
             version each snapshot is.
 
-            A required to-one relationship is written required (optional: false), as Molt enforces it too. Some \
-            things of a Core Data model Molt cannot state yet: entity inheritance, required to-many relationships, \
-            counts on to-many relationships, indexes over relationships, the No Action delete rule. Without \
+            A required to-one relationship is written required (optional: false), and a required to-many one with \
+            its minimum count (minimumCount: at least 1, or its minCount), as Molt enforces them too. Some things \
+            of a Core Data model Molt cannot state yet: entity inheritance, the minimum count of an optional \
+            to-many relationship (none or at least N), maximum counts, indexes over relationships, the No Action \
+            delete rule. Without \
             --approximate, the command lists every one it finds (entity, property, versions, and the --approximate \
             value that accepts it) and writes nothing (exit 1). With --approximate KIND (repeatable, or all) it \
             writes the closest form and prints each: a sub-entity as an entity of its own that holds its parent's \
-            properties too (a link to the parent holds parent objects only); a required to-many relationship \
-            as an optional one; relationship counts and indexes over relationships left out; No Action as nullify.
+            properties too (a link to the parent holds parent objects only); an optional to-many relationship's \
+            minimum, maximum counts and indexes over relationships left out; No Action as nullify.
             """)
 
     @Argument(

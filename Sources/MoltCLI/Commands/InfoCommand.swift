@@ -54,6 +54,8 @@ struct InfoReport: Encodable {
         var deleteRule: String
         /// True for a required to-one relationship; absent otherwise, so the output of other stores is unchanged.
         var required: Bool?
+        /// The minimum count of a to-many relationship that has one; absent otherwise.
+        var minimumCount: Int?
     }
 
     struct EntityInfo: Encodable {
@@ -108,7 +110,8 @@ struct InfoReport: Encodable {
                     RelationshipInfo(
                         name: $0.name, destination: $0.destination, toMany: $0.kind == .toMany, ordered: $0.isOrdered,
                         inverse: $0.inverse, deleteRule: $0.deleteRule.rawValue,
-                        required: $0.kind == .toOne && !$0.isOptional ? true : nil)
+                        required: $0.kind == .toOne && !$0.isOptional ? true : nil,
+                        minimumCount: $0.kind == .toMany && $0.minimumCount > 0 ? $0.minimumCount : nil)
                 },
                 indexes: entity.indexes.map {
                     "\($0.isUnique ? "unique" : "index")(\($0.attributes.joined(separator: ", ")))"
@@ -150,6 +153,7 @@ struct InfoReport: Encodable {
                 "  copied:    \(adoption.objectCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
             )
             for line in adoption.leftOut { Terminal.line("  left out:  \(line)") }
+            for line in adoption.underMinimumCount { Terminal.line("  short:     \(line)") }
             Terminal.line()
         }
         Terminal.line("History:")

@@ -164,12 +164,15 @@ enum Format {
     }
 
     /// How a relationship reads in `molt info`: `notes: [Note] ordered, inverse folder, cascade`;
-    /// `author: User (required)`.
+    /// `author: User (required)`; `options: [Option] (at least 2)`.
     static func relationship(_ relationship: Relationship) -> String {
         var text = "\(relationship.name): "
         text += relationship.kind == .toMany ? "[\(relationship.destination)]" : relationship.destination
         var notes: [String] = []
         if relationship.kind == .toOne && !relationship.isOptional { notes.append("required") }
+        if relationship.kind == .toMany && relationship.minimumCount > 0 {
+            notes.append("at least \(relationship.minimumCount)")
+        }
         if relationship.isOrdered { notes.append("ordered") }
         if let inverse = relationship.inverse { notes.append("inverse \(inverse)") }
         if relationship.deleteRule != .nullify { notes.append(relationship.deleteRule.rawValue) }

@@ -14,11 +14,25 @@ struct HistoryApp: CustomStringConvertible, @unchecked Sendable {  // immutable 
 
     static let all: [HistoryApp] = [mastodon, simplenote, wire, woocommerce]
 
-    static let mastodon = HistoryApp(name: "Mastodon", model: "mastodon/CoreData.xcdatamodeld")
+    /// Mastodon's `CoreData 3` points the required `MastodonUser.notifications` at the new entity `Notification`
+    /// (every user starts with none), and `CoreData 4` adds the required `MastodonUser.showingReblogs`.
+    static let mastodon = HistoryApp(
+        name: "Mastodon", model: "mastodon/CoreData.xcdatamodeld",
+        effects: [
+            3: [.refusesShortOwners(entity: "MastodonUser", relationship: "notifications")],
+            4: [.refusesShortOwners(entity: "MastodonUser", relationship: "showingReblogs")],
+        ])
 
     static let simplenote = HistoryApp(name: "Simplenote", model: "simplenote/Simplenote.xcdatamodeld")
 
-    static let wire = HistoryApp(name: "Wire", model: "wire/zmessaging.xcdatamodeld")
+    /// Wire's `zmessaging1.27` adds the required `UserClient.ignoredByClients`, and `zmessaging2.78.0` (version 67)
+    /// the required `Conversation.participantRoles`: every existing object starts with none.
+    static let wire = HistoryApp(
+        name: "Wire", model: "wire/zmessaging.xcdatamodeld",
+        effects: [
+            2: [.refusesShortOwners(entity: "UserClient", relationship: "ignoredByClients")],
+            67: [.refusesShortOwners(entity: "Conversation", relationship: "participantRoles")],
+        ])
 
     /// WooCommerce shipped mapping models for ten steps (`MIGRATIONS.md`, `MigrationTests.swift`, the 9→10
     /// `xcmapping.xml`): 9→10 sets the new `Order.statusKey` from `status` (and, like 45→46, turns an Int64 into a

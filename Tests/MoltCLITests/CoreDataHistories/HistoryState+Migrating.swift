@@ -13,6 +13,17 @@ enum StepEffect {
     /// The entity is renamed with its data, which the model does not say (no renaming identifier): the snapshot
     /// declares it with `originalName`, as a Molt app does.
     case renamesEntity(from: String, to: String)
+    /// The step starts the entity's to-many relationship, whose minimum count is 1 or more, empty for the objects
+    /// the entity already has (the relationship is new, or points to a new entity). Core Data migrated such a store
+    /// and left its own model's rule broken until the objects were saved again; Molt refuses the step, naming the
+    /// objects, and leaves the store as it was (an app links them in a stage).
+    case refusesShortOwners(entity: String, relationship: String)
+
+    /// The relationship, `Entity.relationship`, whose minimum the step is refused for, if it is.
+    var refusedRelationship: String? {
+        if case .refusesShortOwners(let entity, let relationship) = self { return "\(entity).\(relationship)" }
+        return nil
+    }
 
     /// The mapping of a `--mapping` file (or a folder's `FROM-to-TO.mapping.json`) that does this.
     var mapping: JSONValue? {
@@ -21,7 +32,7 @@ enum StepEffect {
             return .array(entities.map { .object(["destination": .string($0), "empty": .bool(true)]) })
         case .computes(let entity, let attribute, let sql, _):
             return .array([.object(["destination": .string(entity), "attributes": .object([attribute: .string(sql)])])])
-        case .renamesEntity:
+        case .renamesEntity, .refusesShortOwners:
             return nil
         }
     }
@@ -125,6 +136,8 @@ extension HistoryState {
             }
         case .renamesEntity:
             break  // stated in the snapshot: `migrated(from:to:effects:)` already carried the objects
+        case .refusesShortOwners:
+            break  // the step is refused: the walk checks the store is as it was, and starts again after it
         }
     }
 

@@ -36,10 +36,11 @@ struct HistoryWalk {
     struct Outcome {
         /// The versions of the history: `1 … versions`.
         var versions: Int
-        /// The walk from the first version to the last in one `molt migrate STORE --to DIR`, from a store filled at
-        /// version 1: nil when it migrated and every value and link is what the steps, chained, must leave. It
-        /// carries only what version 1 has: what later versions add holds nothing in it, and is checked by the
-        /// version-by-version walk, which fills it.
+        /// The walk from the first version to the last in one `molt migrate STORE --to DIR --to-version N` per leg
+        /// (a step Molt must refuse ends one, and the next starts from a store filled at its version), from a store
+        /// filled at the leg's first version: nil when each leg migrated and every value and link is what the
+        /// steps, chained, must leave. It carries only what a leg's first version has: what later versions add
+        /// holds nothing in it, and is checked by the version-by-version walk, which fills it.
         var wholeWalkFailure: String?
         /// The version-by-version walk.
         var steps: [StepResult]
@@ -66,23 +67,13 @@ struct HistoryWalk {
         let (schemas, count) = try prepare(snapshots, molt)
         let store = work.file("store.sqlite")
 
-        // The whole history in one command, from a store filled at version 1.
+        // The whole history in one command, from a store filled at version 1; a step Molt must refuse (see
+        // `StepEffect.refusesShortOwners`) ends a leg, and the next starts from a store filled at its version.
         var state = HistoryState()
         state.fill(schemas[0])
-        try reseed(store, state, schemas[0], work, molt)
-        var chained = state
-        for version in 2...count {
-            chained = chained.migrated(
-                from: schemas[version - 2], to: schemas[version - 1], effects: app.effects[version] ?? [])
-        }
-        let whole = try molt(["migrate", store.path, "--to", snapshots.path], as: "migrate (whole)")
-        let wholeWalkFailure: String?
-        if whole.status != 0 {
-            wholeWalkFailure =
-                "molt migrate --to DIR exit \(whole.status): \(whole.stderr.split(separator: "\n").first ?? "")"
-        } else {
-            wholeWalkFailure = try compare(
-                store, expected: chained, schema: schemas[count - 1], after: "the walk 1 → \(count)", molt)
+        var wholeWalkFailure: String?
+        for (start, end) in legs(count) where wholeWalkFailure == nil {
+            wholeWalkFailure = try walkLeg(from: start, to: end, schemas, store, snapshots, work, molt)
         }
 
         // Version by version, filling what each version adds, every value checked after each step.
@@ -94,7 +85,15 @@ struct HistoryWalk {
             let expected = state.migrated(from: old, to: new, effects: app.effects[version] ?? [])
             var failure: String?
             let migrate = try molt(migrateArguments(store, snapshots, to: version))
-            if migrate.status != 0 {
+            if let refused = (app.effects[version] ?? []).compactMap(\.refusedRelationship).first {
+                failure = try refusal(migrate, of: refused, store, unchanged: state, schema: old, molt)
+                results.append(StepResult(to: version, failure: failure))
+                state = HistoryState()
+                state.fill(new)
+                try reseed(store, state, new, work, molt)
+                reseeds += 1
+                continue
+            } else if migrate.status != 0 {
                 failure = "molt migrate exit \(migrate.status): \(migrate.stderr.split(separator: "\n").first ?? "")"
             } else {
                 failure = try compare(
@@ -109,6 +108,49 @@ struct HistoryWalk {
         }
         return Outcome(
             versions: count, wholeWalkFailure: wholeWalkFailure, steps: results, reseeds: reseeds, seconds: seconds)
+    }
+
+    /// The legs of the whole walk, `(first, last)` versions: split before each step Molt must refuse.
+    private func legs(_ count: Int) -> [(Int, Int)] {
+        let refused = (2...count).filter { !(app.effects[$0] ?? []).compactMap(\.refusedRelationship).isEmpty }
+        let starts = [1] + refused
+        return starts.enumerated().map { i, start in (start, i + 1 < starts.count ? starts[i + 1] - 1 : count) }
+    }
+
+    /// Walks `start → end` in one `molt migrate --to DIR --to-version`, from a store filled at `start`: nil when it
+    /// migrated and holds what the steps, chained, must leave.
+    private func walkLeg(
+        from start: Int, to end: Int, _ schemas: [Schema], _ store: URL, _ snapshots: URL, _ work: TemporaryDirectory,
+        _ molt: ([String], String?) throws -> Molt.Result
+    ) throws -> String? {
+        var chained = HistoryState()
+        chained.fill(schemas[start - 1])
+        try reseed(store, chained, schemas[start - 1], work, molt)
+        guard end > start else { return nil }
+        for version in (start + 1)...end {
+            chained = chained.migrated(
+                from: schemas[version - 2], to: schemas[version - 1], effects: app.effects[version] ?? [])
+        }
+        let whole = try molt(
+            ["migrate", store.path, "--to", snapshots.path, "--to-version", String(end)], "migrate (whole)")
+        guard whole.status == 0 else {
+            return "molt migrate --to DIR exit \(whole.status): \(whole.stderr.split(separator: "\n").first ?? "")"
+        }
+        return try compare(
+            store, expected: chained, schema: schemas[end - 1], after: "the walk \(start) → \(end)", molt)
+    }
+
+    /// Nil when `migrate` was refused for the minimum count of `relationship` and the store holds `unchanged` at
+    /// `schema`; otherwise what went wrong.
+    private func refusal(
+        _ migrate: Molt.Result, of relationship: String, _ store: URL, unchanged: HistoryState, schema: Schema,
+        _ molt: ([String], String?) throws -> Molt.Result
+    ) throws -> String? {
+        guard migrate.status != 0 else { return "migrated, but '\(relationship)' starts empty for every object" }
+        guard migrate.stderr.contains("relationship '\(relationship)' under its minimum count") else {
+            return "refused for another reason: \(migrate.stderr.split(separator: "\n").first ?? "")"
+        }
+        return try compare(store, expected: unchanged, schema: schema, after: "the refused step", molt)
     }
 
     /// Converts the app's model into `snapshots` (`1.json … N.json`), declares the entity renames its mapping models

@@ -10,6 +10,9 @@ import Testing
 /// hierarchies, sibling sub-entities that declare the same property (Wire's `delivered`, Apptentive's
 /// `pendingState` from v2 on) each with a column. Refused: three Wire stores whose external-storage files were
 /// not kept with them, and an Apptentive copy whose link holds an object of an entity its model does not allow.
+/// Wire's later stores break their model's minimum counts (Core Data migrated them past releases that added
+/// required to-many relationships, and checks minimum counts only at save): they adopt, the record listing the
+/// objects under them.
 @Suite(
     "Every real Core Data store adopts or is refused with a reason",
     .enabled(if: ForeignStores.isPresent, "../shared/foreign-stores is absent beside the package"))
@@ -19,6 +22,9 @@ struct EveryForeignStoreTests {
         var model: String
         /// Nil when the store adopts; else a piece of the refusal's message.
         var refusal: String?
+        /// The relationships, `Entity.relationship`, that the adoption record lists objects under the minimum count
+        /// of.
+        var short: [String] = []
         var testDescription: String { store }
     }
 
@@ -70,11 +76,43 @@ struct EveryForeignStoreTests {
         Case(
             store: "wire/store2-31-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
             refusal: "A value kept outside the store is missing"),
+        // Core Data migrated these past releases that added required to-many relationships, and left them empty
+        // for the objects that existed: kept, and listed in the record.
         Case(
-            store: "wire/store2-80-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld"),
+            store: "wire/store2-80-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            short: Self.wireShort["2.80"]!),
         Case(
-            store: "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld"),
+            store: "wire/store2-101-0.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld",
+            short: Self.wireShort["2.101"]!),
     ]
+
+    /// Per Wire store, the to-many relationships whose minimum count its objects break, in the schema's order: the
+    /// `UserClient` ones since 1.27 (`ignoredByClients`, and the trust and ignore pairs), `participantRoles` of
+    /// `Conversation` and `User` in 2.80 (added as required by 2.78.0, and dropped again later).
+    static let wireShort: [String: [String]] = {
+        let clients = [
+            "UserClient.ignoredByClients", "UserClient.ignoredClients", "UserClient.trustedByClients",
+            "UserClient.trustedClients",
+        ]
+        return [
+            "1.25": [], "2.6": clients, "2.31.0": clients,
+            "2.80": ["Conversation.participantRoles", "User.participantRoles"] + clients, "2.101": clients,
+        ]
+    }()
+
+    /// Expects `record` to list exactly the relationships `short` (`Entity.relationship`), each with the objects'
+    /// count and first identifiers, and the reason.
+    static func expectShort(_ short: [String], in record: AdoptionRecord) {
+        #expect(record.underMinimumCount.count == short.count, "\(record.underMinimumCount)")
+        for (label, line) in zip(short, record.underMinimumCount) {
+            let (entity, relationship) = (label.prefix { $0 != "." }, label.drop { $0 != "." }.dropFirst())
+            #expect(line.contains(" '\(entity)' objects (_id "), "\(label): \(line)")
+            #expect(
+                line.hasSuffix(
+                    " hold fewer than 1 '\(relationship)' (Core Data checks minimum counts only at save); Molt keeps them and checks them when they are written"
+                ), "\(label): \(line)")
+        }
+    }
 
     @Test(
         "Wire's stores whose external-storage files were not kept adopt with those values as null when asked, each listed",
@@ -94,6 +132,11 @@ struct EveryForeignStoreTests {
         #expect(line.components(separatedBy: "; ").count == count)
         #expect(line.contains(" of object ") && line.contains(": file "))
         #expect(try Store.inspect(at: url).adoption?.leftOut.contains(line) == true)
+        // 2.6 and 2.31.0 also break a minimum count their model added after 1.25: kept, and listed.
+        let version = String(name.dropFirst("store".count).prefix { $0 != "." }).replacingOccurrences(
+            of: "-", with: ".")
+        Self.expectShort(Self.wireShort[version] ?? ["?"], in: report.record)
+        #expect(try Store.inspect(at: url).adoption?.underMinimumCount == report.record.underMinimumCount)
     }
 
     @Test("Adopts with the proof, or refuses leaving the original as it was", arguments: cases)
@@ -108,7 +151,7 @@ struct EveryForeignStoreTests {
             let error = try #require(throws: MoltError.self) {
                 try adoption.adopt(at: .file(url), schema: target, options: Store.Options())
             }
-            #expect(error.message.contains(refusal))
+            #expect(error.message.contains(refusal), "\(error)")
             #expect(error.message.contains("left as it was"))
             #expect(ForeignStores.bytes(of: url) == before)
             // No file was added beside the store (a -shm it came with stays).
@@ -123,6 +166,7 @@ struct EveryForeignStoreTests {
         let report = try #require(try adoption.adopt(at: .file(url), schema: target, options: Store.Options()))
         #expect(report.comparison.agrees)
         #expect(!report.comparison.lines.isEmpty)
+        Self.expectShort(item.short, in: report.record)
         // The adopted store is a Molt store at the matched version, with the original's objects.
         let info = try Store.inspect(at: url)
         #expect(info.version == target.version)
