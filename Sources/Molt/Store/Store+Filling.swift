@@ -5,23 +5,34 @@ extension Store {
     /// transaction: other openers wait, and a failure (or a crash) leaves no store behind on a server and an
     /// empty file at most on SQLite. What an adoption writes its copy with.
     ///
+    /// - Parameter attachment: An SQLite file `fill` reads (`path`), attached to the new store's connection under
+    ///   the schema name `name` before the transaction begins (SQLite refuses `ATTACH` inside one); SQLite only.
     /// - Throws: ``MoltError/Code/notAMoltStore`` when `location` already holds tables;
-    ///   ``MoltError/Code/validationFailed`` when `fill` leaves a required relationship empty; what `fill` throws.
+    ///   ``MoltError/Code/validationFailed`` when `fill` leaves a required relationship empty; what `fill` throws;
+    ///   ``MoltError/Code/invalidPlan`` for an attachment to a store that is not SQLite.
     package static func create(
-        at location: StoreLocation, schema: Schema, filling fill: (Objects) throws -> Void
+        at location: StoreLocation, schema: Schema, attaching attachment: (path: String, name: String)? = nil,
+        filling fill: (Objects) throws -> Void
     ) throws {
         try schema.validate()
         let database = try location.engine.open(options: Options())
         defer { try? database.close() }
-        try database.exclusive { db in
-            if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
-            try create(schema, in: db)
-            try fill(Objects(db: db, schema: schema, isWritable: true))
-            let layout = StoreLayout.standard(schema, dialect: db.dialect)
-            if let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout).first {
-                throw empty.fillingRefusal
+        func fillInOneTransaction() throws {
+            try database.exclusive { db in
+                if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
+                try create(schema, in: db)
+                try fill(Objects(db: db, schema: schema, isWritable: true))
+                let layout = StoreLayout.standard(schema, dialect: db.dialect)
+                if let empty = try EmptyRequiredLink.find(in: db, schema: schema, layout: layout).first {
+                    throw empty.fillingRefusal
+                }
+                return true
             }
-            return true
+        }
+        if let attachment {
+            try database.attaching(attachment.path, as: attachment.name, fillInOneTransaction)
+        } else {
+            try fillInOneTransaction()
         }
         try database.finishOpening(journal: .wal, isNew: true)
     }
