@@ -57,6 +57,9 @@ public struct CoreDataAdoption: StoreAdoption {
     /// What a binary value becomes when the file Core Data kept it in (external storage) is missing. Defaults to
     /// ``MissingExternalData/refused``.
     public var missingExternalData: MissingExternalData = .refused
+    /// Whether an adoption into an SQLite store copies with `INSERT … SELECT` when every value allows it (the
+    /// default); false copies object by object, as into PostgreSQL: what the tests compare the two copies with.
+    package var copiesInSQL = true
 
     /// What a binary value becomes when its external-storage file is missing from the store's
     /// `.<name>_SUPPORT/_EXTERNAL_DATA` folder: Core Data cannot read such a value either.
@@ -122,8 +125,10 @@ extension CoreDataAdoption: ForeignSource {
     func adopts(_ kind: ForeignFile) -> Bool { kind == .coreData }
 
     func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
-        try CoreDataAdoptionRun(copy: copy, original: original, model: model, missingFiles: missingExternalData)
-            .prepare()
+        try CoreDataAdoptionRun(
+            copy: copy, original: original, model: model, missingFiles: missingExternalData, copiesInSQL: copiesInSQL
+        )
+        .prepare()
     }
 }
 
@@ -172,4 +177,13 @@ public struct AdoptionReport: Sendable {
     public var comparison: AdoptionComparison
     /// The folder holding the original's files, when kept.
     public var backup: URL?
+    /// How the objects were copied.
+    package var copy: AdoptionCopyPath = .objectByObject("not recorded")
+
+    package init(record: AdoptionRecord, comparison: AdoptionComparison, backup: URL?, copy: AdoptionCopyPath) {
+        self.record = record
+        self.comparison = comparison
+        self.backup = backup
+        self.copy = copy
+    }
 }

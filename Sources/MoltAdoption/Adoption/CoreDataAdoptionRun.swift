@@ -11,6 +11,8 @@ struct CoreDataAdoptionRun {
     var original: URL
     var model: CoreDataAdoption.Model
     var missingFiles: CoreDataAdoption.MissingExternalData = .refused
+    /// Whether the copy may run as `INSERT … SELECT` (``CoreDataSQLCopy``) into an SQLite store.
+    var copiesInSQL = true
 
     /// The model versions the store may have been written with, each with the Molt schema it is adopted as
     /// (computed for the chosen one only: a Core Data history converts version by version).
@@ -146,7 +148,7 @@ struct CoreDataAdoptionRun {
                     "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
                     + missing.joined(separator: "; ")
                 return (digests, missing.isEmpty ? [] : [line])
-            })
+            }, sqlCopy: copiesInSQL ? CoreDataSQLCopy(reader: reader, source: copy) : nil)
     }
 
     /// Refuses a binary attribute that Molt schemas describe as plain while every value it holds begins with Core

@@ -32,25 +32,63 @@ struct PreparedAdoption {
     /// left out (values read as null on purpose), one line each.
     var copy: (ObjectImporter) throws -> (digests: [String: AdoptionDigest], leftOut: [String])
 
+    /// The copy by `INSERT … SELECT` into an SQLite store, for a source that has one (Core Data).
+    var sqlCopy: CoreDataSQLCopy? = nil
+
     /// Creates a store at `destination` at ``schema``, copies, proves the copy and records the adoption, in one
-    /// transaction.
+    /// transaction: in SQL when the destination is an SQLite file and the source has a ``sqlCopy`` that takes
+    /// every value, object by object otherwise.
     func adopt(into destination: StoreLocation, engine: String, original: URL) throws -> AdoptionReport {
         var result: AdoptionReport?
-        try Store.create(at: destination, schema: schema) { objects in
-            let importer = try ObjectImporter(objects, keepingIDs: true)
-            let (digests, copyLeftOut) = try copy(importer)
-            try importer.finish(identifierMarks: identifierMarks)
-            let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
+        let inSQL = destination.url == nil ? nil : sqlCopy
+        let attachment = inSQL.map { (path: $0.source.path, name: CoreDataSQLPlan.source) }
+        try Store.create(at: destination, schema: schema, attaching: attachment) { objects in
+            var outcome: CopyOutcome
+            switch try inSQL?.copy(objects, schema: schema, marks: identifierMarks) {
+            case .copied(let counts, let comparison, let copyLeftOut):
+                outcome = CopyOutcome(counts: counts, comparison: comparison, leftOut: copyLeftOut, path: .sql)
+            case .unfit(let reason):
+                outcome = try copyObjectByObject(objects, because: reason)
+            case nil:
+                outcome = try copyObjectByObject(
+                    objects, because: sqlCopy == nil ? "this source has no copy in SQL" : "the store is not SQLite")
+            }
             let record = AdoptionRecord(
                 engine: self.engine ?? engine, sourceVersions: sourceVersions, source: original.path,
-                adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count),
-                leftOut: leftOut + copyLeftOut,
+                adoptedAtVersion: schema.version, objectCounts: outcome.counts, leftOut: leftOut + outcome.leftOut,
                 adoptedAt: Date())
             try objects.recordAdoption(record)
-            result = AdoptionReport(record: record, comparison: comparison, backup: nil)
+            result = AdoptionReport(record: record, comparison: outcome.comparison, backup: nil, copy: outcome.path)
         }
         return result!
     }
+
+    /// The copy through ``ObjectImporter``, object by object, and the proof that reads every object back.
+    private func copyObjectByObject(_ objects: Objects, because reason: String) throws -> CopyOutcome {
+        let importer = try ObjectImporter(objects, keepingIDs: true)
+        let (digests, copyLeftOut) = try copy(importer)
+        try importer.finish(identifierMarks: identifierMarks)
+        let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
+        return CopyOutcome(
+            counts: digests.mapValues(\.count), comparison: comparison, leftOut: copyLeftOut,
+            path: .objectByObject(reason))
+    }
+
+    private struct CopyOutcome {
+        var counts: [String: Int]
+        var comparison: AdoptionComparison
+        var leftOut: [String]
+        var path: AdoptionCopyPath
+    }
+}
+
+/// How an adoption copied the objects.
+package enum AdoptionCopyPath: Sendable, Equatable {
+    /// One `INSERT … SELECT` per entity and per to-many relationship, proved in SQL (an SQLite destination).
+    case sql
+    /// Object by object, with the reason the copy in SQL did not run (a PostgreSQL destination, a value it
+    /// does not convert, which this copy then refuses or converts).
+    case objectByObject(String)
 }
 
 /// What the adoptions share: in place (a private copy read, the new store swapped in) or into another location.

@@ -94,7 +94,7 @@ struct CoreDataCopy {
     /// Refuses a row that no copied entity reads (its `Z_ENT` is not the number this model gives an entity of its
     /// table, or is an abstract entity's) before anything is written: each entity reads its rows by number, and a
     /// row no number claims would otherwise be left behind without a word.
-    private func checkEveryRowCopied(_ schema: Schema) throws {
+    func checkEveryRowCopied(_ schema: Schema) throws {
         var numbers: [String: [Int]] = [:]
         for entityLayout in layout.entities {
             guard let declared = schema.entity(named: entityLayout.name), !declared.isAbstract else { continue }
@@ -119,7 +119,7 @@ struct CoreDataCopy {
 
     /// Refuses a link to an object of a sub-entity where the converted schema's relationship holds only its
     /// parent's objects, before anything is written.
-    private func checkLinkTargets(_ schema: Schema) throws {
+    func checkLinkTargets(_ schema: Schema) throws {
         let byName = Dictionary(layout.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // The entity numbers a link to `name` may hold: its own, and, when Molt holds the hierarchy, its descendants'.
         func allowed(_ name: String) -> String {
