@@ -22,8 +22,10 @@ import Molt
 ///    store's `NSStoreModelVersionIdentifiers` among equals), and writes it as the Molt schema of the same number
 ///    `molt convert-model` gives it (version *n* for the model's *n*-th version);
 /// 3. creates a new store at that schema and copies every object and link with its `Z_PK` as identifier, then
-///    reads the new store back and compares it with the original, entity by entity (``AdoptionComparison``),
-///    in the same transaction;
+///    compares the new store with the original, entity by entity (``AdoptionComparison``), in the same
+///    transaction. Into an SQLite store the copy is one `INSERT … SELECT` per entity and per to-many
+///    relationship and the comparison joins every original row to its copy in SQL; a store holding a value SQL
+///    would not convert exactly is copied object by object, which refuses that value naming it;
 /// 4. walks the app's plan from that version to `schema`, validated as any migration;
 /// 5. swaps the new store in, and keeps the original's files in `<name>.adoption-backup/` (or removes them).
 ///
