@@ -62,6 +62,9 @@ public struct CoreDataAdoption: StoreAdoption {
     /// Whether an adoption into an SQLite store copies with `INSERT … SELECT` when every value allows it (the
     /// default); false copies object by object, as into PostgreSQL: what the tests compare the two copies with.
     package var copiesInSQL = true
+    /// For tests: SQL run on the new store between the copy in SQL and its proof, to show that the proof refuses
+    /// what it changes (and that the original is left as it was).
+    package var sqlBeforeProof: String? = nil
 
     /// What a binary value becomes when its external-storage file is missing from the store's
     /// `.<name>_SUPPORT/_EXTERNAL_DATA` folder: Core Data cannot read such a value either.
@@ -128,7 +131,8 @@ extension CoreDataAdoption: ForeignSource {
 
     func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
         try CoreDataAdoptionRun(
-            copy: copy, original: original, model: model, missingFiles: missingExternalData, copiesInSQL: copiesInSQL
+            copy: copy, original: original, model: model, missingFiles: missingExternalData, copiesInSQL: copiesInSQL,
+            sqlBeforeProof: sqlBeforeProof
         )
         .prepare()
     }

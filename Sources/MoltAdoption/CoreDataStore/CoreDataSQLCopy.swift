@@ -16,6 +16,9 @@ struct CoreDataSQLCopy {
     let reader: CoreDataCopy
     /// The private copy, attached to the new store's connection.
     let source: URL
+    /// For tests: SQL run on the new store between the copy and its proof, to show that the proof refuses what
+    /// it changes.
+    var beforeProof: String? = nil
 
     /// What the copy did: objects per entity and what it left out; or why the row path must copy instead.
     enum Outcome {
@@ -46,6 +49,7 @@ struct CoreDataSQLCopy {
             reader.values.missing.withLock { $0 = [] }
             return .unfit("the copy in SQL stopped (\(error)); the object-by-object copy names the value")
         }
+        if let beforeProof { try db.execute(sql: beforeProof) }
         let missing = reader.values.missing.withLock { $0 }
         let comparison = try CoreDataSQLProof(
             plan: plan, schema: schema, layout: objects.layout, dialect: objects.dialect

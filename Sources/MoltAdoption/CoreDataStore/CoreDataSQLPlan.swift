@@ -74,7 +74,8 @@ extension CoreDataSQLPlan.EntityPlan {
     }
 
     /// The SQL of the `(owner, target[, position])` pairs of a to-many relationship read from a join table or from
-    /// the destination's foreign key, for the owners of this entity; nil for one filled from its inverse.
+    /// the destination's foreign key, for the owners of this entity, in columns of those names; nil for one filled
+    /// from its inverse.
     func pairs(of name: String, ordered: Bool) -> String? {
         let q = CoreDataSQLPlan.quote
         let owners = "(SELECT c.Z_PK \(rows))"
@@ -82,19 +83,19 @@ extension CoreDataSQLPlan.EntityPlan {
             let (owner, target) = ("j.\(q(join.ownerColumn))", "j.\(q(join.destinationColumn))")
             let position =
                 ordered
-                ? ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(join.orderColumn.map { "j.\(q($0)), " } ?? "")\(target))"
+                ? ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(join.orderColumn.map { "j.\(q($0)), " } ?? "")\(target)) AS position"
                 : ""
             return
-                "SELECT \(owner), \(target)\(position) FROM \(CoreDataSQLPlan.sourceTable(join.table)) AS j WHERE \(owner) IN \(owners)"
+                "SELECT \(owner) AS owner, \(target) AS target\(position) FROM \(CoreDataSQLPlan.sourceTable(join.table)) AS j WHERE \(owner) IN \(owners)"
         }
         if let inverse = layout.orderedInverses.first(where: { $0.name == name }) {
             let owner = "d.\(q(inverse.foreignKey))"
             let position =
                 ordered
-                ? ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(inverse.orderColumn.map { "d.\(q($0)), " } ?? "")d.Z_PK)"
+                ? ", ROW_NUMBER() OVER (PARTITION BY \(owner) ORDER BY \(inverse.orderColumn.map { "d.\(q($0)), " } ?? "")d.Z_PK) AS position"
                 : ""
             return
-                "SELECT \(owner), d.Z_PK\(position) FROM \(CoreDataSQLPlan.sourceTable(inverse.table)) AS d WHERE \(owner) IN \(owners)"
+                "SELECT \(owner) AS owner, d.Z_PK AS target\(position) FROM \(CoreDataSQLPlan.sourceTable(inverse.table)) AS d WHERE \(owner) IN \(owners)"
         }
         return nil
     }
