@@ -66,7 +66,7 @@ struct CoreDataCopy {
             let key: Int64 = row[0]
             var objectValues: [String: Value] = [:]
             for (index, attribute) in entityLayout.attributes.enumerated() {
-                let value = try values.value(row[index + 1], of: attribute, entity: entity.name, key: key)
+                let value = try values.value(in: row, at: index + 1, of: attribute, entity: entity.name, key: key)
                 if !value.isNull { objectValues[attribute.name] = value }
             }
             var links: [String: [Int64]] = [:]

@@ -33,8 +33,8 @@ struct CoreDataSQLCopy {
         guard let plan = made else { return .unfit(unfit ?? "") }
         try reader.checkEveryRowCopied(schema)
         try reader.checkLinkTargets(schema)
-        if let reason = try firstUnfit(plan, db: db) { return .unfit(reason) }
         CoreDataSQLValue.register(in: db, slots: plan.slots, values: reader.values)
+        if let reason = try firstUnfit(plan, db: db) { return .unfit(reason) }
         var counts: [String: Int] = [:]
         do {
             try db.inSavepoint {

@@ -33,7 +33,11 @@ struct CoreDataSQLValue {
         func only(_ types: String) -> String { "\(type) NOT IN ('null', \(types))" }
         var result: CoreDataSQLValue
         switch (attribute.coreDataType, molt.type) {
-        case ("String", .string), ("URI", .string): result = .init(expression: x, unfit: only("'text'"))
+        case ("String", .string), ("URI", .string):
+            // Copied byte for byte; a text that is not UTF-8 (which no Molt string holds) goes to the row path,
+            // which refuses it. Only a text with a NUL or a byte beyond ASCII is checked in Swift.
+            result = .init(
+                expression: x, unfit: "(\(only("'text'")) OR (\(notPlain(x)) AND \(notUTF8)(CAST(\(x) AS BLOB)) = 1))")
         case ("Boolean", .bool):
             result = .init(expression: x, unfit: "(\(only("'integer'")) OR \(x) NOT IN (0, 1))")
         case ("Integer 16", .int16), ("Integer 32", .int32), ("Integer 64", .int):
@@ -67,7 +71,10 @@ struct CoreDataSQLValue {
             guard molt.isOptional, molt.defaultValue == nil else { return nil }
             result = .init(expression: swift(slot, key, x), unfit: only("'blob'"), callsSwift: true)
         case ("Decimal", .decimal):
-            result = .init(expression: swift(slot, key, x), unfit: only("'integer', 'real', 'text'"), callsSwift: true)
+            // A decimal's text is ASCII: one with a NUL (where GRDB's text would stop) goes to the row path.
+            result = .init(
+                expression: swift(slot, key, x), unfit: "(\(only("'integer', 'real', 'text'")) OR \(notPlain(x)))",
+                callsSwift: true)
         default: return nil
         }
         // A missing value takes the default in the row path, and a required one is refused there.
@@ -75,12 +82,22 @@ struct CoreDataSQLValue {
         return result
     }
 
+    /// `molt_adopt_not_utf8(bytes)`: 1 when `bytes` are not UTF-8 (``CoreDataValues/text(exactly:)``), else 0.
+    static let notUTF8 = "molt_adopt_not_utf8"
+
+    /// The SQL condition of a text in `x` that holds a NUL or a byte beyond ASCII (any byte of 0x80 or more reads
+    /// as such a character in `GLOB`): the texts that GRDB's `String` may not read byte for byte.
+    static func notPlain(_ x: String) -> String {
+        "(\(x) GLOB '*[^' || char(1) || '-' || char(127) || ']*' OR instr(\(x), char(0)) > 0)"
+    }
+
     private static func swift(_ slot: Int, _ key: String, _ x: String) -> String {
         "\(function)(\(slot), \(key), \(x))"
     }
 
-    /// Registers ``function`` on `db`: each slot is an attribute of an entity, converted by `values` exactly as
-    /// the row path converts it; a value it refuses makes the statement fail (and the row path then runs).
+    /// Registers ``function`` and ``notUTF8`` on `db`: each slot is an attribute of an entity, converted by
+    /// `values` exactly as the row path converts it; a value it refuses makes the statement fail (and the row
+    /// path then runs).
     static func register(
         in db: Database, slots: [(entity: String, attribute: CoreDataStoreLayout.AttributeColumn)],
         values: CoreDataValues
@@ -93,6 +110,11 @@ struct CoreDataSQLValue {
             return stored(value)
         }
         db.add(function: function)
+        db.add(
+            function: DatabaseFunction(notUTF8, argumentCount: 1, pure: true) { arguments in
+                guard case .blob(let bytes) = arguments[0].storage else { return 0 }
+                return CoreDataValues.text(exactly: bytes) == nil ? 1 : 0
+            })
     }
 
     /// A Molt value as Molt's SQLite store holds it (as `SQLiteStatement` binds it).

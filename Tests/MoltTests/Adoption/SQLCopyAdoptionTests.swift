@@ -23,7 +23,8 @@ struct SQLCopyAdoptionTests {
     }
 
     /// Every row of every table but Molt's own metadata (which holds the adoption's date), each value with its
-    /// storage class and exact bits.
+    /// storage class and exact bits (a text's bytes as stored: GRDB's `String` would stop at a NUL and replace
+    /// bytes that are not UTF-8).
     static func rows(of url: URL) throws -> [String: [[String]]] {
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
@@ -33,17 +34,24 @@ struct SQLCopyAdoptionTests {
                 db,
                 sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_molt\\_%' ESCAPE '\\'")
             for table in tables {
-                result[table] = try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\" ORDER BY 1, 2").map { row in
-                    row.databaseValues.map { value in
-                        switch value.storage {
-                        case .null: "null"
-                        case .int64(let integer): "integer \(integer)"
-                        case .double(let real): "real \(real.bitPattern)"
-                        case .string(let text): "text \(text)"
-                        case .blob(let data): "blob \(data.base64EncodedString())"
-                        }
-                    }
+                var rows: [[String]] = []
+                let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \"\(table)\" ORDER BY 1, 2")
+                while let row = try cursor.next() {
+                    rows.append(
+                        try (0..<row.count).map { index in
+                            switch (row[index] as DatabaseValue).storage {
+                            case .null: "null"
+                            case .int64(let integer): "integer \(integer)"
+                            case .double(let real): "real \(real.bitPattern)"
+                            case .string:
+                                try row.withUnsafeData(atIndex: index) {
+                                    "text \(($0 ?? Data()).base64EncodedString())"
+                                }
+                            case .blob(let data): "blob \(data.base64EncodedString())"
+                            }
+                        })
                 }
+                result[table] = rows
             }
             return result
         }
@@ -104,6 +112,30 @@ struct SQLCopyAdoptionTests {
         try Self.expectSameStores(url, Self.swiftData)
     }
 
+    @Test("Texts with a NUL and beyond ASCII are copied byte for byte both ways, proved")
+    func exactTexts() throws {
+        let directory = TemporaryDirectory()
+        let url = try SwiftDataStore.write(in: directory)
+        // 'Ky' NUL 'oto', and 'Belém Rooms' NUL '😀': UTF-8 that GRDB's `String` would cut at the NUL.
+        try SwiftDataStore.execute(url, "UPDATE ZTRIP SET ZNAME = CAST(x'4B79006F746F' AS TEXT) WHERE Z_PK = 2")
+        try SwiftDataStore.execute(
+            url, "UPDATE ZSTAY SET ZHOTEL = ZHOTEL || CAST(x'00F09F9880' AS TEXT) WHERE Z_PK = 2")
+        let directoryOut = TemporaryDirectory()
+        let (sql, store) = try Self.adopt(url, with: Self.swiftData, inSQL: true, into: directoryOut)
+        #expect(sql.copy == .sql)
+        try Self.expectSameStores(url, Self.swiftData)
+        let queue = try DatabaseQueue(path: store.path)
+        defer { try? queue.close() }
+        let (name, hotel) = try queue.read { db in
+            (
+                try String.fetchOne(db, sql: #"SELECT hex("name") FROM "Trip" WHERE "_id" = 2"#),
+                try String.fetchOne(db, sql: #"SELECT hex("hotel") FROM "Stay" WHERE "_id" = 2"#)
+            )
+        }
+        #expect(name == "4B79006F746F")
+        #expect(hotel == "42656CC3A96D20526F6F6D7300F09F9880")
+    }
+
     /// A change that makes one value of the SwiftData store unadoptable, and what its refusal names.
     struct Damage: CustomTestStringConvertible, Sendable {
         var sql: String
@@ -114,6 +146,13 @@ struct SQLCopyAdoptionTests {
 
     static let damages: [Damage] = [
         Damage(sql: "UPDATE ZTRIP SET ZNAME = x'FF00' WHERE Z_PK = 2", names: ["Object 2", "'Trip'", "'name'"]),
+        // A text (not a blob) whose bytes are not UTF-8: no Molt string holds it, and GRDB's would replace them.
+        Damage(
+            sql: "UPDATE ZTRIP SET ZNAME = CAST(x'4B79FF746F' AS TEXT) WHERE Z_PK = 2",
+            names: ["Object 2", "'Trip'", "'name'", "not UTF-8"]),
+        Damage(
+            sql: "UPDATE ZSTAY SET ZHOTEL = CAST(x'416C66616D6100C3' AS TEXT) WHERE Z_PK = 1",
+            names: ["Object 1", "'Stay'", "'hotel'", "not UTF-8"]),
         Damage(sql: "UPDATE ZTRIP SET ZSTART = 'soon' WHERE Z_PK = 3", names: ["Object 3", "'Trip'", "'start'"]),
         Damage(sql: "UPDATE ZTRIP SET ZBUDGET = 'lots' WHERE Z_PK = 1", names: ["Object 1", "'Trip'", "'budget'"]),
         Damage(sql: "UPDATE ZTRIP SET ZNAME = NULL WHERE Z_PK = 1", names: ["Trip", "name"]),
