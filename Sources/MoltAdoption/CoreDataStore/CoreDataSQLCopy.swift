@@ -7,11 +7,12 @@ import MoltTooling
 /// relationship, reading the private copy attached to the new store's connection (``CoreDataSQLPlan/source``),
 /// in the creation's transaction; then proves the copy in SQL (``CoreDataSQLProof``).
 ///
-/// It writes only what the object-by-object copy (``CoreDataCopy``) would write: before writing, the same checks
-/// of rows and links refuse what they refuse, and one scan per table looks for a value SQL would not convert
-/// exactly (``CoreDataSQLValue/unfit``). When it finds one, or when a statement fails (a duplicate, a value
-/// ``CoreDataValues`` refuses), its writes are rolled back and the row path copies instead, refusing the value
-/// with the message that names it.
+/// It writes only what the object-by-object copy (``CoreDataCopy``) would write: before writing, one scan per
+/// table of the private copy looks for a row no copied entity reads, a value SQL would not convert exactly
+/// (``CoreDataSQLValue/unfit``) and a link that is not a key, and the row path's check of link targets refuses
+/// what it refuses. When the scan finds something, or when a statement fails (a duplicate, a value
+/// ``CoreDataValues`` refuses), nothing stays written and the row path copies instead, refusing with the message
+/// that names the row or the value.
 struct CoreDataSQLCopy {
     let reader: CoreDataCopy
     /// The private copy, attached to the new store's connection.
@@ -31,10 +32,9 @@ struct CoreDataSQLCopy {
         guard let db = SQLiteAccess.database(of: objects.db) else { return .unfit("the store is not SQLite") }
         let (made, unfit) = CoreDataSQLPlan.make(reader.layout, schema: schema)
         guard let plan = made else { return .unfit(unfit ?? "") }
-        try reader.checkEveryRowCopied(schema)
-        try reader.checkLinkTargets(schema)
         CoreDataSQLValue.register(in: db, slots: plan.slots, values: reader.values)
-        if let reason = try firstUnfit(plan, db: db) { return .unfit(reason) }
+        if let reason = try firstUnfit(plan, schema: schema, db: db) { return .unfit(reason) }
+        try reader.checkLinkTargets(schema)
         var counts: [String: Int] = [:]
         do {
             try db.inSavepoint {
@@ -62,35 +62,57 @@ struct CoreDataSQLCopy {
         return .copied(counts: counts, comparison: comparison, leftOut: missing.isEmpty ? [] : [line])
     }
 
-    /// Why the row path must copy the store: the first entity that holds a value SQL would not convert exactly,
-    /// or a link that is not a key; nil when every value fits.
-    private func firstUnfit(_ plan: CoreDataSQLPlan, db: Database) throws -> String? {
+    /// Why the row path must copy the store: a row no copied entity reads, the first object that holds a value
+    /// SQL would not convert exactly, or a link that is not a key; nil when every row and value fits. One scan
+    /// per table of the private copy, for all of its entities, columns and links.
+    private func firstUnfit(_ plan: CoreDataSQLPlan, schema: Schema, db: Database) throws -> String? {
         let q = CoreDataSQLPlan.quote
+        // Per table, in the order first met: each condition of an unfit row, with why (an object's key follows).
+        var tables: [String] = []
+        var checks: [String: [(condition: String, why: String)]] = [:]
+        func check(_ table: String, _ condition: String, _ why: String) {
+            if checks[table] == nil { tables.append(table) }
+            checks[table, default: []].append((condition, why))
+        }
+        let numbers = reader.readNumbers(schema)
+        for table in Set(reader.layout.entities.map(\.table)).sorted() {
+            check(
+                table, CoreDataCopy.unreadRows(of: table, numbers: numbers),
+                "table \(table) holds rows no copied entity reads")
+        }
         for entity in plan.entities {
             let conditions =
                 entity.values.map(\.unfit)
                 + entity.layout.toOne.map { "typeof(c.\(q($0.column))) NOT IN ('null', 'integer')" }
-            guard !conditions.isEmpty else { continue }
-            let sql = "SELECT c.Z_PK \(entity.rows) AND (\(conditions.joined(separator: " OR "))) LIMIT 1"
-            if let key = try Int64.fetchOne(db, sql: sql) {
-                return "object \(key) of '\(entity.entity.name)' holds a value the copy in SQL does not convert"
+            if !conditions.isEmpty {
+                check(
+                    entity.layout.table,
+                    "c.Z_ENT = \(entity.layout.number) AND (\(conditions.joined(separator: " OR ")))",
+                    "'\(entity.entity.name)' holds a value the copy in SQL does not convert")
             }
             for join in entity.layout.joins {
                 let (owner, target) = (q(join.ownerColumn), q(join.destinationColumn))
-                let sql =
-                    "SELECT 1 FROM \(CoreDataSQLPlan.sourceTable(join.table)) WHERE typeof(\(owner)) <> 'integer' OR typeof(\(target)) <> 'integer' LIMIT 1"
-                if try Int.fetchOne(db, sql: sql) != nil {
-                    return "join table \(join.table) holds a link that is not a key"
-                }
+                check(
+                    join.table, "typeof(c.\(owner)) <> 'integer' OR typeof(c.\(target)) <> 'integer'",
+                    "join table \(join.table) holds a link that is not a key")
             }
             for inverse in entity.layout.orderedInverses {
-                let key = q(inverse.foreignKey)
-                let sql =
-                    "SELECT 1 FROM \(CoreDataSQLPlan.sourceTable(inverse.table)) WHERE typeof(\(key)) NOT IN ('null', 'integer') LIMIT 1"
-                if try Int.fetchOne(db, sql: sql) != nil {
-                    return "table \(inverse.table) holds a link that is not a key"
-                }
+                check(
+                    inverse.table, "typeof(c.\(q(inverse.foreignKey))) NOT IN ('null', 'integer')",
+                    "table \(inverse.table) holds a link that is not a key")
             }
+        }
+        let entityTables = Set(reader.layout.entities.map(\.table))
+        for table in tables {
+            let list = checks[table] ?? []
+            let which = list.indices.map { "WHEN \(list[$0].condition) THEN \($0)" }.joined(separator: " ")
+            let keyColumn = entityTables.contains(table) ? "c.Z_PK" : "NULL"
+            let sql =
+                "SELECT CASE \(which) END, \(keyColumn) FROM \(CoreDataSQLPlan.sourceTable(table)) AS c WHERE \(list.map { "(\($0.condition))" }.joined(separator: " OR ")) LIMIT 1"
+            guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+            let index: Int = row[0] ?? 0
+            let key: Int64? = row[1]
+            return list[index].why + (key.map { " (object \($0))" } ?? "")
         }
         return nil
     }
