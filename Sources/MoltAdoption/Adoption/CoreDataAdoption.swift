@@ -105,8 +105,19 @@ public struct CoreDataAdoption: StoreAdoption {
     ///   that differs), `dataLossRefused` for data the adopted store could not hold, `corruptStore` for a damaged
     ///   store, or what the plan's migration throws; in every case the original is left as it was.
     public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {
+        try adopt(at: location, options: options) { _ in (schema, options) }
+    }
+
+    /// Adopts as ``adopt(at:schema:options:)`` does, with the schema and options to walk the adopted store to
+    /// chosen once the store is matched: `target` is given the model version that wrote it and the Molt schema
+    /// it is adopted at, read from the adoption's own private copy (what `molt adopt` plans from, without
+    /// copying the store a second time as ``matchedVersion(of:)`` would). What `target` throws refuses the
+    /// adoption, the original left as it was.
+    package func adopt(
+        at location: StoreLocation, options: Store.Options, target: AdoptionTarget
+    ) throws -> AdoptionReport? {
         try AdoptionFlow.adopt(
-            self, at: location, from: source, original: original, schema: schema, options: options)
+            self, at: location, from: source, original: original, options: options, target: target)
     }
 }
 

@@ -137,7 +137,7 @@ struct CoreDataAdoptionRun {
                 layout.entities.first { $0.number == row.number }.map { ($0.name, row.maxKey) }
             }, uniquingKeysWith: { first, _ in first })
         return PreparedAdoption(
-            schema: schema,
+            schema: schema, matchedVersion: layout.model.name,
             sourceVersions: [layout.model.name] + store.versionIdentifiers.filter { !$0.isEmpty }
                 + (store.frameworkVersion.map { ["NSPersistenceFrameworkVersion \($0)"] } ?? []),
             leftOut: leftOut, identifierMarks: marks,

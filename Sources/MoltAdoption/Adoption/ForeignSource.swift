@@ -18,6 +18,8 @@ protocol ForeignSource: Sendable {
 struct PreparedAdoption {
     /// The Molt schema its objects are written at.
     var schema: Schema
+    /// The version the store was matched with, as `molt adopt` names it (a Core Data model version's name).
+    var matchedVersion: String
     /// The source's own version names, for the record.
     var sourceVersions: [String]
     /// The engine that wrote it, when the source tells it more precisely than its kind (GRDB for SQLite).
@@ -91,14 +93,23 @@ package enum AdoptionCopyPath: Sendable, Equatable {
     case objectByObject(String)
 }
 
+/// What an adoption walks the adopted store to, given the version the foreign store was matched with and the Molt
+/// schema it is adopted at: the app's schema, and the options of its opening (the plan). `molt adopt` plans from
+/// the matched version here, so that the foreign store is copied once, for the match and the adoption alike.
+package typealias AdoptionTarget = (_ matched: (version: String, schema: Schema)) throws -> (
+    schema: Schema, options: Store.Options
+)
+
 /// What the adoptions share: in place (a private copy read, the new store swapped in) or into another location.
 enum AdoptionFlow {
+    /// Adopts `source` into `location` and walks it to what `target` returns, with `options` for the wait on
+    /// concurrent openers; nil when there is nothing to adopt.
     static func adopt(
         _ source: some ForeignSource, at location: StoreLocation, from foreign: URL?, original: AdoptedOriginal,
-        schema: Schema, options: Store.Options
+        options: Store.Options, target: AdoptionTarget
     ) throws -> AdoptionReport? {
         if let foreign, foreign.standardizedFileURL != location.url?.standardizedFileURL {
-            return try adopt(source, from: foreign, into: location, schema: schema, options: options)
+            return try adopt(source, from: foreign, into: location, target: target)
         }
         guard let url = location.url else {
             throw MoltError(
@@ -115,8 +126,9 @@ enum AdoptionFlow {
             try swap.prepare()
             do {
                 try ForeignFile.copy(url, to: swap.copy)
-                var report = try source.prepare(copy: swap.copy, original: url).adopt(
-                    into: .file(swap.adopted), engine: source.engine, original: url)
+                let prepared = try source.prepare(copy: swap.copy, original: url)
+                let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
+                var report = try prepared.adopt(into: .file(swap.adopted), engine: source.engine, original: url)
                 try Store.open(at: swap.adopted, schema: schema, options: options).close()
                 try swap.commit()
                 report.backup = original == .keptAsBackup ? swap.backup : nil
@@ -130,8 +142,7 @@ enum AdoptionFlow {
 
     /// Adopts the store at `foreign` into a new store at `destination`; the foreign store is not changed.
     private static func adopt(
-        _ source: some ForeignSource, from foreign: URL, into destination: StoreLocation, schema: Schema,
-        options: Store.Options
+        _ source: some ForeignSource, from foreign: URL, into destination: StoreLocation, target: AdoptionTarget
     ) throws -> AdoptionReport? {
         if (try? Store.inspect(at: destination, countingObjects: false)) != nil { return nil }
         let kind = try ForeignFile.kind(at: foreign)
@@ -142,8 +153,9 @@ enum AdoptionFlow {
             )
         }
         return try withPrivateCopy(of: foreign) { copy in
-            let report = try source.prepare(copy: copy, original: foreign).adopt(
-                into: destination, engine: source.engine, original: foreign)
+            let prepared = try source.prepare(copy: copy, original: foreign)
+            let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
+            let report = try prepared.adopt(into: destination, engine: source.engine, original: foreign)
             try Store.open(at: destination, schema: schema, options: options).close()
             return report
         }
