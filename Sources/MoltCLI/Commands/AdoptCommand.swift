@@ -9,7 +9,7 @@ struct AdoptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
         abstract:
-            "Turn a Core Data, SwiftData, GRDB or SQLite store into a Molt store, proven object by object, then migrate it.",
+            "Turn a Core Data, SwiftData, GRDB or SQLite store into a Molt store, every value proven, then migrate it.",
         discussion: """
             The store's own metadata and tables are matched against the versions of the Core Data model given \
             with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
@@ -17,8 +17,12 @@ struct AdoptCommand: ParsableCommand {
             file, gives instead with --schema the Molt snapshots that declare its classes, and names the binary \
             attributes kept in external storage with --external-storage; with neither, the model the store carries \
             in Z_MODELCACHE is read, and adopted as version 0), every object is copied with its \
-            Z_PK as identifier, the copy is compared with the original entity by entity (counts and a digest of \
-            every value and link) before it commits, and the store is migrated to --to as `molt migrate` would. \
+            Z_PK as identifier and compared with the original before the copy commits (counts per entity, and \
+            every value and link), and the store is migrated to --to as `molt migrate` would. Into an SQLite store \
+            a Core Data store is copied with one INSERT … SELECT per entity and per to-many relationship and \
+            compared with the original in SQL; into PostgreSQL, or when a value needs the object-by-object copy \
+            (a real holding an integer in an integer attribute, or a value it refuses naming the object: a text \
+            in a date, bytes that are not UTF-8), it is copied and compared object by object. \
             Until all of it has succeeded the original is not written; then it is kept beside the store as \
             STORE.adoption-backup/ (or removed with --remove-original). With --into, the Molt store is created \
             there (a new file, or postgres://…) and the original stays where it is. --dry-run prints what would be \
