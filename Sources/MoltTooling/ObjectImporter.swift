@@ -116,6 +116,13 @@ package final class ObjectImporter {
         count += 1
     }
 
+    /// Records that rows written by other means than ``insert(_:fileID:values:links:)`` (an adoption's
+    /// `INSERT … SELECT`) gave `relationship` of `entity` for at least one object, as an insert that gives it
+    /// does: ``finish(identifierMarks:)`` then checks it against its inverse, or fills the inverse from it.
+    package func noteGiven(_ entity: Entity, _ relationship: Relationship) {
+        givenSides.insert(side(entity, relationship))
+    }
+
     /// `Entity.relationship` as ``finish(identifierMarks:)`` names a side: by the entity that declares it (a
     /// sub-entity's inherited relationship is its parent's).
     private func side(_ entity: Entity, _ relationship: Relationship) -> String {

@@ -40,6 +40,15 @@ package protocol SQLDatabase: AnyObject, Sendable {
     /// Reclaims the space freed by migrations and deletions.
     func compact() throws
 
+    /// Runs `body` with the database file at `path` attached to the connection under the schema name `name`, for
+    /// statements that read it while writing the store: `body` runs ``exclusive(_:)`` (SQLite refuses to attach
+    /// inside a transaction). Detached afterwards, so that nothing done later (the journal mode set by
+    /// ``finishOpening(journal:isNew:)``) reaches the attached file.
+    ///
+    /// - Throws: ``MoltError/Code/invalidPlan`` for an engine that cannot read a file beside its store (a server);
+    ///   what `body` throws.
+    func attaching(_ path: String, as name: String, _ body: () throws -> Void) throws
+
     // MARK: - Engine capabilities
 
     /// What an opening does once the store is at its schema: SQLite upgrades a store created before Molt
@@ -79,6 +88,11 @@ extension SQLDatabase {
     package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try read(body) }
 
     package func externalChangeCounter() throws -> Int64? { nil }
+
+    package func attaching(_ path: String, as name: String, _ body: () throws -> Void) throws {
+        throw MoltError(
+            .invalidPlan, "The store at \(location) cannot read the file \(path) in its transaction: only SQLite can.")
+    }
 
     package var announcesCommits: Bool { false }
 

@@ -9,27 +9,37 @@ extension Store {
     /// the original's engine let them be (Core Data checks minimum counts only at save), so `fill` reports them
     /// (`Objects.linksUnderMinimumCount(_:)`) and later writes hold the objects they change to it.
     ///
+    /// - Parameter attachment: An SQLite file `fill` reads (`path`), attached to the new store's connection under
+    ///   the schema name `name` before the transaction begins (SQLite refuses `ATTACH` inside one); SQLite only.
     /// - Throws: ``MoltError/Code/notAMoltStore`` when `location` already holds tables;
     ///   ``MoltError/Code/validationFailed`` when `fill` leaves a required to-one relationship empty; what `fill`
-    ///   throws.
+    ///   throws; ``MoltError/Code/invalidPlan`` for an attachment to a store that is not SQLite.
     package static func create(
-        at location: StoreLocation, schema: Schema, filling fill: (Objects) throws -> Void
+        at location: StoreLocation, schema: Schema, attaching attachment: (path: String, name: String)? = nil,
+        filling fill: (Objects) throws -> Void
     ) throws {
         try schema.validate()
         let database = try location.engine.open(options: Options())
         defer { try? database.close() }
-        try database.exclusive { db in
-            if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
-            try create(schema, in: db)
-            try fill(Objects(db: db, schema: schema, isWritable: true))
-            let layout = StoreLayout.standard(schema, dialect: db.dialect)
-            if let empty = try EmptyRequiredLink.find(
-                in: db, schema: schema, layout: layout,
-                scope: { _, relationship in relationship.kind == .toOne ? .everyObject : nil }
-            ).first {
-                throw empty.fillingRefusal
+        func fillInOneTransaction() throws {
+            try database.exclusive { db in
+                if try !db.tableNames().isEmpty { throw notAMoltStore(location) }
+                try create(schema, in: db)
+                try fill(Objects(db: db, schema: schema, isWritable: true))
+                let layout = StoreLayout.standard(schema, dialect: db.dialect)
+                if let empty = try EmptyRequiredLink.find(
+                    in: db, schema: schema, layout: layout,
+                    scope: { _, relationship in relationship.kind == .toOne ? .everyObject : nil }
+                ).first {
+                    throw empty.fillingRefusal
+                }
+                return true
             }
-            return true
+        }
+        if let attachment {
+            try database.attaching(attachment.path, as: attachment.name, fillInOneTransaction)
+        } else {
+            try fillInOneTransaction()
         }
         try database.finishOpening(journal: .wal, isNew: true)
     }

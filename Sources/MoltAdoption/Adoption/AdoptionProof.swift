@@ -57,6 +57,13 @@ enum AdoptionProof {
                     entity: entity.name, originalCount: expected.count, adoptedCount: digest.count,
                     digestsAgree: digest == expected))
         }
+        return try verdict(lines)
+    }
+
+    /// The comparison of `lines`.
+    ///
+    /// - Throws: `MoltError/Code/validationFailed` naming the first entity that differs.
+    static func verdict(_ lines: [AdoptionComparison.Line]) throws -> AdoptionComparison {
         let comparison = AdoptionComparison(lines: lines)
         if let first = lines.first(where: { $0.originalCount != $0.adoptedCount || !$0.digestsAgree }) {
             throw MoltError(

@@ -22,8 +22,10 @@ import Molt
 ///    store's `NSStoreModelVersionIdentifiers` among equals), and writes it as the Molt schema of the same number
 ///    `molt convert-model` gives it (version *n* for the model's *n*-th version);
 /// 3. creates a new store at that schema and copies every object and link with its `Z_PK` as identifier, then
-///    reads the new store back and compares it with the original, entity by entity (``AdoptionComparison``),
-///    in the same transaction;
+///    compares the new store with the original, entity by entity (``AdoptionComparison``), in the same
+///    transaction. Into an SQLite store the copy is one `INSERT … SELECT` per entity and per to-many
+///    relationship and the comparison joins every original row to its copy in SQL; a store holding a value SQL
+///    would not convert exactly is copied object by object, which refuses that value naming it;
 /// 4. walks the app's plan from that version to `schema`, validated as any migration;
 /// 5. swaps the new store in, and keeps the original's files in `<name>.adoption-backup/` (or removes them).
 ///
@@ -57,6 +59,12 @@ public struct CoreDataAdoption: StoreAdoption {
     /// What a binary value becomes when the file Core Data kept it in (external storage) is missing. Defaults to
     /// ``MissingExternalData/refused``.
     public var missingExternalData: MissingExternalData = .refused
+    /// Whether an adoption into an SQLite store copies with `INSERT … SELECT` when every value allows it (the
+    /// default); false copies object by object, as into PostgreSQL: what the tests compare the two copies with.
+    package var copiesInSQL = true
+    /// For tests: SQL run on the new store between the copy in SQL and its proof, to show that the proof refuses
+    /// what it changes (and that the original is left as it was).
+    package var sqlBeforeProof: String? = nil
 
     /// What a binary value becomes when its external-storage file is missing from the store's
     /// `.<name>_SUPPORT/_EXTERNAL_DATA` folder: Core Data cannot read such a value either.
@@ -97,8 +105,19 @@ public struct CoreDataAdoption: StoreAdoption {
     ///   that differs), `dataLossRefused` for data the adopted store could not hold, `corruptStore` for a damaged
     ///   store, or what the plan's migration throws; in every case the original is left as it was.
     public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {
+        try adopt(at: location, options: options) { _ in (schema, options) }
+    }
+
+    /// Adopts as ``adopt(at:schema:options:)`` does, with the schema and options to walk the adopted store to
+    /// chosen once the store is matched: `target` is given the model version that wrote it and the Molt schema
+    /// it is adopted at, read from the adoption's own private copy (what `molt adopt` plans from, without
+    /// copying the store a second time as ``matchedVersion(of:)`` would). What `target` throws refuses the
+    /// adoption, the original left as it was.
+    package func adopt(
+        at location: StoreLocation, options: Store.Options, target: AdoptionTarget
+    ) throws -> AdoptionReport? {
         try AdoptionFlow.adopt(
-            self, at: location, from: source, original: original, schema: schema, options: options)
+            self, at: location, from: source, original: original, options: options, target: target)
     }
 }
 
@@ -122,8 +141,11 @@ extension CoreDataAdoption: ForeignSource {
     func adopts(_ kind: ForeignFile) -> Bool { kind == .coreData }
 
     func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
-        try CoreDataAdoptionRun(copy: copy, original: original, model: model, missingFiles: missingExternalData)
-            .prepare()
+        try CoreDataAdoptionRun(
+            copy: copy, original: original, model: model, missingFiles: missingExternalData, copiesInSQL: copiesInSQL,
+            sqlBeforeProof: sqlBeforeProof
+        )
+        .prepare()
     }
 }
 
@@ -172,4 +194,13 @@ public struct AdoptionReport: Sendable {
     public var comparison: AdoptionComparison
     /// The folder holding the original's files, when kept.
     public var backup: URL?
+    /// How the objects were copied.
+    package var copy: AdoptionCopyPath = .objectByObject("not recorded")
+
+    package init(record: AdoptionRecord, comparison: AdoptionComparison, backup: URL?, copy: AdoptionCopyPath) {
+        self.record = record
+        self.comparison = comparison
+        self.backup = backup
+        self.copy = copy
+    }
 }

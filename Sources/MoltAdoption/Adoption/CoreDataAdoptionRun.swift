@@ -11,6 +11,10 @@ struct CoreDataAdoptionRun {
     var original: URL
     var model: CoreDataAdoption.Model
     var missingFiles: CoreDataAdoption.MissingExternalData = .refused
+    /// Whether the copy may run as `INSERT … SELECT` (``CoreDataSQLCopy``) into an SQLite store.
+    var copiesInSQL = true
+    /// For tests: SQL run between the copy in SQL and its proof (``CoreDataSQLCopy/beforeProof``).
+    var sqlBeforeProof: String? = nil
 
     /// The model versions the store may have been written with, each with the Molt schema it is adopted as
     /// (computed for the chosen one only: a Core Data history converts version by version).
@@ -133,7 +137,7 @@ struct CoreDataAdoptionRun {
                 layout.entities.first { $0.number == row.number }.map { ($0.name, row.maxKey) }
             }, uniquingKeysWith: { first, _ in first })
         return PreparedAdoption(
-            schema: schema,
+            schema: schema, matchedVersion: layout.model.name,
             sourceVersions: [layout.model.name] + store.versionIdentifiers.filter { !$0.isEmpty }
                 + (store.frameworkVersion.map { ["NSPersistenceFrameworkVersion \($0)"] } ?? []),
             leftOut: leftOut, identifierMarks: marks,
@@ -146,7 +150,7 @@ struct CoreDataAdoptionRun {
                     "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
                     + missing.joined(separator: "; ")
                 return (digests, missing.isEmpty ? [] : [line])
-            })
+            }, sqlCopy: copiesInSQL ? CoreDataSQLCopy(reader: reader, source: copy, beforeProof: sqlBeforeProof) : nil)
     }
 
     /// Refuses a binary attribute that Molt schemas describe as plain while every value it holds begins with Core

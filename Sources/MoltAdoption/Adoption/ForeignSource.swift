@@ -18,6 +18,8 @@ protocol ForeignSource: Sendable {
 struct PreparedAdoption {
     /// The Molt schema its objects are written at.
     var schema: Schema
+    /// The version the store was matched with, as `molt adopt` names it (a Core Data model version's name).
+    var matchedVersion: String
     /// The source's own version names, for the record.
     var sourceVersions: [String]
     /// The engine that wrote it, when the source tells it more precisely than its kind (GRDB for SQLite).
@@ -32,39 +34,87 @@ struct PreparedAdoption {
     /// left out (values read as null on purpose), one line each.
     var copy: (ObjectImporter) throws -> (digests: [String: AdoptionDigest], leftOut: [String])
 
+    /// The copy by `INSERT … SELECT` into an SQLite store, for a source that has one (Core Data).
+    var sqlCopy: CoreDataSQLCopy? = nil
+
     /// Creates a store at `destination` at ``schema``, copies, proves the copy and records the adoption, in one
-    /// transaction. Objects under a to-many relationship's minimum count are kept and listed in the record
-    /// (`AdoptionRecord.underMinimumCount`); an empty required to-one refuses the copy.
+    /// transaction: in SQL when the destination is an SQLite file and the source has a ``sqlCopy`` that takes
+    /// every value, object by object otherwise. Objects under a to-many relationship's minimum count are kept and
+    /// listed in the record (`AdoptionRecord.underMinimumCount`); an empty required to-one refuses the copy.
     func adopt(into destination: StoreLocation, engine: String, original: URL) throws -> AdoptionReport {
         var result: AdoptionReport?
-        try Store.create(at: destination, schema: schema) { objects in
-            let importer = try ObjectImporter(objects, keepingIDs: true)
-            let (digests, copyLeftOut) = try copy(importer)
-            try importer.finish(identifierMarks: identifierMarks)
-            let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
+        let inSQL = destination.url == nil ? nil : sqlCopy
+        let attachment = inSQL.map { (path: $0.source.path, name: CoreDataSQLPlan.source) }
+        try Store.create(at: destination, schema: schema, attaching: attachment) { objects in
+            var outcome: CopyOutcome
+            switch try inSQL?.copy(objects, schema: schema, marks: identifierMarks) {
+            case .copied(let counts, let comparison, let copyLeftOut):
+                outcome = CopyOutcome(counts: counts, comparison: comparison, leftOut: copyLeftOut, path: .sql)
+            case .unfit(let reason):
+                outcome = try copyObjectByObject(objects, because: reason)
+            case nil:
+                outcome = try copyObjectByObject(
+                    objects, because: sqlCopy == nil ? "this source has no copy in SQL" : "the store is not SQLite")
+            }
             let engine = self.engine ?? engine
             let short = try objects.linksUnderMinimumCount(
                 engine == "Core Data"
                     ? "Core Data checks minimum counts only at save" : "\(engine) does not check minimum counts")
             let record = AdoptionRecord(
                 engine: engine, sourceVersions: sourceVersions, source: original.path,
-                adoptedAtVersion: schema.version, objectCounts: digests.mapValues(\.count),
-                leftOut: leftOut + copyLeftOut, underMinimumCount: short, adoptedAt: Date())
+                adoptedAtVersion: schema.version, objectCounts: outcome.counts, leftOut: leftOut + outcome.leftOut,
+                underMinimumCount: short, adoptedAt: Date())
             try objects.recordAdoption(record)
-            result = AdoptionReport(record: record, comparison: comparison, backup: nil)
+            result = AdoptionReport(record: record, comparison: outcome.comparison, backup: nil, copy: outcome.path)
         }
         return result!
     }
+
+    /// The copy through ``ObjectImporter``, object by object, and the proof that reads every object back.
+    private func copyObjectByObject(_ objects: Objects, because reason: String) throws -> CopyOutcome {
+        let importer = try ObjectImporter(objects, keepingIDs: true)
+        let (digests, copyLeftOut) = try copy(importer)
+        try importer.finish(identifierMarks: identifierMarks)
+        let comparison = try AdoptionProof.compare(objects, original: digests, skipping: filledFromInverse)
+        return CopyOutcome(
+            counts: digests.mapValues(\.count), comparison: comparison, leftOut: copyLeftOut,
+            path: .objectByObject(reason))
+    }
+
+    private struct CopyOutcome {
+        var counts: [String: Int]
+        var comparison: AdoptionComparison
+        var leftOut: [String]
+        var path: AdoptionCopyPath
+    }
 }
+
+/// How an adoption copied the objects.
+package enum AdoptionCopyPath: Sendable, Equatable {
+    /// One `INSERT … SELECT` per entity and per to-many relationship, proved in SQL (an SQLite destination).
+    case sql
+    /// Object by object, with the reason the copy in SQL did not run (a PostgreSQL destination, a value it
+    /// does not convert, which this copy then refuses or converts).
+    case objectByObject(String)
+}
+
+/// What an adoption walks the adopted store to, given the version the foreign store was matched with and the Molt
+/// schema it is adopted at: the app's schema, and the options of its opening (the plan). `molt adopt` plans from
+/// the matched version here, so that the foreign store is copied once, for the match and the adoption alike.
+package typealias AdoptionTarget = (_ matched: (version: String, schema: Schema)) throws -> (
+    schema: Schema, options: Store.Options
+)
 
 /// What the adoptions share: in place (a private copy read, the new store swapped in) or into another location.
 enum AdoptionFlow {
+    /// Adopts `source` into `location` and walks it to what `target` returns, with `options` for the wait on
+    /// concurrent openers; nil when there is nothing to adopt.
     static func adopt(
         _ source: some ForeignSource, at location: StoreLocation, from foreign: URL?, original: AdoptedOriginal,
-        schema: Schema, options: Store.Options
+        options: Store.Options, target: AdoptionTarget
     ) throws -> AdoptionReport? {
         if let foreign, foreign.standardizedFileURL != location.url?.standardizedFileURL {
-            return try adopt(source, from: foreign, into: location, schema: schema, options: options)
+            return try adopt(source, from: foreign, into: location, target: target)
         }
         guard let url = location.url else {
             throw MoltError(
@@ -81,8 +131,9 @@ enum AdoptionFlow {
             try swap.prepare()
             do {
                 try ForeignFile.copy(url, to: swap.copy)
-                var report = try source.prepare(copy: swap.copy, original: url).adopt(
-                    into: .file(swap.adopted), engine: source.engine, original: url)
+                let prepared = try source.prepare(copy: swap.copy, original: url)
+                let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
+                var report = try prepared.adopt(into: .file(swap.adopted), engine: source.engine, original: url)
                 try Store.open(at: swap.adopted, schema: schema, options: options).close()
                 try swap.commit()
                 report.backup = original == .keptAsBackup ? swap.backup : nil
@@ -96,8 +147,7 @@ enum AdoptionFlow {
 
     /// Adopts the store at `foreign` into a new store at `destination`; the foreign store is not changed.
     private static func adopt(
-        _ source: some ForeignSource, from foreign: URL, into destination: StoreLocation, schema: Schema,
-        options: Store.Options
+        _ source: some ForeignSource, from foreign: URL, into destination: StoreLocation, target: AdoptionTarget
     ) throws -> AdoptionReport? {
         if (try? Store.inspect(at: destination, countingObjects: false)) != nil { return nil }
         let kind = try ForeignFile.kind(at: foreign)
@@ -108,8 +158,9 @@ enum AdoptionFlow {
             )
         }
         return try withPrivateCopy(of: foreign) { copy in
-            let report = try source.prepare(copy: copy, original: foreign).adopt(
-                into: destination, engine: source.engine, original: foreign)
+            let prepared = try source.prepare(copy: copy, original: foreign)
+            let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
+            let report = try prepared.adopt(into: destination, engine: source.engine, original: foreign)
             try Store.open(at: destination, schema: schema, options: options).close()
             return report
         }

@@ -56,10 +56,22 @@ public struct SQLiteAdoption: StoreAdoption {
     ) throws
         -> AdoptionReport?
     {
+        try adopt(at: location, options: options) { _ in (target, options) }
+    }
+
+    /// Adopts as ``adopt(at:schema:options:)`` does, with the schema and options to walk the adopted store to
+    /// returned by `target`, given ``versionName`` and ``schema`` once the database is read (what `molt adopt`
+    /// plans from).
+    package func adopt(
+        at location: StoreLocation, options: Store.Options, target: AdoptionTarget
+    ) throws -> AdoptionReport? {
         try schema.validate()
         return try AdoptionFlow.adopt(
-            self, at: location, from: source, original: original, schema: target, options: options)
+            self, at: location, from: source, original: original, options: options, target: target)
     }
+
+    /// The version the database is adopted at, as `molt adopt` names it.
+    package var versionName: String { "the database's tables, read as schema version \(schema.version)" }
 }
 
 extension SQLiteAdoption: ForeignSource {
@@ -71,7 +83,7 @@ extension SQLiteAdoption: ForeignSource {
         let reader = try SQLiteDatabaseReader(copy: copy, original: original, schema: schema, mapping: mapping)
         let (engine, versions) = try reader.versions()
         return PreparedAdoption(
-            schema: schema, sourceVersions: versions, engine: engine, leftOut: [],
+            schema: schema, matchedVersion: versionName, sourceVersions: versions, engine: engine, leftOut: [],
             identifierMarks: try reader.identifierMarks(),
             filledFromInverse: Dictionary(
                 schema.entities.map { ($0.name, SQLiteDatabaseReader.filledFromInverse($0, in: schema)) },

@@ -66,7 +66,7 @@ struct CoreDataCopy {
             let key: Int64 = row[0]
             var objectValues: [String: Value] = [:]
             for (index, attribute) in entityLayout.attributes.enumerated() {
-                let value = try values.value(row[index + 1], of: attribute, entity: entity.name, key: key)
+                let value = try values.value(in: row, at: index + 1, of: attribute, entity: entity.name, key: key)
                 if !value.isNull { objectValues[attribute.name] = value }
             }
             var links: [String: [Int64]] = [:]
@@ -94,17 +94,12 @@ struct CoreDataCopy {
     /// Refuses a row that no copied entity reads (its `Z_ENT` is not the number this model gives an entity of its
     /// table, or is an abstract entity's) before anything is written: each entity reads its rows by number, and a
     /// row no number claims would otherwise be left behind without a word.
-    private func checkEveryRowCopied(_ schema: Schema) throws {
-        var numbers: [String: [Int]] = [:]
-        for entityLayout in layout.entities {
-            guard let declared = schema.entity(named: entityLayout.name), !declared.isAbstract else { continue }
-            numbers[entityLayout.table, default: []].append(entityLayout.number)
-        }
+    func checkEveryRowCopied(_ schema: Schema) throws {
+        let numbers = readNumbers(schema)
         try store.queue.read { db in
             for table in Set(layout.entities.map(\.table)).sorted() {
-                let read = (numbers[table] ?? []).map(String.init).joined(separator: ", ")
                 let sql =
-                    "SELECT Z_ENT, COUNT(*) FROM \(table) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(read.isEmpty ? "NULL" : read)) GROUP BY Z_ENT LIMIT 1"
+                    "SELECT Z_ENT, COUNT(*) FROM \(table) WHERE \(Self.unreadRows(of: table, numbers: numbers)) GROUP BY Z_ENT LIMIT 1"
                 guard let row = try Row.fetchOne(db, sql: sql) else { continue }
                 let number: Int? = row[0]
                 let count: Int = row[1] ?? 0
@@ -117,42 +112,65 @@ struct CoreDataCopy {
         }
     }
 
+    /// The entity numbers the copy reads, per table: those of the schema's concrete entities.
+    func readNumbers(_ schema: Schema) -> [String: [Int]] {
+        var numbers: [String: [Int]] = [:]
+        for entityLayout in layout.entities {
+            guard let declared = schema.entity(named: entityLayout.name), !declared.isAbstract else { continue }
+            numbers[entityLayout.table, default: []].append(entityLayout.number)
+        }
+        return numbers
+    }
+
+    /// The SQL condition of a row of `table` that no copied entity reads (``checkEveryRowCopied(_:)``), on its
+    /// unqualified `Z_ENT`.
+    static func unreadRows(of table: String, numbers: [String: [Int]]) -> String {
+        let read = (numbers[table] ?? []).map(String.init).joined(separator: ", ")
+        return "Z_ENT IS NULL OR Z_ENT NOT IN (\(read.isEmpty ? "NULL" : read))"
+    }
+
     /// Refuses a link to an object of a sub-entity where the converted schema's relationship holds only its
-    /// parent's objects, before anything is written.
-    private func checkLinkTargets(_ schema: Schema) throws {
+    /// parent's objects, before anything is written. Runs once no row is one no copied entity reads (after
+    /// ``checkEveryRowCopied(_:)``, or a scan that found none of them).
+    func checkLinkTargets(_ schema: Schema) throws {
         let byName = Dictionary(layout.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // The entity numbers a link to `name` may hold: its own, and, when Molt holds the hierarchy, its descendants'.
-        func allowed(_ name: String) -> String {
+        func allowed(_ name: String) -> [Int] {
             let names =
                 [name] + (schema.isInHierarchy(name) ? schema.subEntities(of: name, recursive: true).map(\.name) : [])
-            return names.compactMap { byName[$0]?.number }.map(String.init).joined(separator: ", ")
+            return names.compactMap { byName[$0]?.number }
+        }
+        func list(_ numbers: [Int]) -> String { numbers.map(String.init).joined(separator: ", ") }
+        let numbers = readNumbers(schema)
+        func mayHoldOthers(_ target: CoreDataStoreLayout.EntityLayout) -> Bool {
+            Self.mayHoldOthers(target, allowed: allowed(target.name), numbers: numbers)
         }
         try store.queue.read { db in
             for owner in layout.entities {
                 // (relationship, destination, SQL giving an owner's key and a target's entity number)
                 var checks: [(String, String, String)] = []
                 for toOne in owner.toOne {
-                    guard let target = byName[toOne.destination] else { continue }
+                    guard let target = byName[toOne.destination], mayHoldOthers(target) else { continue }
                     checks.append(
                         (
                             toOne.name, toOne.destination,
-                            "SELECT s.Z_PK, t.Z_ENT FROM \(owner.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column) WHERE s.Z_ENT = \(owner.number) AND t.Z_ENT NOT IN (\(allowed(target.name))) LIMIT 1"
+                            "SELECT s.Z_PK, t.Z_ENT FROM \(owner.table) s JOIN \(target.table) t ON t.Z_PK = s.\(toOne.column) WHERE s.Z_ENT = \(owner.number) AND t.Z_ENT NOT IN (\(list(allowed(target.name)))) LIMIT 1"
                         ))
                 }
                 for join in owner.joins {
-                    guard let target = byName[join.destination] else { continue }
+                    guard let target = byName[join.destination], mayHoldOthers(target) else { continue }
                     checks.append(
                         (
                             join.name, join.destination,
-                            "SELECT j.\(join.ownerColumn), t.Z_ENT FROM \(join.table) j JOIN \(owner.table) s ON s.Z_PK = j.\(join.ownerColumn) AND s.Z_ENT = \(owner.number) JOIN \(target.table) t ON t.Z_PK = j.\(join.destinationColumn) WHERE t.Z_ENT NOT IN (\(allowed(target.name))) LIMIT 1"
+                            "SELECT j.\(join.ownerColumn), t.Z_ENT FROM \(join.table) j JOIN \(owner.table) s ON s.Z_PK = j.\(join.ownerColumn) AND s.Z_ENT = \(owner.number) JOIN \(target.table) t ON t.Z_PK = j.\(join.destinationColumn) WHERE t.Z_ENT NOT IN (\(list(allowed(target.name)))) LIMIT 1"
                         ))
                 }
                 for ordered in owner.orderedInverses + owner.inverseOnly {
-                    guard let target = byName[ordered.destination] else { continue }
+                    guard let target = byName[ordered.destination], mayHoldOthers(target) else { continue }
                     checks.append(
                         (
                             ordered.name, ordered.destination,
-                            "SELECT t.\(ordered.foreignKey), t.Z_ENT FROM \(ordered.table) t JOIN \(owner.table) s ON s.Z_PK = t.\(ordered.foreignKey) AND s.Z_ENT = \(owner.number) WHERE t.Z_ENT NOT IN (\(allowed(target.name))) LIMIT 1"
+                            "SELECT t.\(ordered.foreignKey), t.Z_ENT FROM \(ordered.table) t JOIN \(owner.table) s ON s.Z_PK = t.\(ordered.foreignKey) AND s.Z_ENT = \(owner.number) WHERE t.Z_ENT NOT IN (\(list(allowed(target.name)))) LIMIT 1"
                         ))
                 }
                 for (relationship, destination, sql) in checks {
@@ -172,6 +190,16 @@ struct CoreDataCopy {
                 }
             }
         }
+    }
+
+    /// Whether a link to `target`, whose objects may be of the entities numbered `allowed`, may hold an object of
+    /// another entity. Once every row is one a copied entity reads (`numbers`, per table), a table whose copied
+    /// entities are all allowed cannot: its check, a join of every link, is not run.
+    private static func mayHoldOthers(
+        _ target: CoreDataStoreLayout.EntityLayout, allowed: [Int], numbers: [String: [Int]]
+    ) -> Bool {
+        guard let read = numbers[target.table], !read.isEmpty else { return true }
+        return !Set(read).isSubset(of: allowed)
     }
 
     /// The refusal of a link that holds something other than an object's key.

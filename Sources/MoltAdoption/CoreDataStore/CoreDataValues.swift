@@ -32,12 +32,7 @@ struct CoreDataValues {
     func value(
         _ stored: DatabaseValue, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
     ) throws -> Value {
-        func refuse(_ what: String) -> MoltError {
-            MoltError(
-                .invalidValue,
-                "Object \(key) of '\(entity)' (Z_PK \(key)) holds \(what) in '\(attribute.name)' (Core Data type \(attribute.coreDataType)), which is not a value of that type: the store was written behind Core Data's back, or with another model. Nothing was adopted and the store was left as it was; correct the value with the app's Core Data version, or give the model version that wrote it.",
-                entity: entity, property: attribute.name)
-        }
+        func refuse(_ what: String) -> MoltError { Self.refusal(what, of: attribute, entity: entity, key: key) }
         switch stored.storage {
         case .null: return .null
         case .int64(let integer): return try Self.value(integer: integer, as: attribute.coreDataType, refuse: refuse)
@@ -52,6 +47,45 @@ struct CoreDataValues {
             }
         case .blob(let data): return try value(bytes: data, of: attribute, entity: entity, key: key, refuse: refuse)
         }
+    }
+
+    /// The Molt value of column `index` of `row`, a row of a statement being read, as ``value(_:of:entity:key:)``
+    /// gives it, with a text read byte for byte: GRDB's `String` of a text stops at a NUL and replaces bytes that
+    /// are not UTF-8, which would change the value without a word. A text that is not UTF-8 is refused, as the
+    /// copy in SQL refuses it (``CoreDataSQLValue``): a Molt string cannot hold it.
+    func value(
+        in row: Row, at index: Int, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
+    ) throws -> Value {
+        let stored: DatabaseValue = row[index]
+        guard case .string = stored.storage else { return try value(stored, of: attribute, entity: entity, key: key) }
+        let text = try row.withUnsafeData(atIndex: index) { bytes in bytes.flatMap(Self.text(exactly:)) }
+        guard let text else {
+            throw Self.refusal("a text whose bytes are not UTF-8", of: attribute, entity: entity, key: key)
+        }
+        return try value(text.databaseValue, of: attribute, entity: entity, key: key)
+    }
+
+    /// The text of `bytes` when they are UTF-8, every byte kept (a NUL, a byte-order mark); nil otherwise.
+    static func text(exactly bytes: Data) -> String? {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
+    }
+
+    /// The refusal of a value that is not one of its attribute's type.
+    private static func refusal(
+        _ what: String, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
+    ) -> MoltError {
+        MoltError(
+            .invalidValue,
+            "Object \(key) of '\(entity)' (Z_PK \(key)) holds \(what) in '\(attribute.name)' (Core Data type \(attribute.coreDataType)), which is not a value of that type: the store was written behind Core Data's back, or with another model. Nothing was adopted and the store was left as it was; correct the value with the app's Core Data version, or give the model version that wrote it.",
+            entity: entity, property: attribute.name)
     }
 
     private static func value(integer: Int64, as type: String, refuse: (String) -> MoltError) throws -> Value {
@@ -100,7 +134,7 @@ struct CoreDataValues {
             guard attribute.allowsExternalStorage else { return .data(data) }
             return try external(data, refuse: refuse, at: (entity, attribute.name, key)).map { .data($0) } ?? .null
         case "String", "URI":
-            guard let text = String(data: data, encoding: .utf8) else { throw refuse("bytes that are not UTF-8") }
+            guard let text = Self.text(exactly: data) else { throw refuse("bytes that are not UTF-8") }
             return .string(text)
         default: throw refuse("\(data.count) bytes")
         }

@@ -9,7 +9,7 @@ struct AdoptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
         abstract:
-            "Turn a Core Data, SwiftData, GRDB or SQLite store into a Molt store, proven object by object, then migrate it.",
+            "Turn a Core Data, SwiftData, GRDB or SQLite store into a Molt store, every value proven, then migrate it.",
         discussion: """
             The store's own metadata and tables are matched against the versions of the Core Data model given \
             with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
@@ -17,8 +17,12 @@ struct AdoptCommand: ParsableCommand {
             file, gives instead with --schema the Molt snapshots that declare its classes, and names the binary \
             attributes kept in external storage with --external-storage; with neither, the model the store carries \
             in Z_MODELCACHE is read, and adopted as version 0), every object is copied with its \
-            Z_PK as identifier, the copy is compared with the original entity by entity (counts and a digest of \
-            every value and link) before it commits, and the store is migrated to --to as `molt migrate` would. \
+            Z_PK as identifier and compared with the original before the copy commits (counts per entity, and \
+            every value and link), and the store is migrated to --to as `molt migrate` would. Into an SQLite store \
+            a Core Data store is copied with one INSERT … SELECT per entity and per to-many relationship and \
+            compared with the original in SQL; into PostgreSQL, or when a value needs the object-by-object copy \
+            (a real holding an integer in an integer attribute, or a value it refuses naming the object: a text \
+            in a date, bytes that are not UTF-8), it is copied and compared object by object. \
             Until all of it has succeeded the original is not written; then it is kept beside the store as \
             STORE.adoption-backup/ (or removed with --remove-original). With --into, the Molt store is created \
             there (a new file, or postgres://…) and the original stays where it is. --dry-run prints what would be \
@@ -162,33 +166,41 @@ struct AdoptCommand: ParsableCommand {
             return
         }
         let adoption = try self.adoption(storeURL)
-        let (versionName, adopted) = try adoption.matchedVersion(of: storeURL)
         let goal = try MigrationTarget(target, mapping: try MappingOptions.parse([]))
-        var options = Store.Options()
-        options.plan = try goal.plan(from: adopted)
-        try Store.checkMigration(from: adopted, to: goal.schema, plan: options.plan)
-        let steps = try Store.plannedSteps(from: adopted, to: goal.schema, plan: options.plan)
-        var report = Report(
-            store: storeURL.path, modelVersion: versionName, adoptedAtVersion: adopted.version,
-            toVersion: goal.schema.version, steps: steps, written: false)
+        var report: Report?
+        // The plan from the version the store was matched with: called by the adoption once it has read its
+        // private copy, so that the store is copied once (only --dry-run matches without adopting).
+        func plan(_ matched: (version: String, schema: Schema)) throws -> (schema: Schema, options: Store.Options) {
+            var options = Store.Options()
+            options.plan = try goal.plan(from: matched.schema)
+            try Store.checkMigration(from: matched.schema, to: goal.schema, plan: options.plan)
+            let steps = try Store.plannedSteps(from: matched.schema, to: goal.schema, plan: options.plan)
+            report = Report(
+                store: storeURL.path, modelVersion: matched.version, adoptedAtVersion: matched.schema.version,
+                toVersion: goal.schema.version, steps: steps, written: false)
+            return (goal.schema, options)
+        }
         if !dryRun {
             let done =
                 try rehearse
-                ? rehearsal(adoption, storeURL, goal.schema, options)
-                : adoption.adopt(
-                    at: destination, schema: goal.schema, options: options)
-            if let done {
-                report.written = !rehearse
-                report.comparison = done.comparison.lines.map {
+                ? rehearsal(adoption, storeURL, target: plan)
+                : adoption.adopt(at: destination, options: Store.Options(), target: plan)
+            if let done, report != nil {
+                report?.written = !rehearse
+                report?.comparison = done.comparison.lines.map {
                     Report.Line(
                         entity: $0.entity, original: $0.originalCount, adopted: $0.adoptedCount,
                         valuesAndLinksEqual: $0.digestsAgree)
                 }
-                report.leftOut = done.record.leftOut
-                report.underMinimumCount = done.record.underMinimumCount.isEmpty ? nil : done.record.underMinimumCount
-                report.backup = rehearse ? nil : done.backup?.path
+                report?.leftOut = done.record.leftOut
+                report?.underMinimumCount =
+                    done.record.underMinimumCount.isEmpty ? nil : done.record.underMinimumCount
+                report?.backup = rehearse ? nil : done.backup?.path
             }
         }
+        // A dry run, or nothing adopted (what the store holds is not for this adoption): matched on a copy.
+        if report == nil { _ = try plan(adoption.matchedVersion(of: storeURL)) }
+        guard let report else { return }
         if output.json { return try Terminal.json(report) }
         print(report)
     }
@@ -239,23 +251,16 @@ struct AdoptCommand: ParsableCommand {
         return try versions.map { try folder.schema(version: $0) }
     }
 
-    /// Adopts a copy of the store's files in a temporary folder, and removes it.
+    /// Adopts the store from its private copy into a new store in a temporary folder, removed afterwards: the
+    /// store's files are only read.
     private func rehearsal(
-        _ adoption: any CommandAdoption, _ storeURL: URL, _ schema: Schema, _ options: Store.Options
+        _ adoption: any CommandAdoption, _ storeURL: URL, target: AdoptionTarget
     ) throws -> AdoptionReport? {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("molt-rehearse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let copy = folder.appendingPathComponent(storeURL.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storeURL.path + suffix) {
-            try FileManager.default.copyItem(atPath: storeURL.path + suffix, toPath: copy.path + suffix)
-        }
-        let stem = storeURL.deletingPathExtension().lastPathComponent
-        let support = storeURL.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT")
-        if FileManager.default.fileExists(atPath: support.path) {
-            try FileManager.default.copyItem(at: support, to: folder.appendingPathComponent(".\(stem)_SUPPORT"))
-        }
-        return try adoption.inPlace(removingOriginal: true).adopt(at: .file(copy), schema: schema, options: options)
+        return try adoption.from(storeURL).adopt(
+            at: .file(folder.appendingPathComponent("rehearsal.sqlite")), options: Store.Options(), target: target)
     }
 
     private func print(_ report: Report) {
@@ -284,28 +289,24 @@ struct AdoptCommand: ParsableCommand {
 
 /// What `molt adopt` needs of either adoption.
 protocol CommandAdoption: StoreAdoption {
-    /// The source's version and the Molt schema it is adopted at, without writing.
+    /// The source's version and the Molt schema it is adopted at, without writing (a dry run).
     func matchedVersion(of url: URL) throws -> (version: String, schema: Schema)
-    /// The same adoption, in place.
-    func inPlace(removingOriginal: Bool) -> Self
-    func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport?
+    /// The same adoption, reading the store at `url` into another location (a rehearsal).
+    func from(_ url: URL) -> Self
+    /// Adopts, walking the store to what `target` returns for the matched version.
+    func adopt(at location: StoreLocation, options: Store.Options, target: AdoptionTarget) throws -> AdoptionReport?
 }
 
 extension CoreDataAdoption: CommandAdoption {
-    func inPlace(removingOriginal: Bool) -> CoreDataAdoption {
+    func from(_ url: URL) -> CoreDataAdoption {
         var copy = self
-        copy.source = nil
-        copy.original = removingOriginal ? .removed : .keptAsBackup
+        copy.source = url
         return copy
     }
 }
 
 extension SQLiteAdoption: CommandAdoption {
-    func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
-        ("the database's tables, read as schema version \(schema.version)", schema)
-    }
+    func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) { (versionName, schema) }
 
-    func inPlace(removingOriginal: Bool) -> SQLiteAdoption {
-        SQLiteAdoption(schema, mapping: mapping, original: removingOriginal ? .removed : .keptAsBackup)
-    }
+    func from(_ url: URL) -> SQLiteAdoption { SQLiteAdoption(schema, mapping: mapping, from: url, original: original) }
 }

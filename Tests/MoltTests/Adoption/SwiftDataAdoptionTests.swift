@@ -108,6 +108,37 @@ struct SwiftDataAdoptionTests {
         #expect(error.code == .invalidSchema)
         #expect(error.message.contains("'Trip.name'"))
     }
+
+    @Test("the target is chosen from the version matched on the adoption's own copy; its refusal leaves the store")
+    func targetFromMatchedVersion() throws {
+        let directory = TemporaryDirectory()
+        let url = try SwiftDataStore.write(in: directory)
+        let before = ForeignStores.bytes(of: url)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        let adoption = CoreDataAdoption.swiftData(matching: [Self.v1], externalStorage: ["Trip.photo"])
+        var matched: [Int] = []
+        do {
+            _ = try adoption.adopt(at: .file(url), options: Store.Options()) { version in
+                matched.append(version.schema.version)
+                throw MoltError(.invalidPlan, "no plan from version \(version.schema.version)")
+            }
+            Issue.record("adopted although the target refused")
+        } catch let error as MoltError {
+            #expect(error.message == "no plan from version 1")
+        }
+        #expect(matched == [1])
+        #expect(ForeignStores.bytes(of: url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == files)
+        let plan = try MigrationPlan(schemas: [Self.v1, Self.v2])
+        let report = try #require(
+            try adoption.adopt(at: .file(url), options: Store.Options()) { version in
+                matched.append(version.schema.version)
+                return (Self.v2, Store.Options().migrating(with: plan))
+            })
+        #expect(matched == [1, 1])
+        #expect(report.comparison.agrees)
+        #expect(try Store.inspect(at: url).version == 2)
+    }
 }
 
 /// A store laid out as SwiftData (Core Data) writes one for ``SwiftDataAdoptionTests/v1``: `default.store`, its
