@@ -20,7 +20,8 @@ import Molt
 /// Every row is checked before the store is written: each value against its attribute's type, nulls in
 /// required attributes, each to-one column resolved to a row of its destination (a text key included), a table or
 /// column the mapping neither reads nor ignores; a refusal names the table, the row and the column and leaves the
-/// database as it was. Rows keep their identities (the integer primary key, or `rowid`). The version the
+/// database as it was. A text is copied byte for byte, a NUL included (PostgreSQL refuses a string with a NUL,
+/// naming the attribute); a text whose bytes are not UTF-8, which no Molt string holds, is refused. Rows keep their identities (the integer primary key, or `rowid`). The version the
 /// database records (GRDB's `grdb_migrations`, or `PRAGMA user_version`) goes into the adoption record.
 public struct SQLiteAdoption: StoreAdoption {
     /// The Molt schema the database's tables are read as.

@@ -82,7 +82,7 @@ struct CoreDataSQLValue {
         return result
     }
 
-    /// `molt_adopt_not_utf8(bytes)`: 1 when `bytes` are not UTF-8 (``CoreDataValues/text(exactly:)``), else 0.
+    /// `molt_adopt_not_utf8(bytes)`: 1 when `bytes` are not UTF-8 (``ExactText/decoded(_:)``), else 0.
     static let notUTF8 = "molt_adopt_not_utf8"
 
     /// The SQL condition of a text in `x` that holds a NUL or a byte beyond ASCII (any byte of 0x80 or more reads
@@ -113,7 +113,7 @@ struct CoreDataSQLValue {
         db.add(
             function: DatabaseFunction(notUTF8, argumentCount: 1, pure: true) { arguments in
                 guard case .blob(let bytes) = arguments[0].storage else { return 0 }
-                return CoreDataValues.text(exactly: bytes) == nil ? 1 : 0
+                return ExactText.decoded(bytes) == nil ? 1 : 0
             })
     }
 

@@ -50,32 +50,15 @@ struct CoreDataValues {
     }
 
     /// The Molt value of column `index` of `row`, a row of a statement being read, as ``value(_:of:entity:key:)``
-    /// gives it, with a text read byte for byte: GRDB's `String` of a text stops at a NUL and replaces bytes that
-    /// are not UTF-8, which would change the value without a word. A text that is not UTF-8 is refused, as the
-    /// copy in SQL refuses it (``CoreDataSQLValue``): a Molt string cannot hold it.
+    /// gives it, with a text read byte for byte (``ExactText``). A text that is not UTF-8 is refused, as the copy
+    /// in SQL refuses it (``CoreDataSQLValue``): a Molt string cannot hold it.
     func value(
         in row: Row, at index: Int, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
     ) throws -> Value {
-        let stored: DatabaseValue = row[index]
-        guard case .string = stored.storage else { return try value(stored, of: attribute, entity: entity, key: key) }
-        let text = try row.withUnsafeData(atIndex: index) { bytes in bytes.flatMap(Self.text(exactly:)) }
-        guard let text else {
+        guard let stored = try ExactText.value(in: row, at: index) else {
             throw Self.refusal("a text whose bytes are not UTF-8", of: attribute, entity: entity, key: key)
         }
-        return try value(text.databaseValue, of: attribute, entity: entity, key: key)
-    }
-
-    /// The text of `bytes` when they are UTF-8, every byte kept (a NUL, a byte-order mark); nil otherwise.
-    static func text(exactly bytes: Data) -> String? {
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
-            case .error: return nil
-            }
-        }
+        return try value(stored, of: attribute, entity: entity, key: key)
     }
 
     /// The refusal of a value that is not one of its attribute's type.
@@ -134,7 +117,7 @@ struct CoreDataValues {
             guard attribute.allowsExternalStorage else { return .data(data) }
             return try external(data, refuse: refuse, at: (entity, attribute.name, key)).map { .data($0) } ?? .null
         case "String", "URI":
-            guard let text = Self.text(exactly: data) else { throw refuse("bytes that are not UTF-8") }
+            guard let text = ExactText.decoded(data) else { throw refuse("bytes that are not UTF-8") }
             return .string(text)
         default: throw refuse("\(data.count) bytes")
         }

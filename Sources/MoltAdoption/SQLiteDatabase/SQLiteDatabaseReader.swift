@@ -203,7 +203,7 @@ struct SQLiteDatabaseReader {
         for (index, attribute) in entity.attributes.enumerated() {
             let column = table.columns[attribute.name]!
             let value = try SQLiteDatabaseValues.value(
-                row[index + 1], as: attribute, at: "\(table.table).\(column) of the row \(id)")
+                in: row, at: index + 1, as: attribute, table: table.table, column: column, id: id)
             if value.isNull {
                 guard attribute.isOptional else {
                     throw MoltError(

@@ -5,13 +5,37 @@ import Molt
 /// The value of a column of another app's SQLite database as a Molt attribute holds it, or a refusal naming the
 /// table, the row and the column. Dates may be seconds since 1970 (a number) or text as GRDB writes them
 /// (`2024-05-01 12:30:00.000`, UTC) or ISO 8601; UUIDs 16 bytes (GRDB) or their text; decimals text or numbers.
+/// A text is read byte for byte (``ExactText``): a NUL and every UTF-8 character are kept, and a text that is not
+/// UTF-8 is refused.
 enum SQLiteDatabaseValues {
+    /// The Molt value of column `index` of `row`, a row of a statement being read: `column` of `table` in the row
+    /// whose identity is `id`.
+    ///
+    /// - Throws: `MoltError` naming table, row and column when the value is not one of `attribute`'s type, or is a
+    ///   text whose bytes are not UTF-8 (GRDB's `String` would replace them without a word).
+    static func value(
+        in row: Row, at index: Int, as attribute: Attribute, table: String, column: String, id: Int64
+    ) throws -> Value {
+        let place = "\(table).\(column) of the row \(id)"
+        guard let stored = try ExactText.value(in: row, at: index) else {
+            throw MoltError(
+                .invalidValue,
+                "\(place) holds a text whose bytes are not UTF-8, which no Molt value of '\(attribute.name)' (\(attribute.type.rawValue)) can hold: reading it as a string would change it. Nothing was adopted and the database was left as it was. Correct the bytes in the database, or keep them as they are: make the column's texts blobs (UPDATE \(table.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = CAST(\(column.quotedDatabaseIdentifier) AS BLOB)) and adopt '\(attribute.name)' as a data attribute.",
+                property: attribute.name)
+        }
+        return try value(stored, as: attribute, at: place)
+    }
+
     static func value(_ stored: DatabaseValue, as attribute: Attribute, at place: String) throws -> Value {
         func refuse(_ what: String) -> MoltError {
             MoltError(
                 .invalidValue,
                 "\(place) holds \(what), which is not a value of '\(attribute.name)' (\(attribute.type.rawValue)). Nothing was adopted and the database was left as it was. Correct the value, or adopt the column as another type.",
                 property: attribute.name)
+        }
+        // A date, a UUID or a decimal written as text has no NUL, and Foundation's parsers may stop at one.
+        if case .string(let v) = stored.storage, attribute.type != .string, v.utf8.contains(0) {
+            throw refuse("the text '\(ExactText.quoted(v.prefix(40)))'")
         }
         switch (stored.storage, attribute.type) {
         case (.null, _): return .null
@@ -50,7 +74,7 @@ enum SQLiteDatabaseValues {
             return .decimal(decimal)
         case (.int64(let v), _): throw refuse("the integer \(v)")
         case (.double(let v), _): throw refuse("the real \(v)")
-        case (.string(let v), _): throw refuse("the text '\(v.prefix(40))'")
+        case (.string(let v), _): throw refuse("the text '\(ExactText.quoted(v.prefix(40)))'")
         case (.blob(let v), _): throw refuse("\(v.count) bytes")
         }
     }

@@ -54,12 +54,13 @@ struct SQLiteAdoptionTests {
     }
 
     /// An FMDB-style database: plain SQL, `user_version` 3, names in snake_case, dates as seconds and as GRDB's
-    /// text, UUIDs as text and as 16 bytes, a decimal as text.
-    static func fmdbDatabase(at url: URL) throws {
+    /// text, UUIDs as text and as 16 bytes, a decimal as text; its texts in `encoding` (`PRAGMA encoding`).
+    static func fmdbDatabase(at url: URL, encoding: String = "UTF-8") throws {
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
             try db.execute(
                 sql: """
+                    PRAGMA encoding = '\(encoding)';
                     PRAGMA user_version = 3;
                     CREATE TABLE folders (id INTEGER PRIMARY KEY, display_name TEXT NOT NULL);
                     CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, created_at REAL, edited_at TEXT,
