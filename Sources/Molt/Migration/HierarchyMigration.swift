@@ -22,13 +22,14 @@ struct HierarchyMigration {
         diff.source.entities.contains { $0.parent != nil } || diff.destination.entities.contains { $0.parent != nil }
     }
 
-    /// Checks the step against the stored objects (the store is at the step's first version); `columns` are the
-    /// step's (``MigrationStep/hierarchyColumns``).
+    /// Checks the step against the stored objects (the store is at the step's first version), with the columns
+    /// the step computed when it was made (``MigrationStep/hierarchyColumns``).
     ///
     /// - Throws: ``MoltError/Code/dataLossRefused`` listing every object count that would lose a value.
-    init(_ diff: SchemaDiff, columns: HierarchyColumns, in db: any SQLConnection) throws {
+    init(_ step: MigrationStep, in db: any SQLConnection) throws {
+        let diff = step.diff
         self.diff = diff
-        self.columns = columns
+        columns = step.hierarchyColumns ?? HierarchyColumns(diff)
         var refusals = columns.refusals
         let (source, destination) = (diff.source, diff.destination)
         for old in source.entities where !old.isAbstract {

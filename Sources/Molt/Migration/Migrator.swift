@@ -151,8 +151,7 @@ private struct RunState {
     private mutating func runInHierarchies(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
         try applyPending(in: db, run: run)
         pending = LightweightMigration(start: pending.current)
-        let hierarchy = try HierarchyMigration(
-            step.diff, columns: step.hierarchyColumns ?? HierarchyColumns(step.diff), in: db)
+        let hierarchy = try HierarchyMigration(step, in: db)
         try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
         let (dropped, updated) = try pending.count(storage, in: db)
