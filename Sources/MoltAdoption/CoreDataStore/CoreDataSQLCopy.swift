@@ -7,12 +7,12 @@ import MoltTooling
 /// relationship, reading the private copy attached to the new store's connection (``CoreDataSQLPlan/source``),
 /// in the creation's transaction; then proves the copy in SQL (``CoreDataSQLProof``).
 ///
-/// It writes only what the object-by-object copy (``CoreDataCopy``) would write: before writing, one scan per
-/// table of the private copy looks for a row no copied entity reads, a value SQL would not convert exactly
-/// (``CoreDataSQLValue/unfit``) and a link that is not a key, and the row path's check of link targets refuses
-/// what it refuses. When the scan finds something, or when a statement fails (a duplicate, a value
-/// ``CoreDataValues`` refuses), nothing stays written and the row path copies instead, refusing with the message
-/// that names the row or the value.
+/// It writes only what the object-by-object copy (``CoreDataCopy``) would write. Before writing, one scan per table
+/// looks for a row no copied entity reads and a link in a join table that is not a key, and the row path's check of
+/// link targets refuses what it refuses. The proof's scan of the original checks every value against its
+/// attribute's kind: when it finds one SQL would not convert exactly, or when a statement fails (a duplicate, a
+/// value ``CoreDataValues`` refuses), the copy is rolled back and the row path copies instead, refusing with the
+/// message that names the row or the value.
 struct CoreDataSQLCopy {
     let reader: CoreDataCopy
     /// The private copy, attached to the new store's connection.
@@ -35,36 +35,46 @@ struct CoreDataSQLCopy {
         CoreDataSQLValue.register(in: db, slots: plan.slots, values: reader.values)
         if let reason = try firstUnfit(plan, schema: schema, db: db) { return .unfit(reason) }
         try reader.checkLinkTargets(schema)
-        var counts: [String: Int] = [:]
-        do {
-            try db.inSavepoint {
+        var outcome = Outcome.unfit("")
+        try db.inSavepoint {
+            var counts: [String: Int] = [:]
+            do {
                 let importer = try ObjectImporter(objects, keepingIDs: true)
                 for entity in plan.entities {
                     counts[entity.entity.name] = try insert(entity, objects: objects, importer: importer, db: db)
                 }
                 try importer.finish(identifierMarks: marks)
+            } catch {
+                outcome = .unfit("the copy in SQL stopped (\(error)); the object-by-object copy names the value")
+                return .rollback
+            }
+            if let beforeProof { try db.execute(sql: beforeProof) }
+            let missing = reader.values.missing.withLock { $0 }
+            let proof = try CoreDataSQLProof(
+                plan: plan, schema: schema, layout: objects.layout, dialect: objects.dialect
+            )
+            .compare(db)
+            reader.values.missing.withLock { $0 = missing }  // the proof converts again: its lines are the same
+            switch proof {
+            case .unfit(let reason):
+                outcome = .unfit(reason)
+                return .rollback
+            case .compared(let comparison):
+                let line =
+                    "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
+                    + missing.joined(separator: "; ")
+                outcome = .copied(counts: counts, comparison: comparison, leftOut: missing.isEmpty ? [] : [line])
                 return .commit
             }
-        } catch {
-            reader.values.missing.withLock { $0 = [] }
-            return .unfit("the copy in SQL stopped (\(error)); the object-by-object copy names the value")
         }
-        if let beforeProof { try db.execute(sql: beforeProof) }
-        let missing = reader.values.missing.withLock { $0 }
-        let comparison = try CoreDataSQLProof(
-            plan: plan, schema: schema, layout: objects.layout, dialect: objects.dialect
-        )
-        .compare(db)
-        reader.values.missing.withLock { $0 = missing }  // the proof converts again: its lines are the same
-        let line =
-            "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
-            + missing.joined(separator: "; ")
-        return .copied(counts: counts, comparison: comparison, leftOut: missing.isEmpty ? [] : [line])
+        if case .unfit = outcome { reader.values.missing.withLock { $0 = [] } }
+        return outcome
     }
 
-    /// Why the row path must copy the store: a row no copied entity reads, the first object that holds a value
-    /// SQL would not convert exactly, or a link that is not a key; nil when every row and value fits. One scan
-    /// per table of the private copy, for all of its entities, columns and links.
+    /// Why the row path must copy the store, found before writing: a row no copied entity reads, or a link in a
+    /// join table or an ordered relationship's foreign key that is not a key; nil when there is none. One scan
+    /// per table of the private copy that holds such rows or links. (The values of the entities' rows are
+    /// checked by the proof's scan of them, ``CoreDataSQLProof``.)
     private func firstUnfit(_ plan: CoreDataSQLPlan, schema: Schema, db: Database) throws -> String? {
         let q = CoreDataSQLPlan.quote
         // Per table, in the order first met: each condition of an unfit row, with why (an object's key follows).
@@ -81,15 +91,6 @@ struct CoreDataSQLCopy {
                 "table \(table) holds rows no copied entity reads")
         }
         for entity in plan.entities {
-            let conditions =
-                entity.values.map(\.unfit)
-                + entity.layout.toOne.map { "typeof(c.\(q($0.column))) NOT IN ('null', 'integer')" }
-            if !conditions.isEmpty {
-                check(
-                    entity.layout.table,
-                    "c.Z_ENT = \(entity.layout.number) AND (\(conditions.joined(separator: " OR ")))",
-                    "'\(entity.entity.name)' holds a value the copy in SQL does not convert")
-            }
             for join in entity.layout.joins {
                 let (owner, target) = (q(join.ownerColumn), q(join.destinationColumn))
                 check(

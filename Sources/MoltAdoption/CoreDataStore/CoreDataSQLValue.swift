@@ -3,22 +3,28 @@ import GRDB
 import Molt
 
 /// How one Core Data attribute's stored values become Molt's in SQL, for the copy by `INSERT … SELECT`
-/// (``CoreDataSQLCopy``): the expression of the Molt value, and the condition of a stored value that SQL would
-/// not turn into exactly what ``CoreDataValues`` gives (the object-by-object copy then runs, and refuses it naming
-/// the value, or converts it).
+/// (``CoreDataSQLCopy``): the expression of the Molt value, and the kind of value its proof checks each stored
+/// value against (``CoreDataSQLDigest/Kind``): a value of another kind, which SQL would not turn into exactly what
+/// ``CoreDataValues`` gives, sends the copy to the object-by-object path, which refuses it naming the value, or
+/// converts it.
 ///
 /// Molt stores a date as the seconds since 1970 in a real: Core Data's seconds since 2001 plus 978,307,200, the
 /// same double addition `Date.timeIntervalSince1970` makes; booleans and integers as integers; `Double` and
-/// `Float` as reals; a UUID as its upper-case text; strings and URIs as their text; binary and transformable
-/// values as their bytes. A decimal and a binary value that allows external storage go through
+/// `Float` as reals; a UUID as its upper-case text; strings and URIs as their text, byte for byte; binary and
+/// transformable values as their bytes. A decimal and a binary value that allows external storage go through
 /// ``CoreDataValues`` itself, as the SQL function ``function``.
 struct CoreDataSQLValue {
     /// The SQL of the Molt value.
     var expression: String
-    /// The SQL condition that holds for a stored value this expression does not convert exactly.
-    var unfit: String
+    /// What each stored value must be for `expression` to convert it exactly.
+    var kind: CoreDataSQLDigest.Kind
+    /// Whether a null is unfit: the row path gives it the attribute's default, or refuses it.
+    var required: Bool
+    /// The stored value, and for a kind that takes two, `expression` after it.
+    var arguments: [String]
+
     /// Whether the expression calls ``function``.
-    var callsSwift = false
+    var callsSwift: Bool { kind.arity == 2 }
 
     /// `molt_adopt_value(slot, Z_PK, value)`: the row path's conversion of the attribute numbered `slot`.
     static let function = "molt_adopt_value"
@@ -29,73 +35,46 @@ struct CoreDataSQLValue {
     static func conversion(
         of attribute: CoreDataStoreLayout.AttributeColumn, as molt: Attribute, x: String, key: String, slot: Int
     ) -> CoreDataSQLValue? {
-        let type = "typeof(\(x))"
-        func only(_ types: String) -> String { "\(type) NOT IN ('null', \(types))" }
-        var result: CoreDataSQLValue
+        let expression: String, kind: CoreDataSQLDigest.Kind
         switch (attribute.coreDataType, molt.type) {
-        case ("String", .string), ("URI", .string):
-            // Copied byte for byte; a text that is not UTF-8 (which no Molt string holds) goes to the row path,
-            // which refuses it. Only a text with a NUL or a byte beyond ASCII is checked in Swift.
-            result = .init(
-                expression: x, unfit: "(\(only("'text'")) OR (\(notPlain(x)) AND \(notUTF8)(CAST(\(x) AS BLOB)) = 1))")
-        case ("Boolean", .bool):
-            result = .init(expression: x, unfit: "(\(only("'integer'")) OR \(x) NOT IN (0, 1))")
-        case ("Integer 16", .int16), ("Integer 32", .int32), ("Integer 64", .int):
-            let bounds: (Int64, Int64)? =
-                switch molt.type {
-                case .int16: (Int64(Int16.min), Int64(Int16.max))
-                case .int32: (Int64(Int32.min), Int64(Int32.max))
-                default: nil
-                }
-            let range = bounds.map { " OR \(x) NOT BETWEEN \($0.0) AND \($0.1)" }
-            result = .init(expression: x, unfit: "(\(only("'integer'"))\(range ?? ""))")
-        case ("Double", .double): result = .init(expression: "CAST(\(x) AS REAL)", unfit: only("'integer', 'real'"))
-        case ("Float", .float):
-            result = .init(
-                expression: "CAST(\(x) AS REAL)",
-                unfit: "(\(only("'integer', 'real'")) OR molt_float_inexact(\(x)) = 1)")
-        case ("Date", .date):
-            result = .init(expression: "(\(x) + 978307200.0)", unfit: only("'integer', 'real'"))
+        // Copied byte for byte; a text that is not UTF-8 (which no Molt string holds) is refused by the row path.
+        case ("String", .string), ("URI", .string): (expression, kind) = (x, .string)
+        case ("Boolean", .bool): (expression, kind) = (x, .bool)
+        case ("Integer 16", .int16): (expression, kind) = (x, .int16)
+        case ("Integer 32", .int32): (expression, kind) = (x, .int32)
+        case ("Integer 64", .int): (expression, kind) = (x, .int64)
+        case ("Double", .double): (expression, kind) = ("CAST(\(x) AS REAL)", .double)
+        case ("Float", .float): (expression, kind) = ("CAST(\(x) AS REAL)", .float)
+        case ("Date", .date): (expression, kind) = ("(\(x) + 978307200.0)", .date)
         case ("UUID", .uuid):
             let hex = "hex(\(x))"
             let parts = [(1, 8), (9, 4), (13, 4), (17, 4), (21, 12)].map { "substr(\(hex), \($0.0), \($0.1))" }
-            result = .init(
-                expression: "CASE WHEN \(x) IS NULL THEN NULL ELSE \(parts.joined(separator: " || '-' || ")) END",
-                unfit: "(\(only("'blob'")) OR length(\(x)) <> 16)")
+            (expression, kind) = (
+                "CASE WHEN \(x) IS NULL THEN NULL ELSE \(parts.joined(separator: " || '-' || ")) END", .uuid
+            )
         case ("Binary", .data) where !attribute.allowsExternalStorage,
             ("Transformable", .data)
         where !attribute.allowsExternalStorage:
-            result = .init(expression: x, unfit: only("'blob'"))
+            (expression, kind) = (x, .blob)
         case ("Binary", .data), ("Transformable", .data):
             // A missing file may become null, which the row path then gives the attribute's default.
             guard molt.isOptional, molt.defaultValue == nil else { return nil }
-            result = .init(expression: swift(slot, key, x), unfit: only("'blob'"), callsSwift: true)
-        case ("Decimal", .decimal):
-            // A decimal's text is ASCII: one with a NUL (where GRDB's text would stop) goes to the row path.
-            result = .init(
-                expression: swift(slot, key, x), unfit: "(\(only("'integer', 'real', 'text'")) OR \(notPlain(x)))",
-                callsSwift: true)
+            (expression, kind) = (swift(slot, key, x), .external)
+        // A decimal's text is ASCII: one with a NUL (where GRDB's text would stop) goes to the row path.
+        case ("Decimal", .decimal): (expression, kind) = (swift(slot, key, x), .decimal)
         default: return nil
         }
         // A missing value takes the default in the row path, and a required one is refused there.
-        if molt.defaultValue != nil || !molt.isOptional { result.unfit += " OR \(x) IS NULL" }
-        return result
-    }
-
-    /// `molt_adopt_not_utf8(bytes)`: 1 when `bytes` are not UTF-8 (``ExactText/decoded(_:)``), else 0.
-    static let notUTF8 = "molt_adopt_not_utf8"
-
-    /// The SQL condition of a text in `x` that holds a NUL or a byte beyond ASCII (any byte of 0x80 or more reads
-    /// as such a character in `GLOB`): the texts that GRDB's `String` may not read byte for byte.
-    static func notPlain(_ x: String) -> String {
-        "(\(x) GLOB '*[^' || char(1) || '-' || char(127) || ']*' OR instr(\(x), char(0)) > 0)"
+        return CoreDataSQLValue(
+            expression: expression, kind: kind, required: molt.defaultValue != nil || !molt.isOptional,
+            arguments: kind.arity == 2 ? [x, expression] : [x])
     }
 
     private static func swift(_ slot: Int, _ key: String, _ x: String) -> String {
         "\(function)(\(slot), \(key), \(x))"
     }
 
-    /// Registers ``function`` and ``notUTF8`` on `db`: each slot is an attribute of an entity, converted by
+    /// Registers ``function`` and the proof's digests (``CoreDataSQLDigest``) on `db`: each slot is an attribute of an entity, converted by
     /// `values` exactly as the row path converts it; a value it refuses makes the statement fail (and the row
     /// path then runs).
     static func register(
@@ -110,11 +89,7 @@ struct CoreDataSQLValue {
             return stored(value)
         }
         db.add(function: function)
-        db.add(
-            function: DatabaseFunction(notUTF8, argumentCount: 1, pure: true) { arguments in
-                guard case .blob(let bytes) = arguments[0].storage else { return 0 }
-                return ExactText.decoded(bytes) == nil ? 1 : 0
-            })
+        CoreDataSQLDigest.register(in: db)
     }
 
     /// A Molt value as Molt's SQLite store holds it (as `SQLiteStatement` binds it).

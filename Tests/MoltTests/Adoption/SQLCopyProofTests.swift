@@ -5,8 +5,8 @@ import Molt
 import Testing
 
 /// The proof of an adoption copied in SQL compares every value exactly: a value of another storage class, or of
-/// other bytes, is a difference even where SQLite's `IS NOT`, a column's affinity or its collation takes the two
-/// as equal; the adoption is then refused and the original left as it was.
+/// other bytes, makes another digest even where SQLite's `IS NOT`, a column's affinity or its collation takes the
+/// two as equal; the adoption is then refused and the original left as it was.
 @Suite("Adoption copied in SQL: the proof compares storage classes and bytes")
 struct SQLCopyProofTests {
     /// Two values, and whether they differ.
@@ -36,18 +36,21 @@ struct SQLCopyProofTests {
         Pair(a: "x'00FF'", b: "x'00FF'", differ: false, isNotSees: false),
     ]
 
-    @Test("Values of another storage class or other bytes differ; equal values do not", arguments: pairs)
+    @Test("Values of another storage class or other bytes have other digests; equal values do not", arguments: pairs)
     func comparison(_ pair: Pair) throws {
         let queue = try DatabaseQueue()
-        let (differ, isNot) = try queue.write { db in
+        let (a, b, isNot) = try queue.write { db in
+            CoreDataSQLDigest.register(in: db)
             // No type: each value keeps its storage class; NOCASE: a collation that takes 'X' for 'x'.
-            try db.execute(sql: "CREATE TABLE t (a COLLATE NOCASE, b)")
-            try db.execute(sql: "INSERT INTO t VALUES (\(pair.a), \(pair.b))")
-            let row = try Row.fetchOne(
-                db, sql: "SELECT \(CoreDataSQLProof.differs("a", "b")), a IS NOT b FROM t")
-            return (row?[0] as Bool?, row?[1] as Bool?)
+            try db.execute(sql: "CREATE TABLE t (k INTEGER PRIMARY KEY, a COLLATE NOCASE, b)")
+            try db.execute(sql: "INSERT INTO t VALUES (1, \(pair.a), \(pair.b))")
+            let digest = { (column: String) in
+                try CoreDataSQLDigest.fetch(db, sql: "SELECT \(CoreDataSQLDigest.stored)(k, \(column)) FROM t")
+            }
+            return (try digest("a"), try digest("b"), try Bool.fetchOne(db, sql: "SELECT a IS NOT b FROM t"))
         }
-        #expect(differ == pair.differ)
+        #expect(a.count == 1 && b.count == 1)
+        #expect(a.agrees(with: b) == !pair.differ)
         #expect(isNot == pair.isNotSees)
     }
 
