@@ -128,8 +128,8 @@ extension CoreDataAdoption {
     /// - Throws: What ``adopt(at:schema:options:)`` throws when no version describes the store.
     public func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
         try AdoptionFlow.withPrivateCopy(of: url) { copy in
-            let store = try CoreDataStoreFile(copy: copy, originalPath: url.path)
-            let matched = try CoreDataAdoptionRun(copy: copy, original: url, model: model).matchedVersion(of: store)
+            let store = try CoreDataStoreFile(copy: copy.url, originalPath: url.path)
+            let matched = try CoreDataAdoptionRun(copy: copy.url, original: url, model: model).matchedVersion(of: store)
             return (matched.layout.model.name, matched.schema)
         }
     }

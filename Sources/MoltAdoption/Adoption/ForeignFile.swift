@@ -36,22 +36,58 @@ enum ForeignFile: Equatable, CustomStringConvertible {
     }
 
     /// A consistent copy of the SQLite database at `url` (with what its `-wal` holds) at `copy`, made through
-    /// a read-only connection with SQLite's backup: nothing of the original is written.
-    ///
-    /// - Throws: `MoltError/Code/corruptStore` for a store whose pages SQLite's `quick_check` finds damaged:
-    ///   a damaged store is refused rather than adopted, as a damaged Molt store is refused rather than migrated.
-    static func copy(_ url: URL, to copy: URL) throws {
+    /// a read-only connection with SQLite's backup: nothing of the original is written. SQLite's `quick_check` of
+    /// the copy's pages starts on a thread of its own: the adoption reads the copy meanwhile, and waits for the
+    /// check before it commits (``PrivateCopy/checked()``).
+    static func copy(_ url: URL, to copy: URL) throws -> PrivateCopy {
         let connection = try ReadOnlySQLite(url)
         defer { connection.close() }
         try connection.backup(to: copy)
-        let checked = try ReadOnlySQLite(copy)
-        defer { checked.close() }
-        let problems = try checked.pageProblems()
+        return PrivateCopy(url: copy, original: url)
+    }
+}
+
+/// A private copy of a foreign store (``ForeignFile/copy(_:to:)``), and SQLite's `quick_check` of its pages, which
+/// runs while the adoption reads the copy.
+struct PrivateCopy {
+    /// The copy's file.
+    let url: URL
+    /// The store it is a copy of, for messages.
+    let original: URL
+    private let check: BackgroundWork<[String]>
+
+    init(url: URL, original: URL) {
+        self.url = url
+        self.original = original
+        check = BackgroundWork("Molt adoption page check") {
+            let checked = try ReadOnlySQLite(url)
+            defer { checked.close() }
+            return try checked.pageProblems()
+        }
+    }
+
+    /// Waits for the check of the copy's pages.
+    ///
+    /// - Throws: `MoltError/Code/corruptStore` for a store whose pages SQLite's `quick_check` finds damaged:
+    ///   a damaged store is refused rather than adopted, as a damaged Molt store is refused rather than migrated.
+    func checked() throws {
+        let problems = try check.value()
         guard problems.isEmpty else {
             throw MoltError(
                 .corruptStore,
-                "The store at \(url.path) is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))), so it was not adopted; it was left as it was. Restore it from a backup, or let its own engine repair it first."
+                "The store at \(original.path) is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))), so it was not adopted; it was left as it was. Restore it from a backup, or let its own engine repair it first."
             )
+        }
+    }
+
+    /// Runs `body`, which reads the copy; when it throws, a damaged store is refused as damaged (what
+    /// ``checked()`` throws) rather than for what reading its damage made fail.
+    func reading<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            try checked()
+            throw error
         }
     }
 }

@@ -41,7 +41,11 @@ struct PreparedAdoption {
     /// transaction: in SQL when the destination is an SQLite file and the source has a ``sqlCopy`` that takes
     /// every value, object by object otherwise. Objects under a to-many relationship's minimum count are kept and
     /// listed in the record (`AdoptionRecord.underMinimumCount`); an empty required to-one refuses the copy.
-    func adopt(into destination: StoreLocation, engine: String, original: URL) throws -> AdoptionReport {
+    ///
+    /// `beforeCommit` runs last in the transaction (the wait for the check of the private copy's pages).
+    func adopt(
+        into destination: StoreLocation, engine: String, original: URL, beforeCommit: () throws -> Void
+    ) throws -> AdoptionReport {
         var result: AdoptionReport?
         let inSQL = destination.url == nil ? nil : sqlCopy
         let attachment = inSQL.map { (path: $0.source.path, name: CoreDataSQLPlan.source) }
@@ -66,6 +70,7 @@ struct PreparedAdoption {
                 underMinimumCount: short, adoptedAt: Date())
             try objects.recordAdoption(record)
             result = AdoptionReport(record: record, comparison: outcome.comparison, backup: nil, copy: outcome.path)
+            try beforeCommit()
         }
         return result!
     }
@@ -130,11 +135,15 @@ enum AdoptionFlow {
             guard try source.adopts(ForeignFile.kind(at: url)) else { return nil }
             try swap.prepare()
             do {
-                try ForeignFile.copy(url, to: swap.copy)
-                let prepared = try source.prepare(copy: swap.copy, original: url)
-                let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
-                var report = try prepared.adopt(into: .file(swap.adopted), engine: source.engine, original: url)
-                try Store.open(at: swap.adopted, schema: schema, options: options).close()
+                let copy = try ForeignFile.copy(url, to: swap.copy)
+                var report = try copy.reading {
+                    let prepared = try source.prepare(copy: copy.url, original: url)
+                    let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
+                    let report = try prepared.adopt(
+                        into: .file(swap.adopted), engine: source.engine, original: url, beforeCommit: copy.checked)
+                    try Store.open(at: swap.adopted, schema: schema, options: options).close()
+                    return report
+                }
                 try swap.commit()
                 report.backup = original == .keptAsBackup ? swap.backup : nil
                 return report
@@ -158,22 +167,25 @@ enum AdoptionFlow {
             )
         }
         return try withPrivateCopy(of: foreign) { copy in
-            let prepared = try source.prepare(copy: copy, original: foreign)
+            let prepared = try source.prepare(copy: copy.url, original: foreign)
             let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
-            let report = try prepared.adopt(into: destination, engine: source.engine, original: foreign)
+            let report = try prepared.adopt(
+                into: destination, engine: source.engine, original: foreign, beforeCommit: copy.checked)
             try Store.open(at: destination, schema: schema, options: options).close()
             return report
         }
     }
 
-    /// Runs `body` with a private copy of the store at `url`, removed afterwards.
-    static func withPrivateCopy<T>(of url: URL, _ body: (URL) throws -> T) throws -> T {
+    /// Runs `body` with a private copy of the store at `url`, removed afterwards; refuses a damaged store as
+    /// damaged, once `body` is done or has failed.
+    static func withPrivateCopy<T>(of url: URL, _ body: (PrivateCopy) throws -> T) throws -> T {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent(
             "molt-adoption-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let copy = work.appendingPathComponent("original-copy.sqlite")
-        try ForeignFile.copy(url, to: copy)
-        return try body(copy)
+        let copy = try ForeignFile.copy(url, to: work.appendingPathComponent("original-copy.sqlite"))
+        let result = try copy.reading { try body(copy) }
+        try copy.checked()
+        return result
     }
 }

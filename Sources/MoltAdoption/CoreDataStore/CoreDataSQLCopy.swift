@@ -35,6 +35,12 @@ struct CoreDataSQLCopy {
         CoreDataSQLValue.register(in: db, slots: plan.slots, values: reader.values)
         if let reason = try firstUnfit(plan, schema: schema, db: db) { return .unfit(reason) }
         try reader.checkLinkTargets(schema)
+        let proof = CoreDataSQLProof(plan: plan, schema: schema, layout: objects.layout, dialect: objects.dialect)
+        // The original's side of the proof is read on another thread while the copy writes.
+        let (queries, source, slots, values) = (proof.originalQueries(), source, plan.slots, reader.values.apart())
+        let original = BackgroundWork("Molt adoption proof") {
+            try CoreDataSQLProof.scanOriginal(queries, source: source, slots: slots, values: values)
+        }
         var outcome = Outcome.unfit("")
         try db.inSavepoint {
             var counts: [String: Int] = [:]
@@ -45,21 +51,17 @@ struct CoreDataSQLCopy {
                 }
                 try importer.finish(identifierMarks: marks)
             } catch {
+                _ = try? original.value()
                 outcome = .unfit("the copy in SQL stopped (\(error)); the object-by-object copy names the value")
                 return .rollback
             }
             if let beforeProof { try db.execute(sql: beforeProof) }
-            let missing = reader.values.missing.withLock { $0 }
-            let proof = try CoreDataSQLProof(
-                plan: plan, schema: schema, layout: objects.layout, dialect: objects.dialect
-            )
-            .compare(db)
-            reader.values.missing.withLock { $0 = missing }  // the proof converts again: its lines are the same
-            switch proof {
+            switch try proof.compare(db, original: original.value()) {
             case .unfit(let reason):
                 outcome = .unfit(reason)
                 return .rollback
             case .compared(let comparison):
+                let missing = reader.values.missing.withLock { $0 }
                 let line =
                     "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
                     + missing.joined(separator: "; ")

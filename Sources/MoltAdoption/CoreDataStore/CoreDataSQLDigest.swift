@@ -70,7 +70,7 @@ enum CoreDataSQLDigest {
     }
 
     /// The digest of one side.
-    struct Result: Equatable {
+    struct Result: Equatable, Sendable {
         var count: Int64 = 0
         var sum1: UInt64 = 0
         var sum2: UInt64 = 0

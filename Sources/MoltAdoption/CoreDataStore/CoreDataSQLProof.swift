@@ -31,11 +31,61 @@ struct CoreDataSQLProof {
         case unfit(String)
     }
 
-    func compare(_ db: Database) throws -> Outcome {
+    /// One query of the original's side: the digest of an entity's rows, or of one of its to-many relationships'
+    /// pairs.
+    struct OriginalQuery: Hashable, Sendable {
+        var entity: String
+        var relationship: String?
+        var sql: String
+    }
+
+    /// The original's side of the proof, in the order ``compare(_:original:)`` reads it.
+    func originalQueries() -> [OriginalQuery] {
+        plan.entities.flatMap { entity in
+            [OriginalQuery(entity: entity.entity.name, relationship: nil, sql: originalRows(entity))]
+                + entity.entity.relationships.compactMap { relationship in
+                    guard relationship.kind == .toMany, let sql = originalPairs(of: relationship, entity) else {
+                        return nil
+                    }
+                    return OriginalQuery(entity: entity.entity.name, relationship: relationship.name, sql: sql)
+                }
+        }
+    }
+
+    /// Runs `queries` on a connection of its own to `source` (the private copy, attached as the copy attaches it),
+    /// with the row path's conversions (`slots`, `values`), up to the first that finds an unfit value: what runs
+    /// while the copy writes, on another thread.
+    static func scanOriginal(
+        _ queries: [OriginalQuery], source: URL,
+        slots: [(entity: String, attribute: CoreDataStoreLayout.AttributeColumn)], values: CoreDataValues
+    ) throws -> [OriginalQuery: CoreDataSQLDigest.Result] {
+        var configuration = Configuration()
+        configuration.label = "MoltAdoption.CoreDataSQLProof"
+        let queue = try DatabaseQueue(configuration: configuration)
+        return try queue.inDatabase { db in
+            CoreDataSQLValue.register(in: db, slots: slots, values: values)
+            try db.execute(sql: "ATTACH DATABASE ? AS \(CoreDataSQLPlan.source)", arguments: [source.path])
+            defer { try? db.execute(sql: "DETACH DATABASE \(CoreDataSQLPlan.source)") }
+            var results: [OriginalQuery: CoreDataSQLDigest.Result] = [:]
+            for query in queries {
+                let result = try CoreDataSQLDigest.fetch(db, sql: query.sql)
+                results[query] = result
+                if result.unfit != nil { break }
+            }
+            return results
+        }
+    }
+
+    /// Compares the new store, read in `db`, with the original's side read by ``scanOriginal(_:source:slots:values:)``.
+    func compare(_ db: Database, original: [OriginalQuery: CoreDataSQLDigest.Result]) throws -> Outcome {
         var lines: [AdoptionComparison.Line] = []
+        var queries = originalQueries()[...]
         for entity in plan.entities {
-            let original = try CoreDataSQLDigest.fetch(db, sql: originalRows(entity))
-            if let unfit = original.unfit {
+            guard let rowsQuery = queries.popFirst(), let rows = original[rowsQuery] else {
+                throw MoltError(
+                    .validationFailed, "The proof of the adoption has no digest of '\(entity.entity.name)'.")
+            }
+            if let unfit = rows.unfit {
                 let names = ["key"] + entity.layout.attributes.map(\.name) + entity.layout.toOne.map(\.name)
                 let name = names.indices.contains(unfit.column) ? "'\(names[unfit.column])' " : ""
                 return .unfit(
@@ -43,19 +93,26 @@ struct CoreDataSQLProof {
                 )
             }
             let adopted = try CoreDataSQLDigest.fetch(db, sql: adoptedRows(entity))
-            var agree = original.agrees(with: adopted)
-            for relationship in entity.entity.relationships where relationship.kind == .toMany && agree {
-                guard let pairs = try pairs(of: relationship, entity, db: db) else { continue }
-                if let unfit = pairs.original.unfit {
+            var agree = rows.agrees(with: adopted)
+            while let pairsQuery = queries.first, pairsQuery.entity == entity.entity.name,
+                let relationship = pairsQuery.relationship.flatMap(entity.entity.relationship(named:))
+            {
+                queries.removeFirst()
+                guard let pairs = original[pairsQuery] else {
+                    throw MoltError(
+                        .validationFailed,
+                        "The proof of the adoption has no digest of '\(entity.entity.name).\(relationship.name)'.")
+                }
+                if let unfit = pairs.unfit {
                     return .unfit(
                         "'\(entity.entity.name).\(relationship.name)' holds a link that is not a key (object \(unfit.key))"
                     )
                 }
-                agree = pairs.original.agrees(with: pairs.adopted)
+                agree = try agree && pairs.agrees(with: adoptedPairs(of: relationship, entity, db: db))
             }
             lines.append(
                 AdoptionComparison.Line(
-                    entity: entity.entity.name, originalCount: Int(original.count), adoptedCount: Int(adopted.count),
+                    entity: entity.entity.name, originalCount: Int(rows.count), adoptedCount: Int(adopted.count),
                     digestsAgree: agree))
         }
         // In the schema's order, as the object-by-object proof lists them.
@@ -100,32 +157,32 @@ struct CoreDataSQLProof {
             "SELECT \(CoreDataSQLDigest.stored)(\(columns.joined(separator: ", "))) FROM \(layout.table(name))\(own)"
     }
 
-    /// The digests of a to-many relationship's pairs (and positions) on both sides, for the entity's owners; nil for
+    /// The digest of a to-many relationship's original pairs (and positions), for the entity's owners; nil for
     /// one filled from its inverse.
-    private func pairs(
-        of relationship: Relationship, _ entity: CoreDataSQLPlan.EntityPlan, db: Database
-    ) throws -> (original: CoreDataSQLDigest.Result, adopted: CoreDataSQLDigest.Result)? {
-        let q = CoreDataSQLPlan.quote, name = entity.entity.name
+    private func originalPairs(of relationship: Relationship, _ entity: CoreDataSQLPlan.EntityPlan) -> String? {
         guard let original = entity.pairs(of: relationship.name, ordered: relationship.isOrdered) else { return nil }
         let names = ["owner", "target"] + (relationship.isOrdered ? ["position"] : [])
         let kinds = dialect.literal(.string(CoreDataSQLDigest.kinds(names.map { _ in (.key, true) })))
-        let originalDigest = try CoreDataSQLDigest.fetch(
-            db, sql: "SELECT \(CoreDataSQLDigest.source)(\(kinds), \(names.joined(separator: ", "))) FROM (\(original))"
-        )
+        return "SELECT \(CoreDataSQLDigest.source)(\(kinds), \(names.joined(separator: ", "))) FROM (\(original))"
+    }
+
+    /// The digest of a to-many relationship's pairs (and positions) in the new store, for the entity's owners.
+    private func adoptedPairs(
+        of relationship: Relationship, _ entity: CoreDataSQLPlan.EntityPlan, db: Database
+    ) throws -> CoreDataSQLDigest.Result {
+        let q = CoreDataSQLPlan.quote, name = entity.entity.name
         let columns =
             [StoreLayout.ownerColumn, StoreLayout.targetColumn]
             + (relationship.isOrdered ? [StoreLayout.positionColumn] : [])
-        let joinTable = layout.joinTable(name, relationship.name)
         // Only the entity's owners when its table holds a hierarchy's rows (the join table then being shared).
         let owners =
             layout.ownRowsCondition(name).map {
                 " JOIN \(layout.table(name)) AS m ON m.\(q(StoreLayout.idColumn)) = j.\(q(StoreLayout.ownerColumn)) AND m.\($0)"
             } ?? ""
-        let adopted = try CoreDataSQLDigest.fetch(
+        return try CoreDataSQLDigest.fetch(
             db,
             sql:
-                "SELECT \(CoreDataSQLDigest.stored)(\(columns.map { "j.\(q($0))" }.joined(separator: ", "))) FROM \(joinTable) AS j\(owners)"
+                "SELECT \(CoreDataSQLDigest.stored)(\(columns.map { "j.\(q($0))" }.joined(separator: ", "))) FROM \(layout.joinTable(name, relationship.name)) AS j\(owners)"
         )
-        return (originalDigest, adopted)
     }
 }

@@ -23,10 +23,20 @@ struct CoreDataValues {
 
     init(original: URL, missingFiles: CoreDataAdoption.MissingExternalData = .refused) {
         let name = original.deletingPathExtension().lastPathComponent
-        externalData = original.deletingLastPathComponent()
-            .appendingPathComponent(".\(name)_SUPPORT/_EXTERNAL_DATA", isDirectory: true)
+        self.init(
+            externalData: original.deletingLastPathComponent()
+                .appendingPathComponent(".\(name)_SUPPORT/_EXTERNAL_DATA", isDirectory: true),
+            missingFiles: missingFiles)
+    }
+
+    private init(externalData: URL, missingFiles: CoreDataAdoption.MissingExternalData) {
+        self.externalData = externalData
         self.missingFiles = missingFiles
     }
+
+    /// The same conversions, listing missing files apart: for a second reading of the same values (the proof's),
+    /// whose list would repeat the copy's.
+    func apart() -> CoreDataValues { CoreDataValues(externalData: externalData, missingFiles: missingFiles) }
 
     /// The Molt value of `stored`, for attribute `attribute` of object `key` of `entity`.
     func value(
