@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 import Molt
 
 /// What the file where a Molt store should be holds, found without writing to it.
@@ -35,15 +36,53 @@ enum ForeignFile: Equatable, CustomStringConvertible {
         return .otherSQLite
     }
 
-    /// A consistent copy of the SQLite database at `url` (with what its `-wal` holds) at `copy`, made through
-    /// a read-only connection with SQLite's backup: nothing of the original is written. SQLite's `quick_check` of
-    /// the copy's pages starts on a thread of its own: the adoption reads the copy meanwhile, and waits for the
-    /// check before it commits (``PrivateCopy/checked()``).
+    /// A consistent copy of the SQLite database at `url` (with what its `-wal` holds) at `copy`: nothing of the
+    /// original is written. SQLite's `quick_check` of the copy's pages starts on a thread of its own: the adoption
+    /// reads the copy meanwhile, and waits for the check before it commits (``PrivateCopy/checked()``).
+    ///
+    /// The copy is made through a read-only connection with SQLite's backup, except for a store in rollback mode
+    /// left with a `-journal` (its engine stopped in the middle of a save): a read of the file alone would see
+    /// the half-written save, so the file and its journal are copied as they are, and SQLite rolls the save back
+    /// in the copy, as the store's own engine would at its next opening.
     static func copy(_ url: URL, to copy: URL) throws -> PrivateCopy {
-        let connection = try ReadOnlySQLite(url)
-        defer { connection.close() }
-        try connection.backup(to: copy)
+        let files = FileManager.default
+        let journal = url.path + "-journal"
+        if !files.fileExists(atPath: url.path + "-wal"),
+            let size = (try? files.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.intValue > 0
+        {
+            try copyRollingBack(url, to: copy)
+        } else {
+            let connection = try ReadOnlySQLite(url)
+            defer { connection.close() }
+            try connection.backup(to: copy)
+        }
         return PrivateCopy(url: copy, original: url)
+    }
+
+    /// Copies the store at `url` and its `-journal` byte for byte, then opens the copy, which rolls back the save
+    /// the journal holds (when it is one SQLite must roll back).
+    private static func copyRollingBack(_ url: URL, to copy: URL) throws {
+        do {
+            try FileManager.default.copyItem(at: url, to: copy)
+            try FileManager.default.copyItem(atPath: url.path + "-journal", toPath: copy.path + "-journal")
+        } catch {
+            let full = (error as? CocoaError)?.code == .fileWriteOutOfSpace
+            throw MoltError(
+                full ? .diskFull : .ioError,
+                "A private copy of the store at \(url.path) and its journal cannot be made at \(copy.path) (\(error.localizedDescription)). Nothing was adopted and the store was left as it was.\(full ? " Free some space and open it again." : "")"
+            )
+        }
+        var handle: OpaquePointer?
+        defer { sqlite3_close_v2(handle) }
+        // The first read of a database with a hot journal rolls it back.
+        guard sqlite3_open_v2(copy.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+            sqlite3_exec(handle, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK
+        else {
+            throw MoltError(
+                .corruptStore,
+                "The store at \(url.path) was left in the middle of a save (its -journal remains), and the save could not be rolled back in a private copy (\(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "")). Nothing was adopted and the store was left as it was. Open it once with the app's own engine, which rolls the save back, then adopt it."
+            )
+        }
     }
 }
 

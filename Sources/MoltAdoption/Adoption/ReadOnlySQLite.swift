@@ -72,7 +72,11 @@ final class ReadOnlySQLite {
     func backup(to destination: URL) throws {
         var target: OpaquePointer?
         defer { sqlite3_close_v2(target) }
+        // A scratch file, read and removed by this adoption: written without a journal and without waiting for the
+        // disk (a crash leaves a work folder that the next opening removes), which halves the copy's time on a
+        // store of large values.
         guard sqlite3_open_v2(destination.path, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+            sqlite3_exec(target, "PRAGMA synchronous = OFF; PRAGMA journal_mode = OFF", nil, nil, nil) == SQLITE_OK,
             let backup = sqlite3_backup_init(target, "main", handle, "main")
         else {
             throw MoltError(
