@@ -110,8 +110,8 @@ public struct CoreDataAdoption: StoreAdoption {
 
     /// Adopts as ``adopt(at:schema:options:)`` does, with the schema and options to walk the adopted store to
     /// chosen once the store is matched: `target` is given the model version that wrote it and the Molt schema
-    /// it is adopted at, read from the adoption's own private copy (what `molt adopt` plans from, without
-    /// copying the store a second time as ``matchedVersion(of:)`` would). What `target` throws refuses the
+    /// it is adopted at, read by the adoption itself (what `molt adopt` plans from, without reading the store
+    /// a second time as ``matchedVersion(of:)`` would). What `target` throws refuses the
     /// adoption, the original left as it was.
     package func adopt(
         at location: StoreLocation, options: Store.Options, target: AdoptionTarget
@@ -123,13 +123,14 @@ public struct CoreDataAdoption: StoreAdoption {
 
 extension CoreDataAdoption {
     /// The model version that wrote the Core Data store at `url` and the Molt schema it is adopted as, read from
-    /// a private copy: what `molt adopt --dry-run` and `molt plan` show before anything is written.
+    /// the store, written nowhere: what `molt adopt --dry-run` and `molt plan` show before anything is written.
     ///
     /// - Throws: What ``adopt(at:schema:options:)`` throws when no version describes the store.
     public func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
-        try AdoptionFlow.withPrivateCopy(of: url) { copy in
-            let store = try CoreDataStoreFile(copy: copy.url, originalPath: url.path)
-            let matched = try CoreDataAdoptionRun(copy: copy.url, original: url, model: model).matchedVersion(of: store)
+        try AdoptionFlow.reading(url) { read in
+            let store = try CoreDataStoreFile(source: read.path, originalPath: url.path)
+            let matched = try CoreDataAdoptionRun(source: read.path, original: url, model: model).matchedVersion(
+                of: store)
             return (matched.layout.model.name, matched.schema)
         }
     }
@@ -140,9 +141,10 @@ extension CoreDataAdoption: ForeignSource {
 
     func adopts(_ kind: ForeignFile) -> Bool { kind == .coreData }
 
-    func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
+    func prepare(source: String, original: URL) throws -> PreparedAdoption {
         try CoreDataAdoptionRun(
-            copy: copy, original: original, model: model, missingFiles: missingExternalData, copiesInSQL: copiesInSQL,
+            source: source, original: original, model: model, missingFiles: missingExternalData,
+            copiesInSQL: copiesInSQL,
             sqlBeforeProof: sqlBeforeProof
         )
         .prepare()

@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import Molt
 
-/// One adoption of a Core Data store, from a private copy of it into a Molt store at `destination`: reads the
+/// One adoption of a Core Data store, read in place or from a private copy, into a Molt store at `destination`: reads the
 /// store's description, finds the model version that wrote it, writes that version as a Molt schema, copies
 /// every object and link, proves the copy (``AdoptionProof``) and records where the store came from, in one
 /// transaction; then walks the app's plan to the app's schema, as any opening does.
 struct CoreDataAdoptionRun {
-    var copy: URL
+    /// What SQLite opens to read the store: the store in place, read-only, or its private copy.
+    var source: String
     var original: URL
     var model: CoreDataAdoption.Model
     var missingFiles: CoreDataAdoption.MissingExternalData = .refused
@@ -120,9 +121,9 @@ struct CoreDataAdoptionRun {
         }
     }
 
-    /// Reads the private copy: the matched version, its schema, and the copy of its objects.
+    /// Reads the store: the matched version, its schema, and the copy of its objects.
     func prepare() throws -> PreparedAdoption {
-        let store = try CoreDataStoreFile(copy: copy, originalPath: original.path)
+        let store = try CoreDataStoreFile(source: source, originalPath: original.path)
         let (layout, schema, flattenedBecause) = try matchedVersion(of: store)
         switch model {
         case .schemas, .storedModel: try Self.refuseUndeclaredExternalStorage(store, layout: layout)
@@ -150,7 +151,8 @@ struct CoreDataAdoptionRun {
                     "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
                     + missing.joined(separator: "; ")
                 return (digests, missing.isEmpty ? [] : [line])
-            }, sqlCopy: copiesInSQL ? CoreDataSQLCopy(reader: reader, source: copy, beforeProof: sqlBeforeProof) : nil)
+            }, sqlCopy: copiesInSQL ? CoreDataSQLCopy(reader: reader, source: source, beforeProof: sqlBeforeProof) : nil
+        )
     }
 
     /// Refuses a binary attribute that Molt schemas describe as plain while every value it holds begins with Core

@@ -36,27 +36,34 @@ enum ForeignFile: Equatable, CustomStringConvertible {
         return .otherSQLite
     }
 
-    /// A consistent copy of the SQLite database at `url` (with what its `-wal` holds) at `copy`: nothing of the
-    /// original is written. SQLite's `quick_check` of the copy's pages starts on a thread of its own: the adoption
-    /// reads the copy meanwhile, and waits for the check before it commits (``PrivateCopy/checked()``).
+    /// The store at `url` as an adoption reads it, written nowhere: SQLite's `quick_check` of its pages starts
+    /// on a thread of its own, and the adoption reads meanwhile, then waits for the check before it commits
+    /// (``AdoptionSource/checked()``).
     ///
-    /// The copy is made through a read-only connection with SQLite's backup, except for a store in rollback mode
-    /// left with a `-journal` (its engine stopped in the middle of a save): a read of the file alone would see
-    /// the half-written save, so the file and its journal are copied as they are, and SQLite rolls the save back
-    /// in the copy, as the store's own engine would at its next opening.
-    static func copy(_ url: URL, to copy: URL) throws -> PrivateCopy {
+    /// A store that is only its file (no `-wal`, no `-journal`) is read in place, read-only and immutable (SQLite
+    /// takes no lock and writes no file beside it); the adoption runs while its old engine is not writing to it,
+    /// as when the app that used it opens its store with Molt. Any other store is read from a private copy at
+    /// `copy`: made with SQLite's backup through a read-only connection (with what its `-wal` holds), or, for a
+    /// store in rollback mode left with a `-journal` (its engine stopped in the middle of a save), by copying
+    /// the file and its journal as they are and letting SQLite roll the save back in the copy, as the store's
+    /// own engine would at its next opening: the file alone holds part of the save.
+    static func source(of url: URL, copyingTo copy: URL) throws -> AdoptionSource {
         let files = FileManager.default
         let journal = url.path + "-journal"
-        if !files.fileExists(atPath: url.path + "-wal"),
-            let size = (try? files.attributesOfItem(atPath: journal))?[.size] as? NSNumber, size.intValue > 0
-        {
+        if files.fileExists(atPath: url.path + "-wal") {
+            let connection = try ReadOnlySQLite(url)
+            defer { connection.close() }
+            try connection.backup(to: copy)
+        } else if files.fileExists(atPath: journal) {
             try copyRollingBack(url, to: copy)
+        } else if let uri = ReadOnlySQLite.immutableURI(of: url) {
+            return AdoptionSource(path: uri, file: url, original: url)
         } else {
             let connection = try ReadOnlySQLite(url)
             defer { connection.close() }
             try connection.backup(to: copy)
         }
-        return PrivateCopy(url: copy, original: url)
+        return AdoptionSource(path: copy.path, file: copy, original: url)
     }
 
     /// Copies the store at `url` and its `-journal` byte for byte, then opens the copy, which rolls back the save
@@ -86,26 +93,30 @@ enum ForeignFile: Equatable, CustomStringConvertible {
     }
 }
 
-/// A private copy of a foreign store (``ForeignFile/copy(_:to:)``), and SQLite's `quick_check` of its pages, which
-/// runs while the adoption reads the copy.
-struct PrivateCopy {
-    /// The copy's file.
-    let url: URL
-    /// The store it is a copy of, for messages.
+/// A foreign store as an adoption reads it (``ForeignFile/source(of:copyingTo:)``): its file in place, or a private
+/// copy; and SQLite's `quick_check` of its pages, which runs while the adoption reads.
+struct AdoptionSource {
+    /// What SQLite opens or attaches to read the store: the private copy's path, or a `file:` URI of the
+    /// original, read-only and immutable.
+    let path: String
+    /// The file read: the original or its private copy.
+    let file: URL
+    /// The store, for messages.
     let original: URL
     private let check: BackgroundWork<[String]>
 
-    init(url: URL, original: URL) {
-        self.url = url
+    init(path: String, file: URL, original: URL) {
+        self.path = path
+        self.file = file
         self.original = original
         check = BackgroundWork("Molt adoption page check") {
-            let checked = try ReadOnlySQLite(url)
+            let checked = try ReadOnlySQLite(file)
             defer { checked.close() }
             return try checked.pageProblems()
         }
     }
 
-    /// Waits for the check of the copy's pages.
+    /// Waits for the check of the store's pages.
     ///
     /// - Throws: `MoltError/Code/corruptStore` for a store whose pages SQLite's `quick_check` finds damaged:
     ///   a damaged store is refused rather than adopted, as a damaged Molt store is refused rather than migrated.
@@ -119,7 +130,7 @@ struct PrivateCopy {
         }
     }
 
-    /// Runs `body`, which reads the copy; when it throws, a damaged store is refused as damaged (what
+    /// Runs `body`, which reads the store; when it throws, a damaged store is refused as damaged (what
     /// ``checked()`` throws) rather than for what reading its damage made fail.
     func reading<T>(_ body: () throws -> T) throws -> T {
         do {

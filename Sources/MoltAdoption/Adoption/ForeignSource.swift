@@ -3,15 +3,16 @@ import Molt
 import MoltTooling
 
 /// One kind of foreign store an adoption reads (Core Data, GRDB or plain SQLite): how it is recognized, and how
-/// its private copy is read into a Molt store.
+/// it is read (in place, read-only, or from a private copy) into a Molt store.
 protocol ForeignSource: Sendable {
     /// The engine's name, as the adoption record and the messages say it.
     var engine: String { get }
     /// Whether a file of this kind is this source's to adopt.
     func adopts(_ kind: ForeignFile) -> Bool
-    /// Reads the private copy `copy` of the store at `original`: the schema it is adopted at and how its objects
-    /// are copied. Throws, naming the problem and leaving the original as it was, when it cannot be adopted.
-    func prepare(copy: URL, original: URL) throws -> PreparedAdoption
+    /// Reads the store at `original` from `source` (what SQLite opens: the store in place, read-only, or its
+    /// private copy): the schema it is adopted at and how its objects are copied. Throws, naming the problem and
+    /// leaving the original as it was, when it cannot be adopted.
+    func prepare(source: String, original: URL) throws -> PreparedAdoption
 }
 
 /// A foreign store read and ready to copy.
@@ -42,13 +43,13 @@ struct PreparedAdoption {
     /// every value, object by object otherwise. Objects under a to-many relationship's minimum count are kept and
     /// listed in the record (`AdoptionRecord.underMinimumCount`); an empty required to-one refuses the copy.
     ///
-    /// `beforeCommit` runs last in the transaction (the wait for the check of the private copy's pages).
+    /// `beforeCommit` runs last in the transaction (the wait for the check of the store's pages).
     func adopt(
         into destination: StoreLocation, engine: String, original: URL, beforeCommit: () throws -> Void
     ) throws -> AdoptionReport {
         var result: AdoptionReport?
         let inSQL = destination.url == nil ? nil : sqlCopy
-        let attachment = inSQL.map { (path: $0.source.path, name: CoreDataSQLPlan.source) }
+        let attachment = inSQL.map { (path: $0.source, name: CoreDataSQLPlan.source) }
         try Store.create(at: destination, schema: schema, attaching: attachment) { objects in
             var outcome: CopyOutcome
             switch try inSQL?.copy(objects, schema: schema, marks: identifierMarks) {
@@ -110,7 +111,7 @@ package typealias AdoptionTarget = (_ matched: (version: String, schema: Schema)
     schema: Schema, options: Store.Options
 )
 
-/// What the adoptions share: in place (a private copy read, the new store swapped in) or into another location.
+/// What the adoptions share: in place (the store read, the new store swapped in) or into another location.
 enum AdoptionFlow {
     /// Adopts `source` into `location` and walks it to what `target` returns, with `options` for the wait on
     /// concurrent openers; nil when there is nothing to adopt.
@@ -135,12 +136,12 @@ enum AdoptionFlow {
             guard try source.adopts(ForeignFile.kind(at: url)) else { return nil }
             try swap.prepare()
             do {
-                let copy = try ForeignFile.copy(url, to: swap.copy)
-                var report = try copy.reading {
-                    let prepared = try source.prepare(copy: copy.url, original: url)
+                let read = try ForeignFile.source(of: url, copyingTo: swap.copy)
+                var report = try read.reading {
+                    let prepared = try source.prepare(source: read.path, original: url)
                     let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
                     let report = try prepared.adopt(
-                        into: .file(swap.adopted), engine: source.engine, original: url, beforeCommit: copy.checked)
+                        into: .file(swap.adopted), engine: source.engine, original: url, beforeCommit: read.checked)
                     try Store.open(at: swap.adopted, schema: schema, options: options).close()
                     return report
                 }
@@ -166,26 +167,26 @@ enum AdoptionFlow {
                 "The file at \(foreign.path) is not a \(source.engine) store (\(kind.description)). Nothing was adopted. Check the path."
             )
         }
-        return try withPrivateCopy(of: foreign) { copy in
-            let prepared = try source.prepare(copy: copy.url, original: foreign)
+        return try reading(foreign) { read in
+            let prepared = try source.prepare(source: read.path, original: foreign)
             let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
             let report = try prepared.adopt(
-                into: destination, engine: source.engine, original: foreign, beforeCommit: copy.checked)
+                into: destination, engine: source.engine, original: foreign, beforeCommit: read.checked)
             try Store.open(at: destination, schema: schema, options: options).close()
             return report
         }
     }
 
-    /// Runs `body` with a private copy of the store at `url`, removed afterwards; refuses a damaged store as
-    /// damaged, once `body` is done or has failed.
-    static func withPrivateCopy<T>(of url: URL, _ body: (PrivateCopy) throws -> T) throws -> T {
+    /// Runs `body` with the store at `url` to read (in place, or a private copy removed afterwards); refuses a
+    /// damaged store as damaged, once `body` is done or has failed.
+    static func reading<T>(_ url: URL, _ body: (AdoptionSource) throws -> T) throws -> T {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent(
             "molt-adoption-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let copy = try ForeignFile.copy(url, to: work.appendingPathComponent("original-copy.sqlite"))
-        let result = try copy.reading { try body(copy) }
-        try copy.checked()
+        let read = try ForeignFile.source(of: url, copyingTo: work.appendingPathComponent("original-copy.sqlite"))
+        let result = try read.reading { try body(read) }
+        try read.checked()
         return result
     }
 }

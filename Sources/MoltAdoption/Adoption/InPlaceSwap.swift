@@ -3,7 +3,7 @@ import Molt
 
 /// The files of an adoption in place, and the one step that swaps the adopted store in.
 ///
-/// The work happens in a folder beside the store, `.<name>.molt-adoption/`: a copy of the original to read from,
+/// The work happens in a folder beside the store, `.<name>.molt-adoption/`: a copy of the original to read from (when it is not read in place),
 /// and the new store (`adopted.sqlite`). Until the new store is complete, migrated, validated and closed, the
 /// original is not touched; then an empty file `READY` is written (and flushed), and from that moment the adoption
 /// is done: the original's files (its `-wal` and `-shm`, Core Data's `.<name>_SUPPORT` folder) move into the work

@@ -11,6 +11,17 @@ final class ReadOnlySQLite {
     private(set) var handle: OpaquePointer?
     private let createdSharedMemory: Bool
 
+    /// A `file:` URI that opens the file at `url` read-only and immutable, for a connection (or an `ATTACH`) that
+    /// reads a file without a `-wal` in place; nil when this SQLite does not read URIs in file names.
+    static func immutableURI(of url: URL) -> String? {
+        guard sqlite3_compileoption_used("USE_URI") == 1 else { return nil }
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = url.path
+        components.queryItems = [URLQueryItem(name: "mode", value: "ro"), URLQueryItem(name: "immutable", value: "1")]
+        return components.string
+    }
+
     init(_ url: URL) throws {
         self.url = url
         let files = FileManager.default

@@ -80,8 +80,8 @@ extension SQLiteAdoption: ForeignSource {
 
     func adopts(_ kind: ForeignFile) -> Bool { kind == .otherSQLite }
 
-    func prepare(copy: URL, original: URL) throws -> PreparedAdoption {
-        let reader = try SQLiteDatabaseReader(copy: copy, original: original, schema: schema, mapping: mapping)
+    func prepare(source: String, original: URL) throws -> PreparedAdoption {
+        let reader = try SQLiteDatabaseReader(source: source, original: original, schema: schema, mapping: mapping)
         let (engine, versions) = try reader.versions()
         return PreparedAdoption(
             schema: schema, matchedVersion: versionName, sourceVersions: versions, engine: engine, leftOut: [],

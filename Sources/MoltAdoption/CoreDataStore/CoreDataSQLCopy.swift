@@ -4,7 +4,7 @@ import Molt
 import MoltTooling
 
 /// Copies a Core Data store into a new Molt store in SQLite with one `INSERT … SELECT` per entity and per to-many
-/// relationship, reading the private copy attached to the new store's connection (``CoreDataSQLPlan/source``),
+/// relationship, reading the store (in place, read-only, or its private copy) attached to the new store's connection (``CoreDataSQLPlan/source``),
 /// in the creation's transaction; then proves the copy in SQL (``CoreDataSQLProof``).
 ///
 /// It writes only what the object-by-object copy (``CoreDataCopy``) would write. Before writing, one scan per table
@@ -15,8 +15,9 @@ import MoltTooling
 /// message that names the row or the value.
 struct CoreDataSQLCopy {
     let reader: CoreDataCopy
-    /// The private copy, attached to the new store's connection.
-    let source: URL
+    /// What SQLite attaches to read the store (the store in place, read-only, or its private copy), attached to
+    /// the new store's connection.
+    let source: String
     /// For tests: SQL run on the new store between the copy and its proof, to show that the proof refuses what
     /// it changes.
     var beforeProof: String? = nil
@@ -75,7 +76,7 @@ struct CoreDataSQLCopy {
 
     /// Why the row path must copy the store, found before writing: a row no copied entity reads, or a link in a
     /// join table or an ordered relationship's foreign key that is not a key; nil when there is none. One scan
-    /// per table of the private copy that holds such rows or links. (The values of the entities' rows are
+    /// per table of the store that holds such rows or links. (The values of the entities' rows are
     /// checked by the proof's scan of them, ``CoreDataSQLProof``.)
     private func firstUnfit(_ plan: CoreDataSQLPlan, schema: Schema, db: Database) throws -> String? {
         let q = CoreDataSQLPlan.quote

@@ -19,7 +19,7 @@ struct CoreDataSQLPlan {
     /// The attributes converted by ``CoreDataSQLValue/function``, by slot.
     var slots: [(entity: String, attribute: CoreDataStoreLayout.AttributeColumn)] = []
 
-    /// The attached private copy's schema name, as the SQL names its tables.
+    /// The schema name of the attached store (in place or its private copy), as the SQL names its tables.
     static let source = "molt_source"
 
     /// The plan for `layout` into `schema`, or why the row path must copy it.
@@ -63,12 +63,12 @@ struct CoreDataSQLPlan {
     /// A name quoted for SQLite.
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
-    /// A table of the attached private copy, quoted.
+    /// A table of the attached store, quoted.
     static func sourceTable(_ table: String) -> String { "\(source).\(quote(table))" }
 }
 
 extension CoreDataSQLPlan.EntityPlan {
-    /// `FROM` the entity's rows in the private copy, named `c`.
+    /// `FROM` the entity's rows in the attached store, named `c`.
     var rows: String {
         "FROM \(CoreDataSQLPlan.sourceTable(layout.table)) AS c WHERE c.Z_ENT = \(layout.number)"
     }

@@ -52,11 +52,12 @@ struct CoreDataSQLProof {
         }
     }
 
-    /// Runs `queries` on a connection of its own to `source` (the private copy, attached as the copy attaches it),
+    /// Runs `queries` on a connection of its own to `source` (the store or its private copy, attached as the copy
+    /// attaches it),
     /// with the row path's conversions (`slots`, `values`), up to the first that finds an unfit value: what runs
     /// while the copy writes, on another thread.
     static func scanOriginal(
-        _ queries: [OriginalQuery], source: URL,
+        _ queries: [OriginalQuery], source: String,
         slots: [(entity: String, attribute: CoreDataStoreLayout.AttributeColumn)], values: CoreDataValues
     ) throws -> [OriginalQuery: CoreDataSQLDigest.Result] {
         var configuration = Configuration()
@@ -64,7 +65,7 @@ struct CoreDataSQLProof {
         let queue = try DatabaseQueue(configuration: configuration)
         return try queue.inDatabase { db in
             CoreDataSQLValue.register(in: db, slots: slots, values: values)
-            try db.execute(sql: "ATTACH DATABASE ? AS \(CoreDataSQLPlan.source)", arguments: [source.path])
+            try db.execute(sql: "ATTACH DATABASE ? AS \(CoreDataSQLPlan.source)", arguments: [source])
             defer { try? db.execute(sql: "DETACH DATABASE \(CoreDataSQLPlan.source)") }
             var results: [OriginalQuery: CoreDataSQLDigest.Result] = [:]
             for query in queries {

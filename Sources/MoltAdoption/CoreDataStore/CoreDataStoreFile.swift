@@ -3,7 +3,7 @@ import GRDB
 import Molt
 
 /// What a Core Data (or SwiftData) SQLite store says about itself: its metadata, its entity table and the
-/// columns of its tables, read from a private copy of the store.
+/// columns of its tables, read from the store in place (read-only) or from its private copy.
 ///
 /// Core Data writes `Z_METADATA(Z_VERSION, Z_UUID, Z_PLIST)` — `Z_PLIST` a property list with `NSStoreType`,
 /// `NSPersistenceFrameworkVersion`, `NSStoreModelVersionHashes` (entity name → hash) and
@@ -17,7 +17,7 @@ package struct CoreDataStoreFile {
         package var maxKey: Int64
     }
 
-    /// The database, opened on the private copy.
+    /// The database, opened read-only in place or on the private copy.
     package let queue: DatabaseQueue
     /// The path of the original store, for messages.
     package let originalPath: String
@@ -31,17 +31,18 @@ package struct CoreDataStoreFile {
     /// Every table's columns, upper-cased as Core Data writes them, by table name.
     package var columns: [String: Set<String>]
 
-    /// Reads the store's description from `copy`, a private copy of the store at `originalPath`.
+    /// Reads the store's description from `source` (what SQLite opens: the store at `originalPath` in place,
+    /// read-only, or its private copy).
     ///
     /// - Throws: `MoltError` (`notAMoltStore` is never thrown here): `corruptStore` for a file that is not an
     ///   SQLite database, `invalidSchema` for a database that is not a Core Data store (no `Z_METADATA`), with
     ///   the fix.
-    package init(copy: URL, originalPath: String) throws {
+    package init(source: String, originalPath: String) throws {
         self.originalPath = originalPath
         var configuration = Configuration()
         configuration.label = "MoltAdoption.CoreDataStore"
         do {
-            queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+            queue = try DatabaseQueue(path: source, configuration: configuration)
             let read = try queue.read { db in try Self.describe(db) }
             (modelEntityNames, versionIdentifiers, frameworkVersion, entityRows, columns) = read
         } catch let error as MoltError {

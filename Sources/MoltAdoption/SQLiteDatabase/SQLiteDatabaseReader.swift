@@ -3,7 +3,7 @@ import GRDB
 import Molt
 import MoltTooling
 
-/// Reads a GRDB, FMDB or plain SQLite database (a private copy of it) through a ``SQLiteMapping``: checks that
+/// Reads a GRDB, FMDB or plain SQLite database (in place, read-only, or a private copy of it) through a ``SQLiteMapping``: checks that
 /// every table and column is accounted for, then copies each table's rows as objects of its entity, every value
 /// checked against its attribute (type, null) and every to-one column resolved to its destination object.
 struct SQLiteDatabaseReader {
@@ -15,10 +15,10 @@ struct SQLiteDatabaseReader {
     let columns: [String: [String]]
     let tableNames: Set<String>
 
-    init(copy: URL, original: URL, schema: Schema, mapping: SQLiteMapping) throws {
+    init(source: String, original: URL, schema: Schema, mapping: SQLiteMapping) throws {
         self.original = original
         self.schema = schema
-        queue = try DatabaseQueue(path: copy.path)
+        queue = try DatabaseQueue(path: source)
         let tables = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         }

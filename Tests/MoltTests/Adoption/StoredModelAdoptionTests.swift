@@ -47,7 +47,7 @@ struct StoredModelAdoptionTests {
             guard let model else { continue }
             let directory = TemporaryDirectory()
             let url = try ForeignStores.copy(path, to: directory, as: "Store.sqlite")
-            let recovered = try CoreDataStoreFile(copy: url, originalPath: url.path).storedModel()
+            let recovered = try CoreDataStoreFile(source: url.path, originalPath: url.path).storedModel()
             let matched = try CoreDataHistory(at: ForeignStores.url(model)).models.filter { version in
                 version.storedDifference(from: recovered) == nil
             }
