@@ -116,4 +116,23 @@ struct SQLCopyDigestTests {
             #expect(none.count == 0 && !none.agrees(with: fewer))
         }
     }
+
+    @Test(
+        "A large value differing in one byte, at its start, middle or end, has another digest",
+        arguments: [0, 37, 500, 990, 999])
+    func largeValues(_ position: Int) throws {
+        let queue = try DatabaseQueue()
+        try queue.read { db in
+            CoreDataSQLDigest.register(in: db)
+            let digest = { (value: String) in
+                try CoreDataSQLDigest.fetch(db, sql: "SELECT \(CoreDataSQLDigest.stored)(1, \(value))")
+            }
+            let zeros = try digest("zeroblob(1000)")
+            let changed = try digest(
+                "CAST(zeroblob(\(position)) || x'01' || zeroblob(\(999 - position)) AS BLOB)")
+            let same = try digest("CAST(zeroblob(\(position)) || x'00' || zeroblob(\(999 - position)) AS BLOB)")
+            #expect(zeros.agrees(with: same))
+            #expect(!zeros.agrees(with: changed))
+        }
+    }
 }

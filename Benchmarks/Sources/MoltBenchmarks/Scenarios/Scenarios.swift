@@ -22,6 +22,7 @@ enum Scenarios {
         OpenWide(),
         DecimalSum(),
         AdoptCoreData(),
+        AdoptCoreDataBlobs(),
         HierarchyFetch(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
