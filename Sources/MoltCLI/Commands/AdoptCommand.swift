@@ -168,8 +168,8 @@ struct AdoptCommand: ParsableCommand {
         let adoption = try self.adoption(storeURL)
         let goal = try MigrationTarget(target, mapping: try MappingOptions.parse([]))
         var report: Report?
-        // The plan from the version the store was matched with: called by the adoption once it has read its
-        // private copy, so that the store is copied once (only --dry-run matches without adopting).
+        // The plan from the version the store was matched with: called by the adoption once it has read the
+        // store, so that the store is read once (only --dry-run matches without adopting).
         func plan(_ matched: (version: String, schema: Schema)) throws -> (schema: Schema, options: Store.Options) {
             var options = Store.Options()
             options.plan = try goal.plan(from: matched.schema)
@@ -251,8 +251,8 @@ struct AdoptCommand: ParsableCommand {
         return try versions.map { try folder.schema(version: $0) }
     }
 
-    /// Adopts the store from its private copy into a new store in a temporary folder, removed afterwards: the
-    /// store's files are only read.
+    /// Adopts the store into a new store in a temporary folder, removed afterwards: the store's files are only
+    /// read.
     private func rehearsal(
         _ adoption: any CommandAdoption, _ storeURL: URL, target: AdoptionTarget
     ) throws -> AdoptionReport? {

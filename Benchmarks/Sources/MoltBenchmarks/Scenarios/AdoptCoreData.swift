@@ -3,7 +3,8 @@ import GRDB
 import Molt
 import MoltAdoption
 
-/// Adoption of a Core Data store of N posts in 1,000 folders (issue 23): `Store.open` with
+/// Adoption of a Core Data store of N posts in 1,000 folders (issue 23), in Swift and with `molt adopt` (the whole
+/// process, from spawn to exit): `Store.open` with
 /// `.adopting(.coreData(model:))` on the store in place — the private copy, the copy (one `INSERT … SELECT` per
 /// entity and per to-many since issue 23 item 6), the proof in SQL, the swap — against what an engineer would write by
 /// hand: the Core Data store attached to an empty store of Molt's layout and one `INSERT … SELECT` per table of
@@ -41,6 +42,20 @@ struct AdoptCoreData: Scenario {
             try store.close()
             try same.check(url)
         }
+        // `molt adopt`, the whole process timed from spawn to exit: what a user runs from a terminal or a script.
+        let molt = try ChildProcess.moltBinary()
+        let snapshot = folder.appendingPathComponent("blog-v0.json")
+        try schema.snapshotJSON().write(to: snapshot)
+        let cliJob = Runner.Job(count: 0) { url, stopwatch in
+            try Fixture.copy(template, to: url)
+            try stopwatch.timeProcess(
+                molt,
+                [
+                    "adopt", url.path, "--from", "coredata", "--model", model.path, "--to", snapshot.path,
+                    "--remove-original",
+                ])
+            try same.check(url)
+        }
         let baselineJob = Runner.Job(count: 0) { url, stopwatch in
             try Fixture.copy(emptyMolt, to: url)
             let queue = try DatabaseQueue(path: url.path, configuration: Fixture.configuration)
@@ -75,7 +90,7 @@ struct AdoptCoreData: Scenario {
             try same.check(url)
         }
         let scratch = folder.appendingPathComponent("round.sqlite")
-        let m = try runner.measure([moltJob, baselineJob], repetitions: runner.repetitions) { _ in scratch }
+        let m = try runner.measure([moltJob, baselineJob, cliJob], repetitions: runner.repetitions) { _ in scratch }
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: scratch.path + ".adoption-backup"))
         let label = Runner.label(count)
         log("  \(label): adoption \(perObject(m[0], count)), INSERT … SELECT \(perObject(m[1], count)) per object")
@@ -83,7 +98,11 @@ struct AdoptCoreData: Scenario {
             Comparison(
                 scenario: name, label: "adopt a Core Data store of \(label) posts",
                 baselineDescription: "ATTACH + INSERT … SELECT per table", molt: m[0], baseline: m[1],
-                target: .atMost(1.3))
+                target: .atMost(1.3)),
+            Comparison(
+                scenario: name, label: "molt adopt (CLI process) of \(label) posts",
+                baselineDescription: "ATTACH + INSERT … SELECT per table", molt: m[2], baseline: m[1],
+                target: .atMost(1.3)),
         ]
     }
 }

@@ -173,9 +173,11 @@ struct AdoptCoreDataBlobs: WorkerJobs {
                 Comparison(
                     scenario: name, label: "peak RSS, \(label)", baselineDescription: baseline,
                     molt: m[0].peaks, baseline: m[1].peaks, target: .atMost(mebibytes: 64)),
+                // Reported: at this size the time is the disk's (2 GiB written, flushed and removed per round), and
+                // the target for time is the one of `adopt-coredata`.
                 Comparison(
                     scenario: name, label: "time, \(label)", baselineDescription: baseline, molt: m[0],
-                    baseline: m[1], target: .atMost(1.3)),
+                    baseline: m[1], target: nil),
             ]
         }
         return comparisons
