@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Molt
 
-/// One adoption of a Core Data store, read in place or from a private copy, into a Molt store at `destination`: reads the
-/// store's description, finds the model version that wrote it, writes that version as a Molt schema, copies
+/// One adoption of a Core Data store, read in place or from a private copy, into a Molt store at `destination`:
+/// reads the store's description, finds the model version that wrote it, writes that version as a Molt schema, copies
 /// every object and link, proves the copy (``AdoptionProof``) and records where the store came from, in one
 /// transaction; then walks the app's plan to the app's schema, as any opening does.
 struct CoreDataAdoptionRun {

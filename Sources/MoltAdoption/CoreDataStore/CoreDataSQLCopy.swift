@@ -4,8 +4,9 @@ import Molt
 import MoltTooling
 
 /// Copies a Core Data store into a new Molt store in SQLite with one `INSERT … SELECT` per entity and per to-many
-/// relationship, reading the store (in place, read-only, or its private copy) attached to the new store's connection (``CoreDataSQLPlan/source``),
-/// in the creation's transaction; then proves the copy in SQL (``CoreDataSQLProof``).
+/// relationship, reading the store (in place, read-only, or its private copy) attached to the new store's
+/// connection (``CoreDataSQLPlan/source``), in the creation's transaction; then proves the copy in SQL
+/// (``CoreDataSQLProof``).
 ///
 /// It writes only what the object-by-object copy (``CoreDataCopy``) would write. Before writing, one scan per table
 /// looks for a row no copied entity reads and a link in a join table that is not a key, and the row path's check of

@@ -4,10 +4,9 @@ import Molt
 import MoltAdoption
 
 /// Adoption of a Core Data store of N posts in 1,000 folders (issue 23), in Swift and with `molt adopt` (the whole
-/// process, from spawn to exit): `Store.open` with
-/// `.adopting(.coreData(model:))` on the store in place — the private copy, the copy (one `INSERT … SELECT` per
-/// entity and per to-many since issue 23 item 6), the proof in SQL, the swap — against what an engineer would write by
-/// hand: the Core Data store attached to an empty store of Molt's layout and one `INSERT … SELECT` per table of
+/// process, from spawn to exit): `Store.open` with `.adopting(.coreData(model:))` on the store in place — the
+/// store read in place, the copy (one `INSERT … SELECT` per entity and per to-many), the proof in SQL, the swap —
+/// against what an engineer would write by hand: the Core Data store attached to an empty store of Molt's layout and one `INSERT … SELECT` per table of
 /// that layout (`Folder`, `Post`, and the join table `Folder_posts` of `Folder.posts`, whose rows Molt keeps
 /// beside the `folder` column), in one transaction (target: ≤ 1.3×). Both results hold the same rows (checked
 /// each round).
