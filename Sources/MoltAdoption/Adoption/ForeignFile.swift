@@ -56,8 +56,8 @@ enum ForeignFile: Equatable, CustomStringConvertible {
             try connection.backup(to: copy)
         } else if files.fileExists(atPath: journal) {
             try copyRollingBack(url, to: copy)
-        } else if let uri = ReadOnlySQLite.immutableURI(of: url) {
-            return AdoptionSource(path: uri, file: url, original: url)
+        } else if let uri = ReadOnlySQLite.immutableURI(of: url), let state = FileState(of: url) {
+            return AdoptionSource(path: uri, file: url, original: url, readInPlace: state)
         } else {
             let connection = try ReadOnlySQLite(url)
             defer { connection.close() }
@@ -103,12 +103,15 @@ struct AdoptionSource {
     let file: URL
     /// The store, for messages.
     let original: URL
+    /// For a store read in place: its file as it was when the adoption began, which must not change.
+    private let readInPlace: FileState?
     private let check: BackgroundWork<[String]>
 
-    init(path: String, file: URL, original: URL) {
+    init(path: String, file: URL, original: URL, readInPlace: FileState? = nil) {
         self.path = path
         self.file = file
         self.original = original
+        self.readInPlace = readInPlace
         check = BackgroundWork("Molt adoption page check") {
             let checked = try ReadOnlySQLite(file)
             defer { checked.close() }
@@ -116,10 +119,13 @@ struct AdoptionSource {
         }
     }
 
-    /// Waits for the check of the store's pages.
+    /// Waits for the check of the store's pages; for a store read in place, checks that nothing wrote to it
+    /// meanwhile.
     ///
     /// - Throws: `MoltError/Code/corruptStore` for a store whose pages SQLite's `quick_check` finds damaged:
     ///   a damaged store is refused rather than adopted, as a damaged Molt store is refused rather than migrated.
+    ///   `MoltError/Code/locked` for a store read in place that another process wrote to (or began to) while
+    ///   it was read: what was read may mix two states of it.
     func checked() throws {
         let problems = try check.value()
         guard problems.isEmpty else {
@@ -127,6 +133,16 @@ struct AdoptionSource {
                 .corruptStore,
                 "The store at \(original.path) is damaged (quick_check: \(problems.prefix(3).joined(separator: "; "))), so it was not adopted; it was left as it was. Restore it from a backup, or let its own engine repair it first."
             )
+        }
+        if let readInPlace {
+            let files = FileManager.default
+            let companion = ["-wal", "-journal"].first { files.fileExists(atPath: original.path + $0) }
+            guard companion == nil, FileState(of: original) == readInPlace else {
+                throw MoltError(
+                    .locked,
+                    "The store at \(original.path) was written to while it was adopted (\(companion.map { "a \($0) file appeared" } ?? "its file changed")): another process has it open with its own engine. Nothing was adopted and what that process wrote was left as it wrote it. Close that process (the app or extension still using Core Data) and open the store again."
+                )
+            }
         }
     }
 
@@ -139,5 +155,25 @@ struct AdoptionSource {
             try checked()
             throw error
         }
+    }
+}
+
+/// What shows that an SQLite file was written: its header (whose change counter every commit in rollback mode
+/// increments), its size and its modification date.
+struct FileState: Equatable {
+    var header: Data
+    var size: Int
+    var modified: Date?
+
+    init?(of url: URL) {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else { return nil }
+        self.header = header
+        self.size = size
+        modified = attributes[.modificationDate] as? Date
     }
 }
