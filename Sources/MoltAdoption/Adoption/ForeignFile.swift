@@ -113,7 +113,9 @@ struct AdoptionSource {
         self.original = original
         self.readInPlace = readInPlace
         check = BackgroundWork("Molt adoption page check") {
-            let checked = try ReadOnlySQLite(file)
+            // Immutable: the file holds every page read (a store without -wal, or a private copy beside which the
+            // adoption's own readers may open a -wal of nothing, whose locks would make this check wait or fail).
+            let checked = try ReadOnlySQLite(file, immutable: true)
             defer { checked.close() }
             return try checked.pageProblems()
         }

@@ -22,10 +22,13 @@ final class ReadOnlySQLite {
         return components.string
     }
 
-    init(_ url: URL) throws {
+    /// Opens the file at `url`; `immutable` when the file is known to hold every committed page and not to be
+    /// written (an adoption's private copy, beside which its other readers may have made an empty `-wal`): then
+    /// no lock is taken even if a `-wal` is there.
+    init(_ url: URL, immutable: Bool = false) throws {
         self.url = url
         let files = FileManager.default
-        let hasLog = files.fileExists(atPath: url.path + "-wal")
+        let hasLog = !immutable && files.fileExists(atPath: url.path + "-wal")
         createdSharedMemory = hasLog && !files.fileExists(atPath: url.path + "-shm")
         var components = URLComponents()
         components.scheme = "file"
@@ -101,7 +104,11 @@ final class ReadOnlySQLite {
         let written = sqlite3_extended_errcode(target)
         let diskFull = code == SQLITE_FULL || written & 0xFF == SQLITE_FULL || written & 0xFF == SQLITE_IOERR
         switch code {
-        case SQLITE_DONE: return
+        case SQLITE_DONE:
+            // The copy of a store in WAL mode says so in its header: in rollback mode, the adoption's readers of
+            // it (several connections at once) need no -wal, -shm or WAL locks.
+            sqlite3_exec(target, "PRAGMA journal_mode = DELETE", nil, nil, nil)
+            return
         case _ where diskFull:
             throw MoltError(
                 .diskFull,

@@ -62,6 +62,7 @@ struct CoreDataSQLProof {
     ) throws -> [OriginalQuery: CoreDataSQLDigest.Result] {
         var configuration = Configuration()
         configuration.label = "MoltAdoption.CoreDataSQLProof"
+        configuration.busyMode = .timeout(30)  // beside the adoption's other readers of the same file
         let queue = try DatabaseQueue(configuration: configuration)
         return try queue.inDatabase { db in
             CoreDataSQLValue.register(in: db, slots: slots, values: values)
