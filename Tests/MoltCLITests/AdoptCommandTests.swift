@@ -99,6 +99,32 @@ struct AdoptCommandTests {
         #expect(again.stdout.contains("nothing to adopt"))
     }
 
+    @Test("A run after a kill that left an adoption done but not swapped in finishes it and says so (exit 0)")
+    func finishesInterruptedAdoption() throws {
+        let dir = TemporaryDirectory()
+        let (store, snapshots) = try prepare(dir)
+        // An adopted store, made aside by a whole run.
+        let aside = TemporaryDirectory()
+        let (asideStore, _) = try prepare(aside)
+        let adopted = try Molt.run(["adopt", asideStore, "--model", Self.model, "--to", snapshots])
+        try #require(adopted.status == 0, "\(adopted)")
+        // The state a kill leaves once the adoption is done (`READY` written) and before the swap: the work folder
+        // beside the store (`.Posts.sqlite.molt-adoption/`) holds the adopted store.
+        let before = FileManager.default.contents(atPath: store)
+        let work = dir.url.appendingPathComponent(".Posts.sqlite.molt-adoption")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: asideStore, toPath: work.appendingPathComponent("adopted.sqlite").path)
+        FileManager.default.createFile(atPath: work.appendingPathComponent("READY").path, contents: Data())
+
+        let run = try Molt.run(["adopt", store, "--model", Self.model, "--to", snapshots])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("There is nothing more to adopt"), "\(run.stdout)")
+        #expect(try Store.version(at: URL(fileURLWithPath: store)) == 4)
+        #expect(FileManager.default.contents(atPath: store + ".adoption-backup/Posts.sqlite") == before)
+        #expect(!FileManager.default.fileExists(atPath: work.path))
+    }
+
     /// A writable copy of a store of `../shared/foreign-stores` in `dir`, and its model (`model`, a path in that
     /// folder) converted by `molt convert-model --hierarchies` into `dir/snapshots`.
     static func converted(

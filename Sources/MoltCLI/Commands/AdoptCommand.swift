@@ -158,13 +158,7 @@ struct AdoptCommand: ParsableCommand {
             throw CLIFailure(.badInput, "There is no store at \(storeURL.path). Check the path.")
         }
         let destination = try into.map { try StoreAddress.location($0) } ?? .file(storeURL)
-        if let info = try? Store.inspect(at: destination, countingObjects: false) {
-            let origin = info.adoption.map { " adopted from \($0.engine) (\($0.source))" } ?? ""
-            Terminal.line(
-                "\(StoreAddress.describe(destination)) is a Molt store at version \(info.version)\(origin): nothing to adopt. Bring it to a newer version with `molt migrate`."
-            )
-            return
-        }
+        if isMoltStore(destination) { return }
         let adoption = try self.adoption(storeURL)
         let goal = try MigrationTarget(target, mapping: try MappingOptions.parse([]))
         var report: Report?
@@ -198,11 +192,28 @@ struct AdoptCommand: ParsableCommand {
                 report?.backup = rehearse ? nil : done.backup?.path
             }
         }
+        // Nothing adopted because an adoption that a kill or a crash interrupted once it was done was finished
+        // (the store is a Molt store now): say so, rather than read the store as the foreign one.
+        if report == nil, !dryRun, into == nil, isMoltStore(destination, finished: true) { return }
         // A dry run, or nothing adopted (what the store holds is not for this adoption): matched on a copy.
         if report == nil { _ = try plan(adoption.matchedVersion(of: storeURL)) }
         guard let report else { return }
         if output.json { return try Terminal.json(report) }
         print(report)
+    }
+
+    /// Whether `destination` is a Molt store, said on the terminal: nothing to adopt there. `finished`: it became
+    /// one during this run (adopted by another process meanwhile, or an interrupted adoption finished).
+    private func isMoltStore(_ destination: StoreLocation, finished: Bool = false) -> Bool {
+        guard let info = try? Store.inspect(at: destination, countingObjects: false) else { return false }
+        let origin = info.adoption.map { " adopted from \($0.engine) (\($0.source))" } ?? ""
+        let place = StoreAddress.describe(destination)
+        Terminal.line(
+            finished
+                ? "\(place) is a Molt store at version \(info.version)\(origin) now: another process adopted it while this one waited, or this run finished an adoption that a kill or a crash interrupted once it was done. There is nothing more to adopt."
+                : "\(place) is a Molt store at version \(info.version)\(origin): nothing to adopt. Bring it to a newer version with `molt migrate`."
+        )
+        return true
     }
 
     /// The adoption the options describe.
