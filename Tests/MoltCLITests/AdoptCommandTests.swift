@@ -99,8 +99,10 @@ struct AdoptCommandTests {
         #expect(again.stdout.contains("nothing to adopt"))
     }
 
-    @Test("A run after a kill that left an adoption done but not swapped in finishes it and says so (exit 0)")
-    func finishesInterruptedAdoption() throws {
+    @Test(
+        "A run after a kill that left an adoption done but not swapped in finishes it and says so (exit 0)",
+        arguments: [false, true])
+    func finishesInterruptedAdoption(originalMoved: Bool) throws {
         let dir = TemporaryDirectory()
         let (store, snapshots) = try prepare(dir)
         // An adopted store, made aside by a whole run.
@@ -116,6 +118,12 @@ struct AdoptCommandTests {
         try FileManager.default.copyItem(
             atPath: asideStore, toPath: work.appendingPathComponent("adopted.sqlite").path)
         FileManager.default.createFile(atPath: work.appendingPathComponent("READY").path, contents: Data())
+        if originalMoved {
+            // Killed between the swap's moves: the original in the work folder, nothing at the store's path yet.
+            let moved = work.appendingPathComponent("original")
+            try FileManager.default.createDirectory(at: moved, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(atPath: store, toPath: moved.appendingPathComponent("Posts.sqlite").path)
+        }
 
         let run = try Molt.run(["adopt", store, "--model", Self.model, "--to", snapshots])
         #expect(run.status == 0, "\(run)")

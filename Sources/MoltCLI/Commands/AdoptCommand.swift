@@ -154,7 +154,10 @@ struct AdoptCommand: ParsableCommand {
 
     func run() throws {
         let storeURL = Files.url(store)
-        guard FileManager.default.fileExists(atPath: storeURL.path) else {
+        // A kill during the swap of an adoption in place may leave no file at the path for a moment; the work
+        // folder beside it then holds both stores, and the adoption finishes the swap.
+        let swapping = FileManager.default.fileExists(atPath: InPlaceSwap(url: storeURL, keepsBackup: true).folder.path)
+        guard FileManager.default.fileExists(atPath: storeURL.path) || (into == nil && swapping) else {
             throw CLIFailure(.badInput, "There is no store at \(storeURL.path). Check the path.")
         }
         let destination = try into.map { try StoreAddress.location($0) } ?? .file(storeURL)
