@@ -15,11 +15,16 @@ final class ReadOnlySQLite {
     /// reads a file without a `-wal` in place; nil when this SQLite does not read URIs in file names.
     static func immutableURI(of url: URL) -> String? {
         guard sqlite3_compileoption_used("USE_URI") == 1 else { return nil }
+        return uri(of: url, ["mode": "ro", "immutable": "1"])
+    }
+
+    /// A `file:` URI of the file at `url` with `parameters` (its path escaped as URIs need).
+    private static func uri(of url: URL, _ parameters: KeyValuePairs<String, String>) -> String {
         var components = URLComponents()
         components.scheme = "file"
         components.path = url.path
-        components.queryItems = [URLQueryItem(name: "mode", value: "ro"), URLQueryItem(name: "immutable", value: "1")]
-        return components.string
+        components.queryItems = parameters.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return components.string ?? "file:\(url.path)"
     }
 
     /// Opens the file at `url`; `immutable` when the file is known to hold every committed page and not to be
@@ -30,11 +35,7 @@ final class ReadOnlySQLite {
         let files = FileManager.default
         let hasLog = !immutable && files.fileExists(atPath: url.path + "-wal")
         createdSharedMemory = hasLog && !files.fileExists(atPath: url.path + "-shm")
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = url.path
-        components.queryItems = [URLQueryItem(name: hasLog ? "mode" : "immutable", value: hasLog ? "ro" : "1")]
-        let uri = components.string ?? "file:\(url.path)"
+        let uri = Self.uri(of: url, hasLog ? ["mode": "ro"] : ["immutable": "1"])
         let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(code)"

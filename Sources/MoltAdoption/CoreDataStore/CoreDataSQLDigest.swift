@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Molt
 
 /// The two SQL aggregates the proof of a copy in SQL (``CoreDataSQLProof``) runs over each side, one scan each:
 ///
@@ -70,7 +71,7 @@ enum CoreDataSQLDigest {
     }
 
     /// The digest of one side.
-    struct Result: Equatable, Sendable {
+    struct Result: Sendable {
         var count: Int64 = 0
         var sum1: UInt64 = 0
         var sum2: UInt64 = 0
@@ -79,10 +80,6 @@ enum CoreDataSQLDigest {
 
         /// Whether both sides hold the same rows.
         func agrees(with other: Result) -> Bool { (count, sum1, sum2) == (other.count, other.sum1, other.sum2) }
-
-        static func == (a: Result, b: Result) -> Bool {
-            a.agrees(with: b) && a.unfit?.key == b.unfit?.key && a.unfit?.column == b.unfit?.column
-        }
     }
 
     /// Registers both aggregates on `db`.
@@ -95,8 +92,13 @@ enum CoreDataSQLDigest {
 
     /// Runs `sql`, a `SELECT` of one of the aggregates, and reads its digest.
     static func fetch(_ db: Database, sql: String) throws -> Result {
+        // An aggregate always gives one row: anything else is never taken for an empty side, which would agree
+        // with another.
         guard let data = try Data.fetchOne(db, sql: sql), data.count == MemoryLayout<State>.size else {
-            return Result()
+            throw MoltError(
+                .validationFailed,
+                "The proof of the adoption read no digest from `\(sql.prefix(80))…`, so nothing was adopted and the store was left as it was. This is a defect of Molt: report it with this message."
+            )
         }
         let state = data.withUnsafeBytes { $0.loadUnaligned(as: State.self) }
         return Result(

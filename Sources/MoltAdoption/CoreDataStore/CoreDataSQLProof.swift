@@ -85,7 +85,9 @@ struct CoreDataSQLProof {
         for entity in plan.entities {
             guard let rowsQuery = queries.popFirst(), let rows = original[rowsQuery] else {
                 throw MoltError(
-                    .validationFailed, "The proof of the adoption has no digest of '\(entity.entity.name)'.")
+                    .validationFailed,
+                    "The proof of the adoption has no digest of '\(entity.entity.name)', so nothing was adopted and the store was left as it was. This is a defect of Molt: report it with this message."
+                )
             }
             if let unfit = rows.unfit {
                 let names = ["key"] + entity.layout.attributes.map(\.name) + entity.layout.toOne.map(\.name)
@@ -103,7 +105,8 @@ struct CoreDataSQLProof {
                 guard let pairs = original[pairsQuery] else {
                     throw MoltError(
                         .validationFailed,
-                        "The proof of the adoption has no digest of '\(entity.entity.name).\(relationship.name)'.")
+                        "The proof of the adoption has no digest of '\(entity.entity.name).\(relationship.name)', so nothing was adopted and the store was left as it was. This is a defect of Molt: report it with this message."
+                    )
                 }
                 if let unfit = pairs.unfit {
                     return .unfit(
