@@ -221,8 +221,7 @@ struct PropertyReader {
         for (mark, label) in marks {
             guard let mark else { continue }
             var stripped = variable
-            stripped.attributes = AttributeListSyntax(
-                variable.attributes.filter { $0.as(AttributeSyntax.self)?.id != mark.id })
+            stripped.attributes = variable.attributes.filter { $0.as(AttributeSyntax.self)?.id != mark.id }
             stripped.leadingTrivia = variable.leadingTrivia
             diagnose(
                 .computedMarkedStored(property: name, attribute: label), at: Syntax(mark),

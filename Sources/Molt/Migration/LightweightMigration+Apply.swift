@@ -15,7 +15,6 @@ extension LightweightMigration {
         in db: any SQLConnection, linkedTables: inout Set<String>, inverseTables: inout Set<String>,
         run: RunContext? = nil
     ) throws -> Int {
-        let q = db.dialect.quote
         let ddl = SchemaDDL(dialect: db.dialect)
         var written = 0
         for table in droppedJoinTables + droppedTables {
@@ -176,7 +175,6 @@ extension LightweightMigration {
 
     private func renameTables(_ renames: [(from: String, to: String)], in db: any SQLConnection) throws {
         guard !renames.isEmpty else { return }
-        let q = db.dialect.quote
         // Links to a renamed table follow it (SQLite rewrites them; PostgreSQL references by identity).
         if renames.count == 1 {
             try db.change(.renameTable(renames[0].from, to: renames[0].to))

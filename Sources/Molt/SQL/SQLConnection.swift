@@ -254,7 +254,9 @@ package class SQLRowReader {
     /// The statement whose current row is read.
     package let statement: any SQLStatement
 
-    package init(_ statement: any SQLStatement) {
+    // Internal, not `package`: only this module makes readers, and a `package` designated init that an internal
+    // subclass does not override makes Swift 6.3 warn of an infinite recursion in the subclass's synthesized one.
+    init(_ statement: any SQLStatement) {
         self.statement = statement
     }
 
