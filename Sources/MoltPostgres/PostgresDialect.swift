@@ -61,8 +61,9 @@ package struct PostgresDialect: SQLDialect {
         }
     }
 
-    /// `SUM` of a `numeric` column is a `numeric`: exact, whatever the number of values.
-    package func exactDecimalSum(_ column: String) -> String? { "SUM(\(column))" }
+    /// `SUM` of a `numeric` column is a `numeric`: exact, whatever the number of values; its text keeps every
+    /// digit, also those a `Decimal` cannot hold.
+    package func exactDecimalSum(_ column: String) -> String? { "CAST(SUM(\(column)) AS TEXT)" }
 
     package func conversion(_ expression: String, from: AttributeType, to: AttributeType) -> String {
         if from == to { return expression }

@@ -11,8 +11,17 @@ import Foundation
 /// let perKind = try objects.counts(groupedBy: "kind", of: "Item")       // [(value, count)], sorted by value
 /// ```
 ///
-/// Exact or refused: a sum of integers that does not fit 64 bits throws rather than wrapping or turning into
-/// a double, on both engines.
+/// Exact or refused, on both engines:
+/// - a sum of integers that does not fit 64 bits throws, naming the attribute, rather than wrapping or turning
+///   into a double;
+/// - a sum of decimals keeps every digit (SQLite's values are added in Swift, digit by digit past what a
+///   `Decimal` holds; PostgreSQL adds `numeric`s), and a sum with more digits than a `Decimal` holds (38
+///   significant digits: a 38-digit amount and `0.1`) throws, naming the attribute and the sum, rather than
+///   coming back rounded;
+/// - extremes, distinct values and counts return stored values as they are.
+///
+/// Sums and averages of doubles and floats are computed in binary floating point, as the values are, and an
+/// average is always a `Double`.
 extension Objects {
     /// What an aggregate is computed over, checked: the attribute's column, the table, the predicate's SQL.
     private struct AggregateSource {
@@ -54,8 +63,8 @@ extension Objects {
     /// let pages = try objects.sum("pages", of: "Book", where: .greater("year", 2000))
     /// ```
     ///
-    /// - Throws: ``MoltError`` naming the attribute when it is not numeric, or when a sum of integers does not
-    ///   fit 64 bits.
+    /// - Throws: ``MoltError`` (``MoltError/Code/invalidValue``) naming the attribute when it is not numeric, when
+    ///   a sum of integers does not fit 64 bits, or when a sum of decimals has more digits than a `Decimal` holds.
     public func sum(
         _ attribute: String, of entityName: String, where predicate: ObjectPredicate? = nil
     ) throws
@@ -66,36 +75,59 @@ extension Objects {
             operation: "sum")
         switch source.attribute.type {
         case .decimal:
-            guard let expression = dialect.exactDecimalSum(source.column) else {
-                return .decimal(try decimalSum(source))
+            let text: String
+            if let expression = dialect.exactDecimalSum(source.column) {
+                guard case .string(let sum) = try aggregate(expression, source, as: .string) else {
+                    return .decimal(0)
+                }
+                text = sum
+            } else {
+                var sum = DecimalText.Sum()
+                try addDecimals(source, to: &sum)
+                guard let decimal = sum.decimal else { throw Self.decimalSumTooLong(source, sum.text) }
+                return .decimal(decimal)
             }
-            let value = try aggregate(expression, source, as: .decimal)
-            return value == .null ? .decimal(0) : value
+            guard let decimal = DecimalText.decimal(fromText: text) else { throw Self.decimalSumTooLong(source, text) }
+            return .decimal(decimal)
         case .int, .int16, .int32:
-            // SQLite's SUM throws on integer overflow; PostgreSQL's is exact (numeric) and the cast to bigint throws.
-            let value = try aggregate("CAST(SUM(\(source.column)) AS BIGINT)", source, as: .int)
-            return value == .null ? .int(0) : value
+            // SQLite's SUM refuses a sum that overflows; PostgreSQL's is exact (numeric) and the cast to bigint
+            // refuses it: either refusal is the statement's, and is reported as the sum not fitting.
+            do {
+                let value = try aggregate("CAST(SUM(\(source.column)) AS BIGINT)", source, as: .int)
+                return value == .null ? .int(0) : value
+            } catch let error as MoltError where error.cause is SQLStatementRefusal {
+                throw MoltError(
+                    .invalidValue,
+                    "The sum of '\(source.entity.name).\(source.attribute.name)' over the matching objects does not fit a 64-bit integer, so it was not computed (never wrapped or rounded to a double). Sum fewer objects (a narrower predicate), or add them in your own code with a wider type.",
+                    entity: source.entity.name, property: source.attribute.name, cause: error)
+            }
         default:
             let value = try aggregate("SUM(\(source.column))", source, as: .double)
             return value == .null ? .double(0) : value
         }
     }
 
-    /// A sum of decimals, added in Swift's `Decimal` from the stored digits, for an engine that would add them as
-    /// doubles (SQLite; ``SQLDialect/exactDecimalSum(_:)``).
-    private func decimalSum(_ source: AggregateSource) throws -> Decimal {
+    /// Adds the decimals of the matching objects in Swift (``DecimalText/Sum``), for an engine that would add
+    /// them as doubles (SQLite; ``SQLDialect/exactDecimalSum(_:)``).
+    private func addDecimals(_ source: AggregateSource, to sum: inout DecimalText.Sum) throws {
         let statement = try db.makeStatement(.read, "SELECT \(source.column) \(source.from)")
         try statement.bind(source.arguments)
         defer { statement.reset() }
-        var total = Decimal(0)
         while try statement.step() {
             switch statement.value(0, as: .decimal) {
-            case .decimal(let value)?: total += value
+            case .decimal(let value)?: sum.add(value)
             case .null?: continue
             default: throw Self.unreadableAggregate(source)
             }
         }
-        return total
+    }
+
+    /// The refusal of a sum of decimals that has more digits than a `Decimal` holds.
+    private static func decimalSumTooLong(_ source: AggregateSource, _ text: String) -> MoltError {
+        MoltError(
+            .invalidValue,
+            "The sum of '\(source.entity.name).\(source.attribute.name)' over the matching objects is \(text), which has more digits than a Decimal holds (38 significant digits), so it was not returned rounded. Sum fewer objects (a narrower predicate), or add the values in your own code with more digits.",
+            entity: source.entity.name, property: source.attribute.name)
     }
 
     /// The types a sum or an average is computed over by the engine.

@@ -85,8 +85,9 @@ extension SQLDialect {
 
     package func storageRefusal(_ value: Value) -> String? { nil }
 
-    /// The SQL of a sum of a decimal column that keeps every digit, or nil when the engine would add the values
-    /// as doubles (SQLite): the caller then adds them in Swift.
+    /// The SQL of a sum of a decimal column that keeps every digit, as text (null when no value is summed), or
+    /// nil when the engine would add the values as doubles (SQLite): the caller then adds them in Swift. The
+    /// text may have more digits than a `Decimal` holds: the caller refuses it then.
     package func exactDecimalSum(_ column: String) -> String? { nil }
 
     package func temporaryIndex(_ name: String, on table: String, columns: String) -> String {

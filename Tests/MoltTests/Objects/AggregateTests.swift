@@ -90,8 +90,60 @@ struct AggregateTests {
                     "Item", ["pages": .int(pages), "price": 0, "created": .date(Self.day), "inPrint": false])
             }
         }
-        #expect(throws: MoltError.self) { try store.read { try $0.sum("pages", of: "Item") } }
+        let error = #expect(throws: MoltError.self) { try store.read { try $0.sum("pages", of: "Item") } }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.entity == "Item")
+        #expect(error?.property == "pages")
+        #expect(
+            error?.message.contains("The sum of 'Item.pages' over the matching objects does not fit a 64-bit integer")
+                == true)
         #expect(try store.read { try $0.max("pages", of: "Item") } == .int(.max))
+        // The same sum over a predicate that leaves the 1 out fits.
+        #expect(try store.read { try $0.sum("pages", of: "Item", where: .greater("pages", 1)) } == .int(.max))
+    }
+
+    @Test(
+        "a sum of decimals is exact: digits past what a Decimal holds are refused, never rounded away",
+        arguments: StoreKind.allCases)
+    func decimalSumBeyondDecimal(kind: StoreKind) throws {
+        let schema = Schema(version: 1) {
+            Entity("Entry") {
+                Attribute("group", .int)
+                Attribute("amount", .decimal)
+            }
+        }
+        let nines = String(repeating: "9", count: 38)
+        let rows: [(Int64, String)] = [
+            (1, nines), (1, "0.1"),  // beyond a Decimal: refused
+            (2, "12345678901234567890123456789012345678"), (2, "0.1"),  // 39 digits a Decimal holds
+            (3, nines), (3, "0.1"), (3, "-0.1"),  // beyond a Decimal on the way, exact at the end
+            (4, nines), (4, nines), (4, "-\(nines)"),  // twice the largest on the way
+        ]
+        let dir = TemporaryDirectory()
+        let store = try kind.makeStore(schema: schema, in: dir)
+        defer { try? store.close() }
+        try store.write { (objects: Objects) throws in
+            for (group, text) in rows {
+                try objects.insert("Entry", ["group": .int(group), "amount": .decimal(Decimal(string: text)!)])
+            }
+        }
+        try store.read { (objects: Objects) throws in
+            let error = #expect(throws: MoltError.self) {
+                try objects.sum("amount", of: "Entry", where: .equal("group", 1))
+            }
+            #expect(error?.code == .invalidValue)
+            #expect(error?.entity == "Entry")
+            #expect(error?.property == "amount")
+            #expect(error?.message.contains("is \(nines).1, which has more digits than a Decimal holds") == true)
+            let held = try objects.sum("amount", of: "Entry", where: .equal("group", 2))
+            #expect(held == .decimal(Decimal(string: "12345678901234567890123456789012345678.1")!))
+            #expect(held.decimal.map(DecimalText.text) == "12345678901234567890123456789012345678.1")
+            #expect(
+                try objects.sum("amount", of: "Entry", where: .equal("group", 3)) == .decimal(Decimal(string: nines)!))
+            #expect(
+                try objects.sum("amount", of: "Entry", where: .equal("group", 4)) == .decimal(Decimal(string: nines)!))
+            #expect(try objects.sum("amount", of: "Entry", where: .equal("group", 5)) == .decimal(0))
+        }
     }
 
     @Test(
