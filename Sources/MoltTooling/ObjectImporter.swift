@@ -352,6 +352,28 @@ extension ObjectImporter {
         }
     }
 
+    /// Refuses a to-one `side` that the file's `source` side would give two targets: two objects that name one
+    /// object through `source`, when its inverse can name only one of them (a one-to-one, or a to-many listing
+    /// an object another already lists). The object API unlinks the first when a second is linked; a file says
+    /// both at once, so which one it means cannot be told.
+    private func checkOneTarget(
+        _ entity: Entity, _ side: Relationship, from sourceEntity: Entity, _ source: Relationship, mirror: String
+    ) throws {
+        let rows = try db.fetchRows(
+            "SELECT o, MIN(t), MAX(t) FROM (\(mirror)) AS m GROUP BY o HAVING COUNT(*) > 1 ORDER BY o LIMIT 1",
+            types: [.int, .int, .int])
+        guard let row = rows.first, case .int(let owner) = row[0], case .int(let first) = row[1],
+            case .int(let second) = row[2]
+        else { return }
+        let (a, b) = (fileID(first, of: sourceEntity.name), fileID(second, of: sourceEntity.name))
+        let target = fileID(owner, of: entity.name)
+        let how = source.kind == .toOne ? "name" : "list"
+        throw MoltError(
+            .invalidValue,
+            "'\(sourceEntity.name)' _id \(a) and _id \(b) both \(how) '\(entity.name)' _id \(target) in '\(source.name)', but its inverse '\(entity.name).\(side.name)' is to-one: it can name only one of them. Link '\(entity.name)' _id \(target) from one '\(sourceEntity.name)' only; nothing was written.",
+            entity: sourceEntity.name, property: source.name)
+    }
+
     /// Writes `side` as the mirror of `source`, for a side the file left out.
     private func fill(_ entity: Entity, _ side: Relationship, from sourceEntity: Entity, _ source: Relationship) throws
     {
@@ -364,6 +386,7 @@ extension ObjectImporter {
         }
         switch side.kind {
         case .toOne:
+            try checkOneTarget(entity, side, from: sourceEntity, source, mirror: mirror)
             let table = layout.table(entity.name), column = layout.column(entity.name, side.name)
             let imported = keepingIDs ? "" : " WHERE \(objects.idColumn) > \(offsets[entity.name] ?? 0)"
             try db.execute(

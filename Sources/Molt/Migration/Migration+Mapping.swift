@@ -208,16 +208,22 @@ extension Migration {
                 JOIN \(q(m.source.name)) ON \(q(m.source.name)).\(q(StoreLayout.idColumn)) = mi._molt_src
                 JOIN \(dialect.temporaryTable(target.mapTable)) AS mj ON mj._molt_src = (\(key))
                 """)
-            try self.link(relationship, of: m.destination, reversed: false)
+            let label = "'\(m.destination.name).\(link.relationship)'"
+            try self.link(relationship, of: m.destination, reversed: false, for: label)
             if let inverseName = relationship.inverse, let inverse = target.destination.relationship(named: inverseName)
             {
-                try self.link(inverse, of: target.destination, reversed: true)
+                try self.link(inverse, of: target.destination, reversed: true, for: label)
             }
         }
     }
 
-    /// Applies the pairs of the temporary pair table (a → b, or b → a when reversed) to a relationship.
-    private func link(_ relationship: Relationship, of entity: Entity, reversed: Bool) throws {
+    /// Applies the pairs of the temporary pair table (a → b, or b → a when reversed) to a relationship, for the
+    /// mapping's link `label`.
+    ///
+    /// - Throws: ``MoltError/Code/invalidValue`` when the relationship is to-one and the pairs give an object more
+    ///   than one destination (two people linked to one address whose `resident` is to-one): no link is picked
+    ///   for it, as an engine's scalar subquery would (SQLite the first, PostgreSQL an error).
+    private func link(_ relationship: Relationship, of entity: Entity, reversed: Bool, for label: String) throws {
         let dialect = db.dialect
         let q = dialect.quote
         let layout = workspace.newLayout
@@ -225,6 +231,16 @@ extension Migration {
         let (owner, target) = reversed ? ("b", "a") : ("a", "b")
         switch relationship.kind {
         case .toOne:
+            let overfull = try db.fetchRows(
+                "SELECT \(owner), COUNT(*) FROM \(pairs) GROUP BY \(owner) HAVING COUNT(*) > 1 ORDER BY \(owner) LIMIT 1",
+                types: [.int, .int])
+            if let row = overfull.first, case .int(let object) = row[0], case .int(let count) = row[1] {
+                let side = "'\(entity.name).\(relationship.name)'"
+                throw MoltError(
+                    .invalidValue,
+                    "The mapping's link \(label) gives '\(entity.name)' #\(object) \(count) '\(relationship.destination)' objects through \(side)\(reversed ? ", its inverse" : ""), which is to-one: it holds one of them. Make the link's source key pair each '\(entity.name)' with one '\(relationship.destination)', or make \(side) to-many; the migration from version \(fromVersion) to \(toVersion) was rolled back.",
+                    entity: entity.name, property: relationship.name)
+            }
             let table = layout.table(entity.name)
             let column = layout.column(entity.name, relationship.name)
             try workspace.willWrite(
