@@ -3,8 +3,8 @@ import GRDBSQLite
 import Molt
 
 /// A connection to another engine's SQLite file that writes nothing beside it: a file without a `-wal` is opened
-/// `immutable` (SQLite creates no `-wal` or `-shm` for it); one with a `-wal` is opened read-only, and a `-shm`
-/// this connection had to create is removed when it closes. The original's bytes, and its set of files, stay as
+/// `immutable` (SQLite creates no `-wal` or `-shm` for it); one with a `-wal` is opened read-only, its `-shm`
+/// mapped read-only (`readonly_shm`), and a `-shm` this connection had to create is removed when it closes. The original's bytes, and its set of files, stay as
 /// they were.
 final class ReadOnlySQLite {
     let url: URL
@@ -34,8 +34,13 @@ final class ReadOnlySQLite {
         self.url = url
         let files = FileManager.default
         let hasLog = !immutable && files.fileExists(atPath: url.path + "-wal")
-        createdSharedMemory = hasLog && !files.fileExists(atPath: url.path + "-shm")
-        let uri = Self.uri(of: url, hasLog ? ["mode": "ro"] : ["immutable": "1"])
+        let hasSharedMemory = files.fileExists(atPath: url.path + "-shm")
+        createdSharedMemory = hasLog && !hasSharedMemory
+        // A reader of a WAL store writes its `-shm` (it rebuilds the index of the `-wal` there): `readonly_shm`
+        // maps the `-shm` read-only, and SQLite then reads the `-wal` into memory of its own.
+        let uri = Self.uri(
+            of: url,
+            !hasLog ? ["immutable": "1"] : hasSharedMemory ? ["mode": "ro", "readonly_shm": "1"] : ["mode": "ro"])
         let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
         guard code == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(code)"

@@ -28,6 +28,10 @@ package final class SQLiteDatabase: SQLFileDatabase {
         /// Reads the file alone, as SQLite's `immutable=1` does: no lock, no journal, no `-wal` or `-shm` file read
         /// or created. Only for a file no other process uses (see ``SQLiteLeftovers``).
         package var immutable = false
+        /// With ``readOnly``: maps the `-shm` read-only (SQLite's `readonly_shm`), so that a reader of a WAL file
+        /// writes no byte of it (a reader otherwise rebuilds the index of the `-wal` there); SQLite then reads
+        /// the `-wal` into memory of its own when no live writer keeps the index current.
+        package var readOnlySharedMemory = false
 
         package init() {}
     }
@@ -61,7 +65,10 @@ package final class SQLiteDatabase: SQLFileDatabase {
             if queryOnly { try db.execute(sql: "PRAGMA query_only = 1") }
         }
         do {
-            let target = settings.immutable ? immutableURI(path) : path
+            let target =
+                settings.immutable
+                ? uri(path, "immutable=1")
+                : settings.readOnly && settings.readOnlySharedMemory ? uri(path, "mode=ro&readonly_shm=1") : path
             let queue = try DatabaseQueue(path: target, configuration: configuration)
             return SQLiteDatabase(queue: queue, path: path, settings: settings)
         } catch let error as DatabaseError {
@@ -69,11 +76,11 @@ package final class SQLiteDatabase: SQLFileDatabase {
         }
     }
 
-    /// `file:PATH?immutable=1`, with the characters a URI gives a meaning to escaped.
-    private static func immutableURI(_ path: String) -> String {
+    /// `file:PATH?QUERY` (`immutable=1`), with the characters a URI gives a meaning to escaped.
+    private static func uri(_ path: String, _ query: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
-        return "file:\(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)?immutable=1"
+        return "file:\(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)?\(query)"
     }
 
     /// Opens an existing file to read it without writing a byte of it or of anything beside it, whatever a dead
@@ -85,9 +92,13 @@ package final class SQLiteDatabase: SQLFileDatabase {
     package static func openForReading(path: String, busyTimeout: Double) throws -> SQLiteDatabase {
         var settings = Settings()
         settings.busyTimeout = busyTimeout
-        switch try SQLiteLeftovers(path: path).readingPlan() {
+        let leftovers = SQLiteLeftovers(path: path)
+        switch try leftovers.readingPlan() {
         case .readOnly:
             settings.readOnly = true
+            // A file of another process (or of none): its `-shm` is read, never written. A store this process
+            // has open writes its own `-shm` anyway.
+            settings.readOnlySharedMemory = !SQLiteOpenFiles.isOpen(path) && leftovers.hasSharedMemory
         case .immutable:
             settings.readOnly = true
             settings.immutable = true

@@ -40,6 +40,9 @@ struct SQLiteLeftovers {
 
     private func exists(_ suffix: String) -> Bool { FileManager.default.fileExists(atPath: path + suffix) }
 
+    /// Whether the file has a `-wal` and its `-shm` beside it.
+    var hasSharedMemory: Bool { exists(SQLiteFiles.wal) && exists(SQLiteFiles.shm) }
+
     private func size(_ suffix: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.size] as? Int) ?? 0
     }
@@ -73,8 +76,8 @@ struct SQLiteLeftovers {
                 "a rollback journal (\(path)-journal, \(size(SQLiteFiles.journal)) bytes) left by a process that stopped in the middle of a write"
             )
         case .log:
-            // Committed changes not yet copied into the file: SQLite reads them through the index, changing only
-            // the index; without one it would create it.
+            // Committed changes not yet copied into the file: SQLite reads them through the index, which is mapped
+            // read-only (`readonly_shm`); without one it would create it.
             if isWALMode() && exists(SQLiteFiles.shm) { return .readOnly }
             throw needsRecovery(
                 "a write-ahead log (\(path)-wal, \(size(SQLiteFiles.wal)) bytes) with committed changes, left by a process that stopped before it closed the store"
