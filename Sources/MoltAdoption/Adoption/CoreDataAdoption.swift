@@ -102,7 +102,8 @@ public struct CoreDataAdoption: StoreAdoption {
     ///
     /// - Returns: The report, or nil when there was nothing to adopt (a Molt store already, or no store).
     /// - Throws: `MoltError`: `invalidSchema` when no model version describes the store (naming the entity
-    ///   that differs), `dataLossRefused` for data the adopted store could not hold, `corruptStore` for a damaged
+    ///   that differs) or the store holds what the version that matched does not describe (rows of an unknown
+    ///   entity, a link to an object of another entity, an unknown table), `corruptStore` for a damaged
     ///   store, or what the plan's migration throws; in every case the original is left as it was.
     public func adopt(at location: StoreLocation, schema: Schema, options: Store.Options) throws -> AdoptionReport? {
         try adopt(at: location, options: options) { _ in (schema, options) }

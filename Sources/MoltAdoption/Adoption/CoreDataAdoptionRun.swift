@@ -175,7 +175,7 @@ struct CoreDataAdoptionRun {
                 }
                 guard values > 0, values == marked else { continue }
                 throw MoltError(
-                    .dataLossRefused,
+                    .invalidSchema,
                     "Every value of '\(entity.name).\(attribute.name)' (\(values)) begins with Core Data's external-storage marker: the attribute seems to allow external storage (SwiftData's @Attribute(.externalStorage)), which the Molt schemas cannot say. Name it in externalStorage (molt adopt --external-storage \(entity.name).\(attribute.name)); if its values really begin so, adopt with the app's Core Data model instead. Nothing was adopted and the store was left as it was.",
                     entity: entity.name, property: attribute.name)
             }
@@ -207,7 +207,7 @@ struct CoreDataAdoptionRun {
         }
         guard let table = unknown.sorted().first else { return }
         throw MoltError(
-            .dataLossRefused,
+            .invalidSchema,
             "The store at \(original.path) has a table \(table) that is not part of the Core Data model version '\(layout.model.name)' nor Core Data's own: adopting the store would leave its rows behind. Nothing was adopted and the store was left as it was. Export those rows with the app first, or drop the table if it holds nothing the app needs."
         )
     }

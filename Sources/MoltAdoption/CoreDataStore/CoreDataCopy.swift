@@ -105,7 +105,7 @@ struct CoreDataCopy {
                 let count: Int = row[1] ?? 0
                 let owner = layout.entities.first { $0.number == number }?.name
                 throw MoltError(
-                    .dataLossRefused,
+                    .invalidSchema,
                     "Table \(table) has \(count) row(s) of entity number \(number.map(String.init) ?? "NULL")\(owner.map { " ('\($0)', abstract in this model)" } ?? ", which no entity of model version '\(layout.model.name)' has"): adopting would leave them behind. Nothing was adopted and the store was left as it was. Give the model version that wrote the store.",
                     entity: owner)
             }
@@ -184,7 +184,7 @@ struct CoreDataCopy {
                         }
                         ?? "which is not '\(destination)' nor one of its sub-entities in the model: the store does not agree with the model that matched it. Check that the model given is the one the app saved this store with"
                     throw MoltError(
-                        .dataLossRefused,
+                        .invalidSchema,
                         "Object \(key) of '\(owner.name)' links '\(relationship)' to an object of '\(kind)', \(why). Nothing was adopted and the store was left as it was.",
                         entity: owner.name, property: relationship)
                 }

@@ -108,7 +108,7 @@ struct SQLiteDatabaseReader {
         let leftOut = Set(mapping.ignoredTables + ["sqlite_sequence", "grdb_migrations", "sqlite_stat1"])
         if let table = tableNames.subtracting(read).subtracting(leftOut).sorted().first {
             throw MoltError(
-                .dataLossRefused,
+                .invalidSchema,
                 "Table \(table) of \(original.path) is not mapped to an entity, so adopting would leave its rows behind. Nothing was adopted and the database was left as it was. Map it to an entity, or list it in the mapping's \"ignoredTables\"."
             )
         }
@@ -122,7 +122,7 @@ struct SQLiteDatabaseReader {
             let used = Set(table.columns.values).union(table.identity.map { [$0] } ?? []).union(table.ignoredColumns)
             if let column = all.filter({ !used.contains($0) }).first {
                 throw MoltError(
-                    .dataLossRefused,
+                    .invalidSchema,
                     "Column \(table.table).\(column) is not mapped to a property of '\(table.entity)', so adopting would leave its values behind. Nothing was adopted and the database was left as it was. Map it in the table's \"columns\", or list it in \"ignoredColumns\".",
                     entity: table.entity)
             }

@@ -175,7 +175,7 @@ struct CoreDataAdoptionTests {
         let error = try #require(throws: MoltError.self) {
             try Store.open(at: url, schema: v1, options: Self.options())
         }
-        #expect(error.code == .dataLossRefused)
+        #expect(error.code == .invalidSchema)
         #expect(error.message.contains("Table ZPOST has 2 row(s) of entity number 7"))
         #expect(ForeignStores.bytes(of: url) == before)
     }
