@@ -25,6 +25,9 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
         var read: Value?
         /// The commit sequence (``StoreChanges/sequence``) the last read started after.
         var readAfter = -1
+        /// The token of the state of the store the last delivered result was read from, where the engine gives
+        /// one (``SQLDatabase/observationRead(_:)``).
+        var deliveredState: Int64?
     }
 
     private let state = LockedValue(State())
@@ -109,9 +112,10 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
     private func runOnce() {
         guard let store, let claimed = claimRead(seeing: changes.sequence) else { return }
         do {
-            finishRead(try store.observedReads([claimed])[0])
+            let (outcomes, seen) = try store.observedReads([claimed])
+            finishRead(outcomes[0], state: seen)
         } catch {
-            finishRead(.failure(error))
+            finishRead(.failure(error), state: nil)
         }
     }
 
@@ -128,7 +132,7 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
         }
     }
 
-    func finishRead(_ outcome: Result<Set<String>, any Error>) {
+    func finishRead(_ outcome: Result<Set<String>, any Error>, state seen: Int64?) {
         let subscription = state.withLock { $0.subscription }
         switch outcome {
         case .success(let tables):
@@ -136,8 +140,12 @@ final class ObservationRun<Value: Sendable>: TurnTakingRead, Sendable {
             let value = state.withLock { state -> Value? in
                 defer { state.read = nil }
                 guard let value = state.read else { return nil }
+                // A read of the state the last result came from (it had already seen the commit that asked
+                // for this one) returns that result again: not delivered twice.
+                if let seen, seen == state.deliveredState { return nil }
                 if let last = state.last, let isDuplicate, isDuplicate(last, value) { return nil }
                 state.last = value
+                state.deliveredState = seen
                 return state.ended ? nil : value
             }
             if let value { deliver(value) }

@@ -25,8 +25,10 @@ package protocol SQLDatabase: AnyObject, Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
     /// ``read(_:)`` for an observation: on a connection of its own where the engine lets it read beside the
     /// writer (SQLite in WAL mode), so that observed reads neither wait for the store's writes nor make them
-    /// wait; ``read(_:)`` where it cannot.
-    func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+    /// wait; ``read(_:)`` where it cannot. Returns what `body` returned, and a token of the state the read saw
+    /// where the engine gives one: two reads with the same token saw the same commits (SQLite's reader in WAL
+    /// mode: its `PRAGMA data_version`), nil elsewhere.
+    func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> (value: T, state: Int64?)
     /// Whether observed reads run one at a time whatever their threads (SQLite: they share one connection), so
     /// that observations had better take turns on one queue than block one another; false for an engine that
     /// reads them concurrently (PostgreSQL's pool).
@@ -85,7 +87,9 @@ package protocol SQLDatabase: AnyObject, Sendable {
 }
 
 extension SQLDatabase {
-    package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T { try read(body) }
+    package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> (value: T, state: Int64?) {
+        (try read(body), nil)
+    }
 
     package func externalChangeCounter() throws -> Int64? { nil }
 

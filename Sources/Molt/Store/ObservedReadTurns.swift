@@ -7,9 +7,9 @@ package protocol TurnTakingRead: AnyObject, Sendable {
     /// the result, or nil when no read is due (the observation ended, or its last read saw those commits).
     func claimRead(seeing published: Int) -> ((Objects) throws -> Void)?
 
-    /// After the shared transaction: the tables the claimed read touched, or what it (or the transaction) threw.
-    /// Delivers the result kept by the claimed read.
-    func finishRead(_ outcome: Result<Set<String>, any Error>)
+    /// After the shared transaction: the tables the claimed read touched, or what it (or the transaction) threw,
+    /// and the token of the state it saw, if the engine gives one. Delivers the result kept by the claimed read.
+    func finishRead(_ outcome: Result<Set<String>, any Error>, state: Int64?)
 }
 
 /// The queue on which the observed reads of a store whose reads take turns run, and what is due to be read: a
@@ -83,13 +83,13 @@ package final class ObservedReadTurns: Sendable {
                 if let body = read.claimRead(seeing: published) { claimed.append((read, body)) }
             }
             guard !claimed.isEmpty else { continue }
-            let outcomes: [Result<Set<String>, any Error>]
+            let outcomes: [Result<Set<String>, any Error>], seenState: Int64?
             do {
-                outcomes = try store.observedReads(claimed.map(\.body))
+                (outcomes, seenState) = try store.observedReads(claimed.map(\.body))
             } catch {
-                outcomes = claimed.map { _ in .failure(error) }
+                (outcomes, seenState) = (claimed.map { _ in .failure(error) }, nil)
             }
-            for ((read, _), outcome) in zip(claimed, outcomes) { read.finishRead(outcome) }
+            for ((read, _), outcome) in zip(claimed, outcomes) { read.finishRead(outcome, state: seenState) }
         }
     }
 }

@@ -5,14 +5,17 @@ extension Store {
     /// kept as its own outcome. The check is one cached lookup in the metadata table; it keeps results from ever
     /// being decoded with a schema another process migrated the store away from.
     ///
-    /// - Returns: Each read's outcome, in order: the tables it read, or what it threw.
+    /// - Returns: Each read's outcome, in order: the tables it read, or what it threw; and the token of the
+    ///   state they saw, where the engine gives one (``SQLDatabase/observationRead(_:)``).
     /// - Throws: ``MoltError/Code/storeIsNewer`` when another opening migrated the store; a ``MoltError`` of the
     ///   engine (the store is closed).
-    package func observedReads(_ reads: [(Objects) throws -> Void]) throws -> [Result<Set<String>, any Error>] {
+    package func observedReads(
+        _ reads: [(Objects) throws -> Void]
+    ) throws -> (outcomes: [Result<Set<String>, any Error>], state: Int64?) {
         let (schema, layout) = (self.schema, self.layout)
-        return try database.observationRead { db in
+        let (outcomes, state) = try database.observationRead { db in
             try self.checkStillAtSchema(db)
-            return reads.map { read in
+            return reads.map { read -> Result<Set<String>, any Error> in
                 let access = TableAccess()
                 do {
                     try read(Objects(db: db, schema: schema, layout: layout, isWritable: false, access: access))
@@ -22,6 +25,7 @@ extension Store {
                 }
             }
         }
+        return (outcomes, state)
     }
 
     /// Throws when the schema hash the store records is no longer the one it was opened at.

@@ -17,10 +17,15 @@ extension SQLiteDatabase {
     /// True: observed reads run on the one observation reader (in WAL mode) or on the store's one connection.
     package var observedReadsTakeTurns: Bool { true }
 
-    package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        guard let reader = try openObservationReader() else { return try read(body) }
+    package func observationRead<T>(_ body: (any SQLConnection) throws -> T) throws -> (value: T, state: Int64?) {
+        guard let reader = try openObservationReader() else { return (try read(body), nil) }
         do {
-            return try reader.read { db in try body(SQLiteConnection(db)) }
+            // In the read's transaction: the reader writes nothing, so its `data_version` moves exactly when the
+            // commits it sees do, and two reads that give the same one saw the same state of the file.
+            return try reader.read { db in
+                let value = try body(SQLiteConnection(db))
+                return (value, try Int64.fetchOne(db, sql: "PRAGMA data_version"))
+            }
         } catch let error as DatabaseError {
             throw SQLiteErrors.map(error, .objects)
         }
