@@ -206,14 +206,27 @@ final class SQLiteConnection: SQLConnection {
     }
 
     /// The shapes of the application's tables, as SQLite reports them.
+    /// The affinity SQLite gives a column declared with `type` (upper-cased), by its rules ("Determination Of
+    /// Column Affinity"): `INTEGER`, `TEXT`, `BLOB`, `REAL` or `NUMERIC`.
+    static func affinity(_ type: String) -> String {
+        if type.contains("INT") { return "INTEGER" }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return "TEXT" }
+        if type.contains("BLOB") || type.isEmpty { return "BLOB" }
+        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return "REAL" }
+        return "NUMERIC"
+    }
+
     static func shapes(_ db: Database) throws -> [String: SQLTableShape] {
         var result: [String: SQLTableShape] = [:]
         for table in try applicationTables(db) {
             var columns: [String: String] = [:]
             var order: [String] = []
             for column in try Self.columns(table, db) {
-                var text = column.type.uppercased()
-                if column.primaryKey && text == "INTEGER" && column.name == StoreLayout.idColumn {
+                // What SQLite stores by: the column's affinity, not the spelling of its type (`VARCHAR(42)` is
+                // `TEXT`, as another tool may have written it). Only `INTEGER` itself makes `_id` the rowid.
+                let declared = column.type.uppercased()
+                var text = Self.affinity(declared)
+                if column.primaryKey && declared == "INTEGER" && column.name == StoreLayout.idColumn {
                     text += " PRIMARY KEY"
                 } else if column.notNull {
                     text += " NOT NULL"
