@@ -39,7 +39,7 @@ struct DiffTests {
 
                 Likely renames:
                   'UserMemo.memoTitle' → 'title' (string)
-                    If 'UserMemo.memoTitle' was renamed to 'title', add "originalName" : "memoTitle" to attribute 'title' of entity 'UserMemo' in 1.json (in Swift: Attribute("title", .string, originalName: "memoTitle")); its values are then kept instead of deleted.
+                    If 'UserMemo.memoTitle' was renamed to 'title', add "originalName" : "memoTitle" to attribute 'title' of entity 'UserMemo' in 1.json (in Swift: `@Attribute(originalName: "memoTitle") var title` in a @Model, or Attribute("title", .string, originalName: "memoTitle")); its values are then kept instead of deleted.
 
                 Molt cannot infer this migration: 1 change needs a custom stage.
 

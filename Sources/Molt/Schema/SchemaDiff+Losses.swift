@@ -19,10 +19,10 @@ extension SchemaDiff {
             let place = file.map { " in \($0)" } ?? ""
             guard let type else {
                 return
-                    "If entity '\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to entity '\(to)'\(place) (in Swift: Entity(\"\(to)\", originalName: \"\(from)\")); its objects are then kept instead of deleted."
+                    "If entity '\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to entity '\(to)'\(place) (in Swift: `@Model(originalName: \"\(from)\")` on the struct '\(to)', or Entity(\"\(to)\", originalName: \"\(from)\")); its objects are then kept instead of deleted."
             }
             return
-                "If '\(entity).\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to attribute '\(to)' of entity '\(entity)'\(place) (in Swift: Attribute(\"\(to)\", .\(type.rawValue), originalName: \"\(from)\")); its values are then kept instead of deleted."
+                "If '\(entity).\(from)' was renamed to '\(to)', add \"originalName\" : \"\(from)\" to attribute '\(to)' of entity '\(entity)'\(place) (in Swift: `@Attribute(originalName: \"\(from)\") var \(to)` in a @Model, or Attribute(\"\(to)\", .\(type.rawValue), originalName: \"\(from)\")); its values are then kept instead of deleted."
         }
     }
 

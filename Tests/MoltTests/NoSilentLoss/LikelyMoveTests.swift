@@ -184,7 +184,7 @@ struct LikelyMoveTests {
         let diff = SchemaDiff(from: v1, to: v2)
         #expect(
             diff.refusals == [
-                "Attribute 'Person.yearsSinceBirth' has been added as required with no default value between versions 1 and 2, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 1 to 2. If 'Person.age' was renamed to 'yearsSinceBirth', add \"originalName\" : \"age\" to attribute 'yearsSinceBirth' of entity 'Person' (in Swift: Attribute(\"yearsSinceBirth\", .int, originalName: \"age\")); its values are then kept instead of deleted."
+                "Attribute 'Person.yearsSinceBirth' has been added as required with no default value between versions 1 and 2, so existing objects would have no value. Give it a default (`default: …`), make it optional, or set its value in a custom stage from version 1 to 2. If 'Person.age' was renamed to 'yearsSinceBirth', add \"originalName\" : \"age\" to attribute 'yearsSinceBirth' of entity 'Person' (in Swift: `@Attribute(originalName: \"age\") var yearsSinceBirth` in a @Model, or Attribute(\"yearsSinceBirth\", .int, originalName: \"age\")); its values are then kept instead of deleted."
             ])
         let error = moltError { _ = try MigrationPlan(schemas: [v1, v2]) }
         #expect(error?.message.contains("If 'Person.age' was renamed to 'yearsSinceBirth'") == true)
