@@ -29,9 +29,17 @@ struct Migrator {
         try run.checkCancellation()
         try state.applyPending(in: db, run: run)
         run.begin("validating", entity: nil, total: 0)
+        let raised = RaisedMinimum.along(path)
         try StoreValidator.validate(
             db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables,
-            from: stored, stageWrote: state.stageWrote, changes: state.changes)
+            from: stored, stageWrote: state.stageWrote, changes: state.changes, raised: raised)
+        // The owners a raised minimum found short are kept, as Core Data's lightweight migration keeps them, and
+        // listed in the entry of the step that raised it.
+        let short = try Self.shortOwners(raised, in: db, target: target)
+        for index in state.records.indices {
+            let record = state.records[index]
+            state.records[index].underMinimumCount = short[[record.fromVersion, record.toVersion]] ?? []
+        }
         run.finish()
         let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(
