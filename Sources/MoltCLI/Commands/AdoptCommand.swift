@@ -54,6 +54,13 @@ struct AdoptCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "With --model: the model's versions in the order they shipped, oldest first, comma-separated, when its files cannot tell it (as for molt convert-model).",
+            valueName: "names"))
+    var versionOrder: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "With --from sqlite: the Molt schema snapshot the database's tables are read as. With --from coredata, instead of --model (a SwiftData app has none): the snapshot, or folder of snapshots, whose entities and properties are the store's.",
             valueName: "schema.json|dir"))
     var schema: String?
@@ -235,6 +242,7 @@ struct AdoptCommand: ParsableCommand {
             }
             var adoption = CoreDataAdoption(describedBy: described, from: foreign, original: original)
             adoption.missingExternalData = missingExternalData == .null ? .adoptedAsNull : .refused
+            adoption.versionOrder = try ConvertModelCommand.versionOrder(versionOrder)
             return adoption
         case .sqlite:
             let mapping = try tables.map { path in
