@@ -271,9 +271,7 @@ struct AdoptCommandTests {
         let dir = TemporaryDirectory()
         let (store, model, snapshots) = try Self.converted(
             "wire/store1-25.wiredatabase", model: "wire/model/zmessaging.xcdatamodeld", in: dir)
-        // Wire 1.25, kept at its version: the releases after it add required to-many relationships, and Molt
-        // refuses a step that adds one for the objects that exist (Core Data's HistoryWalk `refusesShortOwners`),
-        // so a walk to the newest version would need a stage that links them.
+        // Wire 1.25, kept at its version (WireShortOwnersWalkTests walks it to the newest).
         let before = FileManager.default.contents(atPath: store.path)
         let refused = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots, "--to-version", "1"])
         #expect(refused.status == 3, "\(refused)")
