@@ -33,7 +33,7 @@ extension CheckCommand {
         } else {
             let minimums =
                 short.isEmpty
-                ? "every minimum count met" : "every minimum count met but by the objects kept under it, listed below"
+                ? "minimum count met" : "minimum count met but by the objects kept under it, listed below"
             Terminal.line(
                 "\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set and \(minimums), and Molt's metadata and history read; version \(store.schema.version)."
             )
