@@ -145,6 +145,51 @@ struct MinimumCountMigrationTests {
         #expect(try store.read { try $0.fetch("Option").map { $0["label"] } } == ["Other"])
     }
 
+    @Test(
+        "a stage that empties the destination is held to the minimum for the owners it unlinked, not for one kept short",
+        arguments: StoreKind.durable)
+    func deleteData(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Self.schema(1, minimum: 0)
+        let v2 = Self.schema(2, minimum: 1)
+        let old = try kind.open(in: dir, schema: v1)
+        try MinimumCountTests.seed(old, short: true)
+        let before = try StoreDump(old)
+        try old.close()
+        func replacing(_ titles: [String]) -> MigrationStage {
+            MigrationStage.custom(from: 1, to: 2) { migration in
+                try migration.deleteData(forType: "Option")
+                for title in titles {
+                    let question = try MinimumCountTests.one("Question", "title", title, in: migration.new)
+                    try migration.new.add(
+                        try migration.new.insert("Option", ["label": .string("Other")]), to: "options", of: question)
+                }
+            }
+        }
+        // Question 3 ("Pick?") lost its one option and got none back: the stage's doing, refused for it alone.
+        let careless = moltError {
+            _ = try kind.open(
+                in: dir, schema: v2,
+                options: kind.options.migrating(
+                    with: try MigrationPlan(schemas: [v1, v2], stages: [replacing(["Color?"])])))
+        }
+        #expect(
+            careless?.message
+                == "The migration to version 2 left the relationship 'Question.options' under its minimum count of 1, so nothing was committed: 1 'Question' object (_id 3) has no 'options'. Link them (or delete them) in a custom stage, or lower the minimum count of 'Question.options'."
+        )
+        #expect(try StoreDump(try kind.open(in: dir, schema: v1)) == before)
+        // Relinking both commits; question 2 ("Empty?"), which held none before, is kept and listed.
+        let store = try kind.open(
+            in: dir, schema: v2,
+            options: kind.options.migrating(
+                with: try MigrationPlan(schemas: [v1, v2], stages: [replacing(["Color?", "Pick?"])])))
+        #expect(
+            try store.history().last?.stepRecords.map(\.underMinimumCount) == [
+                ["1 'Question' object (_id 2) holds fewer than 1 'options'"]
+            ])
+        #expect(try store.read { try $0.fetch("Option").map { $0["label"] } } == ["Other", "Other"])
+    }
+
     @Test("lowering or dropping a minimum is always inferred", arguments: StoreKind.durable)
     func lowered(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
