@@ -190,6 +190,47 @@ struct MinimumCountMigrationTests {
         #expect(try store.read { try $0.fetch("Option").map { $0["label"] } } == ["Other", "Other"])
     }
 
+    /// `Folder.items` into the hierarchy `Item` ← `Note` with `minimum`; `Task`, another sub-entity, when `tasks`.
+    static func folders(_ version: Int, minimum: Int, tasks: Bool = false) -> Schema {
+        Schema(version: version) {
+            Entity("Folder") {
+                Attribute("name", .string)
+                Relationship("items", toMany: "Item", minimumCount: minimum)
+            }
+            Entity("Item") { Attribute("title", .string) }
+            Entity("Note", parent: "Item") { Attribute("body", .string, isOptional: true) }
+            if tasks { Entity("Task", parent: "Item") { Attribute("done", .bool, default: false) } }
+        }
+    }
+
+    @Test(
+        "in a hierarchy, a raise keeps the owners under it, and a later step over the hierarchy checks only the owners it unlinked",
+        arguments: StoreKind.durable)
+    func hierarchy(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let old = try kind.open(in: dir, schema: Self.folders(1, minimum: 0))
+        try old.write { objects in
+            let full = try objects.insert("Folder", ["name": "Full"])
+            try objects.add(try objects.insert("Note", ["title": "Milk"]), to: "items", of: full)
+            try objects.insert("Folder", ["name": "Empty"])
+        }
+        try old.close()
+        let raised = try kind.open(in: dir, schema: Self.folders(2, minimum: 1))
+        #expect(
+            try raised.history().last?.stepRecords.map(\.underMinimumCount) == [
+                ["1 'Folder' object (_id 2) holds fewer than 1 'items'"]
+            ])
+        try raised.close()
+        // Adding a sub-entity is a step over the hierarchy: folder 2 lost no link there, so it is not refused.
+        let store = try kind.open(in: dir, schema: Self.folders(3, minimum: 1, tasks: true))
+        #expect(try store.history().last?.stepRecords.map(\.underMinimumCount) == [[]])
+        #expect(try store.read { try $0.count("Folder") } == 2)
+        #expect(
+            try store.verify().underMinimumCount == [
+                "the relationship 'Folder.items' is under its minimum count of 1: 1 'Folder' object (_id 2) has no 'items'"
+            ])
+    }
+
     @Test("lowering or dropping a minimum is always inferred", arguments: StoreKind.durable)
     func lowered(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
