@@ -27,6 +27,11 @@ struct WireShortOwnersWalkTests {
             "adopt", store.path, "--model", model, "--to", snapshots, "--missing-external-data", "null",
         ])
         #expect(adopted.status == 0, "\(adopted)")
+        #expect(
+            adopted.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  kept short by the walk, ") }
+                == Self.pairs.map {
+                    "  kept short by the walk, 1 → 2: 7 'UserClient' objects (_id 1, 2, 3, …) hold fewer than 1 '\($0)'"
+                }, "\(adopted)")
         let info = try Molt.run(["info", store.path, "--json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
         #expect(json["version"] as? Int == 5)
