@@ -1,7 +1,7 @@
 extension SchemaDiff {
     /// The steps that make a to-one relationship required, or add it as required, and those that raise a to-many
-    /// relationship's minimum count: each is refused for an object it leaves without enough destinations, as
-    /// validation checks after every migration.
+    /// relationship's minimum count into a version that refuses short owners: each is refused for an object it
+    /// leaves without enough destinations, as validation checks after every migration.
     func requiredLinkDependencies(_ form: StepForm) -> [DataDependency] {
         let (from, to) = (source.version, destination.version)
         var result: [DataDependency] = []
