@@ -231,6 +231,34 @@ struct MinimumCountMigrationTests {
             ])
     }
 
+    @Test(
+        "a renamed owner and relationship keep their minimum and their short owners, which a later step does not refuse",
+        arguments: StoreKind.durable)
+    func renamed(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let old = try kind.open(in: dir, schema: Self.schema(1, minimum: 0))
+        try MinimumCountTests.seed(old, short: true)
+        try old.close()
+        try kind.open(in: dir, schema: Self.schema(2, minimum: 2)).close()
+        let v3 = Schema(version: 3) {
+            Entity("Poll", originalName: "Question") {
+                Attribute("title", .string)
+                Relationship(
+                    "choices", toMany: "Option", inverse: "question", originalName: "options", minimumCount: 2)
+            }
+            Entity("Option") {
+                Attribute("label", .string)
+                Relationship("question", to: "Poll", inverse: "choices")
+            }
+        }
+        let store = try kind.open(in: dir, schema: v3)
+        #expect(try store.history().last?.stepRecords.map(\.underMinimumCount) == [[]])
+        #expect(
+            try store.verify().underMinimumCount == [
+                "the relationship 'Poll.choices' is under its minimum count of 2: 2 'Poll' objects hold fewer than 2 'choices' (_id 2: 0, _id 3: 1)"
+            ])
+    }
+
     @Test("lowering or dropping a minimum is always inferred", arguments: StoreKind.durable)
     func lowered(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
