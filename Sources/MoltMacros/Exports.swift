@@ -127,7 +127,8 @@ public macro Attribute(_ options: AttributeOption..., originalName: String? = ni
 ///     to-many one is always optional (give it a `minimumCount` instead).
 ///   - minimumCount: How many objects a to-many relationship must hold when a write or a migration that inserts
 ///     the object or removes its links commits (`Molt.Relationship.minimumCount`); 0, the default, for none. A
-///     to-one one has none.
+///     to-one one has none. A version that adds or raises it keeps the objects already under it, listed in the
+///     step's history entry, unless it declares `static let shortOwners: Schema.ShortOwners = .refused`.
 ///   - indexed: Whether a to-one relationship's link is indexed (finding an owner's objects reads the index);
 ///     a to-many one is stored in a join table that is always indexed.
 @attached(peer)

@@ -90,6 +90,7 @@ extension MigrationTester {
         for (step, dependency) in dependencies where !neverStored.contains(where: { Self.matches($0, dependency) }) {
             if let failure = try probe(step, dependency) { failures.append(failure) }
         }
+        failures += try checkKeptShortOwners(steps)
         if let error = MigrationTestError.combining(
             failures, heading: "\(failures.count) steps fail on data a user's store may hold:")
         {

@@ -15,20 +15,32 @@ public struct MigrationRun: Sendable, Hashable, CustomStringConvertible {
     public let fixtures: [FixtureObject]
     /// The number of objects of each entity after the migration.
     public let objectCounts: [String: Int]
+    /// The objects the migration kept under a minimum count one of its steps added or raised (as Core Data's
+    /// lightweight migration keeps them, `Schema.ShortOwners`), as the steps' history entries list them: `1 → 2:
+    /// 2 'Question' objects (_id 2: 0, _id 3: 1) hold fewer than 2 'options'`.
+    public let underMinimumCount: [String]
 
     /// Creates a run's result.
-    public init(fromVersion: Int, path: [Int], fixtures: [FixtureObject], objectCounts: [String: Int]) {
+    public init(
+        fromVersion: Int, path: [Int], fixtures: [FixtureObject], objectCounts: [String: Int],
+        underMinimumCount: [String] = []
+    ) {
         self.fromVersion = fromVersion
         self.path = path
         self.fixtures = fixtures
         self.objectCounts = objectCounts
+        self.underMinimumCount = underMinimumCount
     }
 
-    /// `from version 0 via 0 → 2 → 3: 5 fixtures checked; UserMemo: 5`.
+    /// `from version 0 via 0 → 2 → 3: 5 fixtures checked; UserMemo: 5`, then the objects kept under a minimum
+    /// count, if any: `; kept under a minimum count: 1 → 2: 2 'Question' objects (…) hold fewer than 2 'options'`.
     public var description: String {
         let counts = objectCounts.keys.sorted().map { "\($0): \(objectCounts[$0]!)" }.joined(separator: ", ")
+        let kept =
+            underMinimumCount.isEmpty
+            ? "" : "; kept under a minimum count: " + underMinimumCount.joined(separator: "; ")
         return
-            "from version \(fromVersion) via \(path.map(String.init).joined(separator: " → ")): \(fixtures.count) fixtures checked; \(counts)"
+            "from version \(fromVersion) via \(path.map(String.init).joined(separator: " → ")): \(fixtures.count) fixtures checked; \(counts)\(kept)"
     }
 }
 
@@ -202,6 +214,10 @@ extension MigrationTester {
                 names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key
             }
         }
+        let kept =
+            (try? store.history().last?.stepRecords.flatMap { step in
+                step.underMinimumCount.map { "\(step.fromVersion) → \(step.toVersion): \($0)" }
+            }) ?? []
         let (invalid, diffs, counts) = try readingStore(store, prefix: prefix, version: version) { objects in
             let invalid = try DataValidation.problems(in: objects, schema: newest, names: names)
             let diffs = try compare(start.objects, in: objects, through: chain, expect: expect)
@@ -231,7 +247,9 @@ extension MigrationTester {
         if let error = MigrationTestError.combining(problems, heading: "\(prefix): several checks failed:") {
             throw error
         }
-        return MigrationRun(fromVersion: version, path: path, fixtures: start.objects, objectCounts: counts)
+        return MigrationRun(
+            fromVersion: version, path: path, fixtures: start.objects, objectCounts: counts,
+            underMinimumCount: kept)
     }
 
     /// Opens the store at the newest version, migrating it; a failure becomes the test's error, "From version N…".

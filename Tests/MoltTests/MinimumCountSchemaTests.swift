@@ -65,23 +65,47 @@ struct MinimumCountSchemaTests {
         #expect(lowered.map(\.isInferable) == [true])
     }
 
-    @Test("raising a minimum, or adding a relationship with one, is a data-dependent step; lowering it is not")
+    @Test(
+        "raising a minimum, or adding a relationship with one, is a data-dependent step only into a version that refuses short owners; lowering it never is"
+    )
     func dataDependencies() throws {
-        let raised = SchemaDiff(from: MinimumCountTests.schema(1, minimum: 1), to: Self.two).dataDependencies(.inferred)
+        let kept = SchemaDiff(from: MinimumCountTests.schema(1, minimum: 1), to: Self.two)
+        #expect(kept.dataDependencies(.inferred).isEmpty)
+        #expect(
+            kept.raisedMinimums().map { "\($0.entity).\($0.relationship.name) from \($0.before?.minimumCount ?? -1)" }
+                == ["Question.options from 1"])
+        let raised = SchemaDiff(from: MinimumCountTests.schema(1, minimum: 1), to: Self.two.refusingShortOwners())
+            .dataDependencies(.inferred)
         #expect(
             raised.map(\.description) == [
-                "step 1 → 2 depends on the data: 'Question.options' must hold at least 2 (its minimum count was 1): a store at version 1 where a 'Question' object holds fewer than 2 through 'options' is refused. Link enough 'Option' objects to every 'Question' object in a custom stage from version 1 to 2 (`migration.new.add(destination, to: \"options\", of: object)`), delete the ones that hold too few, or lower the minimum count of 'Question.options'."
+                "step 1 → 2 depends on the data: 'Question.options' must hold at least 2 (its minimum count was 1): a store at version 1 where a 'Question' object holds fewer than 2 through 'options' is refused. Link enough 'Option' objects to every 'Question' object in a custom stage from version 1 to 2 (`migration.new.add(destination, to: \"options\", of: object)`), delete the ones that hold too few, lower the minimum count of 'Question.options', or keep the short owners (remove `refusingShortOwners()` from version 2)."
             ])
         #expect(raised.first?.kind == .requiredLink)
         #expect(raised.first?.witness == .object(entity: "Question", attribute: nil, value: .null))
         var added = Self.none
         added.version = 2
         added.edit("Option") { $0.relationships.append(Relationship("related", toMany: "Option", minimumCount: 1)) }
+        #expect(SchemaDiff(from: Self.none, to: added).dataDependencies(.stage).isEmpty)
         #expect(
-            SchemaDiff(from: Self.none, to: added).dataDependencies(.stage).map(\.description) == [
-                "step 1 → 2 depends on the data: 'Option.related' is added with the minimum count 1: a store at version 1 where an 'Option' object exists (it starts with no 'related') is refused. Make the stage from version 1 to 2 link enough 'Option' objects to every 'Option' object (or delete the ones that hold too few), or lower the minimum count of 'Option.related'."
-            ])
+            SchemaDiff(from: Self.none, to: added.refusingShortOwners()).dataDependencies(.stage).map(\.description)
+                == [
+                    "step 1 → 2 depends on the data: 'Option.related' is added with the minimum count 1: a store at version 1 where an 'Option' object exists (it starts with no 'related') is refused. Make the stage from version 1 to 2 link enough 'Option' objects to every 'Option' object (or delete the ones that hold too few), lower the minimum count of 'Option.related', or keep the short owners (remove `refusingShortOwners()` from version 2)."
+                ])
         #expect(
-            SchemaDiff(from: Self.two, to: MinimumCountTests.schema(3, minimum: 0)).dataDependencies(.inferred).isEmpty)
+            SchemaDiff(from: Self.two, to: MinimumCountTests.schema(3, minimum: 0).refusingShortOwners())
+                .dataDependencies(.inferred).isEmpty)
+    }
+
+    @Test(
+        "a version that refuses short owners says so in its snapshot, and reads back the same; the default writes nothing"
+    )
+    func strictSnapshot() throws {
+        let strict = Self.two.refusingShortOwners()
+        let json = String(decoding: try strict.snapshotJSON(), as: UTF8.self)
+        #expect(json.contains("\"shortOwners\" : \"refused\""))
+        #expect(try Schema(snapshotJSON: try strict.snapshotJSON()) == strict)
+        #expect(!String(decoding: try Self.two.snapshotJSON(), as: UTF8.self).contains("shortOwners"))
+        #expect(strict.contentHash == Self.two.contentHash)
+        #expect(strict != Self.two)
     }
 }

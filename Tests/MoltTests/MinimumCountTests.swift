@@ -4,7 +4,7 @@ import Testing
 
 /// To-many relationships with a minimum count (`minimumCount`): enforced when a write commits, whichever way a count
 /// drops (an owner inserted without links, links removed or moved, a destination deleted), checked after every
-/// migration, reported by `verify()`; every refusal leaves the store as it was.
+/// migration, listed by `verify()`; every refusal leaves the store as it was.
 @Suite("Relationships with a minimum count")
 struct MinimumCountTests {
     /// `Question.options` to `Option` with `minimum`; `Option.question` its inverse, deleted with `rule`.
@@ -229,18 +229,20 @@ struct MinimumCountTests {
 
     // MARK: - Verify
 
-    @Test("verify() reports owners left under their minimum behind Molt's back", arguments: StoreKind.durable)
+    @Test(
+        "verify() lists owners left under their minimum behind Molt's back, without calling the store damaged",
+        arguments: StoreKind.durable)
     func verify(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
         let store = try kind.open(in: dir, schema: Self.schema(1, minimum: 2))
         try Self.seed(store)
-        try store.verify()
+        #expect(try store.verify().underMinimumCount == [])
+        // Both sides of the link, as another tool would unlink them.
         try RawSQL.execute(try kind.location(in: dir), "DELETE FROM \"Question_options\" WHERE \"target\" = 2")
-        let error = moltError { try store.verify() }
-        #expect(error?.code == .corruptStore)
+        try RawSQL.execute(try kind.location(in: dir), "UPDATE \"Option\" SET \"question\" = NULL WHERE \"_id\" = 2")
         #expect(
-            error?.message.contains(
+            try store.verify().underMinimumCount == [
                 "the relationship 'Question.options' is under its minimum count of 2: 1 'Question' object holds fewer than 2 'options' (_id 1: 1)"
-            ) == true, "\(String(describing: error))")
+            ])
     }
 }

@@ -104,15 +104,26 @@ public final class Migration {
         let table = newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldEntity!.name
         try workspace.willWrite(table: table, columns: nil)
         if let newEntity {
-            // The links to the objects deleted go with them (swept when the stage ends): their owners may hold fewer.
+            // The links to the objects deleted go with them (swept when the stage ends): the owners that hold one
+            // may hold fewer, and only they are held to a minimum count, as Core Data checks the objects a save
+            // changes (an owner already short, holding no link into the entity, is not the stage's doing).
+            let layout = workspace.newLayout
             for owner in newSchema.entities {
                 for relationship in owner.relationships where relationship.kind == .toMany {
-                    if newSchema.entity(newEntity.name, inherits: relationship.destination)
-                        || newSchema.entity(relationship.destination, inherits: newEntity.name)
-                    {
-                        workspace.changes.didWriteUnnamed(
-                            workspace.newLayout.physicalJoinTable(owner.name, relationship.name))
+                    guard
+                        newSchema.entity(newEntity.name, inherits: relationship.destination)
+                            || newSchema.entity(relationship.destination, inherits: newEntity.name)
+                    else { continue }
+                    let join = layout.physicalJoinTable(owner.name, relationship.name)
+                    guard relationship.toManyMinimum != nil else {
+                        workspace.changes.didWriteUnnamed(join)
+                        continue
                     }
+                    let owners = try db.fetchInts(
+                        "SELECT DISTINCT \(db.dialect.quote(StoreLayout.ownerColumn)) FROM \(layout.joinTable(owner.name, relationship.name))"
+                    )
+                    workspace.changes.willWrite(join)
+                    workspace.changes.mayEmptyLinks(in: join, of: owners)
                 }
             }
         }

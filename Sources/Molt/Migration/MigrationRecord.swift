@@ -70,10 +70,14 @@ public struct MigrationStepRecord: Hashable, Sendable, Codable {
     public var objectsDeleted: Int
     /// The objects, values and links the step's schema change dropped.
     public var dropped: [DroppedData]
+    /// The existing objects the step kept under a minimum count it added or raised (``Schema/ShortOwners``), one
+    /// line per relationship with how many and the first identifiers: `7 'UserClient' objects (_id 3, 8, 12, …)
+    /// hold fewer than 1 'ignoredByClients'`. Empty when every owner meets it.
+    public var underMinimumCount: [String]
 
     public init(
         fromVersion: Int, toVersion: Int, kind: Kind, objectsInserted: Int = 0, objectsUpdated: Int = 0,
-        objectsDeleted: Int = 0, dropped: [DroppedData] = []
+        objectsDeleted: Int = 0, dropped: [DroppedData] = [], underMinimumCount: [String] = []
     ) {
         self.fromVersion = fromVersion
         self.toVersion = toVersion
@@ -82,6 +86,37 @@ public struct MigrationStepRecord: Hashable, Sendable, Codable {
         self.objectsUpdated = objectsUpdated
         self.objectsDeleted = objectsDeleted
         self.dropped = dropped
+        self.underMinimumCount = underMinimumCount
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case fromVersion, toVersion, kind, objectsInserted, objectsUpdated, objectsDeleted, dropped, underMinimumCount
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            fromVersion: try c.decode(Int.self, forKey: .fromVersion),
+            toVersion: try c.decode(Int.self, forKey: .toVersion),
+            kind: try c.decode(Kind.self, forKey: .kind),
+            objectsInserted: try c.decode(Int.self, forKey: .objectsInserted),
+            objectsUpdated: try c.decode(Int.self, forKey: .objectsUpdated),
+            objectsDeleted: try c.decode(Int.self, forKey: .objectsDeleted),
+            dropped: try c.decode([DroppedData].self, forKey: .dropped),
+            // Histories recorded before short owners were kept have no such key.
+            underMinimumCount: try c.decodeIfPresent([String].self, forKey: .underMinimumCount) ?? [])
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(fromVersion, forKey: .fromVersion)
+        try c.encode(toVersion, forKey: .toVersion)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(objectsInserted, forKey: .objectsInserted)
+        try c.encode(objectsUpdated, forKey: .objectsUpdated)
+        try c.encode(objectsDeleted, forKey: .objectsDeleted)
+        try c.encode(dropped, forKey: .dropped)
+        if !underMinimumCount.isEmpty { try c.encode(underMinimumCount, forKey: .underMinimumCount) }
     }
 
     /// "3 → 4 custom: 300 objects updated; dropped 300 values of 'UserMemo.count'".

@@ -29,9 +29,17 @@ struct Migrator {
         try run.checkCancellation()
         try state.applyPending(in: db, run: run)
         run.begin("validating", entity: nil, total: 0)
+        let raised = RaisedMinimum.along(path)
         try StoreValidator.validate(
             db, against: target, checkingLinksOf: state.linkedTables, inversesAround: state.inverseTables,
-            from: stored, stageWrote: state.stageWrote, changes: state.changes)
+            from: stored, stageWrote: state.stageWrote, changes: state.changes, raised: raised)
+        // The owners a raised minimum found short are kept, as Core Data's lightweight migration keeps them, and
+        // listed in the entry of the step that raised it.
+        let short = try Self.shortOwners(raised, in: db, target: target)
+        for index in state.records.indices {
+            let record = state.records[index]
+            state.records[index].underMinimumCount = short[[record.fromVersion, record.toVersion]] ?? []
+        }
         run.finish()
         let seconds = (ContinuousClock.now - clock).inSeconds
         return MigrationRecord(
@@ -151,6 +159,7 @@ private struct RunState {
     private mutating func runInHierarchies(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
         try applyPending(in: db, run: run)
         pending = LightweightMigration(start: pending.current)
+        let linkCounts = try HierarchyLinkCounts(step, in: db)
         let hierarchy = try HierarchyMigration(step, in: db)
         try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
@@ -163,15 +172,8 @@ private struct RunState {
         try hierarchy.fill(in: db)
         linkedTables = nil
         inverseTables.formUnion(StoreLayout.tableNames(step.to))
-        // Objects of a sub-entity removed went with their links: any owner linking into a hierarchy may hold fewer.
-        let layout = StoreLayout.standard(step.to, dialect: db.dialect)
-        for entity in step.to.entities {
-            for relationship in entity.relationships where relationship.toManyMinimum != nil {
-                if layout.hierarchy(relationship.destination) != nil {
-                    changes.didWriteUnnamed(layout.physicalJoinTable(entity.name, relationship.name))
-                }
-            }
-        }
+        // Objects of a sub-entity removed went with their links: the owners linking into a hierarchy that hold fewer.
+        try linkCounts.record(in: changes, after: step, in: db)
         let summary =
             step.diff.changes.isEmpty ? "no change" : step.diff.changes.map(\.description).joined(separator: " ")
         lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")

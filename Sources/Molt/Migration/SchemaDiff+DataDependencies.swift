@@ -47,8 +47,9 @@ extension SchemaDiff {
             /// the other does not.
             case inverseMismatch
             /// A to-one relationship that is required in the newer version and was not (made required, or added
-            /// as required), or a to-many relationship whose minimum count is raised (or that is added with one):
-            /// refused for an object the step leaves without enough destinations.
+            /// as required), or a to-many relationship whose minimum count is raised (or that is added with one)
+            /// into a version that refuses short owners (``Schema/refusingShortOwners()``; by default the step
+            /// keeps them): refused for an object the step leaves without enough destinations.
             case requiredLink
             /// An attribute whose JSON values take a shape that older values may not have (a required field
             /// added, a type changed, a case removed): refused for a stored value that does not fit.

@@ -45,7 +45,7 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     /// Workspace table → the name it has in B.
     private let finalNames: [String: String]
     /// The objects the stage inserted and the owners it removed links of, by workspace tables: for the check of
-    /// minimum counts that the step keeps (``StoreValidator/requiredLinkScope(_:_:from:linkedTables:changes:)``).
+    /// minimum counts that the step keeps (``StoreValidator/requiredLinkScope(_:_:from:linkedTables:changes:raised:)``).
     let changes = TableAccess()
     /// Old entities whose objects the stage read whole (`migration.old.fetch`), and old attributes it read
     /// one by one or named in a mapping.

@@ -15,11 +15,14 @@ enum StoreValidator {
     /// - Parameter stageWrote: Whether a stage wrote objects, which may have written any JSON value: every one is
     ///   checked against its shape.
     /// - Parameter changes: The objects stages inserted and the owners they removed links of (by the tables'
-    ///   names in `schema`): the only ones held to a minimum count the run did not add or raise.
+    ///   names in `schema`): the only ones held to a minimum count, unless a step that refuses short owners
+    ///   raised it.
+    /// - Parameter raised: The minimum counts the run's steps add or raise (``RaisedMinimum``): every owner is
+    ///   checked for those of a step that refuses short owners; the others keep the owners under them.
     static func validate(
         _ db: any SQLConnection, against schema: Schema, checkingLinksOf linkedTables: Set<String>? = nil,
         inversesAround inverseTables: Set<String>? = [], from stored: Schema? = nil, stageWrote: Bool = false,
-        changes: TableAccess? = nil
+        changes: TableAccess? = nil, raised: [RaisedMinimum] = []
     ) throws {
         let problems = try shapeProblems(db, schema: schema)
         if !problems.isEmpty {
@@ -39,7 +42,8 @@ enum StoreValidator {
         if let stored,
             let empty = try EmptyRequiredLink.find(
                 in: db, schema: schema, layout: layout,
-                scope: requiredLinkScope(schema, layout, from: stored, linkedTables: linkedTables, changes: changes)
+                scope: requiredLinkScope(
+                    schema, layout, from: stored, linkedTables: linkedTables, changes: changes, raised: raised)
             ).first
         {
             throw empty.migrationRefusal(version: schema.version)
@@ -63,15 +67,18 @@ enum StoreValidator {
     ///
     /// A required to-one: every object of the tables the run wrote (`linkedTables`, nil when a step may have
     /// written anywhere), of those that link to them (a deleted destination empties a link), and of the entities
-    /// whose relationship `stored` did not require (added, or made required). A to-many whose minimum count the
-    /// run adds or raises (or whose destination changes): every object. One whose minimum count stays: only the
-    /// objects stages inserted and the owners they removed links of (`changes`), as an inferred step inserts no
-    /// object and removes no link; an object that was already short before the run (adopted from Core Data, which
-    /// checks minimum counts only at save) is not the run's to refuse, and ``Store/verify()`` still reports it.
+    /// whose relationship `stored` did not require (added, or made required). A to-many whose minimum count a
+    /// step that refuses short owners adds or raises (``Schema/ShortOwners/refused``): every object. Any other
+    /// (kept, renamed, or raised by a step that keeps short owners): only the objects stages inserted and the
+    /// owners they removed links of (`changes`), as an inferred step inserts no object and removes no link, and
+    /// Core Data validates only the objects a save changes; an object already short before the run (adopted from
+    /// Core Data) or under a minimum the run raised is not the run's to refuse: it is listed in the step's history
+    /// entry, and ``Store/verify()`` reports it.
     static func requiredLinkScope(
         _ schema: Schema, _ layout: StoreLayout, from stored: Schema, linkedTables: Set<String>?,
-        changes: TableAccess?
+        changes: TableAccess?, raised: [RaisedMinimum] = []
     ) -> (_ entity: String, _ relationship: Relationship) -> EmptyRequiredLink.Scope? {
+        let strict = Set(raised.filter(\.isStrict).map(\.key))
         // A written table may be named by an entity of a hierarchy or by the hierarchy's table: either counts.
         let physical = linkedTables.map { tables in
             tables.union(schema.entities.filter { tables.contains($0.name) }.map { layout.physicalTable($0.name) })
@@ -86,9 +93,7 @@ enum StoreValidator {
                     || physical.contains(layout.physicalTable(relationship.destination))
                 return written ? .everyObject : nil
             case .toMany:
-                guard let was, was.kind == .toMany, was.destination == relationship.destination,
-                    was.minimumCount >= relationship.minimumCount
-                else { return .everyObject }
+                if strict.contains("\(entity).\(relationship.name)") { return .everyObject }
                 return changes?.requiredLinkScope(entity, relationship, layout: layout)
             }
         }

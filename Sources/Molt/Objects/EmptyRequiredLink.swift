@@ -1,8 +1,10 @@
 /// A required to-one relationship (``Relationship/isOptional`` false) that some objects leave empty, or a to-many
 /// relationship that some objects hold fewer destinations than its ``Relationship/minimumCount``: what a write
-/// transaction, every migration and ``Store/verify()`` refuse, naming the objects. A to-many's minimum is checked,
-/// on a write or a migration, only for the objects it inserted and the owners it removed links of (unless the
-/// migration adds or raises the minimum), as Core Data validates at save; an adoption keeps objects under it.
+/// transaction and every migration refuse, naming the objects (``Store/verify()`` reports an empty to-one as
+/// damage, and lists short to-many owners). A to-many's minimum is checked, on a write or a migration, only for the
+/// objects it inserted and the owners it removed links of (every owner when a version that refuses short owners
+/// adds or raises the minimum), as Core Data validates at save; an adoption, and a step that raises a minimum,
+/// keep the objects under it.
 ///
 /// The column of a required relationship stays nullable in the store, and a join table holds any count: the check
 /// runs when a write or a migration is about to commit, as Core Data validates at save, so that an object may be

@@ -19,9 +19,11 @@
 /// A to-many relationship with a ``minimumCount`` is held to it the way Core Data's save holds the objects it
 /// saves: a write that leaves an object it inserted, or an owner it removed links of, with fewer destinations (an
 /// object inserted without them, links removed, a destination deleted under the delete rule nullify) is refused,
-/// and so is a migration stage; a migration that adds or raises the minimum is refused for every object under it.
-/// An object already short (adopted from a Core Data store, which checks only at save) can still be updated;
-/// ``Store/verify()`` reports it.
+/// and so is a migration stage. A migration that adds or raises the minimum keeps the existing objects under it, as
+/// Core Data's lightweight migration does, and lists them in the step's history entry
+/// (``MigrationStepRecord/underMinimumCount``), unless the version refuses them (``Schema/refusingShortOwners()``).
+/// An object already short (adopted from a Core Data store, which checks only at save, or kept by such a step) can
+/// still be updated; ``Store/verify()`` lists it.
 public struct Relationship: Hashable, Sendable {
     /// To-one or to-many.
     public enum Kind: String, Codable, Sendable { case toOne, toMany }
@@ -103,7 +105,8 @@ public struct Relationship: Hashable, Sendable {
     ///   - originalName: Its name in the previous schema version, when it was renamed.
     ///   - minimumCount: How many objects it must hold. Defaults to 0 (none); a higher count makes a write or a
     ///     migration that leaves an object it inserted or unlinked with fewer fail, naming the objects and their
-    ///     counts (and a migration that adds or raises the minimum, for every object under it).
+    ///     counts. A migration that adds or raises the minimum keeps the objects already under it, listed in its
+    ///     history entry (``Schema/ShortOwners``).
     public init(
         _ name: String, toMany destination: String, ordered: Bool = false, inverse: String? = nil,
         deleteRule: DeleteRule = .nullify, originalName: String? = nil, minimumCount: Int = 0

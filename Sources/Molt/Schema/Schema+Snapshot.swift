@@ -10,7 +10,7 @@ extension Schema: Codable {
     /// The version of the snapshot format that this Molt writes.
     public static let snapshotFormatVersion = 1
 
-    enum CodingKeys: String, CodingKey { case formatVersion, version, entities, deletions }
+    enum CodingKeys: String, CodingKey { case formatVersion, version, entities, deletions, shortOwners }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -31,6 +31,7 @@ extension Schema: Codable {
             version: try container.decode(Int.self, forKey: .version),
             deleting: try container.decodeIfPresent([Deletion].self, forKey: .deletions) ?? [],
             entities: try container.decode([Entity].self, forKey: .entities))
+        shortOwners = try container.decodeIfPresent(ShortOwners.self, forKey: .shortOwners) ?? .kept
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -39,6 +40,7 @@ extension Schema: Codable {
         try container.encode(version, forKey: .version)
         try container.encode(entities, forKey: .entities)
         if !deletions.isEmpty { try container.encode(deletions, forKey: .deletions) }
+        if shortOwners != .kept { try container.encode(shortOwners, forKey: .shortOwners) }
     }
 
     /// The snapshot as pretty-printed JSON with sorted keys.

@@ -22,6 +22,10 @@ import Foundation
 /// - ``effectiveEntity(named:)``
 /// - ``subEntities(of:recursive:)``
 /// - ``rootEntity(of:)``
+/// ### Migrating
+/// - ``deletions``
+/// - ``shortOwners``
+/// - ``refusingShortOwners()``
 /// ### Checking and comparing
 /// - ``validate()``
 /// - ``contentHash``
@@ -45,6 +49,10 @@ public struct Schema: Hashable, Sendable {
     /// The data this version deletes on purpose from the previous one (see ``Deletion``): a migration hint,
     /// not part of ``contentHash``.
     public var deletions: [Deletion] { didSet { derived = Derived() } }
+    /// What a migration into this version does with the objects a minimum count it adds or raises leaves short
+    /// (see ``ShortOwners``): kept and listed, by default, as Core Data's lightweight migration keeps them. A
+    /// migration hint, like ``deletions``: not part of ``contentHash``.
+    public var shortOwners: ShortOwners = .kept
     /// What is computed once from this value and shared by its copies (``contentHash``, a passed validation);
     /// replaced whenever a property changes, and not part of equality.
     private(set) var derived = Derived()
@@ -83,12 +91,14 @@ public struct Schema: Hashable, Sendable {
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
         lhs.version == rhs.version && lhs.entities == rhs.entities && lhs.deletions == rhs.deletions
+            && lhs.shortOwners == rhs.shortOwners
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(version)
         hasher.combine(entities)
         hasher.combine(deletions)
+        hasher.combine(shortOwners)
     }
 
     private static func index(_ entities: [Entity]) -> (byName: [String: Int], children: [String: [String]]) {

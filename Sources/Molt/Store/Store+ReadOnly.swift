@@ -97,21 +97,30 @@ extension Store {
     /// Checks the whole store: SQLite's `integrity_check` of every page and index (on SQLite), every table's
     /// shape against the schema the store records (columns, types, constraints, references, indexes), every
     /// link, the two sides of every relationship and its inverse, every required relationship (which must point to an
-    /// object), and Molt's metadata and history, which must
-    /// decode. It reads the whole file: run it when a store
+    /// object), and Molt's metadata and history, which must decode. It reads the whole file: run it when a store
     /// is suspected of damage (`molt check STORE` does), not on every launch.
     ///
+    /// Objects under a to-many relationship's minimum count are not damage: an adoption or a migration that raised
+    /// the minimum kept them, as Core Data does (``Schema/ShortOwners``), and writes hold them to it once they
+    /// change. They are returned, not thrown: ``StoreVerification/underMinimumCount``.
+    ///
     /// ```swift
-    /// do { try store.verify() } catch MoltError.Code.corruptStore { restoreFromBackup() }
+    /// do {
+    ///     let verification = try store.verify()
+    ///     for line in verification.underMinimumCount { print("kept:", line) }
+    /// } catch MoltError.Code.corruptStore { restoreFromBackup() }
     /// ```
     ///
+    /// - Returns: What the check found that is not damage: the objects under a minimum count.
     /// - Throws: ``MoltError/Code/corruptStore`` listing the first problems found, with the fix.
-    public func verify() throws {
+    @discardableResult
+    public func verify() throws -> StoreVerification {
         // The page check is SQLite's (a server checks its own storage); the rest holds for every engine.
         var problems = try database.integrityProblems()
+        var short: [String] = []
         if problems.isEmpty {
             let schema = self.schema
-            problems = try database.read { db in
+            (problems, short) = try database.read { db in
                 _ = try StoreMetadata.read(db)
                 _ = try StoreMetadata.history(db)
                 // Tables whose shape another tool changed (a column retyped behind Molt's back).
@@ -120,16 +129,21 @@ extension Store {
                     "a link of table '\(link.table)'\(link.rowID.map { " (row \($0))" } ?? "") points to a missing row of '\(link.parent)'"
                 }
                 let layout = StoreLayout.standard(schema, dialect: db.dialect)
-                found += try EmptyRequiredLink.find(in: db, schema: schema, layout: layout).map { empty in
-                    "\(empty.problem): \(empty.phrase)"
+                var short: [String] = []
+                for empty in try EmptyRequiredLink.find(in: db, schema: schema, layout: layout) {
+                    if empty.relationship.kind == .toMany {
+                        short.append("\(empty.problem): \(empty.phrase)")
+                    } else {
+                        found.append("\(empty.problem): \(empty.phrase)")
+                    }
                 }
                 if let (_, disagreement) = try StoreValidator.disagreeingInverse(db, schema: schema, around: nil) {
                     found.append(disagreement)
                 }
-                return found
+                return (found, short)
             }
         }
-        guard !problems.isEmpty else { return }
+        guard !problems.isEmpty else { return StoreVerification(underMinimumCount: short) }
         let shown = problems.prefix(5).joined(separator: "; ")
         let more = problems.count > 5 ? " (and \(problems.count - 5) more)" : ""
         throw MoltError(

@@ -35,11 +35,21 @@ public protocol VersionedSchema: SendableMetatype {
     /// static let deletions: [Deletion] = [.entity("WineNote"), .property("memoContent", of: "UserMemo")]
     /// ```
     static var deletions: [Deletion] { get }
+    /// What a migration into this version does with existing objects that hold fewer destinations than a
+    /// minimum count it adds or raises (see ``Schema/ShortOwners``): kept and listed by default.
+    ///
+    /// ```swift
+    /// static let shortOwners: Schema.ShortOwners = .refused   // every owner must meet the raised minimum
+    /// ```
+    static var shortOwners: Schema.ShortOwners { get }
 }
 
 extension VersionedSchema {
     /// No deletion declared.
     public static var deletions: [Deletion] { [] }
+
+    /// Short owners are kept and listed, as Core Data's lightweight migration keeps them.
+    public static var shortOwners: Schema.ShortOwners { .kept }
 
     /// The runtime schema of this version: one entity per model, in the order of ``models``.
     ///
@@ -50,12 +60,14 @@ extension VersionedSchema {
     public static var schema: Schema {
         let entities = models.map { $0.entity }
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return Schema(
+        var schema = Schema(
             version: version, deleting: deletions,
             entities: entities.map { entity in
                 guard let parent = entity.parent.flatMap({ byName[$0] }) else { return entity }
                 return entity.removingMembers(of: parent)
             })
+        schema.shortOwners = shortOwners
+        return schema
     }
 }
 

@@ -59,6 +59,15 @@ public struct CoreDataAdoption: StoreAdoption {
     /// What a binary value becomes when the file Core Data kept it in (external storage) is missing. Defaults to
     /// ``MissingExternalData/refused``.
     public var missingExternalData: MissingExternalData = .refused
+    /// The names of a ``Model/file(_:)`` model's versions in the order the app shipped them, oldest first, for a
+    /// model whose files cannot tell it (versions named without a shared numbering, and without version
+    /// identifiers of their own); nil (the default) to read the order from the files.
+    ///
+    /// ```swift
+    /// var adoption = CoreDataAdoption(model: modelURL)
+    /// adoption.versionOrder = ["Launch", "Sync", "Sharing"]
+    /// ```
+    public var versionOrder: [String]? = nil
     /// Whether an adoption into an SQLite store copies with `INSERT … SELECT` when every value allows it (the
     /// default); false copies object by object, as into PostgreSQL: what the tests compare the two copies with.
     package var copiesInSQL = true
@@ -130,8 +139,9 @@ extension CoreDataAdoption {
     public func matchedVersion(of url: URL) throws -> (version: String, schema: Schema) {
         try AdoptionFlow.reading(url) { read in
             let store = try CoreDataStoreFile(source: read.path, originalPath: url.path)
-            let matched = try CoreDataAdoptionRun(source: read.path, original: url, model: model).matchedVersion(
-                of: store)
+            let matched = try CoreDataAdoptionRun(
+                source: read.path, original: url, model: model, versionOrder: versionOrder
+            ).matchedVersion(of: store)
             return (matched.layout.model.name, matched.schema)
         }
     }
@@ -145,7 +155,7 @@ extension CoreDataAdoption: ForeignSource {
     func prepare(source: String, original: URL) throws -> PreparedAdoption {
         try CoreDataAdoptionRun(
             source: source, original: original, model: model, missingFiles: missingExternalData,
-            copiesInSQL: copiesInSQL,
+            versionOrder: versionOrder, copiesInSQL: copiesInSQL,
             sqlBeforeProof: sqlBeforeProof
         )
         .prepare()

@@ -12,6 +12,8 @@ struct CoreDataAdoptionRun {
     var original: URL
     var model: CoreDataAdoption.Model
     var missingFiles: CoreDataAdoption.MissingExternalData = .refused
+    /// The versions of a `.file` model in the order they shipped, when its files cannot tell it.
+    var versionOrder: [String]? = nil
     /// Whether the copy may run as `INSERT … SELECT` (``CoreDataSQLCopy``) into an SQLite store.
     var copiesInSQL = true
     /// For tests: SQL run between the copy in SQL and its proof (``CoreDataSQLCopy/beforeProof``).
@@ -27,7 +29,7 @@ struct CoreDataAdoptionRun {
             let recovered = try store.storedModel()
             return ([recovered], { _ in try Self.schema(of: recovered, version: version, previous: nil) })
         case .file(let url):
-            let history = try CoreDataHistory(at: url)
+            let history = try CoreDataHistory(at: url, order: versionOrder)
             return (history.models, { try Self.schema(of: history, at: $0) })
         case .schemas(let schemas, let externalStorage):
             let models = try schemas.map { try CoreDataModel(describing: $0, externalStorage: externalStorage) }

@@ -54,6 +54,13 @@ struct AdoptCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "With --model: the model's versions in the order they shipped, oldest first, comma-separated, when its files cannot tell it (as for molt convert-model).",
+            valueName: "names"))
+    var versionOrder: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "With --from sqlite: the Molt schema snapshot the database's tables are read as. With --from coredata, instead of --model (a SwiftData app has none): the snapshot, or folder of snapshots, whose entities and properties are the store's.",
             valueName: "schema.json|dir"))
     var schema: String?
@@ -115,6 +122,9 @@ struct AdoptCommand: ParsableCommand {
         /// The to-many relationships copied objects hold too few destinations through, kept (Core Data's save-only
         /// check let them be).
         var underMinimumCount: [String]?
+        /// The objects the walk after the adoption kept under a minimum count one of its steps added or raised,
+        /// `FROM → TO: line`, as the store's history lists them (absent when none).
+        var keptUnderMinimumCount: [String]?
         var backup: String?
 
         struct Line: Encodable {
@@ -192,6 +202,14 @@ struct AdoptCommand: ParsableCommand {
                 report?.leftOut = done.record.leftOut
                 report?.underMinimumCount =
                     done.record.underMinimumCount.isEmpty ? nil : done.record.underMinimumCount
+                if !rehearse, let walk = try? Store.inspect(at: destination, countingObjects: false).history.last,
+                    walk.fromVersion == done.record.adoptedAtVersion
+                {
+                    let kept = walk.stepRecords.flatMap { step in
+                        step.underMinimumCount.map { "\(step.fromVersion) → \(step.toVersion): \($0)" }
+                    }
+                    report?.keptUnderMinimumCount = kept.isEmpty ? nil : kept
+                }
                 report?.backup = rehearse ? nil : done.backup?.path
             }
         }
@@ -235,6 +253,7 @@ struct AdoptCommand: ParsableCommand {
             }
             var adoption = CoreDataAdoption(describedBy: described, from: foreign, original: original)
             adoption.missingExternalData = missingExternalData == .null ? .adoptedAsNull : .refused
+            adoption.versionOrder = try ConvertModelCommand.versionOrder(versionOrder)
             return adoption
         case .sqlite:
             let mapping = try tables.map { path in
@@ -297,6 +316,7 @@ struct AdoptCommand: ParsableCommand {
         }
         for line in report.leftOut ?? [] { Terminal.line("  left out: \(line)") }
         for line in report.underMinimumCount ?? [] { Terminal.line("  short: \(line)") }
+        for line in report.keptUnderMinimumCount ?? [] { Terminal.line("  kept short by the walk, \(line)") }
         if let backup = report.backup { Terminal.line("The original's files are kept in \(backup)") }
     }
 }

@@ -18,14 +18,30 @@ extension CheckCommand {
         let url = try Files.existingStoreURL(path)
         let store = try Store.openReadOnly(at: url)
         defer { try? store.close() }
-        try store.verify()
+        let verification = try store.verify()
+        let short = verification.underMinimumCount
         if output.json {
-            struct Report: Encodable { var store: String, version: Int, sound: Bool }
-            try Terminal.json(Report(store: url.path, version: store.schema.version, sound: true))
+            struct Report: Encodable {
+                var store: String, version: Int, sound: Bool
+                /// Objects kept under a minimum count (absent when none), as an adoption or a migration kept them.
+                var underMinimumCount: [String]?
+            }
+            try Terminal.json(
+                Report(
+                    store: url.path, version: store.schema.version, sound: true,
+                    underMinimumCount: short.isEmpty ? nil : short))
         } else {
+            let minimums =
+                short.isEmpty
+                ? "minimum count met" : "minimum count met but by the objects kept under it, listed below"
             Terminal.line(
-                "\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set and minimum count met, and Molt's metadata and history read; version \(store.schema.version)."
+                "\(url.path) is sound: every page, index and link checked (SQLite's integrity_check and foreign_key_check), every required relationship set and \(minimums), and Molt's metadata and history read; version \(store.schema.version)."
             )
+            for line in short {
+                Terminal.line(
+                    "  kept under a minimum count (as Core Data keeps them; writes that change them must meet it): \(line)"
+                )
+            }
         }
     }
 }

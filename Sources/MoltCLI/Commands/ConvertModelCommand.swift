@@ -11,8 +11,10 @@ struct ConvertModelCommand: ParsableCommand {
         abstract:
             "Write a Core Data model (.xcdatamodeld: every version; or one .xcdatamodel) as Molt snapshots 1.json … N.json.",
         discussion: """
-            The versions of an .xcdatamodeld are ordered by the number at the end of their names (Model, Model 2, … \
-            Model 10), and the one .xccurrentversion names must come last. Version i is written as i.json. \
+            The versions of an .xcdatamodeld are ordered by their version identifiers when each has its own (1, 2, \
+            2.24.1), and by the number at the end of their names (Model, Model 2, … Model 10) otherwise; the two \
+            must agree, and .xccurrentversion plays no part (Core Data builds with any version). When the files \
+            cannot tell, --version-order gives the order. Version i is written as i.json. \
             Entities, attributes (type, optional, default), relationships (to-one or to-many, ordered, inverse, \
             delete rule), uniqueness constraints (unique indexes) and indexes are kept; each renaming identifier \
             becomes the originalName of the renamed entity or property in the version that renames it. Binary and \
@@ -57,6 +59,13 @@ struct ConvertModelCommand: ParsableCommand {
     )
     var hierarchies = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The versions' names in the order they shipped, oldest first, comma-separated, when their files cannot tell it (names without a shared numbering, no version identifiers).",
+            valueName: "names"))
+    var versionOrder: String?
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -98,9 +107,25 @@ struct ConvertModelCommand: ParsableCommand {
         var notes: [String]
     }
 
+    /// The names a `--version-order` lists, trimmed; nil without the option.
+    ///
+    /// - Throws: `ValidationError` for an empty name.
+    static func versionOrder(_ option: String?) throws -> [String]? {
+        guard let option else { return nil }
+        let names = option.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        if names.contains(where: \.isEmpty) {
+            throw ValidationError(
+                "--version-order lists an empty name in '\(option)': give the versions' names, comma-separated, oldest first (--version-order \"Model,Model 2\")."
+            )
+        }
+        return names
+    }
+
     func run() throws {
         let source = Files.url(model)
-        let history = try CoreDataHistory(at: source)
+        let history = try CoreDataHistory(at: source, order: try Self.versionOrder(versionOrder))
         let conversion: CoreDataHistoryConversion
         do {
             conversion = try history.conversion(accepting: try accepted(), hierarchies: hierarchies)

@@ -12,13 +12,19 @@ struct InfoCommand: ParsableCommand {
         discussion: """
             The store is opened read-only and read in one transaction; nothing is written, not even the recovery of \
             a journal left by a process that died (that is reported, with the command that recovers it). Objects \
-            are counted only with --count, which reads every table. With --json, prints an object with at least \
-            `version` and `entities`.
+            are counted only with --count, which reads every table: each entity's own objects, and for an entity \
+            with sub-entities also its objects with theirs (what `count` of the entity returns), as \
+            `Car: 115 objects of its own, 125 with its sub-entities` (in JSON `count` and \
+            `countWithSubEntities`). With --json, prints an object with at least `version` and `entities`.
             """)
 
     @OptionGroup var storeArgument: StoreArgument
 
-    @Flag(name: .long, help: "Count each entity's objects (reads every table).")
+    @Flag(
+        name: .long,
+        help:
+            "Count each entity's objects (reads every table): its own, and for an entity with sub-entities also with theirs."
+    )
     var count = false
 
     @OptionGroup var output: OutputOptions
@@ -60,7 +66,11 @@ struct InfoReport: Encodable {
 
     struct EntityInfo: Encodable {
         var name: String
+        /// The entity's own objects (not its sub-entities'), with --count.
         var count: Int?
+        /// The entity's objects with its sub-entities', as `Objects.count(_:)` counts them: with --count, for an
+        /// entity that has sub-entities; absent otherwise.
+        var countWithSubEntities: Int?
         var attributes: [AttributeInfo]
         var relationships: [RelationshipInfo]
         var indexes: [String]
@@ -100,6 +110,7 @@ struct InfoReport: Encodable {
         entities = info.schema.entities.map { entity in
             EntityInfo(
                 name: entity.name, count: counted ? info.objectCounts[entity.name] ?? 0 : nil,
+                countWithSubEntities: Self.countWithSubEntities(entity.name, info, counted: counted),
                 attributes: entity.attributes.map {
                     AttributeInfo(
                         name: $0.name, type: $0.type.rawValue, optional: $0.isOptional,
@@ -125,6 +136,21 @@ struct InfoReport: Encodable {
         adoptedFrom = info.adoption
     }
 
+    /// The objects of `entity` and of every entity below it, from the own counts; nil when it has no sub-entity
+    /// or nothing was counted.
+    private static func countWithSubEntities(_ entity: String, _ info: StoreInfo, counted: Bool) -> Int? {
+        let below = info.schema.subEntities(of: entity, recursive: true)
+        guard counted, !below.isEmpty else { return nil }
+        return ([entity] + below.map(\.name)).reduce(0) { $0 + (info.objectCounts[$1] ?? 0) }
+    }
+
+    /// `Car: 115 objects of its own, 125 with its sub-entities`, `Note: 3 objects`, or `Note` uncounted.
+    private static func heading(_ entity: EntityInfo) -> String {
+        guard let count = entity.count else { return "  \(entity.name)" }
+        guard let all = entity.countWithSubEntities else { return "  \(entity.name): \(Format.count(count, "object"))" }
+        return "  \(entity.name): \(Format.count(count, "object")) of its own, \(all) with its sub-entities"
+    }
+
     func print() {
         Terminal.line("Store:       \(path)")
         Terminal.line("Version:     \(version)")
@@ -134,7 +160,7 @@ struct InfoReport: Encodable {
         Terminal.line("Entities:")
         if schema.entities.isEmpty { Terminal.line("  (none)") }
         for (entity, info) in zip(schema.entities, entities) {
-            Terminal.line(info.count.map { "  \(entity.name): \(Format.count($0, "object"))" } ?? "  \(entity.name)")
+            Terminal.line(Self.heading(info))
             for attribute in entity.attributes {
                 Terminal.line("    \(Format.attribute(attribute, primaryKey: entity.primaryKey))")
             }
@@ -163,6 +189,11 @@ struct InfoReport: Encodable {
                 "  \(entry.fromVersion) → \(entry.toVersion)  \(entry.startedAt)  \(Format.duration(entry.duration))  \(entry.stepRecords.isEmpty ? Format.count(entry.objectsTouched, "object") + " touched" : Format.changes(entry.stepRecords))"
             )
             for step in entry.steps { Terminal.line("    \(step)") }
+            for record in entry.stepRecords {
+                for line in record.underMinimumCount {
+                    Terminal.line("    kept short (\(record.fromVersion) → \(record.toVersion)): \(line)")
+                }
+            }
         }
     }
 }

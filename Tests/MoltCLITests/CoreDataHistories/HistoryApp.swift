@@ -19,8 +19,8 @@ struct HistoryApp: CustomStringConvertible, @unchecked Sendable {  // immutable 
     static let mastodon = HistoryApp(
         name: "Mastodon", model: "mastodon/CoreData.xcdatamodeld",
         effects: [
-            3: [.refusesShortOwners(entity: "MastodonUser", relationship: "notifications")],
-            4: [.refusesShortOwners(entity: "MastodonUser", relationship: "showingReblogs")],
+            3: [.keepsShortOwners(entity: "MastodonUser", relationship: "notifications")],
+            4: [.keepsShortOwners(entity: "MastodonUser", relationship: "showingReblogs")],
         ])
 
     static let simplenote = HistoryApp(name: "Simplenote", model: "simplenote/Simplenote.xcdatamodeld")
@@ -30,8 +30,8 @@ struct HistoryApp: CustomStringConvertible, @unchecked Sendable {  // immutable 
     static let wire = HistoryApp(
         name: "Wire", model: "wire/zmessaging.xcdatamodeld",
         effects: [
-            2: [.refusesShortOwners(entity: "UserClient", relationship: "ignoredByClients")],
-            67: [.refusesShortOwners(entity: "Conversation", relationship: "participantRoles")],
+            2: [.keepsShortOwners(entity: "UserClient", relationship: "ignoredByClients")],
+            67: [.keepsShortOwners(entity: "Conversation", relationship: "participantRoles")],
         ])
 
     /// WooCommerce shipped mapping models for ten steps (`MIGRATIONS.md`, `MigrationTests.swift`, the 9→10

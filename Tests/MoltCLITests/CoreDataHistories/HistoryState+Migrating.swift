@@ -15,13 +15,13 @@ enum StepEffect {
     case renamesEntity(from: String, to: String)
     /// The step starts the entity's to-many relationship, whose minimum count is 1 or more, empty for the objects
     /// the entity already has (the relationship is new, or points to a new entity). Core Data migrated such a store
-    /// and left its own model's rule broken until the objects were saved again; Molt refuses the step, naming the
-    /// objects, and leaves the store as it was (an app links them in a stage).
-    case refusesShortOwners(entity: String, relationship: String)
+    /// and left its own model's rule broken until the objects were saved again; Molt does the same (the version
+    /// keeps short owners, `Schema.ShortOwners.kept`): the step migrates, and its history entry lists the objects.
+    case keepsShortOwners(entity: String, relationship: String)
 
-    /// The relationship, `Entity.relationship`, whose minimum the step is refused for, if it is.
-    var refusedRelationship: String? {
-        if case .refusesShortOwners(let entity, let relationship) = self { return "\(entity).\(relationship)" }
+    /// The relationship, `Entity.relationship`, whose minimum the step keeps owners under, if it does.
+    var keptRelationship: String? {
+        if case .keepsShortOwners(let entity, let relationship) = self { return "\(entity).\(relationship)" }
         return nil
     }
 
@@ -32,7 +32,7 @@ enum StepEffect {
             return .array(entities.map { .object(["destination": .string($0), "empty": .bool(true)]) })
         case .computes(let entity, let attribute, let sql, _):
             return .array([.object(["destination": .string(entity), "attributes": .object([attribute: .string(sql)])])])
-        case .renamesEntity, .refusesShortOwners:
+        case .renamesEntity, .keepsShortOwners:
             return nil
         }
     }
@@ -136,8 +136,8 @@ extension HistoryState {
             }
         case .renamesEntity:
             break  // stated in the snapshot: `migrated(from:to:effects:)` already carried the objects
-        case .refusesShortOwners:
-            break  // the step is refused: the walk checks the store is as it was, and starts again after it
+        case .keepsShortOwners:
+            break  // the relationship starts empty, as `migrated(from:to:effects:)` already left it
         }
     }
 

@@ -36,10 +36,9 @@ struct HistoryWalk {
     struct Outcome {
         /// The versions of the history: `1 … versions`.
         var versions: Int
-        /// The walk from the first version to the last in one `molt migrate STORE --to DIR --to-version N` per leg
-        /// (a step Molt must refuse ends one, and the next starts from a store filled at its version), from a store
-        /// filled at the leg's first version: nil when each leg migrated and every value and link is what the
-        /// steps, chained, must leave. It carries only what a leg's first version has: what later versions add
+        /// The walk from the first version to the last in one `molt migrate STORE --to DIR --to-version N`, from a
+        /// store filled at the first version: nil when it migrated and every value and link is what the
+        /// steps, chained, must leave. It carries only what the first version has: what later versions add
         /// holds nothing in it, and is checked by the version-by-version walk, which fills it.
         var wholeWalkFailure: String?
         /// The version-by-version walk.
@@ -67,14 +66,11 @@ struct HistoryWalk {
         let (schemas, count) = try prepare(snapshots, molt)
         let store = work.file("store.sqlite")
 
-        // The whole history in one command, from a store filled at version 1; a step Molt must refuse (see
-        // `StepEffect.refusesShortOwners`) ends a leg, and the next starts from a store filled at its version.
+        // The whole history in one command, from a store filled at version 1, through the steps that keep short
+        // owners (`StepEffect.keepsShortOwners`) as Core Data did.
         var state = HistoryState()
         state.fill(schemas[0])
-        var wholeWalkFailure: String?
-        for (start, end) in legs(count) where wholeWalkFailure == nil {
-            wholeWalkFailure = try walkLeg(from: start, to: end, schemas, store, snapshots, work, molt)
-        }
+        let wholeWalkFailure = try walkLeg(from: 1, to: count, schemas, store, snapshots, work, molt)
 
         // Version by version, filling what each version adds, every value checked after each step.
         try reseed(store, state, schemas[0], work, molt)
@@ -85,19 +81,14 @@ struct HistoryWalk {
             let expected = state.migrated(from: old, to: new, effects: app.effects[version] ?? [])
             var failure: String?
             let migrate = try molt(migrateArguments(store, snapshots, to: version))
-            if let refused = (app.effects[version] ?? []).compactMap(\.refusedRelationship).first {
-                failure = try refusal(migrate, of: refused, store, unchanged: state, schema: old, molt)
-                results.append(StepResult(to: version, failure: failure))
-                state = HistoryState()
-                state.fill(new)
-                try reseed(store, state, new, work, molt)
-                reseeds += 1
-                continue
-            } else if migrate.status != 0 {
+            if migrate.status != 0 {
                 failure = "molt migrate exit \(migrate.status): \(migrate.stderr.split(separator: "\n").first ?? "")"
             } else {
                 failure = try compare(
                     store, expected: expected, schema: new, after: "\(version - 1) → \(version)", molt)
+                for kept in (app.effects[version] ?? []).compactMap(\.keptRelationship) where failure == nil {
+                    failure = try keptShortOwners(of: kept, at: version, in: store, molt)
+                }
             }
             results.append(StepResult(to: version, failure: failure))
             state = expected
@@ -108,13 +99,6 @@ struct HistoryWalk {
         }
         return Outcome(
             versions: count, wholeWalkFailure: wholeWalkFailure, steps: results, reseeds: reseeds, seconds: seconds)
-    }
-
-    /// The legs of the whole walk, `(first, last)` versions: split before each step Molt must refuse.
-    private func legs(_ count: Int) -> [(Int, Int)] {
-        let refused = (2...count).filter { !(app.effects[$0] ?? []).compactMap(\.refusedRelationship).isEmpty }
-        let starts = [1] + refused
-        return starts.enumerated().map { i, start in (start, i + 1 < starts.count ? starts[i + 1] - 1 : count) }
     }
 
     /// Walks `start → end` in one `molt migrate --to DIR --to-version`, from a store filled at `start`: nil when it
@@ -140,17 +124,22 @@ struct HistoryWalk {
             store, expected: chained, schema: schemas[end - 1], after: "the walk \(start) → \(end)", molt)
     }
 
-    /// Nil when `migrate` was refused for the minimum count of `relationship` and the store holds `unchanged` at
-    /// `schema`; otherwise what went wrong.
-    private func refusal(
-        _ migrate: Molt.Result, of relationship: String, _ store: URL, unchanged: HistoryState, schema: Schema,
-        _ molt: ([String], String?) throws -> Molt.Result
+    /// Nil when the history entry of the step to `version` lists objects kept under the minimum count of
+    /// `relationship` (`Entity.relationship`), as `molt info --json` shows it; otherwise what is wrong.
+    private func keptShortOwners(
+        of relationship: String, at version: Int, in store: URL, _ molt: ([String], String?) throws -> Molt.Result
     ) throws -> String? {
-        guard migrate.status != 0 else { return "migrated, but '\(relationship)' starts empty for every object" }
-        guard migrate.stderr.contains("relationship '\(relationship)' under its minimum count") else {
-            return "refused for another reason: \(migrate.stderr.split(separator: "\n").first ?? "")"
+        let info = try molt(["info", store.path, "--json"], nil)
+        let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        let records = ((json?["history"] as? [[String: Any]])?.last?["stepRecords"] as? [[String: Any]]) ?? []
+        let lines = records.filter { $0["toVersion"] as? Int == version }.flatMap {
+            $0["underMinimumCount"] as? [String] ?? []
         }
-        return try compare(store, expected: unchanged, schema: schema, after: "the refused step", molt)
+        let parts = relationship.split(separator: ".")
+        let named = lines.contains { $0.contains("'\(parts[0])' object") && $0.hasSuffix("'\(parts[1])'") }
+        return named
+            ? nil
+            : "the history of the step to \(version) does not list the owners kept under '\(relationship)': \(lines)"
     }
 
     /// Converts the app's model into `snapshots` (`1.json … N.json`), declares the entity renames its mapping models

@@ -6,7 +6,7 @@ import Testing
 /// Objects that an adoption found under a to-many relationship's minimum count (the original's engine never held
 /// them to it: Core Data checks minimum counts only at save): kept and listed in the adoption record, then held to
 /// the minimum only by the writes and the migration stages that change them, as Core Data validates only the
-/// objects a save changes; ``Store/verify()`` still reports them.
+/// objects a save changes; ``Store/verify()`` lists them.
 @Suite("Objects an adoption found under a minimum count")
 struct AdoptedShortOwnersTests {
     /// FMDB's notes (``SQLiteAdoptionTests/fmdbDatabase(at:)``) with `Folder.notes` held to 2 at `version`: folder 7
@@ -41,11 +41,10 @@ struct AdoptedShortOwnersTests {
         let store = try Store.open(at: location, schema: Self.schema())
         defer { try? store.close() }
         #expect(try store.read { try $0.count("Folder") } == 2)
-        let error = moltError { try store.verify() }
         #expect(
-            error?.message.contains(
+            try store.verify().underMinimumCount == [
                 "the relationship 'Folder.notes' is under its minimum count of 2: 2 'Folder' objects hold fewer than 2 'notes' (_id 7: 1, _id 9: 0)"
-            ) == true, "\(String(describing: error))")
+            ])
     }
 
     @Test(
@@ -89,7 +88,7 @@ struct AdoptedShortOwnersTests {
     }
 
     @Test(
-        "a migration that keeps the minimum commits though a stage writes them; one that removes a link is refused",
+        "a migration that keeps the minimum commits though a stage writes them; one that removes a link is refused; a raise keeps them",
         arguments: StoreKind.durable)
     func migrations(_ kind: StoreKind) throws {
         let directory = TemporaryDirectory()
@@ -130,15 +129,22 @@ struct AdoptedShortOwnersTests {
             options: Store.Options().migrating(with: try MigrationPlan(schemas: [v1, v2], stages: [archiving])))
         defer { try? store.close() }
         #expect(try store.read { try $0.fetch("Folder").map { $0["archived"] } } == [false, true])
-        let error = moltError { try store.verify() }
         #expect(
-            error?.message.contains("2 'Folder' objects hold fewer than 2 'notes' (_id 7: 1, _id 9: 0)") == true,
-            "\(String(describing: error))")
-        // Raising the minimum is the step's own rule: refused for every folder under it.
+            try store.verify().underMinimumCount.map {
+                $0.contains("2 'Folder' objects hold fewer than 2 'notes' (_id 7: 1, _id 9: 0)")
+            }
+                == [true])
+        // Raising the minimum keeps them too, listed in the step's history entry; a strict version refuses them.
         var v3 = Self.schema(3, minimum: 3)
         v3.edit("Folder") { $0.attributes.append(Attribute("archived", .bool, default: false)) }
         try store.close()
-        let raised = moltError { _ = try Store.open(at: location, schema: v3) }
+        let raised = moltError { _ = try Store.open(at: location, schema: v3.refusingShortOwners()) }
         #expect(raised?.message.contains("2 'Folder' objects hold fewer than 3 'notes'") == true)
+        let kept = try Store.open(at: location, schema: v3)
+        defer { try? kept.close() }
+        #expect(
+            try kept.history().last?.stepRecords.map(\.underMinimumCount) == [
+                ["2 'Folder' objects (_id 7: 1, _id 9: 0) hold fewer than 3 'notes'"]
+            ])
     }
 }
