@@ -61,6 +61,8 @@ let package = Package(
         .macro(
             name: "MoltMacrosPlugin",
             dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
@@ -75,7 +77,10 @@ let package = Package(
         // them into Molt stores; also what `molt convert-model` and `molt adopt` are made of.
         .target(
             name: "MoltAdoption",
-            dependencies: ["Molt", "MoltTooling", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+            dependencies: [
+                "Molt", "MoltTooling", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .target(
             name: "MoltCLI",
             dependencies: [
@@ -114,6 +119,8 @@ let package = Package(
                 "Molt", "MoltMacros", "MoltMacrosPlugin",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
             ]
         ),
@@ -121,8 +128,8 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Every target states the modules it uses: a member reached only through another module's import is an error,
-// so the dependencies above are the ones the code imports (the upcoming feature swift-dependencies turns on).
+// Every target states the modules it imports (ManifestImportTests checks each import against the lists above), and
+// a member reached only through another module's import is an error (MemberImportVisibility).
 for target in package.targets where target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }
