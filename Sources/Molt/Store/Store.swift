@@ -41,6 +41,7 @@ import Foundation
 /// ### Observing
 /// - ``observe(_:)``
 /// - ``otherConnectionsLatency``
+/// - ``noticeOtherConnections()``
 /// ### Maintenance
 /// - ``history()``
 /// - ``backup(to:)``

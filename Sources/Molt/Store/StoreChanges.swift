@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Commits made through the store publish the tables they wrote. Commits of other connections and processes
 /// are found, while at least one observation is active, by polling the engine's change counter
-/// (``SQLDatabase/externalChangeCounter()``, SQLite) every ``pollInterval`` — they concern every observation,
+/// (``SQLDatabase/externalChangeCounter()``, SQLite) every ``pollInterval`` while commits come, backing off to
+/// ``idlePollInterval`` while none do (a phone is not woken 20 times a second for nothing) — they concern every observation,
 /// which tables they wrote being unknown — or by listening to the commits other servers announce
 /// (``SQLDatabase/listenForCommits(_:)``, PostgreSQL), with their tables. Closing the store ends every
 /// observation.
@@ -13,6 +14,9 @@ package final class StoreChanges: Sendable {
     /// How often the change counter of a store that other connections may write is read while observations
     /// are active: the latency of noticing another connection's or process's commit.
     package static let pollInterval: Duration = .milliseconds(50)
+    /// The longest wait between two reads of the change counter: after a poll that found no change the wait
+    /// doubles, up to this; a change found, or a commit of the store's own, brings it back to ``pollInterval``.
+    package static let idlePollInterval: Duration = .seconds(1)
 
     private struct Subscriber {
         /// The tables the observation's last read touched; nil until it read once (any commit concerns it).
@@ -31,6 +35,10 @@ package final class StoreChanges: Sendable {
         var closed = false
         var poller: (any DispatchSourceTimer)?
         var counter: Int64?
+        /// The wait before the next read of the change counter.
+        var pollDelay = StoreChanges.pollInterval
+        /// How many times the change counter was read: the wake-ups that noticing other connections costs.
+        var polls = 0
         /// Stops listening to the commits other servers announce (PostgreSQL).
         var listener: (@Sendable () -> Void)?
         var sequence = 0
@@ -128,6 +136,8 @@ package final class StoreChanges: Sendable {
     package func publish(_ tables: Set<String>?) {
         let (concerned, turnTaking) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
             state.sequence += 1
+            // The store is in use: other connections' commits are looked for at the quick pace again.
+            if state.pollDelay > Self.pollInterval { Self.schedule(&state, after: Self.pollInterval) }
             guard state.subscribers.count > state.turnTakers else { return ([], state.turnTakers > 0) }
             var concerned: [@Sendable () -> Void] = []
             for subscriber in state.subscribers.values {
@@ -183,25 +193,56 @@ extension StoreChanges {
         if !kept { stop() }
     }
 
-    /// Reads `database`'s change counter every ``pollInterval``, from `first`, on a dispatch timer (never on
-    /// Swift's cooperative pool), and publishes a change when it moved.
+    /// Reads `database`'s change counter from `first` on, on a dispatch timer (never on Swift's cooperative
+    /// pool), and publishes a change when it moved: every ``pollInterval`` while changes come, the wait doubling
+    /// after each read that found none, up to ``idlePollInterval``.
     private func startPolling(_ database: any SQLDatabase, from first: Int64) {
         state.withLock { state in
             guard state.poller == nil, !state.closed, !state.subscribers.isEmpty else { return }
             state.counter = first
             let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "dev.molt.changes"))
-            let (seconds, attoseconds) = Self.pollInterval.components
-            let interval = DispatchTimeInterval.milliseconds(
-                Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
-            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(5))
             timer.setEventHandler { [weak self, weak database] in
-                guard let self, let database, let counter = try? database.externalChangeCounter() else { return }
-                if self.advance(to: counter) { self.publish(nil) }
+                guard let self, let database else { return }
+                let moved = (try? database.externalChangeCounter()).map(self.advance(to:)) ?? false
+                if moved { self.publish(nil) }
+                self.state.withLock { state in
+                    state.polls += 1
+                    let next =
+                        moved
+                        ? Self.pollInterval
+                        : Swift.min(Swift.max(state.pollDelay * 2, Self.pollInterval), Self.idlePollInterval)
+                    Self.schedule(&state, after: next)
+                }
             }
-            timer.resume()
             state.poller = timer
+            Self.schedule(&state, after: Self.pollInterval)
+            timer.resume()
         }
     }
+
+    /// Sets the poller's next read of the change counter `delay` from now (with a tenth of it as leeway, so
+    /// that the system may fold the wake-up into another).
+    private static func schedule(_ state: inout State, after delay: Duration) {
+        state.pollDelay = delay
+        guard let poller = state.poller else { return }
+        let milliseconds =
+            Int(delay.components.seconds) * 1000
+            + Int(delay.components.attoseconds / 1_000_000_000_000_000)
+        poller.schedule(
+            deadline: .now() + .milliseconds(milliseconds), leeway: .milliseconds(Swift.max(5, milliseconds / 10)))
+    }
+
+    /// Reads the change counter now, and at the quick pace after it: for an app that knows another process may
+    /// have written (it became active again, an extension finished).
+    package func pollNow() {
+        state.withLock { state in
+            guard state.poller != nil else { return }
+            Self.schedule(&state, after: .zero)
+        }
+    }
+
+    /// How many times the change counter was read so far (see ``idlePollInterval``).
+    package var pollCount: Int { state.withLock { $0.polls } }
 
     /// Records the counter read; true when it moved (another connection committed).
     private func advance(to counter: Int64) -> Bool {
