@@ -73,4 +73,31 @@ struct AdoptionExitCodeTests {
             #expect(try Data(contentsOf: store) == before)
         }
     }
+
+    @Test(
+        "a one-to-one whose two sides disagree (two posts name one color): exit 3, naming the objects, nothing written")
+    func oneToOneDisagrees() throws {
+        let dir = TemporaryDirectory()
+        let store = try Self.copy("wibosco-progressive/CoreDataMigration_Example_3.sqlite", in: dir)
+        let set = try Molt.run(
+            [
+                "-c",
+                "sqlite3 '\(store.path)' 'UPDATE ZPOST SET ZCOLOR = (SELECT ZCOLOR FROM ZPOST WHERE Z_PK = 1) WHERE Z_PK = 2'",
+            ],
+            shell: true)
+        try #require(set.status == 0, "\(set)")
+        let model = Self.foreignStores.appendingPathComponent(
+            "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"
+        ).path
+        let snapshots = dir.file("snapshots").path
+        let converted = try Molt.run(["convert-model", model, "--out", snapshots, "--approximate", "all"])
+        try #require(converted.status == 0, "\(converted)")
+        let before = try Data(contentsOf: store)
+        let result = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
+        #expect(result.status == 3, "\(result)")
+        #expect(
+            result.stderr.contains("'Color.post' and its inverse 'Post.color' disagree")
+                && result.stderr.contains("'Post' _id 2"), "\(result)")
+        #expect(try Data(contentsOf: store) == before)
+    }
 }
