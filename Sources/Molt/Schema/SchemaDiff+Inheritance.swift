@@ -1,5 +1,5 @@
-/// The changes of a diff that concern inheritance: an entity's parent, its being abstract, and the renames that
-/// a hierarchy's entity column (which holds each object's entity name) does not follow yet.
+/// The changes of a diff that concern inheritance: an entity's parent and its being abstract. A renamed entity of
+/// a hierarchy is inferred (``HierarchyMigration`` rewrites the entity column of its objects).
 extension SchemaDiff {
     /// Records a change of parent or of abstractness; a new parent that puts the entity in another table (another
     /// hierarchy, or a hierarchy where it had its own table, or the reverse) is refused: its objects would move
@@ -39,17 +39,5 @@ extension SchemaDiff {
             !inherited.contains { $0.kind == change.kind && $0.property == change.property }
         }
         changes.replaceSubrange(first..., with: own)
-    }
-
-    /// A renamed entity of a hierarchy is refused: the entity column of its objects holds its old name.
-    mutating func refuseRenamesInHierarchies() {
-        for index in changes.indices {
-            guard case .entityRenamed(let old) = changes[index].kind, changes[index].refusal == nil,
-                source.isInHierarchy(old) || destination.isInHierarchy(changes[index].entity)
-            else { continue }
-            let entity = changes[index].entity
-            changes[index].refusal =
-                "Entity '\(old)' has been renamed to '\(entity)' \(versions), but it belongs to a hierarchy, whose objects record their entity's name; Molt does not infer renaming an entity of a hierarchy yet. Keep the name '\(old)' (a Swift type can keep another name), or add '\(entity)' as a new entity and copy the objects with your own code."
-        }
     }
 }

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+import Molt
+
+/// Renaming entities of a hierarchy (by `originalName`), on every durable store kind: the objects keep their
+/// identifiers, values and links under the new entity name, the history says the rename, and the store
+/// validates and reopens at the new version.
+@Suite("Inheritance: renamed entities")
+struct InheritanceRenameTests {
+    typealias Base = InheritanceMigrationTests
+
+    /// Opens the migrated store again at its version (the shape and links checked on open), and verifies it.
+    static func reopen(_ store: Store, _ kind: StoreKind, in dir: TemporaryDirectory, at schema: Schema) throws {
+        try store.close()
+        let again = try kind.open(in: dir, schema: schema)
+        defer { try? again.close() }
+        try again.verify()
+    }
+
+    @Test(
+        "renaming a leaf sub-entity renames its objects, keeping their identifiers and values",
+        arguments: StoreKind.durable)
+    func leaf(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v2 = Schema(version: 2) {
+            Entity("Car", isAbstract: true) {
+                Attribute("model", .string)
+                Attribute("year", .int)
+            }
+            Entity("LuxuryCar", parent: "Car", originalName: "SportCar") { Attribute("topSpeed", .int) }
+            Entity("Truck", parent: "Car") { Attribute("load", .int, isOptional: true) }
+        }
+        let (_, after, store) = try Base.migrate(kind, in: dir, from: Base.hierarchy, fill: Base.fillHierarchy, to: v2)
+        #expect(
+            after == [
+                #"1 LuxuryCar model="Miata" topSpeed=200 year=1990"#, #"2 Truck load=18000 model="Actros" year=2010"#,
+                #"3 LuxuryCar model="Supra" topSpeed=250 year=1993"#,
+            ])
+        #expect(try Base.dump(store, "LuxuryCar").count == 2)
+        #expect(try store.read { try $0.count("Car") } == 3)
+        #expect(
+            try store.history().last?.steps == ["1 → 2 inferred: Entity 'SportCar' has been renamed to 'LuxuryCar'."])
+        try store.write { _ = try $0.insert("LuxuryCar", ["model": "Aventador", "year": 2011, "topSpeed": 350]) }
+        #expect(try Base.dump(store, "LuxuryCar").last == #"4 LuxuryCar model="Aventador" topSpeed=350 year=2011"#)
+        try Self.reopen(store, kind, in: dir, at: v2)
+    }
+
+    /// Three levels: vehicles, cars (concrete, with sport cars under them), and bikes.
+    static let threeLevels = Schema(version: 1) {
+        Entity("Vehicle", isAbstract: true) { Attribute("name", .string) }
+        Entity("Car", parent: "Vehicle") { Attribute("doors", .int) }
+        Entity("SportCar", parent: "Car") { Attribute("topSpeed", .int) }
+        Entity("Bike", parent: "Vehicle") { Attribute("gears", .int) }
+    }
+
+    static func fillThreeLevels(_ store: Store) throws {
+        try store.write { (objects: Objects) throws in
+            _ = try objects.insert("Car", ["name": "Golf", "doors": 5])
+            _ = try objects.insert("SportCar", ["name": "Miata", "doors": 2, "topSpeed": 200])
+            _ = try objects.insert("Bike", ["name": "Brompton", "gears": 6])
+        }
+    }
+
+    @Test(
+        "renaming the middle entity of three levels renames its own objects; its sub-entity keeps its name",
+        arguments: StoreKind.durable)
+    func middle(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v2 = Schema(version: 2) {
+            Entity("Vehicle", isAbstract: true) { Attribute("name", .string) }
+            Entity("Automobile", parent: "Vehicle", originalName: "Car") { Attribute("doors", .int) }
+            Entity("SportCar", parent: "Automobile") { Attribute("topSpeed", .int) }
+            Entity("Bike", parent: "Vehicle") { Attribute("gears", .int) }
+        }
+        let first = try kind.open(in: dir, schema: Self.threeLevels)
+        try Self.fillThreeLevels(first)
+        try first.close()
+        let store = try kind.open(in: dir, schema: v2)
+        #expect(
+            try Base.dump(store, "Vehicle") == [
+                #"1 Automobile doors=5 name="Golf""#, #"2 SportCar doors=2 name="Miata" topSpeed=200"#,
+                #"3 Bike gears=6 name="Brompton""#,
+            ])
+        #expect(try store.read { try $0.count("Automobile") } == 2)
+        #expect(try Base.dump(store, "SportCar") == [#"2 SportCar doors=2 name="Miata" topSpeed=200"#])
+        try Self.reopen(store, kind, in: dir, at: v2)
+    }
+
+    @Test(
+        "renaming the root renames its table and its own objects; its sub-entities keep theirs",
+        arguments: StoreKind.durable)
+    func root(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v1 = Schema(version: 1) {
+            Entity("Car") { Attribute("model", .string) }
+            Entity("SportCar", parent: "Car") { Attribute("topSpeed", .int) }
+        }
+        let v2 = Schema(version: 2) {
+            Entity("Vehicle", originalName: "Car") { Attribute("model", .string) }
+            Entity("SportCar", parent: "Vehicle") { Attribute("topSpeed", .int) }
+        }
+        let fill = { (store: Store) in
+            try store.write { (objects: Objects) throws in
+                _ = try objects.insert("Car", ["model": "Golf"])
+                _ = try objects.insert("SportCar", ["model": "Miata", "topSpeed": 200])
+            }
+        }
+        let first = try kind.open(in: dir, schema: v1)
+        try fill(first)
+        #expect(try Base.dump(first) == [#"1 Car model="Golf""#, #"2 SportCar model="Miata" topSpeed=200"#])
+        try first.close()
+        let store = try kind.open(in: dir, schema: v2)
+        #expect(
+            try Base.dump(store, "Vehicle") == [#"1 Vehicle model="Golf""#, #"2 SportCar model="Miata" topSpeed=200"#])
+        #expect(try store.history().last?.steps == ["1 → 2 inferred: Entity 'Car' has been renamed to 'Vehicle'."])
+        try store.write { _ = try $0.insert("Vehicle", ["model": "Polo"]) }
+        #expect(try Base.dump(store, "Vehicle").last == #"3 Vehicle model="Polo""#)
+        try Self.reopen(store, kind, in: dir, at: v2)
+    }
+
+    @Test(
+        "a rename with an attribute added and one renamed in the same step keeps every value",
+        arguments: StoreKind.durable)
+    func withOtherChanges(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v2 = Schema(version: 2) {
+            Entity("Car", isAbstract: true) {
+                Attribute("model", .string)
+                Attribute("year", .int)
+            }
+            Entity("LuxuryCar", parent: "Car", originalName: "SportCar") {
+                Attribute("maxSpeed", .int, originalName: "topSpeed")
+                Attribute("price", .int, default: 100_000)
+                Attribute("trim", .string, isOptional: true)
+            }
+            Entity("Truck", parent: "Car") { Attribute("load", .int, isOptional: true) }
+        }
+        let (_, after, store) = try Base.migrate(kind, in: dir, from: Base.hierarchy, fill: Base.fillHierarchy, to: v2)
+        #expect(
+            after == [
+                #"1 LuxuryCar maxSpeed=200 model="Miata" price=100000 trim=null year=1990"#,
+                #"2 Truck load=18000 model="Actros" year=2010"#,
+                #"3 LuxuryCar maxSpeed=250 model="Supra" price=100000 trim=null year=1993"#,
+            ])
+        let line = try #require(try store.history().last?.steps.first)
+        #expect(line.contains("Entity 'SportCar' has been renamed to 'LuxuryCar'."))
+        #expect(line.contains("Attribute 'LuxuryCar.topSpeed' has been renamed to 'maxSpeed'."))
+        try Self.reopen(store, kind, in: dir, at: v2)
+    }
+
+    @Test(
+        "a rename that changes which sibling keeps a shared property's column moves the values of both",
+        arguments: StoreKind.durable)
+    func sharedColumns(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        // Both siblings declare `load`: the first by name ("SportCar", then "ZoomCar" after "Truck") keeps the column.
+        let v1 = Schema(version: 1) {
+            Entity("Car", isAbstract: true) { Attribute("model", .string) }
+            Entity("SportCar", parent: "Car") { Attribute("load", .int) }
+            Entity("Truck", parent: "Car") { Attribute("load", .int) }
+        }
+        let v2 = Schema(version: 2) {
+            Entity("Car", isAbstract: true) { Attribute("model", .string) }
+            Entity("ZoomCar", parent: "Car", originalName: "SportCar") { Attribute("load", .int) }
+            Entity("Truck", parent: "Car") { Attribute("load", .int) }
+        }
+        let fill = { (store: Store) in
+            try store.write { (objects: Objects) throws in
+                _ = try objects.insert("SportCar", ["model": "Miata", "load": 1])
+                _ = try objects.insert("Truck", ["model": "Actros", "load": 18_000])
+            }
+        }
+        let (_, after, store) = try Base.migrate(kind, in: dir, from: v1, fill: fill, to: v2)
+        #expect(after == [#"1 ZoomCar load=1 model="Miata""#, #"2 Truck load=18000 model="Actros""#])
+        try Self.reopen(store, kind, in: dir, at: v2)
+    }
+
+    @Test("two entities of a hierarchy that swap names keep their objects apart", arguments: StoreKind.durable)
+    func swap(kind: StoreKind) throws {
+        let dir = TemporaryDirectory()
+        let v2 = Schema(version: 2) {
+            Entity("Car", isAbstract: true) {
+                Attribute("model", .string)
+                Attribute("year", .int)
+            }
+            Entity("Truck", parent: "Car", originalName: "SportCar") { Attribute("topSpeed", .int) }
+            Entity("SportCar", parent: "Car", originalName: "Truck") { Attribute("load", .int, isOptional: true) }
+        }
+        let (_, after, store) = try Base.migrate(kind, in: dir, from: Base.hierarchy, fill: Base.fillHierarchy, to: v2)
+        #expect(
+            after == [
+                #"1 Truck model="Miata" topSpeed=200 year=1990"#, #"2 SportCar load=18000 model="Actros" year=2010"#,
+                #"3 Truck model="Supra" topSpeed=250 year=1993"#,
+            ])
+        try Self.reopen(store, kind, in: dir, at: v2)
+    }
+}
