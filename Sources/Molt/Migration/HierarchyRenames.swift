@@ -48,8 +48,10 @@ struct HierarchyRenames: Equatable {
     var tableNames: [String] { tables.map(\.table) }
 
     /// Renames the objects of each renamed entity, one statement per hierarchy, before the tables change.
-    func rename(in db: any SQLConnection) throws {
-        for table in tables { try db.execute(.update, Self.statement(table, dialect: db.dialect), []) }
+    ///
+    /// - Returns: The number of objects renamed, which the step's record counts as updated.
+    func rename(in db: any SQLConnection) throws -> Int {
+        try tables.reduce(0) { $0 + (try db.execute(.update, Self.statement($1, dialect: db.dialect), [])) }
     }
 
     /// The `UPDATE` of one hierarchy's entity column: a plain assignment for one renamed entity, a `CASE` for

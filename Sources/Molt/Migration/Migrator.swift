@@ -164,7 +164,7 @@ private struct RunState {
         pending = LightweightMigration(start: pending.current)
         let linkCounts = try HierarchyLinkCounts(step, in: db)
         let hierarchy = try HierarchyMigration(step, in: db)
-        try hierarchy.renames.rename(in: db)
+        let renamed = try hierarchy.renames.rename(in: db)
         try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
         let (dropped, updated) = try pending.count(storage, in: db)
@@ -183,8 +183,8 @@ private struct RunState {
         lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
         records.append(
             MigrationStepRecord(
-                fromVersion: step.from.version, toVersion: step.to.version, kind: .inferred, objectsUpdated: updated,
-                dropped: dropped))
+                fromVersion: step.from.version, toVersion: step.to.version, kind: .inferred,
+                objectsUpdated: updated + renamed, dropped: dropped))
     }
 
     private mutating func runStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {

@@ -40,6 +40,8 @@ struct InheritanceRenameTests {
         #expect(try store.read { try $0.count("Car") } == 3)
         #expect(
             try store.history().last?.steps == ["1 → 2 inferred: Entity 'SportCar' has been renamed to 'LuxuryCar'."])
+        // One UPDATE of the entity column: the two sport cars, nothing else.
+        #expect(try store.history().last?.stepRecords.map(\.objectsUpdated) == [2])
         try store.write { _ = try $0.insert("LuxuryCar", ["model": "Aventador", "year": 2011, "topSpeed": 350]) }
         #expect(try Base.dump(store, "LuxuryCar").last == #"4 LuxuryCar model="Aventador" topSpeed=350 year=2011"#)
         try Self.reopen(store, kind, in: dir, at: v2)
