@@ -88,33 +88,60 @@ struct InheritanceRenameTests {
         try Self.reopen(store, kind, in: dir, at: v2)
     }
 
+    /// A root with a sub-entity, and drivers linked to cars both ways (a to-many of the root, its to-one inverse).
+    static func rooted(version: Int, root: String, originalName: String? = nil) -> Schema {
+        Schema(version: version) {
+            Entity(root, originalName: originalName) {
+                Attribute("model", .string)
+                Relationship("drivers", toMany: "Driver", inverse: "car")
+            }
+            Entity("SportCar", parent: root) { Attribute("topSpeed", .int) }
+            Entity("Driver") {
+                Attribute("name", .string)
+                Relationship("car", to: root, inverse: "drivers")
+            }
+        }
+    }
+
     @Test(
-        "renaming the root renames its table and its own objects; its sub-entities keep theirs",
+        "renaming the root renames its table and join table and its own objects; its sub-entities keep theirs",
         arguments: StoreKind.durable)
     func root(kind: StoreKind) throws {
         let dir = TemporaryDirectory()
-        let v1 = Schema(version: 1) {
-            Entity("Car") { Attribute("model", .string) }
-            Entity("SportCar", parent: "Car") { Attribute("topSpeed", .int) }
-        }
-        let v2 = Schema(version: 2) {
-            Entity("Vehicle", originalName: "Car") { Attribute("model", .string) }
-            Entity("SportCar", parent: "Vehicle") { Attribute("topSpeed", .int) }
-        }
-        let fill = { (store: Store) in
-            try store.write { (objects: Objects) throws in
-                _ = try objects.insert("Car", ["model": "Golf"])
-                _ = try objects.insert("SportCar", ["model": "Miata", "topSpeed": 200])
+        let v2 = Self.rooted(version: 2, root: "Vehicle", originalName: "Car")
+        let first = try kind.open(in: dir, schema: Self.rooted(version: 1, root: "Car"))
+        try first.write { (objects: Objects) throws in
+            let golf = try objects.insert("Car", ["model": "Golf"])
+            let miata = try objects.insert("SportCar", ["model": "Miata", "topSpeed": 200])
+            for (name, car) in [("Bo", golf), ("Cy", miata), ("Di", miata)] {
+                try objects.set("car", of: try objects.insert("Driver", ["name": .string(name)]), to: car)
             }
         }
-        let first = try kind.open(in: dir, schema: v1)
-        try fill(first)
         #expect(try Base.dump(first) == [#"1 Car model="Golf""#, #"2 SportCar model="Miata" topSpeed=200"#])
         try first.close()
+        // The table and the join table are renamed, the objects of the root relabelled: no row is copied.
+        let plan = try Store.dryRunMigration(at: try kind.location(in: dir), to: v2)
+        // (PostgreSQL's plan adds each statement's lock after it.)
+        let update = #"UPDATE "Car" SET "_entity" = 'Vehicle' WHERE "_entity" = 'Car'"#
+        #expect(plan.statements.first?.hasPrefix(update) == true, "\(plan.statements)")
+        #expect(plan.statements.contains { $0.hasPrefix(#"ALTER TABLE "Car" RENAME TO "Vehicle""#) })
+        #expect(
+            !plan.statements.contains { $0.hasPrefix("CREATE TABLE") || $0.hasPrefix("INSERT") }, "\(plan.statements)")
         let store = try kind.open(in: dir, schema: v2)
         #expect(
             try Base.dump(store, "Vehicle") == [#"1 Vehicle model="Golf""#, #"2 SportCar model="Miata" topSpeed=200"#])
         #expect(try store.history().last?.steps == ["1 → 2 inferred: Entity 'Car' has been renamed to 'Vehicle'."])
+        let links = try store.read { (objects: Objects) throws in
+            try objects.fetch("Vehicle").map { car in
+                "\(car.entity) \(car.id!): "
+                    + (try objects.destinations("drivers", of: car).map { "\($0["name"])" }.sorted().joined(
+                        separator: " "))
+            }
+                + (try objects.fetch("Driver").map {
+                    "\($0["name"]) → \(try objects.destination("car", of: $0)?.id ?? 0)"
+                })
+        }
+        #expect(links == [#"Vehicle 1: "Bo""#, #"SportCar 2: "Cy" "Di""#, #""Bo" → 1"#, #""Cy" → 2"#, #""Di" → 2"#])
         try store.write { _ = try $0.insert("Vehicle", ["model": "Polo"]) }
         #expect(try Base.dump(store, "Vehicle").last == #"3 Vehicle model="Polo""#)
         try Self.reopen(store, kind, in: dir, at: v2)
