@@ -11,8 +11,14 @@ extension SchemaDiff {
             let newRoot = destination.rootEntity(of: new.name).flatMap { originalName(ofEntity: $0.name) }
             var refusal: String?
             if oldRoot != newRoot {
+                // An entity without a parent has its own table, under its new name (it may be renamed too).
+                let change =
+                    new.parent.map { parent in
+                        "now inherits from '\(parent)'\(old.parent.map { " instead of inheriting from '\($0)'" } ?? "")"
+                    } ?? "no longer has a parent\(old.parent.map { " (it inherited from '\($0)')" } ?? "")"
+                let table = new.parent == nil ? nil : newRoot
                 refusal =
-                    "Entity '\(new.name)' \(new.parent.map { "now inherits from '\($0)'" } ?? "no longer has a parent")\(old.parent.map { " instead of inheriting from '\($0)'" } ?? "") \(versions): its objects would move from the table of '\(oldRoot ?? old.name)' to \(newRoot.map { "the table of '\($0)'" } ?? "a table of their own"), which Molt does not infer. Keep the entity in its hierarchy (a new entity of the other hierarchy can take its place, its objects copied by your code before the upgrade)."
+                    "Entity '\(new.name)' \(change) \(versions): its objects would move from the table of '\(oldRoot ?? old.name)' to \(table.map { "the table of '\($0)'" } ?? "a table of their own ('\(new.name)')"), which Molt does not infer. Keep the entity in its hierarchy (a new entity of the other hierarchy can take its place, its objects copied by your code before the upgrade)."
             }
             changes.append(
                 SchemaChange(

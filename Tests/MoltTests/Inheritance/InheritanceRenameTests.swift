@@ -223,4 +223,27 @@ struct InheritanceRenameTests {
             ])
         try Self.reopen(store, kind, in: dir, at: v2)
     }
+
+    @Test(
+        "a rename that also takes the entity out of its hierarchy is refused naming the fix, the store untouched",
+        arguments: StoreKind.durable)
+    func renamedOutOfHierarchy(kind: StoreKind) throws {
+        let v2 = Schema(version: 2) {
+            Entity("Car", isAbstract: true) {
+                Attribute("model", .string)
+                Attribute("year", .int)
+            }
+            Entity("LuxuryCar", originalName: "SportCar") {
+                Attribute("model", .string)
+                Attribute("year", .int)
+                Attribute("topSpeed", .int)
+            }
+            Entity("Truck", parent: "Car") { Attribute("load", .int, isOptional: true) }
+        }
+        let message = try Base.refused(kind, from: Base.hierarchy, fill: Base.fillHierarchy, to: v2)
+        #expect(
+            message
+                == "Molt cannot infer the migration from version 1 to 2:\n- Entity 'LuxuryCar' no longer has a parent (it inherited from 'Car') between versions 1 and 2: its objects would move from the table of 'Car' to a table of their own ('LuxuryCar'), which Molt does not infer. Keep the entity in its hierarchy (a new entity of the other hierarchy can take its place, its objects copied by your code before the upgrade)."
+        )
+    }
 }
