@@ -62,8 +62,8 @@ struct ModelVersionOrderTests {
         // Version 2 renames ExpensiveSportCar to LuxuryCar: its snapshot says so.
         let v2 = try Schema(snapshotJSON: Data(contentsOf: out.appendingPathComponent("2.json")))
         #expect(v2.entity(named: "LuxuryCar")?.originalName == "ExpensiveSportCar")
-        // The V1 store adopts with the whole folder as its model (the walk past version 1 is the issue's
-        // hierarchy work: molt infers no rename of a sub-entity yet).
+        // The V1 store adopts with the whole folder as its model (its walk through the rename to version 2:
+        // CoreDataPlusRenameWalkTests).
         let store = dir.file("cars.sqlite")
         try FileManager.default.copyItem(
             at: Self.cars.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(

@@ -14,6 +14,8 @@ struct HierarchyColumns {
         var entity: String
         var property: String
         var table: String
+        /// The table's name in the older version, where a move that runs `before` the tables change writes.
+        var oldTable: String
         var from: String
         var to: String
         /// Whether the target column exists before the step: the move runs before the tables change.
@@ -89,8 +91,8 @@ struct HierarchyColumns {
             if !pair.toMany, existed || stays, free, sameType {
                 moves.append(
                     Move(
-                        entity: pair.entity, property: pair.property, table: pair.table, from: pair.origin,
-                        to: pair.column, before: existed))
+                        entity: pair.entity, property: pair.property, table: pair.table, oldTable: oldTable,
+                        from: pair.origin, to: pair.column, before: existed))
             } else {
                 refusals.append(
                     "the values of '\(pair.entity).\(pair.property)' would move from column '\(pair.origin)' to '\(pair.column)' of the table of '\(pair.table)' (entities of the hierarchy that declare a property of one name each have a column, the first by entity name keeping the name), and Molt cannot infer that move in this step. Add a version in between so that the values move in two steps (for example one where only one entity of the hierarchy declares '\(pair.property)')."
@@ -115,13 +117,14 @@ struct HierarchyColumns {
     }
 
     /// Copies the values of the moves that run at this point (`before` the tables change, or after) into their
-    /// new column, and clears them in the old one, for the rows of their entity only.
+    /// new column, and clears them in the old one, for the rows of their entity only (by its new name: the
+    /// entities renamed are renamed first, ``HierarchyRenames``).
     func move(before: Bool, in db: any SQLConnection) throws {
         let q = db.dialect.quote
         for move in moves where move.before == before {
             try db.execute(
                 .update,
-                "UPDATE \(q(move.table)) SET \(q(move.to)) = \(q(move.from)), \(q(move.from)) = NULL WHERE \(q(StoreLayout.entityColumn)) = ?",
+                "UPDATE \(q(before ? move.oldTable : move.table)) SET \(q(move.to)) = \(q(move.from)), \(q(move.from)) = NULL WHERE \(q(StoreLayout.entityColumn)) = ?",
                 [.string(move.entity)])
         }
     }

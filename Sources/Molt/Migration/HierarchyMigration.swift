@@ -16,6 +16,8 @@ struct HierarchyMigration {
     private(set) var fills: [(entity: String, attribute: String, value: Value)] = []
     /// The values that change column within their table (siblings that declare one name).
     let columns: HierarchyColumns
+    /// The entities renamed, whose objects' entity column is rewritten before anything else.
+    let renames: HierarchyRenames
 
     /// Whether a step has a hierarchy on either side.
     static func involves(_ diff: SchemaDiff) -> Bool {
@@ -30,13 +32,13 @@ struct HierarchyMigration {
         let diff = step.diff
         self.diff = diff
         columns = step.hierarchyColumns ?? HierarchyColumns(diff)
+        renames = HierarchyRenames(diff)
         var refusals = columns.refusals
         let (source, destination) = (diff.source, diff.destination)
         for old in source.entities where !old.isAbstract {
             guard source.isInHierarchy(old.name) || destination.isInHierarchy(old.name) else { continue }
             let rows = Rows(entity: old.name, source: source, dialect: db.dialect)
-            guard let new = destination.effectiveEntity(named: old.name),
-                diff.originalName(ofEntity: old.name) == old.name
+            guard let newName = diff.newName(ofEntity: old.name), let new = destination.effectiveEntity(named: newName)
             else {
                 // A root removed drops its table, which the step's data loss check counts.
                 if old.parent != nil, let count = try rows.count(db), count > 0 {
@@ -69,7 +71,9 @@ struct HierarchyMigration {
         var refusals: [String] = []
         // By their names in the older version: a property renamed (`originalName`) keeps its values.
         let diff = self.diff
-        let origin = { (property: String) in diff.originalName(ofProperty: property, inEntity: name) ?? property }
+        let origin = { (property: String) in diff.originalName(ofProperty: property, inEntity: new.name) ?? property }
+        // Clears and fills run once the entity column holds the entity's new name, in the table's new name.
+        let table = diff.destination.rootEntity(of: new.name)?.name ?? new.name
         let newColumns = Set(
             (new.attributes.map(\.name) + new.relationships.filter { $0.kind == .toOne }.map(\.name)).map(origin))
         let oldColumns = old.attributes.map(\.name) + old.relationships.filter { $0.kind == .toOne }.map(\.name)
@@ -78,7 +82,7 @@ struct HierarchyMigration {
             let stored = diff.source.storedName(of: column, in: name) ?? column
             guard let count = try rows.count(db, where: stored), count > 0 else { continue }
             if diff.declaredDeletions.contains(where: { $0.property == column && chain.contains($0.entity) }) {
-                clears.append((rows.table, stored, name))
+                clears.append((table, stored, new.name))
                 continue
             }
             let owner = diff.destination.entities.first { $0.attribute(named: column) != nil }?.name
@@ -88,7 +92,7 @@ struct HierarchyMigration {
         }
         for attribute in new.attributes where !attribute.isOptional && !oldColumns.contains(origin(attribute.name)) {
             if let value = attribute.defaultValue {
-                fills.append((name, attribute.name, value))
+                fills.append((new.name, attribute.name, value))
             } else if let count = try rows.count(db), count > 0 {
                 refusals.append(
                     "Version \(diff.destination.version) gives entity '\(name)' the required attribute '\(attribute.name)' with no default, but it holds \(count) object\(count == 1 ? "" : "s") that have no value for it. Give it a default (`default: …`), or make it optional."

@@ -61,13 +61,16 @@ extension Migrator {
         var fold = LightweightMigration(start: first.from.storageSchema)
         var tables: Set<String> = []
         for step in path {
+            // Values moved between the columns of a hierarchy's table, and entities renamed: an UPDATE reads every
+            // row (by the table's name at the run's start, which the fold knows before this step).
+            if let columns = step.hierarchyColumns {
+                let read = columns.moves.map(\.oldTable) + HierarchyRenames(step.diff).tableNames
+                tables.formUnion(read.map { fold.tables[$0]?.origin?.name ?? $0 })
+            }
             switch step.stage?.kind {
             case nil, .lightweight?: try fold.fold(step.storageDiff)
             case .custom?, .mapping?: return nil
             }
-            // Values moved between the columns of a hierarchy's table: an UPDATE reads every row (by the table's
-            // name at the run's start: Molt does not infer renaming an entity of a hierarchy).
-            if let columns = step.hierarchyColumns { tables.formUnion(columns.moves.map(\.table)) }
         }
         for entity in fold.current.entities {
             guard let origin = fold.tables[entity.name]?.origin, let change = fold.tableChange(for: entity) else {
@@ -161,6 +164,7 @@ private struct RunState {
         pending = LightweightMigration(start: pending.current)
         let linkCounts = try HierarchyLinkCounts(step, in: db)
         let hierarchy = try HierarchyMigration(step, in: db)
+        let renamed = try hierarchy.renames.rename(in: db)
         try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
         let (dropped, updated) = try pending.count(storage, in: db)
@@ -179,8 +183,8 @@ private struct RunState {
         lines.append("\(step.from.version) → \(step.to.version) inferred: \(summary)")
         records.append(
             MigrationStepRecord(
-                fromVersion: step.from.version, toVersion: step.to.version, kind: .inferred, objectsUpdated: updated,
-                dropped: dropped))
+                fromVersion: step.from.version, toVersion: step.to.version, kind: .inferred,
+                objectsUpdated: updated + renamed, dropped: dropped))
     }
 
     private mutating func runStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {

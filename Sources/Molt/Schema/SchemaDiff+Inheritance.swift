@@ -1,5 +1,5 @@
-/// The changes of a diff that concern inheritance: an entity's parent, its being abstract, and the renames that
-/// a hierarchy's entity column (which holds each object's entity name) does not follow yet.
+/// The changes of a diff that concern inheritance: an entity's parent and its being abstract. A renamed entity of
+/// a hierarchy is inferred (``HierarchyMigration`` rewrites the entity column of its objects).
 extension SchemaDiff {
     /// Records a change of parent or of abstractness; a new parent that puts the entity in another table (another
     /// hierarchy, or a hierarchy where it had its own table, or the reverse) is refused: its objects would move
@@ -11,8 +11,14 @@ extension SchemaDiff {
             let newRoot = destination.rootEntity(of: new.name).flatMap { originalName(ofEntity: $0.name) }
             var refusal: String?
             if oldRoot != newRoot {
+                // An entity without a parent has its own table, under its new name (it may be renamed too).
+                let change =
+                    new.parent.map { parent in
+                        "now inherits from '\(parent)'\(old.parent.map { " instead of inheriting from '\($0)'" } ?? "")"
+                    } ?? "no longer has a parent\(old.parent.map { " (it inherited from '\($0)')" } ?? "")"
+                let table = new.parent == nil ? nil : newRoot
                 refusal =
-                    "Entity '\(new.name)' \(new.parent.map { "now inherits from '\($0)'" } ?? "no longer has a parent")\(old.parent.map { " instead of inheriting from '\($0)'" } ?? "") \(versions): its objects would move from the table of '\(oldRoot ?? old.name)' to \(newRoot.map { "the table of '\($0)'" } ?? "a table of their own"), which Molt does not infer. Keep the entity in its hierarchy (a new entity of the other hierarchy can take its place, its objects copied by your code before the upgrade)."
+                    "Entity '\(new.name)' \(change) \(versions): its objects would move from the table of '\(oldRoot ?? old.name)' to \(table.map { "the table of '\($0)'" } ?? "a table of their own ('\(new.name)')"), which Molt does not infer. Keep the entity in its hierarchy (a new entity of the other hierarchy can take its place, its objects copied by your code before the upgrade)."
             }
             changes.append(
                 SchemaChange(
@@ -39,17 +45,5 @@ extension SchemaDiff {
             !inherited.contains { $0.kind == change.kind && $0.property == change.property }
         }
         changes.replaceSubrange(first..., with: own)
-    }
-
-    /// A renamed entity of a hierarchy is refused: the entity column of its objects holds its old name.
-    mutating func refuseRenamesInHierarchies() {
-        for index in changes.indices {
-            guard case .entityRenamed(let old) = changes[index].kind, changes[index].refusal == nil,
-                source.isInHierarchy(old) || destination.isInHierarchy(changes[index].entity)
-            else { continue }
-            let entity = changes[index].entity
-            changes[index].refusal =
-                "Entity '\(old)' has been renamed to '\(entity)' \(versions), but it belongs to a hierarchy, whose objects record their entity's name; Molt does not infer renaming an entity of a hierarchy yet. Keep the name '\(old)' (a Swift type can keep another name), or add '\(entity)' as a new entity and copy the objects with your own code."
-        }
     }
 }

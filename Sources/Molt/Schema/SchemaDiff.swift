@@ -47,7 +47,6 @@ public struct SchemaDiff: Sendable {
             }
             compareInHierarchy(old, entity)
         }
-        refuseRenamesInHierarchies()
     }
 
     /// Whether every change can be applied without code.
@@ -379,6 +378,11 @@ public struct SchemaDiff: Sendable {
 
     /// The old name of an entity of the newer schema, or nil when it is new.
     package func originalName(ofEntity name: String) -> String? { entityOrigins[name] }
+
+    /// The name in the newer schema of an entity of the older one (renamed or not), or nil when it is removed.
+    package func newName(ofEntity old: String) -> String? {
+        entityOrigins.first { $0.value == old }?.key
+    }
 
     /// The old name of a property of an entity of the newer schema, or nil when it is new.
     package func originalName(ofProperty name: String, inEntity entity: String) -> String? {

@@ -78,9 +78,12 @@ extension Store {
                 fromVersion: from.version, toVersion: schema.version, steps: record.steps,
                 statements: [], objectsTouched: record.objectsTouched, stepRecords: record.stepRecords)
             db.statementObserver = nil
+            // An entity of a hierarchy counts its own objects in the hierarchy's table (a sub-entity has no table).
+            let layout = StoreLayout.standard(schema, dialect: db.dialect)
             for entity in schema.entities {
+                let own = layout.ownRowsCondition(entity.name).map { " WHERE \($0)" } ?? ""
                 result?.objectCounts[entity.name] = Int(
-                    try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(entity.name))") ?? 0)
+                    try db.fetchInt("SELECT COUNT(*) FROM \(layout.table(entity.name))\(own)") ?? 0)
             }
             return false
         }

@@ -24,6 +24,7 @@ enum Scenarios {
         AdoptCoreData(),
         AdoptCoreDataBlobs(),
         HierarchyFetch(),
+        HierarchyRename(),
         PostgresCatalogChange.addAttribute,
         PostgresCatalogChange.renameAttribute,
         PostgresTypeChange(),
