@@ -208,16 +208,8 @@ extension MigrationTester {
         defer { try? store.close() }
 
         let chain = try self.chain(from: version)
-        var names: [ObjectRef: String] = [:]
-        for fixture in start.objects {
-            if let entity = Carried(fixture, through: chain).entity {
-                names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key
-            }
-        }
-        let kept =
-            (try? store.history().last?.stepRecords.flatMap { step in
-                step.underMinimumCount.map { "\(step.fromVersion) → \(step.toVersion): \($0)" }
-            }) ?? []
+        let names = Self.fixtureNames(start.objects, through: chain)
+        let kept = Self.keptShortOwners(store)
         let (invalid, diffs, counts) = try readingStore(store, prefix: prefix, version: version) { objects in
             let invalid = try DataValidation.problems(in: objects, schema: newest, names: names)
             let diffs = try compare(start.objects, in: objects, through: chain, expect: expect)
@@ -250,6 +242,24 @@ extension MigrationTester {
         return MigrationRun(
             fromVersion: version, path: path, fixtures: start.objects, objectCounts: counts,
             underMinimumCount: kept)
+    }
+
+    /// Each fixture's key, by the object it became at the newest version (for messages that name fixtures).
+    private static func fixtureNames(_ fixtures: [FixtureObject], through chain: [Schema]) -> [ObjectRef: String] {
+        var names: [ObjectRef: String] = [:]
+        for fixture in fixtures {
+            if let entity = Carried(fixture, through: chain).entity {
+                names[ObjectRef(entity: entity, id: fixture.id)] = fixture.key
+            }
+        }
+        return names
+    }
+
+    /// The owners under a minimum count that the run's steps kept, as the store's history lists them.
+    private static func keptShortOwners(_ store: Store) -> [String] {
+        (try? store.history().last?.stepRecords.flatMap { step in
+            step.underMinimumCount.map { "\(step.fromVersion) → \(step.toVersion): \($0)" }
+        }) ?? []
     }
 
     /// Opens the store at the newest version, migrating it; a failure becomes the test's error, "From version N…".
