@@ -24,7 +24,7 @@ extension SQLiteDatabase {
             // commits it sees do, and two reads that give the same one saw the same state of the file.
             return try reader.read { db in
                 let value = try body(SQLiteConnection(db))
-                return (value, try Int64.fetchOne(db, sql: "PRAGMA data_version"))
+                return (value, try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")))
             }
         } catch let error as DatabaseError {
             throw SQLiteErrors.map(error, .objects)
