@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Molt
 import Testing
@@ -12,7 +13,13 @@ extension ObservationTests {
         _ store: Store, count: Int, recorders: [ObservationRecorder<Int>]
     ) async throws {
         for recorder in recorders { try await recorder.wait { $0 == [0] } }
-        try insertNotes(store, count: count)
+        // On a dispatch thread: 1,000 synchronous commits would hold a thread of the cooperative pool (two on
+        // this machine) for as long, and other suites running meanwhile wait for one.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try insertNotes(store, count: count) })
+            }
+        }
         for recorder in recorders { try await recorder.wait { $0.last == count } }
         // Long enough for a read the last commit's signal asked for to have run and delivered, if it would.
         try await Task.sleep(for: .milliseconds(300))
