@@ -33,6 +33,22 @@ struct AdoptionExitCodeTests {
         return url
     }
 
+    /// A copy of one of wibosco's stores edited by `sql` (as another tool would), and the model's snapshots.
+    static func editedWibosco(
+        _ file: String, _ sql: String, in dir: TemporaryDirectory
+    ) throws -> (store: URL, model: String, snapshots: String) {
+        let store = try copy("wibosco-progressive/\(file)", in: dir)
+        let edit = try Molt.run(["-c", "sqlite3 '\(store.path)' '\(sql)'"], shell: true)
+        try #require(edit.status == 0, "\(edit)")
+        let model = foreignStores.appendingPathComponent(
+            "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"
+        ).path
+        let snapshots = dir.file("snapshots").path
+        let converted = try Molt.run(["convert-model", model, "--out", snapshots, "--approximate", "all"])
+        try #require(converted.status == 0, "\(converted)")
+        return (store, model, snapshots)
+    }
+
     @Test("a store that links an object of an entity the model does not allow there: exit 3, nothing written")
     func linkToAnotherEntity() throws {
         let dir = TemporaryDirectory()
@@ -54,16 +70,8 @@ struct AdoptionExitCodeTests {
     @Test("rows of an entity number the model has not: exit 3, nothing written")
     func rowsOfAnUnknownEntity() throws {
         let dir = TemporaryDirectory()
-        let store = try Self.copy("wibosco-progressive/CoreDataMigration_Example_1.sqlite", in: dir)
-        let set = try Molt.run(
-            ["-c", "sqlite3 '\(store.path)' 'UPDATE ZPOST SET Z_ENT = 7 WHERE Z_PK IN (1, 2)'"], shell: true)
-        try #require(set.status == 0, "\(set)")
-        let model = Self.foreignStores.appendingPathComponent(
-            "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"
-        ).path
-        let snapshots = dir.file("snapshots").path
-        let converted = try Molt.run(["convert-model", model, "--out", snapshots, "--approximate", "all"])
-        try #require(converted.status == 0, "\(converted)")
+        let (store, model, snapshots) = try Self.editedWibosco(
+            "CoreDataMigration_Example_1.sqlite", "UPDATE ZPOST SET Z_ENT = 7 WHERE Z_PK IN (1, 2)", in: dir)
         let before = try Data(contentsOf: store)
         // A dry run reads the store's metadata only; the adoption and its rehearsal read every row.
         for extra in [["--rehearse"], []] {
@@ -78,20 +86,9 @@ struct AdoptionExitCodeTests {
         "a one-to-one whose two sides disagree (two posts name one color): exit 3, naming the objects, nothing written")
     func oneToOneDisagrees() throws {
         let dir = TemporaryDirectory()
-        let store = try Self.copy("wibosco-progressive/CoreDataMigration_Example_3.sqlite", in: dir)
-        let set = try Molt.run(
-            [
-                "-c",
-                "sqlite3 '\(store.path)' 'UPDATE ZPOST SET ZCOLOR = (SELECT ZCOLOR FROM ZPOST WHERE Z_PK = 1) WHERE Z_PK = 2'",
-            ],
-            shell: true)
-        try #require(set.status == 0, "\(set)")
-        let model = Self.foreignStores.appendingPathComponent(
-            "wibosco-progressive/model/CoreDataMigration_Example.xcdatamodeld"
-        ).path
-        let snapshots = dir.file("snapshots").path
-        let converted = try Molt.run(["convert-model", model, "--out", snapshots, "--approximate", "all"])
-        try #require(converted.status == 0, "\(converted)")
+        let (store, model, snapshots) = try Self.editedWibosco(
+            "CoreDataMigration_Example_3.sqlite",
+            "UPDATE ZPOST SET ZCOLOR = (SELECT ZCOLOR FROM ZPOST WHERE Z_PK = 1) WHERE Z_PK = 2", in: dir)
         let before = try Data(contentsOf: store)
         let result = try Molt.run(["adopt", store.path, "--model", model, "--to", snapshots])
         #expect(result.status == 3, "\(result)")
