@@ -35,7 +35,7 @@ extension DecimalText {
         package var text: String { exact?.text ?? DecimalText.text(fast) }
 
         /// The sum, when a `Decimal` holds it exactly; nil when it has more digits than a `Decimal` holds.
-        package var decimal: Decimal? { exact == nil ? fast : DecimalText.decimal(fromText: exact!.text) }
+        package var decimal: Decimal? { exact.map { DecimalText.decimal(fromText: $0.text) } ?? fast }
     }
 
     /// A sum of decimal numbers with as many digits as it needs: the positive and the negative terms are added
