@@ -4,8 +4,9 @@ import Molt
 import Testing
 
 /// What an observation delivers under commits that come back to back, each changing its result: never an older
-/// result, the last commit's result at the end; on an SQLite file in WAL mode never the same state twice (Molt
-/// knows which state each read saw), and with `removeDuplicates()` never the same result twice on any engine.
+/// result, the last commit's result at the end; on an SQLite file in WAL mode the same state again only where
+/// SQLite restarted its log (Molt knows which state each read saw), and with `removeDuplicates()` never the same
+/// result twice on any engine.
 extension ObservationTests {
     /// Inserts `count` notes one commit each, as fast as the writer goes, while `recorders` observe the count;
     /// then waits for the last result.
@@ -33,7 +34,7 @@ extension ObservationTests {
     }
 
     @Test(
-        "1,000 back-to-back commits: results in order; in WAL mode no state delivered twice; removeDuplicates: each a change",
+        "1,000 back-to-back commits: results in order; in WAL mode a state again only at a log restart; removeDuplicates: each a change",
         arguments: StoreKind.allCases)
     func backToBack(kind: StoreKind) async throws {
         let dir = TemporaryDirectory()
@@ -53,7 +54,10 @@ extension ObservationTests {
         let repeats = zip(plain.values, plain.values.dropFirst()).filter { $0 == $1 }.count
         if kind == .wal {
             #expect(plain.values.filter { $0 == 1_000 }.count == 1, "the last result once")
-            #expect(repeats == 0, "\(repeats) of \(plain.values.count) deliveries repeated a state already delivered")
+            // A repeat only where SQLite started its log over (its `data_version` moves then without a change,
+            // see "Observing data"): once per ~1,000 pages written, and 1,000 commits of one note write a few
+            // thousand. Without Molt knowing the state each read saw, 2–6 % of deliveries repeated.
+            #expect(repeats <= 5, "\(repeats) of \(plain.values.count) deliveries repeated a state already delivered")
         }
         #expect(zip(deduplicated.values, deduplicated.values.dropFirst()).allSatisfy { $0 < $1 })
         withExtendedLifetime(tokens) {}
