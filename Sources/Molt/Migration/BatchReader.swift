@@ -20,6 +20,8 @@ struct BatchReader {
         var id: String
         /// An expression that is null for a row to skip (its new object was deleted), if any.
         var presence: String?
+        /// The condition a row must meet, if any: the rows of one entity in its hierarchy's table.
+        var condition: String?
     }
 
     /// The entity, for messages about a stored value of the wrong type.
@@ -88,7 +90,7 @@ struct BatchReader {
             let list = ([source.id] + presence + expressions).joined(separator: ", ")
             statement = try db.makeStatement(
                 .read,
-                "SELECT \(list) FROM \(source.from) WHERE \(source.id) > ? ORDER BY \(source.id) LIMIT \(Self.maximumRows)"
+                "SELECT \(list) FROM \(source.from) WHERE \(source.condition.map { "\($0) AND " } ?? "")\(source.id) > ? ORDER BY \(source.id) LIMIT \(Self.maximumRows)"
             )
             batch = Batch(width: types.count)
             batch.ids.reserveCapacity(Self.maximumRows)

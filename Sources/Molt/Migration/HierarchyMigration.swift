@@ -10,6 +10,10 @@
 /// deleted and fills the defaults.
 struct HierarchyMigration {
     let diff: SchemaDiff
+    /// Sub-entities removed with their objects on purpose (a declared ``Deletion/entity(_:)``), with the count of
+    /// their own objects: deleted before anything else, by the older version's delete rules
+    /// (``deleteDeclared(in:)``).
+    private(set) var deletions: [(entity: String, count: Int)] = []
     /// Values deleted on purpose, cleared once the tables have changed: table, column, entity.
     private(set) var clears: [(table: String, column: String, entity: String)] = []
     /// Required properties an entity gains, with a default: entity, attribute, default.
@@ -42,9 +46,9 @@ struct HierarchyMigration {
             else {
                 // A root removed drops its table, which the step's data loss check counts.
                 if old.parent != nil, let count = try rows.count(db), count > 0 {
-                    refusals.append(
-                        "Version \(destination.version) removes entity '\(old.name)' of the hierarchy of '\(rows.table)', which holds \(count) object\(count == 1 ? "" : "s"). Delete them before the upgrade, or keep the entity."
-                    )
+                    if let refusal = try removal(of: old.name, holding: count, rows: rows, in: db) {
+                        refusals.append(refusal)
+                    }
                 }
                 continue
             }
@@ -61,6 +65,30 @@ struct HierarchyMigration {
                 "Molt will not migrate from version \(source.version) to \(destination.version): objects of a hierarchy would lose values.\n\(refusals.map { "- " + $0 }.joined(separator: "\n"))\nNothing was written."
             )
         }
+    }
+
+    /// A sub-entity the destination no longer has, holding `count` objects of its own: its objects go when the
+    /// version declares the entity's deletion and none of its own sub-entities stays (their objects would go
+    /// with it); otherwise the refusal, naming the fix.
+    private mutating func removal(
+        of name: String, holding count: Int, rows: Rows, in db: any SQLConnection
+    ) throws -> String? {
+        let version = diff.destination.version
+        let objects = "\(count) object\(count == 1 ? "" : "s")"
+        guard diff.declaredDeletions.contains(where: { $0.entity == name && $0.property == nil }) else {
+            return
+                "Version \(version) removes entity '\(name)' of the hierarchy of '\(rows.table)', which holds \(objects). Declare their deletion (`Schema(version: \(version), deleting: [.entity(\"\(name)\")])`), delete them before the upgrade, or keep the entity."
+        }
+        let staying = try diff.source.subEntities(of: name, recursive: true).map(\.name).filter { sub in
+            guard diff.newName(ofEntity: sub) != nil else { return false }
+            return try Rows(entity: sub, source: diff.source, dialect: db.dialect).count(db) ?? 0 > 0
+        }
+        guard staying.isEmpty else {
+            return
+                "Version \(version) deletes entity '\(name)' (\(objects)), but its sub-entit\(staying.count == 1 ? "y" : "ies") \(staying.map { "'\($0)'" }.joined(separator: ", ")) stay\(staying.count == 1 ? "s" : ""), and deleting '\(name)' would take their objects too. Give \(staying.count == 1 ? "it" : "them") another parent first, or delete \(staying.count == 1 ? "it" : "them") too."
+        }
+        deletions.append((name, count))
+        return nil
     }
 
     /// The properties (attributes and to-one relationships, each a column) the entity loses or gains.

@@ -22,6 +22,24 @@ extension Migration {
         ofType type: String, _ body: (MigrationObject, inout MigrationObject) throws -> Void
     ) throws {
         let (oldEntity, newEntity) = try entityInBoth(type)
+        guard oldSchema.isInHierarchy(oldEntity.name) else {
+            return try enumerate(oldEntity, newSchema.effectiveEntity(named: newEntity.name) ?? newEntity, body)
+        }
+        // The objects of a hierarchy, one concrete entity at a time: each object with its own entity's values,
+        // on both sides (`old.entity` says which).
+        for name in oldSchema.concreteEntityNames(of: oldEntity.name) {
+            guard let newName = workspace.origins.first(where: { $0.value == name })?.key,
+                let old = oldSchema.effectiveEntity(named: name), let new = newSchema.effectiveEntity(named: newName)
+            else { continue }
+            try enumerate(old, new, body)
+        }
+    }
+
+    /// Enumerates the objects of `oldEntity` (an entity with its inherited properties) as objects of
+    /// `newEntity`: in a hierarchy, only those of that very entity.
+    private func enumerate(
+        _ oldEntity: Entity, _ newEntity: Entity, _ body: (MigrationObject, inout MigrationObject) throws -> Void
+    ) throws {
         let layout = workspace.newLayout.entities[newEntity.name]!
         let oldShape = ObjectShape(
             entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:],
@@ -31,9 +49,14 @@ extension Migration {
         let newColumns = newEntity.attributes.map { layout.columns[$0.name]! }
         var updates = UpdateStatements(table: layout.table, columns: newColumns)
         // A's columns among those the stage writes: writing one makes the old side read a snapshot first.
-        let oldColumns = Set(oldEntity.attributes.map(\.name) + oldEntity.relationships.map(\.name))
+        let oldLayout = workspace.oldLayout
+        let oldColumns = Set(
+            (oldEntity.attributes.map(\.name) + oldEntity.relationships.map(\.name)).map {
+                oldLayout.physicalColumn(oldEntity.name, $0)
+            })
         let sharesColumns = newColumns.contains(where: oldColumns.contains)
-        let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(db.dialect.quote(oldEntity.name))") ?? 0)
+        let own = oldLayout.ownRowsCondition(oldEntity.name).map { " WHERE \($0)" } ?? ""
+        let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(oldLayout.table(oldEntity.name))\(own)") ?? 0)
         var done = 0
         run.begin("enumerating '\(newEntity.name)'", entity: newEntity.name, total: total)
         var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: newEntity, newColumns: newColumns)
@@ -107,11 +130,23 @@ extension Migration {
                 .invalidValue, "Entity '\(type)' does not exist in version \(fromVersion); it has no old objects.",
                 entity: type)
         }
+        guard oldSchema.isInHierarchy(oldEntity.name) else { return try enumerateOld(oldEntity, body) }
+        for name in oldSchema.concreteEntityNames(of: oldEntity.name) {
+            guard let entity = oldSchema.effectiveEntity(named: name) else { continue }
+            try enumerateOld(entity, body)
+        }
+    }
+
+    /// Enumerates the old objects of `oldEntity` (with its inherited properties): in a hierarchy, only those
+    /// of that very entity.
+    private func enumerateOld(_ oldEntity: Entity, _ body: (MigrationObject) throws -> Void) throws {
         let shape = ObjectShape(
             entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:],
             tracksReads: true)
         defer { workspace.didRead(shape.readAttributes, of: oldEntity.name) }
-        let total = Int(try old.count(oldEntity.name))
+        let oldLayout = workspace.oldLayout
+        let own = oldLayout.ownRowsCondition(oldEntity.name).map { " WHERE \($0)" } ?? ""
+        let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(oldLayout.table(oldEntity.name))\(own)") ?? 0)
         var done = 0
         run.begin("enumerating old '\(oldEntity.name)'", entity: oldEntity.name, total: total)
         var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: nil, newColumns: [])
@@ -160,19 +195,26 @@ struct EnumerationPass {
         let q = dialect.quote
         let oldTable = migration.workspace.oldLayout.table(oldEntity.name)
         let newTable = newEntity.map { migration.workspace.newLayout.table($0.name) }
+        // In a hierarchy's table, the rows of this entity alone.
+        let condition =
+            migration.oldSchema.isInHierarchy(oldEntity.name)
+            ? "o.\(q(StoreLayout.entityColumn)) = \(dialect.literal(.string(oldEntity.name)))" : nil
         guard let newTable, oldTable != newTable else {
-            return .init(from: "\(oldTable) AS o", id: "o.\(q(StoreLayout.idColumn))")
+            return .init(from: "\(oldTable) AS o", id: "o.\(q(StoreLayout.idColumn))", condition: condition)
         }
         return .init(
             from:
                 "\(oldTable) AS o LEFT JOIN \(newTable) AS n ON n.\(q(StoreLayout.idColumn)) = o.\(q(StoreLayout.idColumn))",
-            id: "o.\(q(StoreLayout.idColumn))", presence: "n.\(q(StoreLayout.idColumn))")
+            id: "o.\(q(StoreLayout.idColumn))", presence: "n.\(q(StoreLayout.idColumn))", condition: condition)
     }
 
     private mutating func addSlots() {
         let q = migration.db.dialect.quote
         let joined = reader.source.presence != nil
-        oldSlots = oldEntity.attributes.map { reader.slot("o.\(q($0.name))", $0.type, attribute: $0.name) }
+        let oldLayout = migration.workspace.oldLayout
+        oldSlots = oldEntity.attributes.map {
+            reader.slot("o.\(q(oldLayout.physicalColumn(oldEntity.name, $0.name)))", $0.type, attribute: $0.name)
+        }
         guard let newEntity else { return }
         newSlots = zip(newEntity.attributes, newColumns).map { attribute, column in
             reader.slot("\(joined ? "n" : "o").\(q(column))", attribute.type, attribute: attribute.name)

@@ -101,7 +101,12 @@ public final class Migration {
     /// of an entity the new version removed is deleted anyway when the stage ends.
     public func deleteData(forType type: String) throws {
         let (oldEntity, newEntity) = try entityPair(type)
-        let table = newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldEntity!.name
+        let oldLayout = StoreLayout.standard(oldSchema, dialect: db.dialect)
+        let table =
+            newEntity.map { workspace.newLayout.physicalTable($0.name) } ?? oldLayout.physicalTable(oldEntity!.name)
+        // In a hierarchy's table, the rows of the entity and its sub-entities alone.
+        let condition =
+            newEntity.map { workspace.newLayout.entityCondition($0.name) } ?? oldLayout.entityCondition(oldEntity!.name)
         try workspace.willWrite(table: table, columns: nil)
         if let newEntity {
             // The links to the objects deleted go with them (swept when the stage ends): the owners that hold one
@@ -127,9 +132,15 @@ public final class Migration {
                 }
             }
         }
-        let count = try db.execute(.update, "DELETE FROM \(db.dialect.quote(table))")
+        let count = try db.execute(
+            .update, "DELETE FROM \(db.dialect.quote(table))\(condition.map { " WHERE \($0)" } ?? "")")
         if let newEntity {
             workspace.didDelete(newEntity.name, count: count)
+        } else if let root = oldSchema.rootEntity(of: oldEntity!.name)?.name,
+            let newRoot = workspace.origins.first(where: { $0.value == root })?.key
+        {
+            // An entity B removed from a hierarchy B keeps: what links into the table is swept at the end.
+            workspace.didDelete(newRoot, count: count)
         } else {
             workspace.counts.deleted += count
         }

@@ -143,18 +143,9 @@ private struct RunState {
                 MigrationStepRecord(
                     fromVersion: from, toVersion: to, kind: .inferred, objectsUpdated: updated, dropped: dropped))
         case .custom?, .mapping?:
-            if HierarchyMigration.involves(diff) { throw Self.stageInHierarchy(step) }
+            if HierarchyMigration.involves(diff) { try HierarchyStage.check(step) }
             try runStage(step, in: db, run: run)
         }
-    }
-
-    /// A custom stage or a mapping cannot run yet on versions with entity inheritance.
-    static func stageInHierarchy(_ step: MigrationStep) -> MoltError {
-        let entities = (step.from.entities + step.to.entities).filter { $0.parent != nil }.map(\.name)
-        return MoltError(
-            .migrationNotInferable,
-            "The step from version \(step.from.version) to \(step.to.version) declares a custom stage or a mapping, but its versions have entities that inherit from others (\(Array(Set(entities)).sorted().joined(separator: ", "))); Molt cannot run a stage over a hierarchy yet. Make the step inferable (Molt infers adding and removing sub-entities, and moving properties between the entities of a hierarchy), or change the data with your own code before the upgrade.",
-            entity: entities.first)
     }
 
     /// An inferred step between versions with a hierarchy: the steps folded so far are applied, the hierarchy's
@@ -164,6 +155,7 @@ private struct RunState {
         pending = LightweightMigration(start: pending.current)
         let linkCounts = try HierarchyLinkCounts(step, in: db)
         let hierarchy = try HierarchyMigration(step, in: db)
+        let deleted = try hierarchy.deleteDeclared(in: db)
         let renamed = try hierarchy.renames.rename(in: db)
         try hierarchy.columns.move(before: true, in: db)
         let storage = step.storageDiff
@@ -184,7 +176,7 @@ private struct RunState {
         records.append(
             MigrationStepRecord(
                 fromVersion: step.from.version, toVersion: step.to.version, kind: .inferred,
-                objectsUpdated: updated + renamed, dropped: dropped))
+                objectsUpdated: updated + renamed, objectsDeleted: deleted, dropped: dropped))
     }
 
     private mutating func runStage(_ step: MigrationStep, in db: any SQLConnection, run: RunContext) throws {
@@ -210,7 +202,8 @@ private struct RunState {
         _ step: MigrationStep, in db: any SQLConnection, run: RunContext
     ) throws -> Migration {
         try applyPending(in: db, run: run)
-        let workspace = try StageWorkspace.prepare(from: step.from, to: step.to, diff: step.diff, in: db)
+        let workspace = try StageWorkspace.prepare(step, in: db)
+        if HierarchyMigration.involves(step.diff) { try HierarchyStage.renameEntities(step, in: workspace, db: db) }
         return Migration(workspace: workspace, db: db, run: run)
     }
 
@@ -221,6 +214,11 @@ private struct RunState {
         changes.absorb(migration.workspace.changes, naming: migration.workspace.finalName(of:))
         if !migration.workspace.writtenTables.isEmpty { stageWrote = true }
         inverseTables.formUnion(migration.workspace.writtenTables)
+        if HierarchyMigration.involves(migration.workspace.diff) {
+            // Objects renamed, or deleted with their entity at the end: every link and inverse is checked.
+            linkedTables = nil
+            inverseTables.formUnion(StoreLayout.tableNames(migration.newSchema))
+        }
         inverseTables.formUnion(migration.workspace.filledInverseTables)
         let counts = migration.workspace.counts
         records.append(
@@ -253,9 +251,10 @@ extension Migration {
                 }
             }
         }
+        if HierarchyMigration.involves(workspace.diff) { try HierarchyStage.removeLeftovers(of: self) }
         try sweepLinks(to: workspace.counts.deletedEntities)
         try workspace.dropSnapshots()
-        var dropped = try DataLoss.check(workspace.diff, refusing: false) { loss in try storedCount(of: loss) }
+        var dropped = try DataLoss.check(workspace.storage, refusing: false) { loss in try storedCount(of: loss) }
         for i in dropped.indices where !dropped[i].isRelationship {
             dropped[i].wasReadByStage =
                 dropped[i].property.map { workspace.read($0, of: dropped[i].entity) }
@@ -267,7 +266,7 @@ extension Migration {
     /// What is stored now, in the workspace, for a removal of the new version.
     private func storedCount(of loss: SchemaDiff.Loss) throws -> Int {
         let q = db.dialect.quote
-        guard let entity = oldSchema.entity(named: loss.entity) else { return 0 }
+        guard let entity = workspace.storage.source.entity(named: loss.entity) else { return 0 }
         guard let property = loss.property else {
             return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name))") ?? 0)
         }
@@ -284,17 +283,20 @@ extension Migration {
         let layout = workspace.newLayout
         let q = db.dialect.quote
         let id = q(StoreLayout.idColumn)
+        // By table: an object deleted from a hierarchy is gone from the table every entity of it links into.
+        let tables = Set(deleted.map(layout.physicalTable))
         for entity in newSchema.entities {
             for relationship in entity.relationships {
                 let destination = layout.table(relationship.destination)
+                let intoDeleted = tables.contains(layout.physicalTable(relationship.destination))
                 switch relationship.kind {
-                case .toOne where deleted.contains(relationship.destination):
+                case .toOne where intoDeleted:
                     let column = layout.column(entity.name, relationship.name)
                     try db.execute(
                         .update,
                         "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))"
                     )
-                case .toMany where deleted.contains(relationship.destination) || deleted.contains(entity.name):
+                case .toMany where intoDeleted || tables.contains(layout.physicalTable(entity.name)):
                     try db.execute(
                         .update,
                         """

@@ -1,7 +1,13 @@
 extension StageWorkspace {
     /// Adds version B's columns and tables beside A's data, converting what converts safely, and returns the
     /// workspace.
-    static func prepare(from: Schema, to: Schema, diff: SchemaDiff, in db: any SQLConnection) throws -> StageWorkspace {
+    ///
+    /// The tables are those of the step's storage diff (``MigrationStep/storageDiff``), where a hierarchy is the
+    /// one table of its root: each entity of a hierarchy then finds its objects in that table, by the entity
+    /// column, and its properties in the columns the storage gives them (``hierarchyLayouts(_:)``).
+    static func prepare(_ step: MigrationStep, in db: any SQLConnection) throws -> StageWorkspace {
+        let storage = step.storageDiff
+        let (from, to, diff) = (storage.source, storage.destination, storage)
         var builder = try Builder(from: from, to: to, diff: diff, db: db)
         try builder.build()
         var finalizer = LightweightMigration(
@@ -10,12 +16,48 @@ extension StageWorkspace {
             droppedJoinTables: builder.droppedJoinTables)
         // Validation compares the sides of pairs the step declares inverses, whatever the stage writes.
         finalizer.pairedInverses = diff.newlyPairedInverses().map { ($0.entity, $0.relationship.name) }
+        let tables = StoreLayout(entities: builder.layouts, dialect: db.dialect)
         let workspace = StageWorkspace(
-            diff: diff, newLayout: StoreLayout(entities: builder.layouts, dialect: db.dialect),
-            origins: builder.origins, finalizer: finalizer, requiredWithoutDefault: builder.required)
+            diff: step.diff, storage: storage, tables: tables, newLayout: hierarchyLayouts(step, tables: tables),
+            finalizer: finalizer, requiredWithoutDefault: builder.required)
         workspace.attach(db)
         try workspace.fillNewInverses(in: db)
         return workspace
+    }
+
+    /// The layout of B's entities in the workspace: `tables`, the layout of its storage entities (a hierarchy
+    /// being one, named after its root), with each entity of a hierarchy placed in its root's table, its
+    /// properties in the columns and join tables the storage gives them, and its objects told apart by the
+    /// entity column.
+    private static func hierarchyLayouts(_ step: MigrationStep, tables: StoreLayout) -> StoreLayout {
+        let to = step.to
+        guard to.entities.contains(where: { $0.parent != nil }) else { return tables }
+        var layout = tables
+        for entity in to.entities where to.isInHierarchy(entity.name) {
+            guard let root = to.rootEntity(of: entity.name), let table = tables.entities[root.name] else { continue }
+            var columns: [String: String] = [:]
+            var joinTables: [String: String] = [:]
+            for declaring in [entity] + to.ancestors(of: entity.name) {
+                let stored = { (name: String) in to.storedName(of: name, in: declaring.name) ?? name }
+                for attribute in declaring.attributes {
+                    columns[attribute.name] = table.columns[stored(attribute.name)] ?? stored(attribute.name)
+                }
+                for relationship in declaring.relationships {
+                    let name = stored(relationship.name)
+                    switch relationship.kind {
+                    case .toOne: columns[relationship.name] = table.columns[name] ?? name
+                    case .toMany:
+                        joinTables[relationship.name] =
+                            table.joinTables[name] ?? StoreLayout.joinTableName(entity: root.name, relationship: name)
+                    }
+                }
+            }
+            layout.entities[entity.name] = StoreLayout.EntityLayout(
+                table: table.table, columns: columns, joinTables: joinTables, fillers: table.fillers,
+                hierarchy: StoreLayout.Hierarchy(
+                    entities: to.concreteEntityNames(of: entity.name), isRoot: entity.parent == nil))
+        }
+        return layout
     }
 
     /// Collects the workspace while it creates its tables and columns.

@@ -15,6 +15,9 @@ import Foundation
 final class StageWorkspace: StageObserver, StageLayoutSource {
     /// The step: from A to B, with the deletions it declares.
     let diff: SchemaDiff
+    /// The step as its tables see it (``MigrationStep/storageDiff``): a hierarchy is one entity, its root's
+    /// table. The step's own diff when neither version has a hierarchy.
+    let storage: SchemaDiff
     var from: Schema { diff.source }
     var to: Schema { diff.destination }
     /// Where B's objects live during the stage.
@@ -55,28 +58,36 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
     /// The tables (by B's names) of the sides filled from their inverse when the workspace was prepared.
     private(set) var filledInverseTables: Set<String> = []
 
+    /// A workspace whose tables are laid out as `tables` (by the storage entities of B), and B's entities as
+    /// `newLayout` (the same, with each entity of a hierarchy placed in its root's table).
     init(
-        diff: SchemaDiff, newLayout: StoreLayout, origins: [String: String], finalizer: LightweightMigration,
-        requiredWithoutDefault: [String: [(attribute: String, column: String)]]
+        diff: SchemaDiff, storage: SchemaDiff, tables: StoreLayout, newLayout: StoreLayout,
+        finalizer: LightweightMigration, requiredWithoutDefault: [String: [(attribute: String, column: String)]]
     ) {
         self.diff = diff
-        let from = diff.source
+        self.storage = storage
         self.newLayout = newLayout
+        var origins: [String: String] = [:]
+        for entity in diff.destination.entities {
+            if let old = diff.originalName(ofEntity: entity.name), diff.source.entity(named: old) != nil {
+                origins[entity.name] = old
+            }
+        }
         self.origins = origins
         self.finalizer = finalizer
         self.requiredWithoutDefault = requiredWithoutDefault
-        self.oldLayout = .standard(from, dialect: newLayout.dialect)
-        var tables: [String: Set<String>?] = [:]
-        for entity in from.entities {
-            tables[entity.name] = Set(
+        self.oldLayout = .standard(diff.source, dialect: newLayout.dialect)
+        var oldTables: [String: Set<String>?] = [:]
+        for entity in storage.source.entities {
+            oldTables[entity.name] = Set(
                 entity.attributes.map(\.name) + entity.relationships.filter { $0.kind == .toOne }.map(\.name))
             for relationship in entity.relationships where relationship.kind == .toMany {
-                tables[Entity.joinTableName(entity: entity.name, relationship: relationship.name)] = .some(nil)
+                oldTables[Entity.joinTableName(entity: entity.name, relationship: relationship.name)] = .some(nil)
             }
         }
-        self.oldTables = tables
+        self.oldTables = oldTables
         var finalNames: [String: String] = [:]
-        for (entity, layout) in newLayout.entities {
+        for (entity, layout) in tables.entities {
             finalNames[layout.table] = entity
             for (relationship, joinTable) in layout.joinTables {
                 finalNames[joinTable] = StoreLayout.joinTableName(entity: entity, relationship: relationship)
@@ -131,11 +142,17 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         guard lastReadEntity != entity else { return }
         lastReadEntity = entity
         wholeEntitiesRead.insert(entity)
+        // What the step drops is named after its tables: a hierarchy's, its root.
+        if let root = from.rootEntity(of: entity)?.name, root != entity { wholeEntitiesRead.insert(root) }
     }
 
     /// Notes the old attributes of `entity` that the stage read one by one (`old["street"]`).
     func didRead(_ attributes: [String], of entity: String) {
         for attribute in attributes { attributesRead.insert(attribute, of: entity) }
+        guard let root = from.rootEntity(of: entity)?.name, from.isInHierarchy(entity) else { return }
+        for attribute in attributes {
+            attributesRead.insert(from.storedName(of: attribute, in: entity) ?? attribute, of: root)
+        }
     }
 
     /// Whether the stage read the old values of `attribute` of `entity` (A's names): through `old` in an
@@ -160,7 +177,7 @@ final class StageWorkspace: StageObserver, StageLayoutSource {
         let q = dialect.quote
         // Stages drop their snapshots when they end, so the name is free.
         let copy = "_molt_old_\(table)"
-        if let entity = from.entity(named: table) {
+        if let entity = storage.source.entity(named: table) {
             // A's own columns, with the references as plain integers: the copy is read, never linked to.
             var definition = entity
             definition.attributes += entity.relationships.filter { $0.kind == .toOne }.map {

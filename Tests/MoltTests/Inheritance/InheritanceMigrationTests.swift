@@ -156,7 +156,7 @@ struct InheritanceMigrationTests {
         let message = try Self.refused(kind, from: Self.hierarchy, fill: Self.fillHierarchy, to: v2)
         #expect(
             message
-                == "Molt will not migrate from version 1 to 2: objects of a hierarchy would lose values.\n- Version 2 removes entity 'Truck' of the hierarchy of 'Car', which holds 1 object. Delete them before the upgrade, or keep the entity.\nNothing was written."
+                == "Molt will not migrate from version 1 to 2: objects of a hierarchy would lose values.\n- Version 2 removes entity 'Truck' of the hierarchy of 'Car', which holds 1 object. Declare their deletion (`Schema(version: 2, deleting: [.entity(\"Truck\")])`), delete them before the upgrade, or keep the entity.\nNothing was written."
         )
     }
 
