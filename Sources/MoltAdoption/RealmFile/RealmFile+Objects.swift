@@ -117,6 +117,33 @@ struct RealmClusterTree {
             throw bytes.damaged("\(what) states \(count) objects; a cluster holds at most \(Self.maximumClusterSize)")
         }
         if count == 0 { return }
+        let leaves = try columnLeaves(node, count: count, table: table, reader: reader, what)
+        for row in 0..<count {
+            let local = keys.map { Int64(bitPattern: $0.unsigned(row)) } ?? Int64(row)
+            let (key, overflow) = offset.addingReportingOverflow(local)
+            guard !overflow, key >= 0, lastKey.map({ key > $0 }) ?? true else {
+                throw bytes.damaged(
+                    "the object keys of table '\(table.name)' do not increase (key \(key) after \(lastKey ?? 0))")
+            }
+            lastKey = key
+            var values: [RealmValue] = []
+            values.reserveCapacity(table.columns.count)
+            for (index, column) in table.columns.enumerated() {
+                if let leaf = leaves[index] {
+                    values.append(try leaf.value(row))
+                } else {
+                    values.append(try collection(column, node: node, row: row, table: table, reader: reader, key: key))
+                }
+            }
+            try body(RealmObject(key: key, values: values))
+        }
+    }
+
+    /// The leaf of each column of the cluster `node` of `count` objects (nil for a collection column, whose
+    /// slot holds one ref per object), each checked to hold `count` values.
+    private func columnLeaves(
+        _ node: RealmNode, count: Int, table: RealmTable, reader: RealmCollectionReader, _ what: String
+    ) throws -> [RealmLeaf?] {
         var leaves: [RealmLeaf?] = []
         leaves.reserveCapacity(table.columns.count)
         for column in table.columns {
@@ -140,25 +167,7 @@ struct RealmClusterTree {
             }
             leaves.append(leaf)
         }
-        for row in 0..<count {
-            let local = keys.map { Int64(bitPattern: $0.unsigned(row)) } ?? Int64(row)
-            let (key, overflow) = offset.addingReportingOverflow(local)
-            guard !overflow, key >= 0, lastKey.map({ key > $0 }) ?? true else {
-                throw bytes.damaged(
-                    "the object keys of table '\(table.name)' do not increase (key \(key) after \(lastKey ?? 0))")
-            }
-            lastKey = key
-            var values: [RealmValue] = []
-            values.reserveCapacity(table.columns.count)
-            for (index, column) in table.columns.enumerated() {
-                if let leaf = leaves[index] {
-                    values.append(try leaf.value(row))
-                } else {
-                    values.append(try collection(column, node: node, row: row, table: table, reader: reader, key: key))
-                }
-            }
-            try body(RealmObject(key: key, values: values))
-        }
+        return leaves
     }
 
     /// The list, set or map of `column` for the object at `row` of the cluster `node`.

@@ -37,24 +37,8 @@ struct RealmLeaf {
         self.reader = reader
         isNullable = nullable
         switch kind {
-        case .int, .bool:
-            try node.requireIntegers(what)
-            if nullable {
-                guard node.count >= 1 else { throw file.damaged("\(what) lacks its null value") }
-                form = kind == .int ? .intNull : .boolNull
-                count = node.count - 1
-            } else {
-                form = kind == .int ? .int : .bool
-                count = node.count
-            }
-        case .float, .double:
-            let width = kind == .float ? 4 : 8
-            guard node.scheme == .bytes, node.width == width || (node.width == 0 && node.count == 0) else {
-                throw file.damaged(
-                    "\(what) should hold \(width)-byte numbers but its elements are \(node.width) \(node.scheme) wide")
-            }
-            form = kind == .float ? .float : .double
-            count = node.count
+        case .int, .bool, .float, .double:
+            (form, count) = try Self.numbers(file, node, kind: kind, nullable: nullable, what)
         case .string:
             let strings = try RealmStrings(file, node, what)
             form = .strings(strings)
@@ -64,16 +48,7 @@ struct RealmLeaf {
             form = .binaries(strings)
             count = strings.count
         case .timestamp:
-            guard node.hasRefs, node.count >= 2, let seconds = try node.child(0, "the seconds of \(what)"),
-                let nanoseconds = try node.child(1, "the nanoseconds of \(what)")
-            else { throw file.damaged("\(what) lacks its seconds or its nanoseconds") }
-            try seconds.requireIntegers("the seconds of \(what)")
-            try nanoseconds.requireIntegers("the nanoseconds of \(what)")
-            guard seconds.count >= 1, nanoseconds.count == seconds.count - 1 else {
-                throw file.damaged("\(what) has \(seconds.count - 1) seconds but \(nanoseconds.count) nanoseconds")
-            }
-            form = .timestamps(seconds: seconds, nanoseconds: nanoseconds)
-            count = nanoseconds.count
+            (form, count) = try Self.timestamps(file, node, what)
         case .decimal:
             guard node.scheme == .bytes, [0, 4, 8, 16].contains(node.width) else {
                 throw file.damaged("\(what) holds decimals \(node.width) \(node.scheme) wide")
@@ -81,17 +56,7 @@ struct RealmLeaf {
             form = .decimals
             count = node.count
         case .objectID, .uuid:
-            let width = kind == .objectID ? 12 : 16
-            guard node.scheme == .bytes, node.width <= 1 else {
-                throw file.damaged("\(what) should hold bytes but its elements are \(node.width) \(node.scheme) wide")
-            }
-            let bytes = node.payloadSize
-            let blocks = (bytes + width * 8) / (width * 8 + 1)
-            guard (bytes - blocks) % width == 0 else {
-                throw file.damaged("\(what) holds \(bytes) bytes, not a whole number of \(width)-byte values")
-            }
-            form = .fixed(width)
-            count = (bytes - blocks) / width
+            (form, count) = try Self.fixed(file, node, width: kind == .objectID ? 12 : 16, what)
         case .link:
             try node.requireIntegers(what)
             guard let target else { throw file.damaged("\(what) is a link without a target table") }
@@ -141,34 +106,8 @@ struct RealmLeaf {
                 throw file.damaged("element \(index) of \(what) has \(nanos) nanoseconds")
             }
             return .timestamp(RealmTimestamp(seconds: value, nanoseconds: Int32(nanos)))
-        case .decimals:
-            let decimal: RealmDecimal128
-            switch node.width {
-            case 0:
-                // A leaf of only nulls, or (with the context flag) only zeros.
-                return node.contextFlag ? .decimal(RealmDecimal128(low: 0, high: 6176 << 49)) : .null
-            case 4: decimal = RealmDecimal128(narrow: file.unsigned(node.payload + index * 4, width: 4), bits: 32)
-            case 8: decimal = RealmDecimal128(narrow: file.unsigned(node.payload + index * 8, width: 8), bits: 64)
-            default:
-                decimal = RealmDecimal128(
-                    low: file.unsigned(node.payload + index * 16, width: 8),
-                    high: file.unsigned(node.payload + index * 16 + 8, width: 8))
-            }
-            // realm-core narrows a null to the NaN with payload 0xaa of each width: any such NaN is null.
-            if decimal.isNaN && isNullable && Self.isNullDecimal(node: node, file: file, index: index) { return .null }
-            return .decimal(decimal)
-        case .fixed(let width):
-            let block = index / 8
-            let base = node.payload + block * (width * 8 + 1)
-            if file.byte(base) & (1 << UInt8(index % 8)) != 0 { return .null }
-            let bytes = file.bytes(base + 1 + (index % 8) * width, width)
-            if width == 12 { return .objectID(RealmObjectID(bytes: bytes)) }
-            return .uuid(
-                UUID(
-                    uuid: (
-                        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
-                        bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-                    )))
+        case .decimals: return decimal(index)
+        case .fixed(let width): return fixedValue(index, width: width)
         case .link(let adjustment, let table):
             let value = node.int(index)
             if adjustment == 1 && value == 0 { return .null }
@@ -181,6 +120,92 @@ struct RealmLeaf {
             return .backlinks(try reader.integers(ref: Int(value), "element \(index) of \(what)"))
         case .mixed(let mixed): return try mixed.value(index)
         }
+    }
+
+    /// A leaf of integers or bools (nullable ones with their null value in slot 0), or of 4- or 8-byte floats.
+    private static func numbers(
+        _ file: RealmFileBytes, _ node: RealmNode, kind: RealmColumn.Kind, nullable: Bool, _ what: String
+    ) throws -> (Form, Int) {
+        switch kind {
+        case .int, .bool:
+            try node.requireIntegers(what)
+            if nullable {
+                guard node.count >= 1 else { throw file.damaged("\(what) lacks its null value") }
+                return (kind == .int ? .intNull : .boolNull, node.count - 1)
+            } else {
+                return (kind == .int ? .int : .bool, node.count)
+            }
+        case .float, .double:
+            let width = kind == .float ? 4 : 8
+            guard node.scheme == .bytes, node.width == width || (node.width == 0 && node.count == 0) else {
+                throw file.damaged(
+                    "\(what) should hold \(width)-byte numbers but its elements are \(node.width) \(node.scheme) wide")
+            }
+            return (kind == .float ? .float : .double, node.count)
+        default:
+            throw file.damaged("\(what) is not a column of numbers")
+        }
+    }
+
+    /// A leaf of dates: its seconds (nullable integers, slot 0 the null value) and nanoseconds.
+    private static func timestamps(_ file: RealmFileBytes, _ node: RealmNode, _ what: String) throws -> (Form, Int) {
+        guard node.hasRefs, node.count >= 2, let seconds = try node.child(0, "the seconds of \(what)"),
+            let nanoseconds = try node.child(1, "the nanoseconds of \(what)")
+        else { throw file.damaged("\(what) lacks its seconds or its nanoseconds") }
+        try seconds.requireIntegers("the seconds of \(what)")
+        try nanoseconds.requireIntegers("the nanoseconds of \(what)")
+        guard seconds.count >= 1, nanoseconds.count == seconds.count - 1 else {
+            throw file.damaged("\(what) has \(seconds.count - 1) seconds but \(nanoseconds.count) nanoseconds")
+        }
+        return (.timestamps(seconds: seconds, nanoseconds: nanoseconds), nanoseconds.count)
+    }
+
+    /// A leaf of ObjectIds (`width` 12) or UUIDs (16): blocks of a null-bit byte and 8 values.
+    private static func fixed(
+        _ file: RealmFileBytes, _ node: RealmNode, width: Int, _ what: String
+    ) throws -> (
+        Form, Int
+    ) {
+        guard node.scheme == .bytes, node.width <= 1 else {
+            throw file.damaged("\(what) should hold bytes but its elements are \(node.width) \(node.scheme) wide")
+        }
+        let bytes = node.payloadSize
+        let blocks = (bytes + width * 8) / (width * 8 + 1)
+        guard (bytes - blocks) % width == 0 else {
+            throw file.damaged("\(what) holds \(bytes) bytes, not a whole number of \(width)-byte values")
+        }
+        return (.fixed(width), (bytes - blocks) / width)
+    }
+
+    /// The decimal at `index`, in the leaf's width (0: a leaf of nulls, or with the context flag of zeros).
+    private func decimal(_ index: Int) -> RealmValue {
+        let decimal: RealmDecimal128
+        switch node.width {
+        case 0: return node.contextFlag ? .decimal(RealmDecimal128(low: 0, high: 6176 << 49)) : .null
+        case 4: decimal = RealmDecimal128(narrow: file.unsigned(node.payload + index * 4, width: 4), bits: 32)
+        case 8: decimal = RealmDecimal128(narrow: file.unsigned(node.payload + index * 8, width: 8), bits: 64)
+        default:
+            decimal = RealmDecimal128(
+                low: file.unsigned(node.payload + index * 16, width: 8),
+                high: file.unsigned(node.payload + index * 16 + 8, width: 8))
+        }
+        // realm-core narrows a null to the NaN with payload 0xaa of each width: any such NaN is null.
+        if decimal.isNaN && isNullable && Self.isNullDecimal(node: node, file: file, index: index) { return .null }
+        return .decimal(decimal)
+    }
+
+    /// The ObjectId or UUID at `index`, or null where its block's null bit is set.
+    private func fixedValue(_ index: Int, width: Int) -> RealmValue {
+        let base = node.payload + index / 8 * (width * 8 + 1)
+        if file.byte(base) & (1 << UInt8(index % 8)) != 0 { return .null }
+        let bytes = file.bytes(base + 1 + (index % 8) * width, width)
+        if width == 12 { return .objectID(RealmObjectID(bytes: bytes)) }
+        return .uuid(
+            UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+                    bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                )))
     }
 
     /// Whether the decimal at `index` has the bits of realm-core's null in the leaf's width.

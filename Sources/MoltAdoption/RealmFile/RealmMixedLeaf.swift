@@ -87,27 +87,34 @@ struct RealmMixedLeaf {
         case 16:
             let (table, key) = try pair(payload)
             return .link(table: table, key: key)
-        case 17:
-            let data = try bytes(payload)
-            guard data.count >= 16 else { throw bad(index, "a UUID of \(data.count) bytes") }
-            let b = [UInt8](data.prefix(16))
-            return .uuid(
-                UUID(
-                    uuid: (
-                        b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
-                        b[15]
-                    )))
-        case 19, 21:
-            guard location == 4, let refs, payload >= 0, payload < refs.count else {
-                throw bad(index, "a nested collection it does not have")
-            }
-            let ref = refs.int(Int(payload))
-            guard ref >= 0, ref & 1 == 0 else { throw bad(index, "a nested collection that is not a ref") }
-            if ref == 0 { return type == 19 ? .list([]) : .dictionary([]) }
-            return try reader.nested(ref: Int(ref), isDictionary: type == 21, "element \(index) of \(what)")
+        case 17: return try uuid(try bytes(payload), index)
+        case 19, 21: return try nested(payload, location: location, isDictionary: type == 21, index)
         default:
             throw bad(index, "the unknown Mixed type \(type)")
         }
+    }
+
+    /// The UUID whose 16 bytes (perhaps with a terminating zero) `data` holds.
+    private func uuid(_ data: Data, _ index: Int) throws -> RealmValue {
+        guard data.count >= 16 else { throw bad(index, "a UUID of \(data.count) bytes") }
+        let b = [UInt8](data.prefix(16))
+        return .uuid(
+            UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                    b[15]
+                )))
+    }
+
+    /// The nested list or dictionary at `payload` of the leaf's refs.
+    private func nested(_ payload: Int64, location: Int, isDictionary: Bool, _ index: Int) throws -> RealmValue {
+        guard location == 4, let refs, payload >= 0, payload < refs.count else {
+            throw bad(index, "a nested collection it does not have")
+        }
+        let ref = refs.int(Int(payload))
+        guard ref >= 0, ref & 1 == 0 else { throw bad(index, "a nested collection that is not a ref") }
+        if ref == 0 { return isDictionary ? .dictionary([]) : .list([]) }
+        return try reader.nested(ref: Int(ref), isDictionary: isDictionary, "element \(index) of \(what)")
     }
 
     private func bad(_ index: Int, _ problem: String) -> MoltError {

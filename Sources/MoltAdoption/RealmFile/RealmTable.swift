@@ -122,37 +122,11 @@ struct RealmTable: Sendable {
                 )
             }
             let attr = attributes.int(index)
-            let collection: RealmColumn.Collection
-            switch attr & (32 | 64 | 128) {
-            case 0: collection = .none
-            case 32: collection = .list
-            case 128: collection = .set
-            case 64:
-                guard let keyKind = RealmColumn.Kind(rawValue: Int(typeValue >> 16)) else {
-                    throw file.damaged("map column '\(table).\(name)' has the unknown key type \(typeValue >> 16)")
-                }
-                collection = .dictionary(keyKind: keyKind)
-            default:
-                throw file.damaged("column '\(table).\(name)' is marked as more than one kind of collection")
-            }
+            let collection = try Self.collection(attr, typeValue, column: "'\(table).\(name)'", file)
             let key = keys.int(index)
             guard Int(key & 0xFFFF) < 0xFFFF else { throw file.damaged("column '\(table).\(name)' has a bad key") }
-            var target: Int64?
-            var origin: Int64?
-            if kind == .link || kind == .backlink {
-                // The other end is listed by column index (the key's low 16 bits), not by spec position.
-                let slot = Int(key & 0xFFFF)
-                guard let targets, slot < targets.count, targets.scheme == .bits else {
-                    throw file.damaged("link column '\(table).\(name)' has no target table")
-                }
-                target = targets.int(slot)
-                if kind == .backlink {
-                    guard let origins, slot < origins.count, origins.scheme == .bits else {
-                        throw file.damaged("backlink column \(index) of table '\(table)' has no origin column")
-                    }
-                    origin = origins.int(slot)
-                }
-            }
+            let (target, origin) = try Self.otherEnd(
+                of: kind, key: key, targets: targets, origins: origins, column: "'\(table).\(name)'", index, file)
             columns.append(
                 RealmColumn(
                     name: name, kind: kind, collection: collection, isNullable: attr & 16 != 0,
@@ -160,5 +134,41 @@ struct RealmTable: Sendable {
                     targetTableKey: target, originColumnKey: origin))
         }
         return columns
+    }
+
+    /// The collection a column's attributes mark: none, list, set, or map (its key type in the type's high bits).
+    private static func collection(
+        _ attributes: Int64, _ typeValue: Int64, column: String, _ file: RealmFileBytes
+    ) throws -> RealmColumn.Collection {
+        switch attributes & (32 | 64 | 128) {
+        case 0: return .none
+        case 32: return .list
+        case 128: return .set
+        case 64:
+            guard let keyKind = RealmColumn.Kind(rawValue: Int(typeValue >> 16)) else {
+                throw file.damaged("map column \(column) has the unknown key type \(typeValue >> 16)")
+            }
+            return .dictionary(keyKind: keyKind)
+        default:
+            throw file.damaged("column \(column) is marked as more than one kind of collection")
+        }
+    }
+
+    /// A link column's target table and, for a backlink, its origin column: listed by column index (the key's
+    /// low 16 bits), not by spec position. Nil for other columns.
+    private static func otherEnd(
+        of kind: RealmColumn.Kind, key: Int64, targets: RealmNode?, origins: RealmNode?, column: String, _ index: Int,
+        _ file: RealmFileBytes
+    ) throws -> (target: Int64?, origin: Int64?) {
+        guard kind == .link || kind == .backlink else { return (nil, nil) }
+        let slot = Int(key & 0xFFFF)
+        guard let targets, slot < targets.count, targets.scheme == .bits else {
+            throw file.damaged("link column \(column) has no target table")
+        }
+        guard kind == .backlink else { return (targets.int(slot), nil) }
+        guard let origins, slot < origins.count, origins.scheme == .bits else {
+            throw file.damaged("backlink column \(index) of table \(column) has no origin column")
+        }
+        return (targets.int(slot), origins.int(slot))
     }
 }
