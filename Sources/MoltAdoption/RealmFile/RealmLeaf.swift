@@ -4,7 +4,7 @@ import Molt
 /// The values of one column in one cluster (or one B+tree leaf of a collection), decoded by Realm type.
 ///
 /// Each form is realm-core's leaf for that type: integers (`ArrayInteger`; nullable ones `ArrayIntNull`, whose
-/// slot 0 holds the null value), bools as integers, floats and doubles (4 and 8 bytes; null is the NaN
+/// slot 0 holds the null value), bools as integers (nullable ones `ArrayBoolNull`, null being 3), floats and doubles (4 and 8 bytes; null is the NaN
 /// `0x7fc000aa` / `0x7ff80000000000aa`), strings and binaries (``RealmStrings``), dates (slot 0 the seconds
 /// as nullable integers, slot 1 the nanoseconds), decimals (``RealmDecimal128``), ObjectIds and UUIDs (blocks
 /// of a null-bit byte and 8 values), links (`ArrayKey`: key + 1, 0 for none; in lists the key itself),
@@ -83,11 +83,12 @@ struct RealmLeaf {
         switch form {
         case .int: return .int(node.int(index))
         case .bool: return .bool(node.int(index) != 0)
-        case .intNull, .boolNull:
+        case .intNull:
             let value = node.int(index + 1)
-            if value == node.int(0) { return .null }
-            if case .boolNull = form { return .bool(value != 0) }
-            return .int(value)
+            return value == node.int(0) ? .null : .int(value)
+        case .boolNull:
+            let value = node.int(index)
+            return value == 3 ? .null : .bool(value != 0)
         case .float:
             let bits = UInt32(truncatingIfNeeded: file.unsigned(node.payload + index * 4, width: 4))
             if isNullable && bits == 0x7fc0_00aa { return .null }
@@ -129,9 +130,12 @@ struct RealmLeaf {
         switch kind {
         case .int, .bool:
             try node.requireIntegers(what)
+            // A nullable bool is a bool whose null is the value 3 (`ArrayBoolNull`); a nullable integer keeps its
+            // null value in slot 0 (`ArrayIntNull`).
+            if nullable && kind == .bool { return (.boolNull, node.count) }
             if nullable {
                 guard node.count >= 1 else { throw file.damaged("\(what) lacks its null value") }
-                return (kind == .int ? .intNull : .boolNull, node.count - 1)
+                return (.intNull, node.count - 1)
             } else {
                 return (kind == .int ? .int : .bool, node.count)
             }

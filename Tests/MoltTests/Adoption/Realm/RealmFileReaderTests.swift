@@ -52,6 +52,23 @@ struct RealmFileReaderTests {
         #expect(described >= 310)
     }
 
+    @Test("the file of every property type reads whole; the objects deleted after creation (ids 3, 7, 10) are gone")
+    func allTypes() throws {
+        let file = try RealmFile(at: ForeignStores.url("realm/alltypes.realm"))
+        let table = try #require(file.table(named: "class_AllTypes"))
+        let id = try #require(table.columns.firstIndex { $0.name == "id" })
+        let optionalBool = try #require(table.columns.firstIndex { $0.name == "optBoolCol" })
+        var ids: [Int64] = []
+        var bools: Set<String> = []
+        try file.forEachObject(in: table) { object in
+            if case .int(let value) = object.values[id] { ids.append(value) }
+            bools.insert("\(object.values[optionalBool])")
+        }
+        #expect(!ids.isEmpty && ids.allSatisfy { ![3, 7, 10].contains($0) }, "\(ids)")
+        #expect(bools.isSubset(of: ["null", "true", "false"]) && bools.contains("null"), "\(bools)")
+        for other in file.tables { try file.forEachObject(in: other) { _ in } }
+    }
+
     @Test("the people file: persons, pets and the embedded addresses, each counted as the README says")
     func people() throws {
         let (_, counts) = try Self.counts("people_v0.realm")
