@@ -5,7 +5,7 @@ extension HierarchyMigration {
     /// version, so that the rest of the step sees only the objects that stay.
     ///
     /// Foreign keys are not enforced during a migration: the links to and from the deleted objects (a cascade may
-    /// reach any table) are swept in one statement per relationship.
+    /// reach any table) are swept (``LinkSweep``).
     ///
     /// - Returns: The number of objects deleted, cascades included.
     /// - Throws: ``MoltError/Code/constraintViolation`` when a deny rule keeps an object.
@@ -15,46 +15,29 @@ extension HierarchyMigration {
         let layout = StoreLayout.standard(source, dialect: db.dialect)
         let roots = Set(source.entities.filter { $0.parent == nil }.map(\.name))
         let before = try roots.reduce(0) { $0 + (try db.fetchInt("SELECT COUNT(*) FROM \(layout.table($1))") ?? 0) }
-        let objects = Objects(db: db, schema: source, isWritable: true)
         for deletion in deletions {
-            do {
-                try objects.deleteAll(deletion.entity)
-            } catch let error as MoltError where error.code == .constraintViolation {
-                throw MoltError(
-                    .constraintViolation,
-                    "Version \(diff.destination.version) deletes entity '\(deletion.entity)', but one of its objects cannot go: \(error.message) Nothing was written.",
-                    entity: error.entity, property: error.property)
-            }
+            try Self.deleteObjects(of: deletion.entity, by: source, deletedIn: diff.destination.version, in: db)
         }
-        try sweepLinks(source, layout, in: db)
+        try LinkSweep.sweep(source, layout, from: nil, in: db)
         let after = try roots.reduce(0) { $0 + (try db.fetchInt("SELECT COUNT(*) FROM \(layout.table($1))") ?? 0) }
         return Int(before - after)
     }
 
-    /// Unlinks, in the store at the older version, every link whose object is gone.
-    private func sweepLinks(_ schema: Schema, _ layout: StoreLayout, in db: any SQLConnection) throws {
-        let q = db.dialect.quote
-        let id = q(StoreLayout.idColumn)
-        for entity in schema.entities {
-            for relationship in entity.relationships {
-                let destination = layout.table(relationship.destination)
-                switch relationship.kind {
-                case .toOne:
-                    let column = layout.column(entity.name, relationship.name)
-                    try db.execute(
-                        .update,
-                        "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))"
-                    )
-                case .toMany:
-                    try db.execute(
-                        .update,
-                        """
-                        DELETE FROM \(layout.joinTable(entity.name, relationship.name))
-                        WHERE \(q(StoreLayout.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
-                           OR \(q(StoreLayout.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))
-                        """)
-                }
-            }
+    /// Deletes every object of `entity` by `schema`'s delete rules (the version before the one that deletes it),
+    /// leaving the links to the sweep; a deny rule that still holds objects refuses, naming the version.
+    ///
+    /// - Returns: The number of objects of `entity` deleted, not counting cascades.
+    @discardableResult
+    static func deleteObjects(
+        of entity: String, by schema: Schema, deletedIn version: Int, in db: any SQLConnection
+    ) throws -> Int {
+        do {
+            return try Objects(db: db, schema: schema, isWritable: true).deleteAll(entity)
+        } catch let error as MoltError where error.code == .constraintViolation {
+            throw MoltError(
+                .constraintViolation,
+                "Version \(version) deletes entity '\(entity)', but one of its objects cannot go: \(error.message) Nothing was written.",
+                entity: error.entity, property: error.property)
         }
     }
 }

@@ -63,13 +63,14 @@ enum HierarchyStage {
     }
 
     /// Deletes, when the stage ends, the objects left of entities the new version does not have as concrete
-    /// entities, where the version declares their deletion (counting what links to them for minimum counts, and
-    /// leaving their links to the sweep); refuses, naming them, where it does not.
+    /// entities, where the version declares their deletion: by the older version's delete rules, counting what
+    /// links to them for minimum counts, their links swept; refuses, naming them, where it does not.
     static func removeLeftovers(of migration: Migration) throws {
         let (workspace, db) = (migration.workspace, migration.db)
         let (from, to) = (migration.oldSchema, migration.newSchema)
         let q = db.dialect.quote
         let column = q(StoreLayout.entityColumn)
+        var swept = false
         for oldRoot in from.entities where oldRoot.parent == nil && from.isInHierarchy(oldRoot.name) {
             guard let newRoot = workspace.origins.first(where: { $0.value == oldRoot.name })?.key else { continue }
             let concrete =
@@ -92,10 +93,15 @@ enum HierarchyStage {
                 }
                 let selected = "SELECT \(q(StoreLayout.idColumn)) FROM \(table) WHERE \(column) = ?"
                 try recordOwners(into: newRoot, of: migration, selected: selected, [.string(name)])
-                let deleted = try db.execute(.update, "DELETE FROM \(table) WHERE \(column) = ?", [.string(name)])
+                // By the older version's delete rules, as an inferred step deletes them: a cascade follows, a deny
+                // refuses the run.
+                let deleted = try HierarchyMigration.deleteObjects(of: name, by: from, deletedIn: to.version, in: db)
                 workspace.didDelete(newRoot, count: deleted)
+                swept = true
             }
         }
+        // A cascade may have reached any table: every link to an object gone is unlinked.
+        if swept { try LinkSweep.sweep(to, workspace.newLayout, from: nil, in: db) }
     }
 
     /// Records the owners of to-many relationships with a minimum count that link to the objects `selected`

@@ -277,37 +277,10 @@ extension Migration {
         return Int(try db.fetchInt("SELECT COUNT(*) FROM \(q(entity.name)) WHERE \(q(property)) IS NOT NULL") ?? 0)
     }
 
-    /// Foreign keys are not enforced during a migration: unlink what points to objects the stage deleted.
+    /// Foreign keys are not enforced during a migration: unlink what points to objects the stage deleted (an
+    /// object deleted from a hierarchy is gone from the table every entity of it links into).
     func sweepLinks(to deleted: Set<String>) throws {
-        guard !deleted.isEmpty else { return }
         let layout = workspace.newLayout
-        let q = db.dialect.quote
-        let id = q(StoreLayout.idColumn)
-        // By table: an object deleted from a hierarchy is gone from the table every entity of it links into.
-        let tables = Set(deleted.map(layout.physicalTable))
-        for entity in newSchema.entities {
-            for relationship in entity.relationships {
-                let destination = layout.table(relationship.destination)
-                let intoDeleted = tables.contains(layout.physicalTable(relationship.destination))
-                switch relationship.kind {
-                case .toOne where intoDeleted:
-                    let column = layout.column(entity.name, relationship.name)
-                    try db.execute(
-                        .update,
-                        "UPDATE \(layout.table(entity.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(id) FROM \(destination))"
-                    )
-                case .toMany where intoDeleted || tables.contains(layout.physicalTable(entity.name)):
-                    try db.execute(
-                        .update,
-                        """
-                        DELETE FROM \(layout.joinTable(entity.name, relationship.name))
-                        WHERE \(q(StoreLayout.ownerColumn)) NOT IN (SELECT \(id) FROM \(layout.table(entity.name)))
-                           OR \(q(StoreLayout.targetColumn)) NOT IN (SELECT \(id) FROM \(destination))
-                        """)
-                default:
-                    continue
-                }
-            }
-        }
+        try LinkSweep.sweep(newSchema, layout, from: Set(deleted.map(layout.physicalTable)), in: db)
     }
 }

@@ -88,15 +88,30 @@ struct InheritanceDeletionTests {
         }
     }
 
-    @Test(
-        "a declared deletion removes the sub-entity's objects and their links; the rest stays, every link intact",
-        arguments: StoreKind.durable)
-    func declaredDeletion(kind: StoreKind) throws {
-        let dir = TemporaryDirectory()
-        let first = try kind.open(in: dir, schema: Self.v1(truckRule: .nullify))
+    /// The store filled at `v1(truckRule:)`, opened at version 2 without trucks: inferred, or through a custom
+    /// stage that leaves the trucks for the end of the stage to delete.
+    static func migrated(
+        _ kind: StoreKind, in dir: TemporaryDirectory, truckRule: Relationship.DeleteRule, throughStage: Bool
+    ) throws -> Store {
+        let (v1, v2) = (Self.v1(truckRule: truckRule), Self.v2(deleting: [.entity("Truck")]))
+        let first = try kind.open(in: dir, schema: v1)
         try Self.fill(first)
         try first.close()
-        let store = try kind.open(in: dir, schema: Self.v2(deleting: [.entity("Truck")]))
+        guard throughStage else { return try kind.open(in: dir, schema: v2) }
+        let stage = MigrationStage.custom(from: 1, to: 2) { migration in
+            let trucks = try migration.old.count("Truck")
+            #expect(trucks == 2)
+        }
+        let plan = try MigrationPlan(schemas: [v1, v2], stages: [stage])
+        return try kind.open(in: dir, schema: v2, options: kind.options.migrating(with: plan))
+    }
+
+    @Test(
+        "a declared deletion removes the sub-entity's objects and their links; the rest stays, every link intact (inferred, and at the end of a stage)",
+        arguments: StoreKind.durable, [false, true])
+    func declaredDeletion(kind: StoreKind, throughStage: Bool) throws {
+        let dir = TemporaryDirectory()
+        let store = try Self.migrated(kind, in: dir, truckRule: .nullify, throughStage: throughStage)
         defer { try? store.close() }
         let dump = try Self.dump(store)
         #expect(
@@ -110,14 +125,11 @@ struct InheritanceDeletionTests {
     }
 
     @Test(
-        "a cascade from the deleted sub-entity takes what it points to, in an entity the version also deletes",
-        arguments: StoreKind.durable)
-    func cascade(kind: StoreKind) throws {
+        "a cascade from the deleted sub-entity takes what it points to (the trailers the trucks pulled), in an inferred step and at the end of a stage",
+        arguments: StoreKind.durable, [false, true])
+    func cascade(kind: StoreKind, throughStage: Bool) throws {
         let dir = TemporaryDirectory()
-        let first = try kind.open(in: dir, schema: Self.v1(truckRule: .cascade))
-        try Self.fill(first)
-        try first.close()
-        let store = try kind.open(in: dir, schema: Self.v2(deleting: [.entity("Truck")]))
+        let store = try Self.migrated(kind, in: dir, truckRule: .cascade, throughStage: throughStage)
         defer { try? store.close() }
         // The trailers the trucks pulled went with them; the one no truck pulled stays.
         let dump = try Self.dump(store)
@@ -127,7 +139,9 @@ struct InheritanceDeletionTests {
                 "SportCar Miata", "SportCar Supra", "Trailer 3",
             ], "\(dump)")
         let record = try #require(try store.history().last?.stepRecords.last)
-        #expect(record.objectsDeleted == 5)
+        // An inferred step counts the cascades; a stage counts the objects of the entity it deleted.
+        #expect(record.objectsDeleted == (throughStage ? 2 : 5))
+        try store.verify()
     }
 
     @Test(
@@ -137,6 +151,14 @@ struct InheritanceDeletionTests {
         let message = try InheritanceMigrationTests.refused(
             kind, from: Self.v1(truckRule: .deny), fill: Self.fill, to: Self.v2(deleting: [.entity("Truck")]))
         let text = try #require(message)
+        // At the end of a stage the same rule refuses the run, and the store stays at version 1.
+        let dir = TemporaryDirectory()
+        let staged = moltError { _ = try Self.migrated(kind, in: dir, truckRule: .deny, throughStage: true) }
+        #expect(staged?.code == .constraintViolation)
+        #expect(staged?.message.hasPrefix("Version 2 deletes entity 'Truck', but one of its objects cannot go") == true)
+        let again = try kind.open(in: dir, schema: Self.v1(truckRule: .deny))
+        defer { try? again.close() }
+        #expect(try again.read { try $0.count("Truck") } == 2)
         #expect(
             text.hasPrefix("Version 2 deletes entity 'Truck', but one of its objects cannot go: Cannot delete 'Truck'"))
         #expect(text.contains("delete rule deny"))
