@@ -4,7 +4,7 @@ import Molt
 
 /// What the file where a Molt store should be holds, found without writing to it.
 enum ForeignFile: Equatable, CustomStringConvertible {
-    case missing, molt, coreData, otherSQLite, notSQLite
+    case missing, molt, coreData, otherSQLite, realm, notSQLite
 
     var description: String {
         switch self {
@@ -12,6 +12,7 @@ enum ForeignFile: Equatable, CustomStringConvertible {
         case .molt: "it is a Molt store"
         case .coreData: "it is a Core Data store"
         case .otherSQLite: "it is an SQLite database without Core Data's tables"
+        case .realm: "it is a Realm file"
         case .notSQLite: "it is not an SQLite database"
         }
     }
@@ -25,6 +26,8 @@ enum ForeignFile: Equatable, CustomStringConvertible {
         let header = (try? handle.read(upToCount: 100)) ?? Data()
         try? handle.close()
         if header.isEmpty { return .missing }
+        // Realm's header: two top refs, then the mnemonic "T-DB" (RealmFileHeader reads the rest).
+        if header.count >= 24, header[16..<20] == Data("T-DB".utf8) { return .realm }
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else { return .notSQLite }
         let applicationID = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         if applicationID == moltApplicationID { return .molt }
@@ -121,6 +124,19 @@ struct AdoptionSource {
         }
     }
 
+    /// A file that is not SQLite (a Realm file), read in place: its reader checks its structure as it reads, so
+    /// there are no pages to check; ``checked()`` still refuses it when it changed while it was read.
+    init(notSQLite url: URL) throws {
+        guard let state = FileState(of: url) else {
+            throw MoltError(.storeNotFound, "There is no file at \(url.path) to adopt. Check the path.")
+        }
+        path = url.path
+        file = url
+        original = url
+        readInPlace = state
+        check = BackgroundWork("Molt adoption check") { [] }
+    }
+
     /// Waits for the check of the store's pages; for a store read in place, checks that nothing wrote to it
     /// meanwhile.
     ///
@@ -142,7 +158,7 @@ struct AdoptionSource {
             guard companion == nil, FileState(of: original) == readInPlace else {
                 throw MoltError(
                     .locked,
-                    "The store at \(original.path) was written to while it was adopted (\(companion.map { "a \($0) file appeared" } ?? "its file changed")): another process has it open with its own engine. Nothing was adopted and what that process wrote was left as it wrote it. Close that process (the app or extension still using Core Data) and open the store again."
+                    "The store at \(original.path) was written to while it was adopted (\(companion.map { "a \($0) file appeared" } ?? "its file changed")): another process has it open with its own engine. Nothing was adopted and what that process wrote was left as it wrote it. Close that process (the app or extension still using its old engine) and open the store again."
                 )
             }
         }

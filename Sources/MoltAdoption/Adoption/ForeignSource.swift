@@ -13,6 +13,15 @@ protocol ForeignSource: Sendable {
     /// private copy): the schema it is adopted at and how its objects are copied. Throws, naming the problem and
     /// leaving the original as it was, when it cannot be adopted.
     func prepare(source: String, original: URL) throws -> PreparedAdoption
+    /// The store at `url` as the adoption reads it: in place, or a private copy at `copy`
+    /// (``ForeignFile/source(of:copyingTo:)`` for an SQLite store, the default).
+    func readable(_ url: URL, copyingTo copy: URL) throws -> AdoptionSource
+}
+
+extension ForeignSource {
+    func readable(_ url: URL, copyingTo copy: URL) throws -> AdoptionSource {
+        try ForeignFile.source(of: url, copyingTo: copy)
+    }
 }
 
 /// A foreign store read and ready to copy.
@@ -136,7 +145,7 @@ enum AdoptionFlow {
             guard try source.adopts(ForeignFile.kind(at: url)) else { return nil }
             try swap.prepare()
             do {
-                let read = try ForeignFile.source(of: url, copyingTo: swap.copy)
+                let read = try source.readable(url, copyingTo: swap.copy)
                 var report = try read.reading {
                     let prepared = try source.prepare(source: read.path, original: url)
                     let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
@@ -167,7 +176,7 @@ enum AdoptionFlow {
                 "The file at \(foreign.path) is not a \(source.engine) store (\(kind.description)). Nothing was adopted. Check the path."
             )
         }
-        return try reading(foreign) { read in
+        return try reading(foreign, with: source.readable) { read in
             let prepared = try source.prepare(source: read.path, original: foreign)
             let (schema, options) = try target((prepared.matchedVersion, prepared.schema))
             let report = try prepared.adopt(
@@ -179,12 +188,15 @@ enum AdoptionFlow {
 
     /// Runs `body` with the store at `url` to read (in place, or a private copy removed afterwards); refuses a
     /// damaged store as damaged, once `body` is done or has failed.
-    static func reading<T>(_ url: URL, _ body: (AdoptionSource) throws -> T) throws -> T {
+    static func reading<T>(
+        _ url: URL, with readable: (URL, URL) throws -> AdoptionSource = ForeignFile.source,
+        _ body: (AdoptionSource) throws -> T
+    ) throws -> T {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent(
             "molt-adoption-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let read = try ForeignFile.source(of: url, copyingTo: work.appendingPathComponent("original-copy.sqlite"))
+        let read = try readable(url, work.appendingPathComponent("original-copy.sqlite"))
         let result = try read.reading { try body(read) }
         try read.checked()
         return result

@@ -31,11 +31,14 @@ package struct InPlaceSwap {
         url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).adoption-backup")
     }
 
-    /// The original's files: the store, its journal files and Core Data's external-data folder.
+    /// The original's files: the store, its journal files, Core Data's external-data folder and the files Realm
+    /// keeps beside its file (`.lock`, `.note`, `.management/`).
     var originalFiles: [URL] {
         let stem = url.deletingPathExtension().lastPathComponent
-        return [url] + ["-wal", "-shm", "-journal"].map { URL(fileURLWithPath: url.path + $0) }
-            + [url.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT", isDirectory: true)]
+        return [url]
+            + ["-wal", "-shm", "-journal", ".lock", ".note", ".management"].map {
+                URL(fileURLWithPath: url.path + $0)
+            } + [url.deletingLastPathComponent().appendingPathComponent(".\(stem)_SUPPORT", isDirectory: true)]
     }
 
     private var files: FileManager { .default }

@@ -82,7 +82,7 @@ package struct RealmDecimal128: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The decimal digits of the 128-bit unsigned integer `high:low`.
-    private static func decimalDigits(high: UInt64, low: UInt64) -> String {
+    static func decimalDigits(high: UInt64, low: UInt64) -> String {
         var words = [UInt32(high >> 32), UInt32(high & 0xFFFF_FFFF), UInt32(low >> 32), UInt32(low & 0xFFFF_FFFF)]
         var chunks: [UInt32] = []
         while words.contains(where: { $0 != 0 }) {

@@ -3,13 +3,13 @@ import Foundation
 import Molt
 import MoltAdoption
 
-/// `molt adopt STORE --from coredata --model MODEL --to N.json|DIR`: brings a Core Data or SwiftData store into
-/// Molt, in place (the original kept as a backup) or into another store (`--into`), and walks it to the target.
+/// `molt adopt STORE --from coredata --model MODEL --to N.json|DIR`: brings a Core Data, SwiftData, GRDB, SQLite
+/// or Realm store into Molt, in place (the original kept as a backup) or into another store (`--into`), and walks it to the target.
 struct AdoptCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
         abstract:
-            "Turn a Core Data, SwiftData, GRDB or SQLite store into a Molt store, every value proven, then migrate it.",
+            "Turn a Core Data, SwiftData, GRDB, SQLite or Realm store into a Molt store, every value proven, then migrate it.",
         discussion: """
             The store's own metadata and tables are matched against the versions of the Core Data model given \
             with --model (an .xcdatamodeld folder, or one .xcdatamodel); the matching version is written as the \
@@ -29,19 +29,24 @@ struct AdoptCommand: ParsableCommand {
             done; --rehearse does it on a copy and reports, leaving everything as it was. A GRDB, FMDB or plain \
             SQLite database (--from sqlite) is read as the schema given with --schema, its tables and columns \
             matched by name or by the mapping file given with --tables; every row is checked before anything is \
-            written, and GRDB's grdb_migrations or PRAGMA user_version goes into the adoption record.
+            written, and GRDB's grdb_migrations or PRAGMA user_version goes into the adoption record. A Realm \
+            file (--from realm) is read without Realm, in place and read-only: its own classes, properties and \
+            schema version are the Molt schema it is adopted at (or --schema names the app's Molt schema of it, to \
+            keep LinkingObjects as inverses; --rename gives a property Molt reserves, such as _id, another name). \
+            Without --to the store is adopted at the version it matched and not migrated.
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
-        case coredata, sqlite
+        case coredata, sqlite, realm
     }
 
-    @Argument(help: ArgumentHelp("The Core Data, SwiftData, GRDB, FMDB or plain SQLite store.", valueName: "store"))
+    @Argument(
+        help: ArgumentHelp("The Core Data, SwiftData, GRDB, FMDB, plain SQLite or Realm store.", valueName: "store"))
     var store: String
 
     @Option(
         name: .long,
-        help: "The kind of store: coredata (Core Data and SwiftData), or sqlite (GRDB, FMDB, plain SQLite).")
+        help: "The kind of store: coredata (Core Data and SwiftData), sqlite (GRDB, FMDB, plain SQLite), or realm.")
     var from: Source = .coredata
 
     @Option(
@@ -61,7 +66,7 @@ struct AdoptCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With --from sqlite: the Molt schema snapshot the database's tables are read as. With --from coredata, instead of --model (a SwiftData app has none): the snapshot, or folder of snapshots, whose entities and properties are the store's.",
+            "With --from sqlite: the Molt schema snapshot the database's tables are read as. With --from realm (optional): the app's Molt snapshot of the file's classes as they are. With --from coredata, instead of --model (a SwiftData app has none): the snapshot, or folder of snapshots, whose entities and properties are the store's.",
             valueName: "schema.json|dir"))
     var schema: String?
 
@@ -90,7 +95,24 @@ struct AdoptCommand: ParsableCommand {
             valueName: "mapping.json"))
     var tables: String?
 
-    @OptionGroup var target: TargetSchemaOptions
+    @Option(
+        name: .customLong("rename"),
+        help: ArgumentHelp(
+            "With --from realm: a new name for a Realm property Molt cannot take as it is (_id), as Class.property=name; repeat for each.",
+            valueName: "class.property=name"))
+    var renames: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The schema snapshot to migrate to, or a folder of snapshots to walk version by version (as for molt migrate); without it, the store is adopted at the version it matched and not migrated.",
+            valueName: "new.json|dir"))
+    var to: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With a folder: the version to walk to (default: the folder's newest).", valueName: "n"))
+    var toVersion: Int?
 
     @Option(
         name: .long,
@@ -148,8 +170,16 @@ struct AdoptCommand: ParsableCommand {
             throw ValidationError("--from sqlite needs --schema (the Molt schema the tables are read as).")
         case .sqlite where model != nil:
             throw ValidationError("--model is for --from coredata; a SQLite database is read with --schema.")
+        case .realm where model != nil || tables != nil:
+            throw ValidationError(
+                "--model and --tables are not for --from realm: a Realm file says its own schema (--schema may name the app's)."
+            )
         default: break
         }
+        if !renames.isEmpty && from != .realm {
+            throw ValidationError("--rename is for --from realm.")
+        }
+        if toVersion != nil && to == nil { throw ValidationError("--to-version needs --to (a folder of snapshots).") }
         if !externalStorage.isEmpty && (from != .coredata || schema == nil) {
             throw ValidationError("--external-storage is for --from coredata with --schema (a --model says it itself).")
         }
@@ -173,11 +203,21 @@ struct AdoptCommand: ParsableCommand {
         let destination = try into.map { try StoreAddress.location($0) } ?? .file(storeURL)
         if isMoltStore(destination) { return }
         let adoption = try self.adoption(storeURL)
-        let goal = try MigrationTarget(target, mapping: try MappingOptions.parse([]))
+        let goal = try to.map { path in
+            let target = try TargetSchemaOptions.parse(
+                ["--to", path] + (toVersion.map { ["--to-version", "\($0)"] } ?? []))
+            return try MigrationTarget(target, mapping: try MappingOptions.parse([]))
+        }
         var report: Report?
         // The plan from the version the store was matched with: called by the adoption once it has read the
         // store, so that the store is read once (only --dry-run matches without adopting).
         func plan(_ matched: (version: String, schema: Schema)) throws -> (schema: Schema, options: Store.Options) {
+            guard let goal else {
+                report = Report(
+                    store: storeURL.path, modelVersion: matched.version, adoptedAtVersion: matched.schema.version,
+                    toVersion: matched.schema.version, steps: [], written: false)
+                return (matched.schema, Store.Options())
+            }
             var options = Store.Options()
             options.plan = try goal.plan(from: matched.schema)
             try Store.checkMigration(from: matched.schema, to: goal.schema, plan: options.plan)
@@ -265,7 +305,24 @@ struct AdoptCommand: ParsableCommand {
             return SQLiteAdoption(
                 try Files.schema(at: schema ?? ""), mapping: mapping ?? SQLiteMapping(), from: foreign,
                 original: original)
+        case .realm:
+            return RealmAdoption(
+                schema: try schema.map { try Files.schema(at: $0) }, renaming: try Self.renaming(renames),
+                from: foreign, original: original)
         }
+    }
+
+    /// `Class.property=name` options as a renaming.
+    private static func renaming(_ options: [String]) throws -> [String: String] {
+        var renaming: [String: String] = [:]
+        for option in options {
+            let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0].contains("."), !parts[1].isEmpty else {
+                throw ValidationError("--rename \(option): write Class.property=name, for example Memo._id=id.")
+            }
+            renaming[parts[0]] = parts[1]
+        }
+        return renaming
     }
 
     /// The snapshot at `path`, or every snapshot of the folder at `path`.
@@ -333,6 +390,14 @@ protocol CommandAdoption: StoreAdoption {
 
 extension CoreDataAdoption: CommandAdoption {
     func from(_ url: URL) -> CoreDataAdoption {
+        var copy = self
+        copy.source = url
+        return copy
+    }
+}
+
+extension RealmAdoption: CommandAdoption {
+    func from(_ url: URL) -> RealmAdoption {
         var copy = self
         copy.source = url
         return copy
