@@ -5,10 +5,10 @@ import MoltPostgres
 
 // A child process for MoltTests' crash and concurrency tests.
 //
-//     molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold] [--adopt-coredata MODEL]
+//     molt-test-worker open STORE SCHEMA.json rollback|wal|postgres [--hold] [--adopt-coredata MODEL] [--adopt-realm]
 //
 // With `--adopt-coredata MODEL`, a Core Data store found at STORE is adopted first (MoltAdoption), with the model
-// at MODEL (an .xcdatamodeld or .xcdatamodel folder).
+// at MODEL (an .xcdatamodeld or .xcdatamodel folder); with `--adopt-realm`, a Realm file found there.
 // Opens (and so migrates) the store at STORE (a file, or with `postgres` a `postgres://…?schema=NAMESPACE` URL) with the schema read from SCHEMA.json (a `snapshotJSON()`), then
 // prints "opened VERSION" and exits 0. While a migration runs it prints "migrating" when the first progress
 // report comes, so that a test can kill it mid-migration. With `--hold` it also prints "holding" when the
@@ -62,6 +62,7 @@ do {
         }
     }
     if let adoptedModel { options = options.adopting(.coreData(model: adoptedModel)) }
+    if arguments.contains("--adopt-realm") { options = options.adopting(.realm()) }
     let store = try Store.open(at: location, schema: schema, options: options)
     let version = store.schema.version
     try store.close()
