@@ -232,26 +232,7 @@ struct AdoptCommand: ParsableCommand {
                 try rehearse
                 ? rehearsal(adoption, storeURL, target: plan)
                 : adoption.adopt(at: destination, options: Store.Options(), target: plan)
-            if let done, report != nil {
-                report?.written = !rehearse
-                report?.comparison = done.comparison.lines.map {
-                    Report.Line(
-                        entity: $0.entity, original: $0.originalCount, adopted: $0.adoptedCount,
-                        valuesAndLinksEqual: $0.digestsAgree)
-                }
-                report?.leftOut = done.record.leftOut
-                report?.underMinimumCount =
-                    done.record.underMinimumCount.isEmpty ? nil : done.record.underMinimumCount
-                if !rehearse, let walk = try? Store.inspect(at: destination, countingObjects: false).history.last,
-                    walk.fromVersion == done.record.adoptedAtVersion
-                {
-                    let kept = walk.stepRecords.flatMap { step in
-                        step.underMinimumCount.map { "\(step.fromVersion) → \(step.toVersion): \($0)" }
-                    }
-                    report?.keptUnderMinimumCount = kept.isEmpty ? nil : kept
-                }
-                report?.backup = rehearse ? nil : done.backup?.path
-            }
+            if let done, let planned = report { report = outcome(planned, done, in: destination) }
         }
         // Nothing adopted because an adoption that a kill or a crash interrupted once it was done was finished
         // (the store is a Molt store now): say so, rather than read the store as the foreign one.
@@ -261,6 +242,29 @@ struct AdoptCommand: ParsableCommand {
         guard let report else { return }
         if output.json { return try Terminal.json(report) }
         print(report)
+    }
+
+    /// `report` completed with what the adoption `done` did, and what the walk after it kept under a minimum count.
+    private func outcome(_ planned: Report, _ done: AdoptionReport, in destination: StoreLocation) -> Report {
+        var report = planned
+        report.written = !rehearse
+        report.comparison = done.comparison.lines.map {
+            Report.Line(
+                entity: $0.entity, original: $0.originalCount, adopted: $0.adoptedCount,
+                valuesAndLinksEqual: $0.digestsAgree)
+        }
+        report.leftOut = done.record.leftOut
+        report.underMinimumCount = done.record.underMinimumCount.isEmpty ? nil : done.record.underMinimumCount
+        if !rehearse, let walk = try? Store.inspect(at: destination, countingObjects: false).history.last,
+            walk.fromVersion == done.record.adoptedAtVersion
+        {
+            let kept = walk.stepRecords.flatMap { step in
+                step.underMinimumCount.map { "\(step.fromVersion) → \(step.toVersion): \($0)" }
+            }
+            report.keptUnderMinimumCount = kept.isEmpty ? nil : kept
+        }
+        report.backup = rehearse ? nil : done.backup?.path
+        return report
     }
 
     /// Whether `destination` is a Molt store, said on the terminal: nothing to adopt there. `finished`: it became

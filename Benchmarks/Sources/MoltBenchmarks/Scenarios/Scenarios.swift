@@ -23,6 +23,7 @@ enum Scenarios {
         DecimalSum(),
         AdoptCoreData(),
         AdoptCoreDataBlobs(),
+        AdoptRealm(),
         HierarchyFetch(),
         HierarchyRename(),
         PostgresCatalogChange.addAttribute,
