@@ -70,8 +70,11 @@ enum RealmValues {
             digits.append("0")
             power -= 1
         }
-        guard power >= Int(Int8.min), power <= Int(Int8.max), let significand = Decimal(string: String(digits))
+        let text = "\(number.isNegative ? "-" : "")\(String(digits))E\(power)"
+        // Parsed from its exact text, then checked against it: `Decimal` holds no NaN or rounding here.
+        guard power >= Int(Int8.min), power <= Int(Int8.max), let decimal = Decimal(string: text), !decimal.isNaN,
+            DecimalText.compare(DecimalText.text(decimal), text) == .orderedSame
         else { return nil }
-        return Decimal(sign: number.isNegative ? .minus : .plus, exponent: power, significand: significand)
+        return decimal
     }
 }
