@@ -26,19 +26,34 @@ extension Migration {
             return try enumerate(oldEntity, newSchema.effectiveEntity(named: newEntity.name) ?? newEntity, body)
         }
         // The objects of a hierarchy, one concrete entity at a time: each object with its own entity's values,
-        // on both sides (`old.entity` says which).
+        // on both sides (`old.entity` says which). Counted in one pass over the table, for the progress.
+        let counts = try hierarchyCounts(of: oldEntity.name)
         for name in oldSchema.concreteEntityNames(of: oldEntity.name) {
             guard let newName = workspace.origins.first(where: { $0.value == name })?.key,
                 let old = oldSchema.effectiveEntity(named: name), let new = newSchema.effectiveEntity(named: newName)
             else { continue }
-            try enumerate(old, new, body)
+            try enumerate(old, new, total: counts[name] ?? 0, body)
         }
+    }
+
+    /// The number of objects of each entity in the old table of `entity`'s hierarchy, by `_entity`.
+    private func hierarchyCounts(of entity: String) throws -> [String: Int] {
+        let q = db.dialect.quote, column = q(StoreLayout.entityColumn)
+        let rows = try db.fetchRows(
+            "SELECT \(column), COUNT(*) FROM \(workspace.oldLayout.table(entity)) GROUP BY \(column)",
+            types: [.string, .int])
+        var counts: [String: Int] = [:]
+        for row in rows {
+            if case .string(let name) = row[0], case .int(let count) = row[1] { counts[name] = Int(count) }
+        }
+        return counts
     }
 
     /// Enumerates the objects of `oldEntity` (an entity with its inherited properties) as objects of
     /// `newEntity`: in a hierarchy, only those of that very entity.
     private func enumerate(
-        _ oldEntity: Entity, _ newEntity: Entity, _ body: (MigrationObject, inout MigrationObject) throws -> Void
+        _ oldEntity: Entity, _ newEntity: Entity, total counted: Int? = nil,
+        _ body: (MigrationObject, inout MigrationObject) throws -> Void
     ) throws {
         let layout = workspace.newLayout.entities[newEntity.name]!
         let oldShape = ObjectShape(
@@ -56,7 +71,8 @@ extension Migration {
             })
         let sharesColumns = newColumns.contains(where: oldColumns.contains)
         let own = oldLayout.ownRowsCondition(oldEntity.name).map { " WHERE \($0)" } ?? ""
-        let total = Int(try db.fetchInt("SELECT COUNT(*) FROM \(oldLayout.table(oldEntity.name))\(own)") ?? 0)
+        let total =
+            try counted ?? Int(try db.fetchInt("SELECT COUNT(*) FROM \(oldLayout.table(oldEntity.name))\(own)") ?? 0)
         var done = 0
         run.begin("enumerating '\(newEntity.name)'", entity: newEntity.name, total: total)
         var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: newEntity, newColumns: newColumns)

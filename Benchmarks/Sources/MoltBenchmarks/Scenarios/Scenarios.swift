@@ -24,6 +24,7 @@ enum Scenarios {
         AdoptCoreData(),
         AdoptCoreDataBlobs(),
         AdoptRealm(),
+        HierarchyStage(),
         HierarchyFetch(),
         HierarchyRename(),
         PostgresCatalogChange.addAttribute,
