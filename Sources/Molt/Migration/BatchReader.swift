@@ -71,6 +71,9 @@ struct BatchReader {
         return (expressions.count - 1, type)
     }
 
+    /// The type a slot's column is read as.
+    func type(ofSlot index: Int) -> AttributeType { types[index] }
+
     /// A reader of `source` that starts after the rows this one has read; its slots must be added again.
     func resume(from source: Source) -> BatchReader {
         var reader = BatchReader(source: source, entity: entity)

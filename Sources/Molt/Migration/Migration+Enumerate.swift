@@ -5,7 +5,8 @@ extension Migration {
     ///
     /// Objects are read in batches by identifier, so memory stays bounded however many there are, and the
     /// table is never changed under an open cursor. Progress is reported per batch; a cancellation is
-    /// honoured between batches.
+    /// honoured between batches. For a parent in a hierarchy, the objects of each of its concrete entities come
+    /// with their own entity's values (`old.entity` says which), in one pass over the hierarchy's table.
     ///
     /// ```swift
     /// try migration.enumerateObjects(ofType: "Person") { old, new in
@@ -25,15 +26,18 @@ extension Migration {
         guard oldSchema.isInHierarchy(oldEntity.name) else {
             return try enumerate(oldEntity, newSchema.effectiveEntity(named: newEntity.name) ?? newEntity, body)
         }
-        // The objects of a hierarchy, one concrete entity at a time: each object with its own entity's values,
-        // on both sides (`old.entity` says which). Counted in one pass over the table, for the progress.
-        let counts = try hierarchyCounts(of: oldEntity.name)
+        // The objects of a hierarchy: each object with its own entity's values, on both sides (`old.entity` says
+        // which), in one pass over the table when the entities read it alike, else one concrete entity at a time.
+        var members: [(old: Entity, new: Entity)] = []
         for name in oldSchema.concreteEntityNames(of: oldEntity.name) {
             guard let newName = workspace.origins.first(where: { $0.value == name })?.key,
                 let old = oldSchema.effectiveEntity(named: name), let new = newSchema.effectiveEntity(named: newName)
             else { continue }
-            try enumerate(old, new, total: counts[name] ?? 0, body)
+            members.append((old, new))
         }
+        let counts = try hierarchyCounts(of: oldEntity.name)
+        if members.count > 1, try enumerateTogether(members, label: newEntity.name, counts: counts, body) { return }
+        for (old, new) in members { try enumerate(old, new, total: counts[old.name] ?? 0, body) }
     }
 
     /// The number of objects of each entity in the old table of `entity`'s hierarchy, by `_entity`.
@@ -55,58 +59,37 @@ extension Migration {
         _ oldEntity: Entity, _ newEntity: Entity, total counted: Int? = nil,
         _ body: (MigrationObject, inout MigrationObject) throws -> Void
     ) throws {
-        let layout = workspace.newLayout.entities[newEntity.name]!
         let oldShape = ObjectShape(
             entity: oldEntity, version: fromVersion, aliases: renamedProperties[oldEntity.name] ?? [:],
             tracksReads: true)
         defer { workspace.didRead(oldShape.readAttributes, of: oldEntity.name) }
-        let newShape = ObjectShape(entity: newEntity, version: toVersion)
-        let newColumns = newEntity.attributes.map { layout.columns[$0.name]! }
-        var updates = UpdateStatements(table: layout.table, columns: newColumns)
-        // A's columns among those the stage writes: writing one makes the old side read a snapshot first.
+        var writer = EnumerationWriter(self, oldEntity, newEntity)
         let oldLayout = workspace.oldLayout
-        let oldColumns = Set(
-            (oldEntity.attributes.map(\.name) + oldEntity.relationships.map(\.name)).map {
-                oldLayout.physicalColumn(oldEntity.name, $0)
-            })
-        let sharesColumns = newColumns.contains(where: oldColumns.contains)
         let own = oldLayout.ownRowsCondition(oldEntity.name).map { " WHERE \($0)" } ?? ""
         let total =
             try counted ?? Int(try db.fetchInt("SELECT COUNT(*) FROM \(oldLayout.table(oldEntity.name))\(own)") ?? 0)
         var done = 0
         run.begin("enumerating '\(newEntity.name)'", entity: newEntity.name, total: total)
-        var pass = EnumerationPass(migration: self, oldEntity: oldEntity, newEntity: newEntity, newColumns: newColumns)
+        var pass = EnumerationPass(
+            migration: self, oldEntity: oldEntity, newEntity: newEntity, newColumns: writer.newColumns)
         // One old and one new object, refilled for each row: their value arrays are reused rather than
         // allocated per object (a copy the body keeps is copied on write, as for any Swift value).
         var old = MigrationObject(shape: oldShape)
-        var new = MigrationObject(shape: newShape)
-        // The set of columns last announced to the workspace: the same set needs no new look (the answer only
-        // changes once the table is snapshotted, after which nothing is announced), so a stage that writes the
-        // same attributes of every object pays for the look once, not a dozen hashed lookups per object.
-        var announced: UInt64?
+        var new = MigrationObject(shape: writer.newShape)
         // A loop rather than a closure, so that `old` and `new` are plain locals the compiler need not copy
         // defensively when it hands them to `body` and to the update.
         while try pass.next() {
             let batch = pass.reader.batch
+            let slots = pass.members[0]
             for row in 0..<batch.count {
                 let id = batch.ids[row]
-                old.refill(id: id, from: batch, row: row, slots: pass.oldSlots)
-                if new.shape !== newShape || new.values.count != pass.newSlots.count {
-                    new = MigrationObject(shape: newShape)
+                old.refill(id: id, from: batch, row: row, slots: slots.oldSlots)
+                if new.shape !== writer.newShape || new.values.count != slots.newSlots.count {
+                    new = MigrationObject(shape: writer.newShape)
                 }
-                new.refill(id: id, from: batch, row: row, slots: pass.newSlots)
+                new.refill(id: id, from: batch, row: row, slots: slots.newSlots)
                 try body(old, &new)
-                if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
-                if new.changed != 0 || new.manyChanged {
-                    if sharesColumns && (new.manyChanged || new.changed != announced)
-                        && !workspace.isSnapshotted(layout.table)
-                    {
-                        try workspace.willWrite(table: layout.table, columns: updates.changedColumns(new))
-                        announced = new.manyChanged ? nil : new.changed
-                    }
-                    try updates.write(new, in: db)
-                    workspace.didUpdate(newEntity.name, id: id)
-                }
+                try writer.save(new, id: id)
             }
             done += batch.count
             run.report(completed: done)
@@ -170,7 +153,7 @@ extension Migration {
         while try pass.next() {
             let batch = pass.reader.batch
             for row in 0..<batch.count {
-                object.refill(id: batch.ids[row], from: batch, row: row, slots: pass.oldSlots)
+                object.refill(id: batch.ids[row], from: batch, row: row, slots: pass.members[0].oldSlots)
                 try body(object)
             }
             done += batch.count
@@ -180,41 +163,57 @@ extension Migration {
     }
 }
 
-/// One walk over the objects of an entity during a stage: the batch reader, and the slots of the old and new
-/// values in its rows. When the new side's writes have made the old side read a snapshot, the next batch is
-/// read from the snapshot joined with the new table, from where the walk stands.
+/// One walk over the objects of an entity during a stage, or of several entities of one hierarchy's table
+/// together: the batch reader, and each entity's slots of its old and new values in the rows. When the new
+/// side's writes have made the old side read a snapshot, the next batch is read from the snapshot joined with
+/// the new table, from where the walk stands.
 struct EnumerationPass {
+    /// One entity the pass reads: where its old and new values are in each row.
+    struct Member {
+        let oldEntity: Entity
+        let newEntity: Entity?
+        let newColumns: [String]
+        fileprivate(set) var oldSlots: [(index: Int, type: AttributeType)] = []
+        fileprivate(set) var newSlots: [(index: Int, type: AttributeType)] = []
+    }
+
     let migration: Migration
-    let oldEntity: Entity
-    let newEntity: Entity?
-    let newColumns: [String]
+    private(set) var members: [Member]
     private(set) var reader: BatchReader
-    private(set) var oldSlots: [(index: Int, type: AttributeType)] = []
-    private(set) var newSlots: [(index: Int, type: AttributeType)] = []
+    /// With several members: the slot of the old `_entity`, which tells each row's member.
+    private(set) var entitySlot: Int?
+    /// Whether every column the members read is read as one type (else the members need a pass each).
+    private(set) var isConsistent = true
     private var generation: Int
 
     init(migration: Migration, oldEntity: Entity, newEntity: Entity?, newColumns: [String]) {
+        self.init(
+            migration: migration, members: [Member(oldEntity: oldEntity, newEntity: newEntity, newColumns: newColumns)])
+    }
+
+    init(migration: Migration, members: [Member]) {
         self.migration = migration
-        self.oldEntity = oldEntity
-        self.newEntity = newEntity
-        self.newColumns = newColumns
+        self.members = members
         generation = migration.workspace.generation
         reader = BatchReader(
-            source: Self.source(migration, oldEntity, newEntity), entity: newEntity?.name ?? oldEntity.name)
+            source: Self.source(migration, members),
+            entity: members[0].newEntity?.name ?? members[0].oldEntity.name)
         addSlots()
     }
 
     /// The rows to read now: A's table while the old side reads it, else its snapshot joined with B's table.
-    private static func source(_ migration: Migration, _ oldEntity: Entity, _ newEntity: Entity?) -> BatchReader.Source
-    {
+    private static func source(_ migration: Migration, _ members: [Member]) -> BatchReader.Source {
         let dialect = migration.db.dialect
         let q = dialect.quote
-        let oldTable = migration.workspace.oldLayout.table(oldEntity.name)
-        let newTable = newEntity.map { migration.workspace.newLayout.table($0.name) }
-        // In a hierarchy's table, the rows of this entity alone.
+        let first = members[0]
+        let oldTable = migration.workspace.oldLayout.table(first.oldEntity.name)
+        let newTable = first.newEntity.map { migration.workspace.newLayout.table($0.name) }
+        // In a hierarchy's table, the rows of these entities alone.
+        let names = members.map { dialect.literal(.string($0.oldEntity.name)) }
+        let entity = "o.\(q(StoreLayout.entityColumn))"
         let condition =
-            migration.oldSchema.isInHierarchy(oldEntity.name)
-            ? "o.\(q(StoreLayout.entityColumn)) = \(dialect.literal(.string(oldEntity.name)))" : nil
+            !migration.oldSchema.isInHierarchy(first.oldEntity.name)
+            ? nil : names.count == 1 ? "\(entity) = \(names[0])" : "\(entity) IN (\(names.joined(separator: ", ")))"
         guard let newTable, oldTable != newTable else {
             return .init(from: "\(oldTable) AS o", id: "o.\(q(StoreLayout.idColumn))", condition: condition)
         }
@@ -228,23 +227,94 @@ struct EnumerationPass {
         let q = migration.db.dialect.quote
         let joined = reader.source.presence != nil
         let oldLayout = migration.workspace.oldLayout
-        oldSlots = oldEntity.attributes.map {
-            reader.slot("o.\(q(oldLayout.physicalColumn(oldEntity.name, $0.name)))", $0.type, attribute: $0.name)
+        if members.count > 1 {
+            entitySlot = slot("o.\(q(StoreLayout.entityColumn))", .string, StoreLayout.entityColumn).index
         }
-        guard let newEntity else { return }
-        newSlots = zip(newEntity.attributes, newColumns).map { attribute, column in
-            reader.slot("\(joined ? "n" : "o").\(q(column))", attribute.type, attribute: attribute.name)
+        for index in members.indices {
+            let member = members[index]
+            members[index].oldSlots = member.oldEntity.attributes.map {
+                slot("o.\(q(oldLayout.physicalColumn(member.oldEntity.name, $0.name)))", $0.type, $0.name)
+            }
+            guard let newEntity = member.newEntity else { continue }
+            members[index].newSlots = zip(newEntity.attributes, member.newColumns).map { attribute, column in
+                slot("\(joined ? "n" : "o").\(q(column))", attribute.type, attribute.name)
+            }
         }
+    }
+
+    /// A slot of the reader, noting when a column is already read as another type.
+    private mutating func slot(
+        _ expression: String, _ type: AttributeType, _ attribute: String
+    ) -> (
+        index: Int, type: AttributeType
+    ) {
+        let slot = reader.slot(expression, type, attribute: attribute)
+        if reader.type(ofSlot: slot.index) != type { isConsistent = false }
+        return slot
+    }
+
+    /// The member of the batch's row `row`: by its old `_entity` when the pass reads several.
+    func member(ofRow row: Int) -> Int? {
+        guard let entitySlot else { return 0 }
+        guard case .string(let name) = reader.batch[row, entitySlot] else { return nil }
+        return members.firstIndex { $0.oldEntity.name == name }
     }
 
     /// Reads the next batch, from the snapshot if one was taken since the last.
     mutating func next() throws -> Bool {
         if migration.workspace.generation != generation {
             generation = migration.workspace.generation
-            reader = reader.resume(from: Self.source(migration, oldEntity, newEntity))
+            reader = reader.resume(from: Self.source(migration, members))
             addSlots()
         }
         return try reader.next(in: migration.db)
+    }
+}
+
+/// What a stage's enumeration writes for the objects of one new entity: the changed attributes of each `new`
+/// object, through one prepared `UPDATE` per set of them, and the workspace told first when the write touches a
+/// column the old side still reads (which then snapshots it).
+struct EnumerationWriter {
+    let migration: Migration
+    let newEntity: Entity
+    let newShape: ObjectShape
+    let newColumns: [String]
+    private let table: String
+    private var updates: UpdateStatements
+    /// Whether the new side writes a column of A's that the old side reads.
+    private let sharesColumns: Bool
+    /// The set of columns last announced to the workspace: the same set needs no new look (the answer only
+    /// changes once the table is snapshotted, after which nothing is announced), so a stage that writes the
+    /// same attributes of every object pays for the look once, not a dozen hashed lookups per object.
+    private var announced: UInt64?
+
+    init(_ migration: Migration, _ oldEntity: Entity, _ newEntity: Entity) {
+        self.migration = migration
+        self.newEntity = newEntity
+        newShape = ObjectShape(entity: newEntity, version: migration.toVersion)
+        let layout = migration.workspace.newLayout.entities[newEntity.name]!
+        table = layout.table
+        newColumns = newEntity.attributes.map { layout.columns[$0.name]! }
+        updates = UpdateStatements(table: layout.table, columns: newColumns)
+        let oldLayout = migration.workspace.oldLayout
+        let oldColumns = Set(
+            (oldEntity.attributes.map(\.name) + oldEntity.relationships.map(\.name)).map {
+                oldLayout.physicalColumn(oldEntity.name, $0)
+            })
+        sharesColumns = newColumns.contains(where: oldColumns.contains)
+    }
+
+    /// Saves what the body wrote to `new`, if anything; refuses what it wrote wrong.
+    mutating func save(_ new: MigrationObject, id: Int64) throws {
+        if let problem = new.problem { throw MoltError(.invalidValue, problem, entity: newEntity.name) }
+        guard new.changed != 0 || new.manyChanged else { return }
+        let workspace = migration.workspace
+        if sharesColumns && (new.manyChanged || new.changed != announced) && !workspace.isSnapshotted(table) {
+            try workspace.willWrite(table: table, columns: updates.changedColumns(new))
+            announced = new.manyChanged ? nil : new.changed
+        }
+        try updates.write(new, in: migration.db)
+        workspace.didUpdate(newEntity.name, id: id)
     }
 }
 

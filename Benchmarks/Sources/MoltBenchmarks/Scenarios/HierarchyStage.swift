@@ -26,12 +26,14 @@ struct HierarchyStage: Scenario {
         }
     }
 
+    /// The same objects as one flat entity with a sport car's attributes (the most any entity of the hierarchy has).
     static func flat(_ version: Int) -> Schema {
         Schema(version: version) {
             Entity("Vehicle") {
                 Attribute("model", .string)
                 Attribute("year", .int)
                 Attribute("doors", .int)
+                Attribute("topSpeed", .int)
                 if version == 2 { Attribute("label", .string) }
             }
         }
@@ -61,6 +63,7 @@ struct HierarchyStage: Scenario {
                 ]
                 guard hierarchical else {
                     values["doors"] = .int(Int64(2 + i % 3))
+                    values["topSpeed"] = .int(Int64(150 + i % 200))
                     try objects.insert("Vehicle", values)
                     continue
                 }
