@@ -16,8 +16,9 @@ import Molt
 ///
 /// Give ``schema`` — the app's Molt schema of the file as it is — to choose the version number, delete rules and
 /// indexes, and to keep a `LinkingObjects` property as the inverse of the link it computes from. Types map one to
-/// one (see ``RealmValues`` for dates, `Decimal128` and `ObjectId`); a property with no exact Molt form yet
-/// (`AnyRealmValue`, a collection of values, a map) is refused naming the class and the property.
+/// one (a `Date` is the one Realm Swift reads, a `Decimal128` the same `Decimal` or refused, an `ObjectId` its 24
+/// hexadecimal digits); a property with no exact Molt form yet (`AnyRealmValue`, a collection of values, a map) is
+/// refused naming the class and the property.
 ///
 /// The adoption reads the file in place, read-only (it is mapped, never written), checking every ref and count
 /// before it follows it; a file that another process writes while it is read is refused (close the Realm app
