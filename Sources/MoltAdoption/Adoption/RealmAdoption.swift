@@ -94,7 +94,9 @@ public struct RealmAdoption: StoreAdoption {
 extension RealmAdoption: ForeignSource {
     var engine: String { "Realm" }
 
-    func adopts(_ kind: ForeignFile) -> Bool { kind == .realm }
+    /// A Realm file, or a file that is not SQLite: the Realm reader then says what it is (encrypted, damaged, not
+    /// a Realm file), rather than the adoption saying only that it is no SQLite database.
+    func adopts(_ kind: ForeignFile) -> Bool { kind == .realm || kind == .notSQLite }
 
     func readable(_ url: URL, copyingTo copy: URL) throws -> AdoptionSource { try AdoptionSource(notSQLite: url) }
 

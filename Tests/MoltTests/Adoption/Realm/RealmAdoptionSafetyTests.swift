@@ -69,6 +69,22 @@ struct RealmAdoptionSafetyTests {
         #expect(error.message.contains("'UserMemo.memoTitle' as int") && error.message.contains("string"))
     }
 
+    @Test("an encrypted file (pages of noise, no header) is refused with the way to an unencrypted copy; noise too")
+    func encryptedAndNoise() throws {
+        let directory = TemporaryDirectory()
+        var random = SystemRandomNumberGenerator()
+        for (name, size) in [("encrypted.realm", 8_192), ("noise.realm", 1_000)] {
+            let url = directory.file(name)
+            try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: url)
+            let error = try #require(Self.refusal(url, in: directory))
+            if size == 8_192 {
+                #expect(error.code == .unsupportedFormat && error.message.contains("writeCopy"), "\(error)")
+            } else {
+                #expect(error.code == .corruptStore && error.message.contains("not a Realm file"), "\(error)")
+            }
+        }
+    }
+
     @Test("damaged copies (truncated, bytes flipped) are refused or adopted whole, never a crash; never written")
     func damagedCopies() throws {
         let original = try Data(contentsOf: RealmAdoptionTests.url("memo_v0.realm"))
