@@ -63,6 +63,13 @@ struct TypedInheritanceTests {
             #expect(try objects.count(Car.self) == 3)
             #expect(try objects.count(Truck.self, where: \.year > 2000) == 1)
             #expect(try objects.max(\SportCar.topSpeed) == 250)
+            // Which sub-entity each car is, and its own values through that entity's model.
+            #expect(try cars.map { try objects.entityName(of: $0) } == ["SportCar", "SportCar", "Truck"])
+            let supra = try #require(cars.first { $0.model == "Supra" })
+            #expect(try objects.model(SportCar.self, id: supra.persistentID!)?.topSpeed == 250)
+            #expect(try objects.model(Truck.self, id: supra.persistentID!) == nil)
+            #expect(try objects.entityName(of: sport[0]) == "SportCar")
+            #expect(try objects.entityName(of: Car(model: "T", year: 1908)) == nil)
         }
         let abstract = #expect(throws: MoltError.self) {
             try store.write { _ = try $0.insert(Car(model: "T", year: 1908)) }

@@ -309,6 +309,34 @@ extension Objects {
         try fetch(type, where: .dynamic(.equal(StoreLayout.idColumn, .int(id))), limit: 1).first
     }
 
+    /// The entity of the object `model` was read as: in a hierarchy, its own entity, which may be a sub-entity of
+    /// the model's (a `Car` fetched from the parent may be a `SportCar`), as SwiftData's `as?` tells a subclass.
+    /// Read it as that entity's model with ``model(_:id:)``:
+    ///
+    /// ```swift
+    /// for car in try objects.fetch(Car.self) where try objects.entityName(of: car) == "SportCar" {
+    ///     let sport = try objects.model(SportCar.self, id: car.persistentID!)!
+    ///     print(sport.topSpeed)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The entity's name, or nil for a model not inserted (or deleted since).
+    public func entityName<M: PersistentModel>(of model: M) throws -> String? {
+        let entity = try typedEntity(M.self)
+        guard let id = model.persistentID else { return nil }
+        recordRead(entity.name)
+        let table = layout.table(entity.name)
+        guard layout.hierarchy(entity.name) != nil else {
+            return try db.fetchInt("SELECT COUNT(*) FROM \(table) WHERE \(idColumn) = ?", [.int(id)]) == 1
+                ? entity.name : nil
+        }
+        let (condition, arguments) = try condition(nil, for: entity)
+        return try db.fetchRows(
+            "SELECT \(dialect.quote(StoreLayout.entityColumn)) FROM \(table) WHERE \(idColumn) = ? AND \(condition)",
+            [.int(id)] + arguments, types: [.string]
+        ).first?.first?.string
+    }
+
     /// The model whose primary key attribute has this value, or nil.
     ///
     /// - Throws: ``MoltError`` when the entity declares no primary key.
