@@ -109,9 +109,14 @@ struct MigrationTarget {
         let recorded = try folder.schema(version: stored.version)
         guard recorded.contentHash == stored.contentHash else {
             let changes = SchemaDiff(from: stored, to: recorded).changes.map { "- \($0)" }.joined(separator: "\n")
+            // An adopted Core Data store keeps its hierarchies; snapshots converted without --hierarchies do not.
+            let flattened =
+                stored.entities.contains { $0.parent != nil } && !recorded.entities.contains { $0.parent != nil }
+                ? "\nThe store's entities inherit and the snapshot's do not: if `molt convert-model` wrote the folder, convert the model again with `--hierarchies` (a Core Data store's sub-entities are adopted as Molt sub-entities)."
+                : ""
             throw MoltError(
                 .schemaChangedWithoutVersionBump,
-                "\(folder.url(version: stored.version).path) differs from the schema of version \(stored.version) recorded in the store:\n\(changes)\nA shipped version must not change: restore \(stored.version).json as it shipped (or record it from the store: `molt schema STORE > \(folder.url(version: stored.version).path)`), and put the change in a new version."
+                "\(folder.url(version: stored.version).path) differs from the schema of version \(stored.version) recorded in the store:\n\(changes)\nA shipped version must not change: restore \(stored.version).json as it shipped (or record it from the store: `molt schema STORE > \(folder.url(version: stored.version).path)`), and put the change in a new version.\(flattened)"
             )
         }
         let schemas = try [recorded] + walked.dropFirst().map { try folder.schema(version: $0) }
