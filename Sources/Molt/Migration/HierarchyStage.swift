@@ -70,7 +70,9 @@ enum HierarchyStage {
         let (from, to) = (migration.oldSchema, migration.newSchema)
         let q = db.dialect.quote
         let column = q(StoreLayout.entityColumn)
-        var swept = false
+        // The objects of every table before the first deletion: a cascade may reach any of them, and the record
+        // counts what it deleted too.
+        var before: [String: Int64]?
         for oldRoot in from.entities where oldRoot.parent == nil && from.isInHierarchy(oldRoot.name) {
             guard let newRoot = workspace.origins.first(where: { $0.value == oldRoot.name })?.key else { continue }
             let concrete =
@@ -95,13 +97,26 @@ enum HierarchyStage {
                 try recordOwners(into: newRoot, of: migration, selected: selected, [.string(name)])
                 // By the older version's delete rules, as an inferred step deletes them: a cascade follows, a deny
                 // refuses the run.
-                let deleted = try HierarchyMigration.deleteObjects(of: name, by: from, deletedIn: to.version, in: db)
-                workspace.didDelete(newRoot, count: deleted)
-                swept = true
+                if before == nil { before = try objectCounts(of: migration) }
+                try HierarchyMigration.deleteObjects(of: name, by: from, deletedIn: to.version, in: db)
             }
         }
+        guard let before else { return }
+        for (root, count) in try objectCounts(of: migration) where count < before[root] ?? 0 {
+            workspace.didDelete(root, count: Int((before[root] ?? 0) - count))
+        }
         // A cascade may have reached any table: every link to an object gone is unlinked.
-        if swept { try LinkSweep.sweep(to, workspace.newLayout, from: nil, in: db) }
+        try LinkSweep.sweep(to, workspace.newLayout, from: nil, in: db)
+    }
+
+    /// The number of objects in the table of each root entity of the new version.
+    private static func objectCounts(of migration: Migration) throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for root in migration.newSchema.entities where root.parent == nil {
+            counts[root.name] =
+                try migration.db.fetchInt("SELECT COUNT(*) FROM \(migration.workspace.newLayout.table(root.name))") ?? 0
+        }
+        return counts
     }
 
     /// Records the owners of to-many relationships with a minimum count that link to the objects `selected`
