@@ -81,10 +81,12 @@ struct RealmObjectSchema {
         }
         let version = try Self.schemaVersion(file)
         realmVersion = version
-        otherLeftOut = file.tables.filter { !$0.name.hasPrefix(Self.classPrefix) }.map { table in
-            table.name == "metadata"
-                ? "Realm's table 'metadata' (the schema version, \(version): in the adoption record)"
-                : "Realm's table '\(table.name)' (not an object class)"
+        otherLeftOut = try file.tables.filter { !$0.name.hasPrefix(Self.classPrefix) }.map { table in
+            if table.name == "metadata" {
+                return "Realm's table 'metadata' (the schema version, \(version): in the adoption record)"
+            }
+            try Self.requireEmpty(table, in: file)
+            return "Realm's table '\(table.name)' (not an object class, and empty)"
         }
         classes = []
         for table in classTables {
@@ -92,6 +94,14 @@ struct RealmObjectSchema {
             backlinks += Self.backlinks(of: table, in: file, renaming: renaming)
         }
         schema = Schema(version: realmVersion, entities: classes.map(\.entity))
+        let properties = Set(
+            classTables.flatMap { table in table.columns.map { "\(Self.className(table)).\($0.name)" } })
+        if let unknown = renaming.keys.sorted().first(where: { !properties.contains($0) }) {
+            throw MoltError(
+                .invalidSchema,
+                "The renaming names '\(unknown)', which is no property of the Realm file's classes (they are written `Class.property`, with Realm's names). Nothing was adopted. Check the spelling."
+            )
+        }
         do {
             try schema.validate()
         } catch let error as MoltError {
@@ -107,6 +117,19 @@ struct RealmObjectSchema {
 
     /// The class name of a `class_` table.
     static func className(_ table: RealmTable) -> String { String(table.name.dropFirst(classPrefix.count)) }
+
+    /// Refuses a table that is not an object class but holds objects: no Realm SDK writes one, and leaving its
+    /// objects out would lose them.
+    private static func requireEmpty(_ table: RealmTable, in file: RealmFile) throws {
+        var count = 0
+        try file.forEachObject(in: table) { _ in count += 1 }
+        guard count == 0 else {
+            throw MoltError(
+                .unsupportedFormat,
+                "The Realm file at \(file.bytes.url.path) has the table '\(table.name)', which is not an object class (no `class_` prefix) and holds \(count) object\(count == 1 ? "" : "s"): Molt adopts the classes an app declares, and leaving these out would lose them. Nothing was adopted. Move them into a class with the app that wrote them, or report the file.",
+                entity: table.name)
+        }
+    }
 
     /// The schema version the object store keeps in its table `metadata` (0 when none is recorded).
     private static func schemaVersion(_ file: RealmFile) throws -> Int {

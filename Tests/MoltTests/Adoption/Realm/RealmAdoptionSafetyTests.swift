@@ -85,6 +85,20 @@ struct RealmAdoptionSafetyTests {
         }
     }
 
+    @Test("a renaming that names no property is refused, not ignored")
+    func unknownRenaming() throws {
+        let directory = TemporaryDirectory()
+        let destination = directory.file("memos.sqlite")
+        let adoption = RealmAdoption(
+            renaming: ["UserMemo.memoTitel": "headline"], from: RealmAdoptionTests.url("memo_v0.realm"))
+        let error = try #require(throws: MoltError.self) {
+            _ = try adoption.adopt(
+                at: .file(destination), schema: Schema(version: 0, entities: []), options: Store.Options())
+        }
+        #expect(error.code == .invalidSchema && error.message.contains("'UserMemo.memoTitel'"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test("damaged copies (truncated, bytes flipped) are refused or adopted whole, never a crash; never written")
     func damagedCopies() throws {
         let original = try Data(contentsOf: RealmAdoptionTests.url("memo_v0.realm"))
