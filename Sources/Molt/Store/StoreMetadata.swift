@@ -280,3 +280,14 @@ extension Store {
     /// The tables Molt keeps in every store beside the entities' (metadata and history).
     package static var ownTables: [String] { [StoreMetadata.table, StoreMetadata.historyTable] }
 }
+
+extension Store {
+    /// Whether an SQLite file whose header stamps `applicationID` (`PRAGMA application_id`) is a Molt store
+    /// ("MOLT"): how code outside the core tells one without naming Molt's format.
+    package static func isMoltFile(applicationID: UInt32) -> Bool {
+        applicationID == UInt32(bitPattern: StoreMetadata.applicationID)
+    }
+
+    /// Whether an SQLite file whose tables are `tables` is a Molt store (one of an earlier Molt stamps nothing).
+    package static func isMoltFile(tables: some Collection<String>) -> Bool { tables.contains(StoreMetadata.table) }
+}

@@ -17,9 +17,6 @@ enum ForeignFile: Equatable, CustomStringConvertible {
         }
     }
 
-    /// Molt stamps its stores' SQLite header with this application id ("MOLT").
-    private static let moltApplicationID: UInt32 = 0x4D4F_4C54
-
     /// Reads the SQLite header (and, when it does not say, the table names through a read-only connection).
     static func kind(at url: URL) throws -> ForeignFile {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return .missing }
@@ -30,11 +27,11 @@ enum ForeignFile: Equatable, CustomStringConvertible {
         if header.count >= 24, header[16..<20] == Data("T-DB".utf8) { return .realm }
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else { return .notSQLite }
         let applicationID = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        if applicationID == moltApplicationID { return .molt }
+        if Store.isMoltFile(applicationID: applicationID) { return .molt }
         let connection = try ReadOnlySQLite(url)
         defer { connection.close() }
         let tables = try connection.tableNames()
-        if tables.contains("_molt_metadata") { return .molt }
+        if Store.isMoltFile(tables: tables) { return .molt }
         if tables.contains("Z_METADATA") && tables.contains("Z_PRIMARYKEY") { return .coreData }
         return .otherSQLite
     }
