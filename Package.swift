@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "MoltAdoption",
             dependencies: [
-                "Molt", "MoltTooling", .product(name: "GRDB", package: "GRDB.swift"),
+                "Molt", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .target(

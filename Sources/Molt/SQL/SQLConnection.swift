@@ -144,6 +144,15 @@ package protocol SQLConnection: AnyObject {
     /// Announces, inside a write transaction about to commit, the tables (unquoted) it wrote, to the other
     /// connections that listen (``SQLDatabase/announcesCommits``); engines that announce nothing do nothing.
     func announceCommit(of tables: Set<String>) throws
+
+    /// Writes a bulk copy (``RowCopy``) from the source attached as ``RowCopy/sourceSchema`` into the entities of
+    /// `layout`, proves it, and keeps it only when it is ``RowCopy/Outcome/copied(_:)``; `finishing` runs after the
+    /// last insert, before the proof, with the relationships the copy gave for at least one object. nil for an
+    /// engine without one (PostgreSQL: its callers copy object by object).
+    func copyRows(
+        _ copy: RowCopy, layout: StoreLayout, schema: Schema,
+        finishing: ([(entity: String, relationship: String)]) throws -> Void
+    ) throws -> RowCopy.Outcome?
 }
 
 extension SQLConnection {
@@ -154,6 +163,11 @@ extension SQLConnection {
     package func insertBatched(into table: String, columns: [String], values: [Value]) throws -> Bool { false }
 
     package func announceCommit(of tables: Set<String>) throws {}
+
+    package func copyRows(
+        _ copy: RowCopy, layout: StoreLayout, schema: Schema,
+        finishing: ([(entity: String, relationship: String)]) throws -> Void
+    ) throws -> RowCopy.Outcome? { nil }
 
     /// The first column of the first row of a query, as an integer (a count, a maximum), or nil.
     package func fetchInt(_ sql: String, _ arguments: [Value] = []) throws -> Int64? {

@@ -1,13 +1,12 @@
 import Foundation
-import Molt
 
-/// Work that runs on a thread of its own while the caller goes on (an adoption's checks of the original, read
-/// while the copy writes), and whose result the caller waits for.
-final class BackgroundWork<Value: Sendable>: Sendable {
-    private let outcome = LockedValue<Result<Value, any Error>?>(nil)
+/// Work that runs on a thread of its own while the caller goes on (a bulk copy's reading of its source for the proof,
+/// an adoption's check of the original's pages, while the copy writes), and whose result the caller waits for.
+package final class BackgroundWork<Output: Sendable>: Sendable {
+    private let outcome = LockedValue<Result<Output, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ name: String, _ work: @escaping @Sendable () throws -> Value) {
+    package init(_ name: String, _ work: @escaping @Sendable () throws -> Output) {
         let thread = Thread { [outcome, done] in
             outcome.withLock { $0 = Result { try work() } }
             done.signal()
@@ -17,7 +16,7 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     }
 
     /// Waits until the work is done; its value, or what it threw.
-    func value() throws -> Value {
+    package func value() throws -> Output {
         done.wait()
         done.signal()  // for the next caller
         return try outcome.withLock { $0! }.get()

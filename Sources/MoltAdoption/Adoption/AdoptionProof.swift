@@ -1,6 +1,5 @@
 import Foundation
 import Molt
-import MoltTooling
 
 /// The comparison of an adopted store with its original, made inside the adoption's transaction before it
 /// commits: per entity, the objects counted and the digest of their values and links on each side.

@@ -148,11 +148,7 @@ struct CoreDataAdoptionRun {
                 layout.entities.map { ($0.name, $0.inverseOnly.map(\.name)) }, uniquingKeysWith: { a, _ in a }),
             copy: { importer in
                 let digests = try reader.copy(into: importer, schema: schema)
-                let missing = values.missing.withLock { $0 }
-                let line =
-                    "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
-                    + missing.joined(separator: "; ")
-                return (digests, missing.isEmpty ? [] : [line])
+                return (digests, values.missingLeftOut())
             }, sqlCopy: copiesInSQL ? CoreDataSQLCopy(reader: reader, source: source, beforeProof: sqlBeforeProof) : nil
         )
     }

@@ -1,6 +1,5 @@
 import Foundation
 import Molt
-import MoltTooling
 
 /// One kind of foreign store an adoption reads (Core Data, GRDB or plain SQLite): how it is recognized, and how
 /// it is read (in place, read-only, or from a private copy) into a Molt store.
@@ -58,7 +57,7 @@ struct PreparedAdoption {
     ) throws -> AdoptionReport {
         var result: AdoptionReport?
         let inSQL = destination.url == nil ? nil : sqlCopy
-        let attachment = inSQL.map { (path: $0.source, name: CoreDataSQLPlan.source) }
+        let attachment = inSQL.map { (path: $0.source, name: RowCopy.sourceSchema) }
         try Store.create(at: destination, schema: schema, attaching: attachment) { objects in
             var outcome: CopyOutcome
             switch try inSQL?.copy(objects, schema: schema, marks: identifierMarks) {

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Molt
-import MoltTooling
 
 /// Copies every object of a Core Data store into a Molt store at the converted schema, keeping each object's
 /// `Z_PK` as its identifier, in the caller's write transaction.

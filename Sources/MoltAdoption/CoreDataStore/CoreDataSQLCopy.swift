@@ -1,19 +1,18 @@
 import Foundation
 import GRDB
 import Molt
-import MoltTooling
 
-/// Copies a Core Data store into a new Molt store in SQLite with one `INSERT … SELECT` per entity and per to-many
-/// relationship, reading the store (in place, read-only, or its private copy) attached to the new store's
-/// connection (``CoreDataSQLPlan/source``), in the creation's transaction; then proves the copy in SQL
-/// (``CoreDataSQLProof``).
+/// Copies a Core Data store into a new Molt store with the engine's bulk copy (``RowCopy``, planned by
+/// ``CoreDataSQLPlan``): one `INSERT … SELECT` per entity and per to-many relationship, reading the store (in place,
+/// read-only, or its private copy) attached to the new store's connection as ``RowCopy/sourceSchema``, in the
+/// creation's transaction, proved by the engine before it is kept.
 ///
 /// It writes only what the object-by-object copy (``CoreDataCopy``) would write. Before writing, one scan per table
 /// looks for a row no copied entity reads and a link in a join table that is not a key, and the row path's check of
-/// link targets refuses what it refuses. The proof's scan of the original checks every value against its
-/// attribute's kind: when it finds one SQL would not convert exactly, or when a statement fails (a duplicate, a
-/// value ``CoreDataValues`` refuses), the copy is rolled back and the row path copies instead, refusing with the
-/// message that names the row or the value.
+/// link targets refuses what it refuses. The proof's scan of the original checks every value against its meaning:
+/// when it finds one the copy would not convert exactly, or when a statement fails (a duplicate, a value
+/// ``CoreDataValues`` refuses), nothing is kept and the row path copies instead, refusing with the message that
+/// names the row or the value.
 struct CoreDataSQLCopy {
     let reader: CoreDataCopy
     /// What SQLite attaches to read the store (the store in place, read-only, or its private copy), attached to
@@ -31,55 +30,38 @@ struct CoreDataSQLCopy {
 
     /// Copies and proves, or tells why the row path must copy (nothing then written).
     func copy(_ objects: Objects, schema: Schema, marks: [String: Int64]) throws -> Outcome {
-        guard let db = SQLiteAccess.database(of: objects.db) else { return .unfit("the store is not SQLite") }
-        let (made, unfit) = CoreDataSQLPlan.make(reader.layout, schema: schema)
-        guard let plan = made else { return .unfit(unfit ?? "") }
-        CoreDataSQLValue.register(in: db, slots: plan.slots, values: reader.values)
-        if let reason = try firstUnfit(plan, schema: schema, db: db) { return .unfit(reason) }
+        let (made, unfit) = CoreDataSQLPlan.make(reader.layout, schema: schema, source: source, values: reader.values)
+        guard var plan = made else { return .unfit(unfit ?? "") }
+        plan.copy.beforeProof = beforeProof
+        if let reason = try firstUnfit(plan, schema: schema) { return .unfit(reason) }
         try reader.checkLinkTargets(schema)
-        let proof = CoreDataSQLProof(plan: plan, schema: schema, layout: objects.layout, dialect: objects.dialect)
-        // The original's side of the proof is read on another thread while the copy writes.
-        let (queries, source, slots, values) = (proof.originalQueries(), source, plan.slots, reader.values.apart())
-        let original = BackgroundWork("Molt adoption proof") {
-            try CoreDataSQLProof.scanOriginal(queries, source: source, slots: slots, values: values)
+        let lines: [RowCopy.Line]
+        switch try objects.copyRows(plan.copy, identifierMarks: marks) {
+        case .unfit(let reason):
+            reader.values.missing.withLock { $0 = [] }
+            return .unfit(reason)
+        case .disagreed(let proved), .copied(let proved):
+            lines = proved
         }
-        var outcome = Outcome.unfit("")
-        try db.inSavepoint {
-            var counts: [String: Int] = [:]
-            do {
-                let importer = try ObjectImporter(objects, keepingIDs: true)
-                for entity in plan.entities {
-                    counts[entity.entity.name] = try insert(entity, objects: objects, importer: importer, db: db)
-                }
-                try importer.finish(identifierMarks: marks)
-            } catch {
-                _ = try? original.value()
-                outcome = .unfit("the copy in SQL stopped (\(error)); the object-by-object copy names the value")
-                return .rollback
-            }
-            if let beforeProof { try db.execute(sql: beforeProof) }
-            switch try proof.compare(db, original: original.value()) {
-            case .unfit(let reason):
-                outcome = .unfit(reason)
-                return .rollback
-            case .compared(let comparison):
-                let missing = reader.values.missing.withLock { $0 }
-                let line =
-                    "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
-                    + missing.joined(separator: "; ")
-                outcome = .copied(counts: counts, comparison: comparison, leftOut: missing.isEmpty ? [] : [line])
-                return .commit
-            }
-        }
-        if case .unfit = outcome { reader.values.missing.withLock { $0 = [] } }
-        return outcome
+        // In the schema's order, as the object-by-object proof lists them; a difference is refused naming it.
+        let order = Dictionary(
+            schema.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let comparison = try AdoptionProof.verdict(
+            lines.sorted { order[$0.entity, default: .max] < order[$1.entity, default: .max] }.map {
+                AdoptionComparison.Line(
+                    entity: $0.entity, originalCount: $0.sourceCount, adoptedCount: $0.copiedCount,
+                    digestsAgree: $0.agree)
+            })
+        return .copied(
+            counts: Dictionary(lines.map { ($0.entity, $0.copiedCount) }, uniquingKeysWith: { first, _ in first }),
+            comparison: comparison, leftOut: reader.values.missingLeftOut())
     }
 
     /// Why the row path must copy the store, found before writing: a row no copied entity reads, or a link in a
     /// join table or an ordered relationship's foreign key that is not a key; nil when there is none. One scan
     /// per table of the store that holds such rows or links. (The values of the entities' rows are
-    /// checked by the proof's scan of them, ``CoreDataSQLProof``.)
-    private func firstUnfit(_ plan: CoreDataSQLPlan, schema: Schema, db: Database) throws -> String? {
+    /// checked by the proof's scan of them, ``RowCopy``.)
+    private func firstUnfit(_ plan: CoreDataSQLPlan, schema: Schema) throws -> String? {
         let q = CoreDataSQLPlan.quote
         // Per table, in the order first met: each condition of an unfit row, with why (an object's key follows).
         var tables: [String] = []
@@ -113,64 +95,12 @@ struct CoreDataSQLCopy {
             let which = list.indices.map { "WHEN \(list[$0].condition) THEN \($0)" }.joined(separator: " ")
             let keyColumn = entityTables.contains(table) ? "c.Z_PK" : "NULL"
             let sql =
-                "SELECT CASE \(which) END, \(keyColumn) FROM \(CoreDataSQLPlan.sourceTable(table)) AS c WHERE \(list.map { "(\($0.condition))" }.joined(separator: " OR ")) LIMIT 1"
-            guard let row = try Row.fetchOne(db, sql: sql) else { continue }
+                "SELECT CASE \(which) END, \(keyColumn) FROM \(q(table)) AS c WHERE \(list.map { "(\($0.condition))" }.joined(separator: " OR ")) LIMIT 1"
+            guard let row = try reader.store.queue.read({ try Row.fetchOne($0, sql: sql) }) else { continue }
             let index: Int = row[0] ?? 0
             let key: Int64? = row[1]
             return list[index].why + (key.map { " (object \($0))" } ?? "")
         }
         return nil
-    }
-
-    /// Writes one entity's rows and its to-many relationships; returns the number of objects.
-    private func insert(
-        _ plan: CoreDataSQLPlan.EntityPlan, objects: Objects, importer: ObjectImporter, db: Database
-    ) throws -> Int {
-        let layout = objects.layout, q = CoreDataSQLPlan.quote, name = plan.entity.name
-        var columns = [q(StoreLayout.idColumn)], select = ["c.Z_PK"]
-        for (attribute, value) in zip(plan.layout.attributes, plan.values) {
-            columns.append(layout.column(name, attribute.name))
-            select.append(value.expression)
-        }
-        for toOne in plan.layout.toOne {
-            columns.append(layout.column(name, toOne.name))
-            select.append("c.\(q(toOne.column))")
-        }
-        if layout.hierarchy(name) != nil {
-            columns.append(q(StoreLayout.entityColumn))
-            select.append(objects.dialect.literal(.string(name)))
-        }
-        try db.execute(
-            sql:
-                "INSERT INTO \(layout.table(name)) (\(columns.joined(separator: ", "))) SELECT \(select.joined(separator: ", ")) \(plan.rows) ORDER BY c.Z_PK"
-        )
-        let count = db.changesCount
-        for relationship in plan.entity.relationships {
-            guard try written(relationship, of: plan, objects: objects, db: db) else { continue }
-            importer.noteGiven(plan.entity, relationship)
-        }
-        return count
-    }
-
-    /// Writes a to-many relationship read from a join table or a foreign key; whether the entity's objects
-    /// give the relationship (a to-one set, a to-many written) for at least one object, as the row path notes it.
-    private func written(
-        _ relationship: Relationship, of plan: CoreDataSQLPlan.EntityPlan, objects: Objects, db: Database
-    ) throws -> Bool {
-        let q = CoreDataSQLPlan.quote
-        if let toOne = plan.layout.toOne.first(where: { $0.name == relationship.name }) {
-            return try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 \(plan.rows) AND c.\(q(toOne.column)) IS NOT NULL)")
-                ?? false
-        }
-        guard let pairs = plan.pairs(of: relationship.name, ordered: relationship.isOrdered) else { return false }
-        let columns =
-            [StoreLayout.ownerColumn, StoreLayout.targetColumn]
-            + (relationship.isOrdered ? [StoreLayout.positionColumn] : [])
-        try db.execute(
-            sql:
-                "INSERT INTO \(objects.layout.joinTable(plan.entity.name, relationship.name)) (\(columns.map(q).joined(separator: ", "))) \(pairs)"
-        )
-        return db.changesCount > 0
     }
 }

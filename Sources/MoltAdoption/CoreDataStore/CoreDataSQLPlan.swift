@@ -1,30 +1,33 @@
 import Foundation
 import Molt
 
-/// What the copy by `INSERT … SELECT` (``CoreDataSQLCopy``) writes for each entity of a Core Data store: the
-/// Molt entity, and the conversion of each attribute. Made from the layout and the schema alone; nil, with the
+/// What the copy by `INSERT … SELECT` (``CoreDataSQLCopy``) asks of the store's engine, stated by meaning
+/// (``RowCopy``): for each entity of a Core Data store, its rows, and what each stored column is ("seconds since 2001,
+/// as a date"; "16 bytes, as a UUID"); for each to-many relationship, its pairs. The engine writes Molt's format;
+/// this plan names only Core Data's tables and columns. Made from the layout and the schema alone; nil, with the
 /// reason, when the schema's entities are not the layout's (a schema the app gave that differs), which only the
 /// row path checks value by value.
+///
+/// A decimal and a binary value that allows external storage go through ``CoreDataValues`` itself, as a conversion
+/// of the copy; every other value is converted by the engine from its meaning.
 struct CoreDataSQLPlan {
     struct EntityPlan {
         var layout: CoreDataStoreLayout.EntityLayout
         /// The Molt entity, with its inherited members.
         var entity: Entity
-        /// The conversion of each of `layout.attributes`, in order.
-        var values: [CoreDataSQLValue]
     }
 
     /// The entities copied (concrete ones of the schema), in entity-number order, as the row path copies them.
     var entities: [EntityPlan] = []
-    /// The attributes converted by ``CoreDataSQLValue/function``, by slot.
-    var slots: [(entity: String, attribute: CoreDataStoreLayout.AttributeColumn)] = []
+    /// The copy the engine writes.
+    var copy: RowCopy
 
-    /// The schema name of the attached store (in place or its private copy), as the SQL names its tables.
-    static let source = "molt_source"
-
-    /// The plan for `layout` into `schema`, or why the row path must copy it.
-    static func make(_ layout: CoreDataStoreLayout, schema: Schema) -> (plan: CoreDataSQLPlan?, unfit: String?) {
-        var plan = CoreDataSQLPlan()
+    /// The plan for `layout` into `schema`, reading the store at `source`, or why the row path must copy it.
+    static func make(
+        _ layout: CoreDataStoreLayout, schema: Schema, source: String, values: CoreDataValues
+    ) -> (plan: CoreDataSQLPlan?, unfit: String?) {
+        var plan = CoreDataSQLPlan(copy: RowCopy(source: source, entities: []))
+        let proofValues = values.apart()
         for entityLayout in layout.entities {
             guard let declared = schema.entity(named: entityLayout.name), !declared.isAbstract,
                 let entity = schema.effectiveEntity(named: declared.name)
@@ -40,31 +43,79 @@ struct CoreDataSQLPlan {
                     nil, "the schema's entity '\(entity.name)' does not have the store's attributes and relationships"
                 )
             }
-            var values: [CoreDataSQLValue] = []
+            let entityPlan = EntityPlan(layout: entityLayout, entity: entity)
+            var rows = RowCopy.EntityRows(entity: entity.name, rows: entityPlan.rows, key: "c.Z_PK", columns: [])
             for attribute in entityLayout.attributes {
-                let column = "c.\(quote(attribute.column))"
                 guard let molt = entity.attribute(named: attribute.name),
-                    let value = CoreDataSQLValue.conversion(
-                        of: attribute, as: molt, x: column, key: "c.Z_PK", slot: plan.slots.count)
+                    let meaning = meaning(of: attribute, as: molt, conversion: plan.copy.conversions.count)
                 else {
                     return (
                         nil,
                         "attribute '\(entity.name).\(attribute.name)' (Core Data type \(attribute.coreDataType)) has no conversion in SQL into its Molt type"
                     )
                 }
-                if value.callsSwift { plan.slots.append((entity.name, attribute)) }
-                values.append(value)
+                if case .converted = meaning {
+                    let name = entity.name
+                    plan.copy.conversions.append(
+                        RowCopy.Conversion(
+                            { key, stored in try values.value(stored, of: attribute, entity: name, key: key) },
+                            proof: { key, stored in
+                                try proofValues.value(stored, of: attribute, entity: name, key: key)
+                            }))
+                }
+                rows.columns.append(
+                    .init(member: attribute.name, source: "c.\(quote(attribute.column))", meaning: meaning))
             }
-            plan.entities.append(EntityPlan(layout: entityLayout, entity: entity, values: values))
+            for toOne in entityLayout.toOne {
+                rows.columns.append(.init(member: toOne.name, source: "c.\(quote(toOne.column))", meaning: .link))
+            }
+            for relationship in entity.relationships where relationship.kind == .toMany {
+                guard let pairs = entityPlan.pairs(of: relationship.name, ordered: relationship.isOrdered) else {
+                    continue
+                }
+                rows.links.append(RowCopy.Link(relationship: relationship.name, pairs: pairs))
+            }
+            plan.copy.entities.append(rows)
+            plan.entities.append(entityPlan)
         }
         return (plan, nil)
+    }
+
+    /// What a Core Data attribute's stored values are, for the Molt attribute `molt`: nil when the Molt attribute
+    /// is not of the type Core Data's converts to (a schema given by the app that differs), which only the row path
+    /// checks. Strings and URIs are copied byte for byte (a text that is not UTF-8, which no Molt string holds, is
+    /// refused by the row path); a decimal's text is ASCII (one with a NUL goes to the row path).
+    private static func meaning(
+        of attribute: CoreDataStoreLayout.AttributeColumn, as molt: Attribute, conversion: Int
+    ) -> RowCopy.Meaning? {
+        switch (attribute.coreDataType, molt.type) {
+        case ("String", .string), ("URI", .string): return .text
+        case ("Boolean", .bool): return .bool
+        case ("Integer 16", .int16): return .int16
+        case ("Integer 32", .int32): return .int32
+        case ("Integer 64", .int): return .int64
+        case ("Double", .double): return .double
+        case ("Float", .float): return .float
+        case ("Date", .date): return .secondsSince2001
+        case ("UUID", .uuid): return .uuidBytes
+        case ("Binary", .data) where !attribute.allowsExternalStorage,
+            ("Transformable", .data)
+        where !attribute.allowsExternalStorage:
+            return .bytes
+        case ("Binary", .data), ("Transformable", .data):
+            // A missing file may become null, which the row path then gives the attribute's default.
+            guard molt.isOptional, molt.defaultValue == nil else { return nil }
+            return .converted(conversion, from: .bytes)
+        case ("Decimal", .decimal): return .converted(conversion, from: .numberOrASCIIText)
+        default: return nil
+        }
     }
 
     /// A name quoted for SQLite.
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
     /// A table of the attached store, quoted.
-    static func sourceTable(_ table: String) -> String { "\(source).\(quote(table))" }
+    static func sourceTable(_ table: String) -> String { "\(RowCopy.sourceSchema).\(quote(table))" }
 }
 
 extension CoreDataSQLPlan.EntityPlan {

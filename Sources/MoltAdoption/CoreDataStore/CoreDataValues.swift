@@ -21,6 +21,16 @@ struct CoreDataValues {
     /// each: entity, attribute, object and file.
     let missing = LockedValue<[String]>([])
 
+    /// What the copy left out for ``missing``, one line for the record (none when no file was missing).
+    func missingLeftOut() -> [String] {
+        let missing = missing.withLock { $0 }
+        guard !missing.isEmpty else { return [] }
+        return [
+            "\(missing.count) binary value(s) whose external-storage file was missing, adopted as null: "
+                + missing.joined(separator: "; ")
+        ]
+    }
+
     init(original: URL, missingFiles: CoreDataAdoption.MissingExternalData = .refused) {
         let name = original.deletingPathExtension().lastPathComponent
         self.init(
@@ -42,10 +52,23 @@ struct CoreDataValues {
     func value(
         _ stored: DatabaseValue, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
     ) throws -> Value {
-        func refuse(_ what: String) -> MoltError { Self.refusal(what, of: attribute, entity: entity, key: key) }
         switch stored.storage {
         case .null: return .null
-        case .int64(let integer): return try Self.value(integer: integer, as: attribute.coreDataType, refuse: refuse)
+        case .int64(let integer): return try value(.int(integer), of: attribute, entity: entity, key: key)
+        case .double(let real): return try value(.double(real), of: attribute, entity: entity, key: key)
+        case .string(let text): return try value(.string(text), of: attribute, entity: entity, key: key)
+        case .blob(let data): return try value(.data(data), of: attribute, entity: entity, key: key)
+        }
+    }
+
+    /// The Molt value of `stored`, a value as SQLite stored it (an integer, a real, a string or data, or null), for
+    /// attribute `attribute` of object `key` of `entity`: the conversion a bulk copy calls (``CoreDataSQLPlan``).
+    func value(
+        _ stored: Value, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
+    ) throws -> Value {
+        func refuse(_ what: String) -> MoltError { Self.refusal(what, of: attribute, entity: entity, key: key) }
+        switch stored {
+        case .int(let integer): return try Self.value(integer: integer, as: attribute.coreDataType, refuse: refuse)
         case .double(let real): return try Self.value(real: real, as: attribute.coreDataType, refuse: refuse)
         case .string(let text):
             switch attribute.coreDataType {
@@ -55,13 +78,15 @@ struct CoreDataValues {
                 return .decimal(decimal)
             default: throw refuse("text")
             }
-        case .blob(let data): return try value(bytes: data, of: attribute, entity: entity, key: key, refuse: refuse)
+        case .data(let data): return try value(bytes: data, of: attribute, entity: entity, key: key, refuse: refuse)
+        case .null: return .null
+        case .bool, .date, .uuid, .decimal: throw refuse("a value SQLite does not store (\(stored))")
         }
     }
 
     /// The Molt value of column `index` of `row`, a row of a statement being read, as ``value(_:of:entity:key:)``
     /// gives it, with a text read byte for byte (``ExactText``). A text that is not UTF-8 is refused, as the copy
-    /// in SQL refuses it (``CoreDataSQLValue``): a Molt string cannot hold it.
+    /// in SQL refuses it (``CoreDataSQLPlan``): a Molt string cannot hold it.
     func value(
         in row: Row, at index: Int, of attribute: CoreDataStoreLayout.AttributeColumn, entity: String, key: Int64
     ) throws -> Value {

@@ -1,6 +1,5 @@
 import Foundation
 import Molt
-import MoltTooling
 
 extension RealmObjectSchema {
     /// Copies every object of `file` through `importer`, a cluster at a time: each object keeps its Realm object

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Molt
-import MoltTooling
 
 /// Reads a GRDB, FMDB or plain SQLite database (in place, read-only, or a private copy of it) through a ``SQLiteMapping``: checks that
 /// every table and column is accounted for, then copies each table's rows as objects of its entity, every value

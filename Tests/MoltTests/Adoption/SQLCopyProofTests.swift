@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Molt
+@testable import Molt
 @testable import MoltAdoption
 import Testing
 
@@ -40,12 +40,12 @@ struct SQLCopyProofTests {
     func comparison(_ pair: Pair) throws {
         let queue = try DatabaseQueue()
         let (a, b, isNot) = try queue.write { db in
-            CoreDataSQLDigest.register(in: db)
+            SQLiteRowDigest.register(in: db)
             // No type: each value keeps its storage class; NOCASE: a collation that takes 'X' for 'x'.
             try db.execute(sql: "CREATE TABLE t (k INTEGER PRIMARY KEY, a COLLATE NOCASE, b)")
             try db.execute(sql: "INSERT INTO t VALUES (1, \(pair.a), \(pair.b))")
             let digest = { (column: String) in
-                try CoreDataSQLDigest.fetch(db, sql: "SELECT \(CoreDataSQLDigest.stored)(k, \(column)) FROM t")
+                try SQLiteRowDigest.fetch(db, sql: "SELECT \(SQLiteRowDigest.stored)(k, \(column)) FROM t")
             }
             return (try digest("a"), try digest("b"), try Bool.fetchOne(db, sql: "SELECT a IS NOT b FROM t"))
         }

@@ -18,12 +18,3 @@ extension SQLiteDatabase {
         try body()
     }
 }
-
-/// The GRDB database behind a connection of an SQLite store: for package code that registers its own SQL
-/// functions on the store's connection (an adoption's conversions) or reads another attached file with GRDB.
-package enum SQLiteAccess {
-    /// The connection's GRDB `Database`, or nil for a connection of another engine.
-    package static func database(of connection: any SQLConnection) -> Database? {
-        (connection as? SQLiteConnection)?.db
-    }
-}

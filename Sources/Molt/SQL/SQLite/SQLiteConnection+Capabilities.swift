@@ -16,4 +16,15 @@ extension SQLiteConnection {
 
     /// SQLite files may come from any earlier Molt.
     var mayPredateCurrentFormat: Bool { true }
+
+    func copyRows(
+        _ copy: RowCopy, layout: StoreLayout, schema: Schema,
+        finishing: ([(entity: String, relationship: String)]) throws -> Void
+    ) throws -> RowCopy.Outcome? {
+        do {
+            return try SQLiteRowCopy(copy: copy, layout: layout, schema: schema).run(db, finishing: finishing)
+        } catch let error as DatabaseError {
+            throw SQLiteErrors.map(error, context, connection: db.sqliteConnection)
+        }
+    }
 }

@@ -1,25 +1,24 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import Molt
 
-/// The two SQL aggregates the proof of a copy in SQL (``CoreDataSQLProof``) runs over each side, one scan each:
+/// The two SQL aggregates the proof of a bulk copy (``RowCopy``, ``SQLiteRowCopy``) runs over each side, one scan
+/// each:
 ///
-/// - `molt_adopt_stored(v1, v2, …)`: the digest of the new store's rows as stored, each value by its storage
-///   class and exact bits (an integer and a real of the same value differ, a text and a blob of the same bytes
-///   differ, texts compare byte for byte);
-/// - `molt_adopt_source(kinds, v1, v2, …)`: the digest of the rows of the Core Data store, each value first
-///   checked against its attribute's kind (`kinds`, one ``Kind`` character per value) and converted in Swift into
-///   what Molt stores, independently of the SQL expression that copied it (``CoreDataSQLValue``). A value the copy
-///   in SQL would not convert exactly (the wrong storage class, a text that is not UTF-8, an integer out of its
-///   width, a missing required value) makes the row *unfit*: the digest then names the first such row and value,
-///   and the row path copies instead.
+/// - `molt_copy_stored(v1, v2, …)`: the digest of the new store's rows as stored, each value by its storage class
+///   and exact bits (an integer and a real of the same value differ, a text and a blob of the same bytes differ,
+///   texts compare byte for byte);
+/// - `molt_copy_source(kinds, v1, v2, …)`: the digest of the source's rows, each value first checked against its
+///   meaning (`kinds`, one ``Kind`` character per value) and converted in Swift into what Molt stores,
+///   independently of the SQL expression that copied it. A value the copy would not convert exactly (the wrong
+///   storage class, a text that is not UTF-8, an integer out of its width, a missing required value) makes the row
+///   *unfit*: the digest then names the first such row and value, and the copy is refused.
 ///
 /// A digest is the number of rows and two sums of 64-bit hashes of each row (its key included), so that it does not
 /// depend on the order rows are read in; two sides agree when the three are equal.
-enum CoreDataSQLDigest {
-    static let stored = "molt_adopt_stored"
-    static let source = "molt_adopt_source"
+enum SQLiteRowDigest {
+    static let stored = "molt_copy_stored"
+    static let source = "molt_copy_source"
 
     /// What a source value must be, and how it becomes Molt's stored value. Each is one character of `kinds`;
     /// ``required`` (`!`) before one makes a null unfit.
@@ -30,7 +29,7 @@ enum CoreDataSQLDigest {
         case link = "l"
         /// Any value, taken as it is (the entity name of a hierarchy's rows).
         case any = "v"
-        /// A string or URI: a text whose bytes are UTF-8.
+        /// A text whose bytes are UTF-8.
         case string = "s"
         /// A Boolean: the integer 0 or 1.
         case bool = "b"
@@ -40,24 +39,24 @@ enum CoreDataSQLDigest {
         case double = "d"
         /// A float: as a double, one that a `Float` holds exactly.
         case float = "f"
-        /// A date: seconds since 2001 (integer or real), stored as seconds since 1970 in a real.
-        case date = "t"
+        /// Seconds since 2001 (integer or real), stored as a date: seconds since 1970 in a real.
+        case secondsSince2001 = "t"
         /// A UUID: a blob of 16 bytes, stored as its upper-case text.
         case uuid = "u"
-        /// Binary data or a transformable value: a blob, stored as it is.
+        /// A blob, stored as it is.
         case blob = "y"
-        /// Two values, the stored one and its conversion by ``CoreDataSQLValue/function``: a decimal (an integer, a
-        /// real, or an ASCII text without a NUL).
-        case decimal = "D"
-        /// Two values, as ``decimal``: binary data that may be stored in the external-data folder (a blob).
-        case external = "X"
+        /// Two values, the stored one and its conversion (``RowCopy/Meaning/converted(_:from:)``): an integer, a
+        /// real, or an ASCII text without a NUL.
+        case convertedNumberOrText = "D"
+        /// Two values, as ``convertedNumberOrText``: a blob.
+        case convertedBytes = "X"
 
-        /// Written before a kind whose null is unfit (a required attribute, or one with a default that the row
-        /// path would give it).
+        /// Written before a kind whose null is unfit (a required attribute, or one with a default, which a null
+        /// would not get in SQL).
         static let required: Character = "!"
 
         /// How many of the aggregate's values a column of this kind takes.
-        var arity: Int { self == .decimal || self == .external ? 2 : 1 }
+        var arity: Int { self == .convertedNumberOrText || self == .convertedBytes ? 2 : 1 }
 
         /// The kind of each ASCII byte, read once per value of every row.
         fileprivate static let byByte: [Kind?] = (0..<128).map { byte in
@@ -65,7 +64,7 @@ enum CoreDataSQLDigest {
         }
     }
 
-    /// The `kinds` argument of `molt_adopt_source` for columns of `kinds`, each required or not.
+    /// The `kinds` argument of `molt_copy_source` for columns of `kinds`, each required or not.
     static func kinds(_ columns: [(kind: Kind, required: Bool)]) -> String {
         String(columns.flatMap { $0.required ? [Kind.required, $0.kind.rawValue] : [$0.kind.rawValue] })
     }
@@ -97,7 +96,7 @@ enum CoreDataSQLDigest {
         guard let data = try Data.fetchOne(db, sql: sql), data.count == MemoryLayout<State>.size else {
             throw MoltError(
                 .validationFailed,
-                "The proof of the adoption read no digest from `\(sql.prefix(80))…`, so nothing was adopted and the store was left as it was. This is a defect of Molt: report it with this message."
+                "The proof of a bulk copy read no digest from `\(sql.prefix(80))…`, so nothing was written and the store was left as it was. This is a defect of Molt: report it with this message."
             )
         }
         let state = data.withUnsafeBytes { $0.loadUnaligned(as: State.self) }
@@ -115,7 +114,7 @@ enum CoreDataSQLDigest {
         /// The unfit column's index plus one; 0 while every row fits.
         var unfitColumn: Int64
 
-        mutating func add(_ row: RowHash) {
+        mutating func add(_ row: SQLiteRowHash) {
             count += 1
             sum1 &+= row.final1
             sum2 &+= row.final2
@@ -125,8 +124,8 @@ enum CoreDataSQLDigest {
     private static let storedStep:
         @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) ->
             Void = { context, count, values in
-                guard let state = CoreDataSQLDigest.state(context), let values else { return }
-                var row = RowHash()
+                guard let state = SQLiteRowDigest.state(context), let values else { return }
+                var row = SQLiteRowHash()
                 for index in 0..<Int(count) { row.add(values[index]) }
                 state.pointee.add(row)
             }
@@ -134,11 +133,11 @@ enum CoreDataSQLDigest {
     private static let sourceStep:
         @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) ->
             Void = { context, count, values in
-                guard let state = CoreDataSQLDigest.state(context), let values, count > 0,
+                guard let state = SQLiteRowDigest.state(context), let values, count > 0,
                     state.pointee.unfitColumn == 0, let kinds = sqlite3_value_text(values[0])
                 else { return }
                 let kindCount = Int(sqlite3_value_bytes(values[0]))
-                var row = RowHash()
+                var row = SQLiteRowHash()
                 var argument = 1, column = 0, position = 0, key: Int64 = 0
                 while position < kindCount {
                     let required = kinds[position] == UInt8(ascii: "!")
@@ -151,7 +150,7 @@ enum CoreDataSQLDigest {
                     }
                     if column == 0 { key = sqlite3_value_int64(values[argument]) }
                     let converted = kind.arity == 2 ? values[argument + 1] : nil
-                    if !CoreDataSQLDigest.add(values[argument], as: kind, required: required, converted, to: &row) {
+                    if !SQLiteRowDigest.add(values[argument], as: kind, required: required, converted, to: &row) {
                         state.pointee.unfitKey = key
                         state.pointee.unfitColumn = Int64(column + 1)
                         return
@@ -168,7 +167,7 @@ enum CoreDataSQLDigest {
             state = pointer.assumingMemoryBound(to: State.self).pointee
         }
         withUnsafeBytes(of: &state) { bytes in
-            sqlite3_result_blob(context, bytes.baseAddress, Int32(bytes.count), transient)
+            sqlite3_result_blob(context, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
         }
     }
 
@@ -178,12 +177,12 @@ enum CoreDataSQLDigest {
 
     /// Checks one source value against `kind` and adds what Molt stores of it to `row`; false when it is unfit.
     private static func add(
-        _ value: OpaquePointer?, as kind: Kind, required: Bool, _ converted: OpaquePointer?, to row: inout RowHash
+        _ value: OpaquePointer?, as kind: Kind, required: Bool, _ converted: OpaquePointer?, to row: inout SQLiteRowHash
     ) -> Bool {
         let type = sqlite3_value_type(value)
         if type == SQLITE_NULL {
             guard !required, kind != .key else { return false }
-            row.add(converted ?? value)  // a conversion of null is null, or the row path's value for it
+            row.add(converted ?? value)  // a conversion of null is null
             return true
         }
         switch kind {
@@ -204,12 +203,12 @@ enum CoreDataSQLDigest {
             if kind == .int32, Int32(exactly: integer) == nil { return false }
             if kind == .int16, Int16(exactly: integer) == nil { return false }
             row.add(value)
-        case .double, .float, .date:
+        case .double, .float, .secondsSince2001:
             guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else { return false }
             // As SQLite's `CAST(x AS REAL)` and `x + 978307200.0` convert an integer: to the nearest double.
             let number = sqlite3_value_double(value)
             if kind == .float, Float(exactly: number) == nil, !number.isNaN { return false }
-            row.addReal(kind == .date ? number + 978_307_200.0 : number)
+            row.addReal(kind == .secondsSince2001 ? number + 978_307_200.0 : number)
         case .uuid:
             guard type == SQLITE_BLOB, sqlite3_value_bytes(value) == 16, let bytes = sqlite3_value_blob(value)
             else { return false }
@@ -217,14 +216,14 @@ enum CoreDataSQLDigest {
         case .blob:
             guard type == SQLITE_BLOB else { return false }
             row.add(value)
-        case .decimal:
+        case .convertedNumberOrText:
             if type == SQLITE_TEXT {
                 guard let bytes = text(value), bytes.allSatisfy({ (1...127).contains($0) }) else { return false }
             } else if type != SQLITE_INTEGER && type != SQLITE_FLOAT {
                 return false
             }
             row.add(converted)
-        case .external:
+        case .convertedBytes:
             guard type == SQLITE_BLOB else { return false }
             row.add(converted)
         }
@@ -237,7 +236,7 @@ enum CoreDataSQLDigest {
         return UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value)))
     }
 
-    /// Whether `bytes` are UTF-8, by the rules of ``ExactText/decoded(_:)`` (a NUL is UTF-8).
+    /// Whether `bytes` are UTF-8 (a NUL is UTF-8), as Swift's decoder says.
     static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         // ASCII eight bytes at a time, then Swift's decoder from the first byte that is not.
@@ -255,116 +254,5 @@ enum CoreDataSQLDigest {
             case .error: return false
             }
         }
-    }
-}
-
-/// `SQLITE_TRANSIENT`, which Swift does not import: SQLite copies the bytes before the call returns.
-private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
-/// Two independent 64-bit hashes of one row's values, each value by its storage class, length and bytes.
-fileprivate struct RowHash {
-    private var a: UInt64 = 0x243F_6A88_85A3_08D3
-    private var b: UInt64 = 0x1319_8A2E_0370_7344
-
-    private enum Tag: UInt64 { case null = 1, integer, real, text, blob }
-
-    mutating func mix(_ word: UInt64) {
-        a = (a ^ word) &* 0x9E37_79B9_7F4A_7C15
-        a ^= a >> 32
-        b = (b &+ word) &* 0xC2B2_AE3D_27D4_EB4F
-        b = (b << 29) | (b >> 35)
-    }
-
-    /// A stored value as SQLite holds it.
-    mutating func add(_ value: OpaquePointer?) {
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER:
-            mix(Tag.integer.rawValue)
-            mix(UInt64(bitPattern: sqlite3_value_int64(value)))
-        case SQLITE_FLOAT: addReal(sqlite3_value_double(value))
-        case SQLITE_TEXT:
-            let start = sqlite3_value_text(value)
-            addBytes(.text, UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value))))
-        case SQLITE_BLOB:
-            let start = sqlite3_value_blob(value)
-            addBytes(.blob, UnsafeRawBufferPointer(start: start, count: Int(sqlite3_value_bytes(value))))
-        default: mix(Tag.null.rawValue)
-        }
-    }
-
-    mutating func addReal(_ real: Double) {
-        mix(Tag.real.rawValue)
-        mix(real.bitPattern)
-    }
-
-    /// The upper-case text of a UUID's 16 bytes, `8-4-4-4-12` hexadecimal digits, as Molt stores it.
-    mutating func addUUIDText(_ bytes: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
-            let digits: StaticString = "0123456789ABCDEF"
-            var out = 0
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    text[out] = UInt8(ascii: "-")
-                    out += 1
-                }
-                text[out] = digits.utf8Start[Int(byte >> 4)]
-                text[out + 1] = digits.utf8Start[Int(byte & 0xF)]
-                out += 2
-            }
-            addBytes(.text, UnsafeRawBufferPointer(text))
-        }
-    }
-
-    private mutating func addBytes(_ tag: Tag, _ bytes: UnsafeRawBufferPointer) {
-        mix(tag.rawValue)
-        mix(UInt64(bytes.count))
-        guard let base = bytes.baseAddress else { return }
-        var index = 0
-        if bytes.count >= 64 {
-            // Four lanes of 8 bytes each, independent of each other so that the processor runs them side by side
-            // (a large value is hashed at memory speed). Each step is a bijection of its lane for a given word, so
-            // values that differ in one word never collide; the lanes then go into both of the row's hashes.
-            var lanes: (UInt64, UInt64, UInt64, UInt64) = (
-                0x9E37_79B9_7F4A_7C15, 0xBF58_476D_1CE4_E5B9, 0x94D0_49BB_1331_11EB, 0x2545_F491_4F6C_DD1D
-            )
-            @inline(__always) func step(_ lane: inout UInt64, _ word: UInt64) {
-                lane = (lane ^ word) &* 0xFF51_AFD7_ED55_8CCD
-                lane ^= lane >> 29
-            }
-            while index + 32 <= bytes.count {
-                step(&lanes.0, (base + index).loadUnaligned(as: UInt64.self))
-                step(&lanes.1, (base + index + 8).loadUnaligned(as: UInt64.self))
-                step(&lanes.2, (base + index + 16).loadUnaligned(as: UInt64.self))
-                step(&lanes.3, (base + index + 24).loadUnaligned(as: UInt64.self))
-                index += 32
-            }
-            mix(lanes.0)
-            mix(lanes.1)
-            mix(lanes.2)
-            mix(lanes.3)
-        }
-        while index + 8 <= bytes.count {
-            mix((base + index).loadUnaligned(as: UInt64.self))
-            index += 8
-        }
-        if index < bytes.count {
-            var tail: UInt64 = 0
-            for offset in index..<bytes.count { tail |= UInt64(bytes[offset]) << (8 * UInt64(offset - index)) }
-            mix(tail)
-        }
-    }
-
-    /// The row's two hashes, each finished so that every bit depends on every value (MurmurHash3's finalizer).
-    var final1: UInt64 { Self.finish(a) }
-    var final2: UInt64 { Self.finish(b ^ 0x5851_F42D_4C95_7F2D) }
-
-    private static func finish(_ h: UInt64) -> UInt64 {
-        var h = h
-        h ^= h >> 33
-        h &*= 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33
-        h &*= 0xC4CE_B9FE_1A85_EC53
-        h ^= h >> 33
-        return h
     }
 }

@@ -29,20 +29,13 @@ struct SQLiteStatement: SQLStatement {
         case .int(let v): code = sqlite3_bind_int64(handle, position, v)
         case .bool(let v): code = sqlite3_bind_int64(handle, position, v ? 1 : 0)
         case .double(let v):
-            guard !v.isNaN else {
-                throw MoltError(
-                    .invalidValue,
-                    "NaN cannot be stored: SQLite would keep it as null. Store a number, or null explicitly.")
-            }
+            guard !v.isNaN else { throw Self.nanRefusal(decimal: false) }
             code = sqlite3_bind_double(handle, position, v)
         case .date(let v): code = sqlite3_bind_double(handle, position, v.timeIntervalSince1970)
         case .string(let v): code = Self.bindText(v, handle, position)
         case .uuid(let v): code = Self.bindText(v.uuidString, handle, position)
         case .decimal(let v):
-            guard !v.isNaN else {
-                throw MoltError(
-                    .invalidValue, "NaN cannot be stored as a decimal. Store a number, or null explicitly.")
-            }
+            guard !v.isNaN else { throw Self.nanRefusal(decimal: true) }
             code = Self.bindText(DecimalText.text(v), handle, position)
         case .data(let v):
             code = v.withUnsafeBytes { bytes in
@@ -51,6 +44,35 @@ struct SQLiteStatement: SQLStatement {
             }
         }
         guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// `value` as ``bind(_:at:)`` stores it, for a Swift function's result in SQL (a bulk copy's conversions,
+    /// ``SQLiteRowCopy``): the same encoding, so that a value written either way is stored alike.
+    static func databaseValue(_ value: Value) throws -> DatabaseValue {
+        switch value {
+        case .null: return .null
+        case .int(let v): return v.databaseValue
+        case .bool(let v): return (v ? 1 : 0).databaseValue
+        case .double(let v):
+            guard !v.isNaN else { throw Self.nanRefusal(decimal: false) }
+            return v.databaseValue
+        case .date(let v): return v.timeIntervalSince1970.databaseValue
+        case .string(let v): return v.databaseValue
+        case .uuid(let v): return v.uuidString.databaseValue
+        case .decimal(let v):
+            guard !v.isNaN else { throw Self.nanRefusal(decimal: true) }
+            return DecimalText.text(v).databaseValue
+        case .data(let v): return v.databaseValue
+        }
+    }
+
+    /// Why NaN is not stored: SQLite keeps a NaN real as null, and a decimal has no text for it.
+    private static func nanRefusal(decimal: Bool) -> MoltError {
+        decimal
+            ? MoltError(.invalidValue, "NaN cannot be stored as a decimal. Store a number, or null explicitly.")
+            : MoltError(
+                .invalidValue,
+                "NaN cannot be stored: SQLite would keep it as null. Store a number, or null explicitly.")
     }
 
     func step() throws -> Bool {

@@ -1,5 +1,4 @@
 import Foundation
-import Molt
 
 /// One object of a ``Objects/scan(_:_:)``: its identifier, its attribute values and the identifiers its
 /// relationships point to, in the entity's order. The scan reuses one value for every object.
