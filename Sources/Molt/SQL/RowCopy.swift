@@ -195,8 +195,8 @@ package struct RowCopy: Sendable {
 
 extension RowCopy {
     /// Why the copy does not fit `schema`, or nil: every entity concrete, every column an attribute of the type its
-    /// meaning makes (or a to-one relationship for a link), every link a to-many relationship, every conversion
-    /// declared.
+    /// meaning makes (or a to-one relationship for a link), every attribute given a column, every link a to-many
+    /// relationship, every conversion declared.
     package func misfit(in schema: Schema) -> String? {
         for rows in entities {
             guard let declared = schema.entity(named: rows.entity), !declared.isAbstract,
@@ -217,6 +217,11 @@ extension RowCopy {
                 } else {
                     return "'\(rows.entity)' has no attribute '\(column.member)'"
                 }
+            }
+            // An attribute no column gives would be left null (or its default) for every object: a silent loss.
+            let given = Set(rows.columns.map(\.member))
+            if let missing = entity.attributes.first(where: { !given.contains($0.name) }) {
+                return "'\(rows.entity).\(missing.name)' has no column in the copy: every object would lose it"
             }
             for link in rows.links where entity.relationship(named: link.relationship)?.kind != .toMany {
                 return "'\(rows.entity).\(link.relationship)' is not a to-many relationship"

@@ -217,6 +217,9 @@ struct RowCopyTests {
         copy = Self.copy(source: "unused")
         copy.entities[2].links = [.init(relationship: "label", pairs: "SELECT 1, 1")]
         #expect(copy.misfit(in: Self.schema) == "'Tag.label' is not a to-many relationship")
+        copy = Self.copy(source: "unused")
+        copy.entities[1].columns.remove(at: 2)
+        #expect(copy.misfit(in: Self.schema) == "'Note.price' has no column in the copy: every object would lose it")
         #expect(Self.copy(source: "unused").misfit(in: Self.schema) == nil)
     }
 
